@@ -1,0 +1,240 @@
+//! Unit-typed quantities: simulated time, byte counts and bit rates.
+//!
+//! Read first: [`SimTime`]. All simulated time is an integer number of
+//! picoseconds (`u64`), which covers about 213 days of simulated time — ample
+//! for the 10^6-second runs of yu §V — while representing every transmission
+//! time of the papers' links (e.g. 512 B at 1.25 Gb/s = 3 276 800 ps) exactly.
+//! Floats appear only when converting to and from human units.
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Sub};
+
+/// Picoseconds per second.
+pub const PS_PER_SEC: u64 = 1_000_000_000_000;
+
+/// A point in (or span of) simulated time, in integer picoseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SimTime(pub u64);
+
+impl SimTime {
+    pub const ZERO: SimTime = SimTime(0);
+    pub const MAX: SimTime = SimTime(u64::MAX);
+
+    pub const fn from_ps(ps: u64) -> Self {
+        SimTime(ps)
+    }
+    pub const fn from_ns(ns: u64) -> Self {
+        SimTime(ns * 1_000)
+    }
+    pub const fn from_us(us: u64) -> Self {
+        SimTime(us * 1_000_000)
+    }
+    pub const fn from_ms(ms: u64) -> Self {
+        SimTime(ms * 1_000_000_000)
+    }
+    pub const fn from_secs(s: u64) -> Self {
+        SimTime(s * PS_PER_SEC)
+    }
+    /// Rounds to the nearest picosecond. Negative or non-finite input gives an error.
+    pub fn from_secs_f64(s: f64) -> Result<Self, String> {
+        if !s.is_finite() || s < 0.0 {
+            return Err(format!("time must be a finite non-negative number, got {s}"));
+        }
+        let ps = (s * PS_PER_SEC as f64).round();
+        if ps >= u64::MAX as f64 {
+            return Err(format!("time {s} s exceeds the simulator's range (~1.8e7 s)"));
+        }
+        Ok(SimTime(ps as u64))
+    }
+    pub const fn ps(self) -> u64 {
+        self.0
+    }
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / PS_PER_SEC as f64
+    }
+    pub fn saturating_sub(self, o: SimTime) -> SimTime {
+        SimTime(self.0.saturating_sub(o.0))
+    }
+    pub fn saturating_mul(self, k: u64) -> SimTime {
+        SimTime(self.0.saturating_mul(k))
+    }
+}
+
+impl Add for SimTime {
+    type Output = SimTime;
+    #[inline]
+    fn add(self, o: SimTime) -> SimTime {
+        SimTime(self.0 + o.0)
+    }
+}
+impl AddAssign for SimTime {
+    #[inline]
+    fn add_assign(&mut self, o: SimTime) {
+        self.0 += o.0;
+    }
+}
+impl Sub for SimTime {
+    type Output = SimTime;
+    #[inline]
+    fn sub(self, o: SimTime) -> SimTime {
+        SimTime(self.0 - o.0)
+    }
+}
+
+impl fmt::Display for SimTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}s", self.as_secs_f64())
+    }
+}
+
+/// A line rate in bits per second (integer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BitRate(pub u64);
+
+impl BitRate {
+    pub fn bps(self) -> u64 {
+        self.0
+    }
+    /// Serialisation time of `bytes` bytes at this rate, rounded up to a whole picosecond.
+    #[inline]
+    pub fn tx_time(self, bytes: u32) -> SimTime {
+        let num = bytes as u128 * 8 * PS_PER_SEC as u128;
+        let r = self.0 as u128;
+        SimTime(num.div_ceil(r) as u64)
+    }
+}
+
+/// Parses a duration written as a number of seconds or a string with a unit:
+/// `"10ms"`, `"1.5 s"`, `"250us"`, `"250µs"`, `"5ns"`, `"3ps"`, `"2min"`.
+pub fn parse_duration(s: &str) -> Result<SimTime, String> {
+    let (num, unit) = split_number(s)?;
+    let mult = match unit {
+        "" | "s" | "sec" => 1.0,
+        "ms" => 1e-3,
+        "us" | "µs" | "μs" => 1e-6,
+        "ns" => 1e-9,
+        "ps" => 1e-12,
+        "min" => 60.0,
+        "h" => 3600.0,
+        other => return Err(format!("unknown time unit '{other}' (use s, ms, us, ns, ps, min, h)")),
+    };
+    if num < 0.0 {
+        return Err(format!("a duration must not be negative, got '{s}'"));
+    }
+    SimTime::from_secs_f64(num * mult)
+}
+
+/// Parses a rate: `"10Gb/s"`, `"125MB/s"` (bytes), `"1.25KB/s"`, `"500Mbps"`, or a plain
+/// number of bits per second. `b` = bit, `B` = byte; prefixes are decimal (k/K, M, G, T).
+pub fn parse_rate(s: &str) -> Result<BitRate, String> {
+    let (num, unit) = split_number(s)?;
+    let u = unit.trim_end_matches("/s").trim_end_matches("ps");
+    let (prefix, base) = if u.is_empty() {
+        ("", "b")
+    } else {
+        let base = &u[u.len() - 1..];
+        (&u[..u.len() - 1], base)
+    };
+    let bits = match base {
+        "b" => 1.0,
+        "B" => 8.0,
+        _ => return Err(format!("unknown rate unit '{unit}' (use b/s or B/s with k, M, G, T prefixes)")),
+    };
+    let p = match prefix {
+        "" => 1.0,
+        "k" | "K" => 1e3,
+        "M" => 1e6,
+        "G" => 1e9,
+        "T" => 1e12,
+        other => return Err(format!("unknown rate prefix '{other}' in '{s}'")),
+    };
+    let v = num * bits * p;
+    if !(v.is_finite() && v >= 1.0) {
+        return Err(format!("a rate must be positive (at least 1 b/s), got '{s}'"));
+    }
+    Ok(BitRate(v.round() as u64))
+}
+
+/// Parses a size in bytes: `"1000B"`, `"1KB"` (=1000), `"64KiB"`, `"10MB"`, or a plain number.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let (num, unit) = split_number(s)?;
+    let mult = match unit {
+        "" | "B" => 1.0,
+        "KB" | "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        other => return Err(format!("unknown size unit '{other}' (use B, KB, MB, GB, KiB, MiB)")),
+    };
+    let v = num * mult;
+    if !(v.is_finite() && v >= 0.0) {
+        return Err(format!("a size must be a non-negative number of bytes, got '{s}'"));
+    }
+    Ok(v.round() as u64)
+}
+
+fn split_number(s: &str) -> Result<(f64, &str), String> {
+    let t = s.trim();
+    let end = t
+        .char_indices()
+        .find(|&(i, c)| {
+            !(c.is_ascii_digit()
+                || c == '.'
+                || c == '-'
+                || c == '+'
+                || ((c == 'e' || c == 'E')
+                    && t[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-' || d == '+')))
+        })
+        .map(|(i, _)| i)
+        .unwrap_or(t.len());
+    let (n, u) = t.split_at(end);
+    let num: f64 = n
+        .parse()
+        .map_err(|_| format!("'{s}' does not start with a number"))?;
+    Ok((num, u.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_exactly() {
+        assert_eq!(parse_duration("10ms").unwrap(), SimTime::from_ms(10));
+        assert_eq!(parse_duration("2.5 us").unwrap(), SimTime(2_500_000));
+        assert_eq!(parse_duration("1e-3").unwrap(), SimTime::from_ms(1));
+        assert_eq!(parse_duration("3ps").unwrap(), SimTime(3));
+        assert!(parse_duration("-1s").is_err());
+        assert!(parse_duration("1 fortnight").is_err());
+        assert!(parse_duration("abc").is_err());
+    }
+
+    #[test]
+    fn rates_parse_bits_and_bytes() {
+        assert_eq!(parse_rate("10Gb/s").unwrap(), BitRate(10_000_000_000));
+        assert_eq!(parse_rate("125MB/s").unwrap(), BitRate(1_000_000_000));
+        assert_eq!(parse_rate("1.25KB/s").unwrap(), BitRate(10_000));
+        assert_eq!(parse_rate("500Mbps").unwrap(), BitRate(500_000_000));
+        assert!(parse_rate("-1Mb/s").is_err());
+        assert!(parse_rate("0").is_err());
+        assert!(parse_rate("5 furlongs").is_err());
+    }
+
+    #[test]
+    fn tx_time_rounds_up_to_ps() {
+        // 512 B at 1.25 Gb/s = 3.2768 us exactly.
+        assert_eq!(BitRate(1_250_000_000).tx_time(512), SimTime(3_276_800));
+        // 1000 B at 3 b/s is not whole: rounded up.
+        assert_eq!(BitRate(3).tx_time(1), SimTime(2_666_666_666_667));
+    }
+
+    #[test]
+    fn bytes_parse() {
+        assert_eq!(parse_bytes("64KiB").unwrap(), 65536);
+        assert_eq!(parse_bytes("1KB").unwrap(), 1000);
+        assert_eq!(parse_bytes("1040").unwrap(), 1040);
+        assert!(parse_bytes("-3B").is_err());
+    }
+}
