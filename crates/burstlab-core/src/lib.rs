@@ -15,3 +15,31 @@ pub mod units;
 
 /// The burstlab version recorded in every output.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub mod scenario;
+pub mod sim;
+pub mod stats;
+
+use scenario::{ScenarioError, ScenarioSpec};
+use stats::RunResult;
+
+impl serde::Serialize for units::SimTime {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.as_secs_f64())
+    }
+}
+
+/// Parses, validates and runs a TOML scenario. `seed` / `replication` override the file.
+pub fn run_toml(text: &str, seed: Option<u64>, replication: Option<u64>) -> Result<RunResult, ScenarioError> {
+    run_spec(&ScenarioSpec::from_toml_str(text)?, seed, replication)
+}
+
+/// Same as [`run_toml`] for a JSON scenario (what the Python front passes).
+pub fn run_json(text: &str, seed: Option<u64>, replication: Option<u64>) -> Result<RunResult, ScenarioError> {
+    run_spec(&ScenarioSpec::from_json_str(text)?, seed, replication)
+}
+
+pub fn run_spec(spec: &ScenarioSpec, seed: Option<u64>, replication: Option<u64>) -> Result<RunResult, ScenarioError> {
+    let r = spec.resolve(seed, replication)?;
+    Ok(sim::Sim::new(&r)?.run())
+}

@@ -1,0 +1,44 @@
+# burstlab — the two set-up commands of the README are `make demo` and `make test`.
+# Both create an isolated environment in .venv (Python deps from PyPI, Rust crates from
+# crates.io) and build the native module in release mode first.
+
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+BIN     := $(VENV)/bin
+PYTHON  ?= python3
+OUT     ?= out
+
+.PHONY: demo test build env lint rust-test py-test bench clean
+
+$(BIN)/maturin:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q "maturin>=1.5,<2"
+
+env: $(BIN)/maturin
+
+build: env
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --extras dev -q
+
+demo: build
+	$(BIN)/burstlab demo --out $(OUT)/demo
+
+lint: build
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	$(BIN)/ruff check python tests benchmarks
+	$(BIN)/mypy python/burstlab
+
+rust-test:
+	cargo test -p burstlab-core --release
+
+py-test: build
+	$(BIN)/pytest tests
+
+test: lint rust-test py-test
+
+bench: build
+	$(PY) benchmarks/bench_path.py
+
+clean:
+	rm -rf $(VENV) target $(OUT) python/burstlab/_core*.so

@@ -1,0 +1,169 @@
+"""The Python face of the simulator: ``run(scenario) -> Result``.
+
+A scenario is a TOML file, TOML text, or a plain dict with the same structure (see
+``examples/`` and the README). It is validated in Rust; errors raise
+:class:`burstlab.ScenarioError` with a message that names the field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from burstlab import _core
+
+ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
+
+
+def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
+    """Returns the scenario as a dict (reading a TOML/JSON file or TOML text)."""
+    if isinstance(scenario, Mapping):
+        return dict(scenario)
+    text, fmt = _text_and_format(scenario)
+    if fmt == "json":
+        return dict(json.loads(text))
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise _core.ScenarioError(f"malformed TOML: {e}") from None
+
+
+def _text_and_format(scenario: str | os.PathLike[str]) -> tuple[str, str]:
+    if isinstance(scenario, os.PathLike) or (
+        isinstance(scenario, str) and "\n" not in scenario and "=" not in scenario
+    ):
+        path = Path(scenario)
+        if not path.is_file():
+            raise _core.ScenarioError(f"scenario file not found: {path}")
+        fmt = "json" if path.suffix.lower() == ".json" else "toml"
+        return path.read_text(encoding="utf-8"), fmt
+    return str(scenario), "toml"
+
+
+@dataclass
+class Result:
+    """The outcome of one run.
+
+    Attributes:
+        meta: seed, replication, scenario name, burstlab version, duration, events.
+        flows: one row per flow (goodput/throughput in segments/s and bit/s, segments
+            sent and retransmitted, TD and TO loss events, mean RTT, time-average cwnd).
+        links: one row per link direction (packets, drops by cause, utilisation).
+        cwnd: cwnd trace (time_s, flow, cwnd_segments, ssthresh_segments) if enabled.
+        packets: packet trace (time_s, flow, seq, event, retransmit) if enabled.
+        scenario: the scenario as run (a dict).
+    """
+
+    meta: dict[str, Any]
+    flows: pd.DataFrame
+    links: pd.DataFrame
+    cwnd: pd.DataFrame
+    packets: pd.DataFrame
+    scenario: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def seed(self) -> int:
+        return int(self.meta["seed"])
+
+    def summary(self) -> str:
+        """A fixed-width table of the main per-flow figures."""
+        cols = [
+            "flow", "name", "kind", "variant", "goodput_segps", "goodput_bps",
+            "segments_sent", "retransmits", "td_events", "to_events", "mean_rtt_s",
+            "mean_cwnd_segments",
+        ]
+        df = self.flows[[c for c in cols if c in self.flows.columns]]
+        head = (
+            f"scenario {self.meta['scenario']!r}  seed {self.meta['seed']}  "
+            f"replication {self.meta['replication']}  burstlab {self.meta['version']}  "
+            f"simulated {self.meta['duration_s']:g} s"
+        )
+        return head + "\n" + df.to_string(index=False, float_format=lambda x: f"{x:.4g}")
+
+    def to_dir(self, out: str | os.PathLike[str]) -> list[Path]:
+        """Writes flows.csv, links.csv, traces (if any) and result.json into ``out``.
+
+        Every CSV carries the seed, replication, scenario name and burstlab version as
+        columns; result.json also holds the full scenario.
+        """
+        d = Path(out)
+        d.mkdir(parents=True, exist_ok=True)
+        written = []
+        stamp = {
+            "scenario": self.meta["scenario"],
+            "seed": self.meta["seed"],
+            "replication": self.meta["replication"],
+            "burstlab_version": self.meta["version"],
+        }
+        for name, df in [
+            ("flows", self.flows),
+            ("links", self.links),
+            ("cwnd_trace", self.cwnd),
+            ("packet_trace", self.packets),
+        ]:
+            if name.endswith("trace") and df.empty:
+                continue
+            p = d / f"{name}.csv"
+            df.assign(**stamp).to_csv(p, index=False)
+            written.append(p)
+        p = d / "result.json"
+        doc = {
+            "meta": self.meta,
+            "scenario": self.scenario,
+            "flows": json.loads(self.flows.to_json(orient="records")),
+            "links": json.loads(self.links.to_json(orient="records")),
+        }
+        p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
+        written.append(p)
+        return written
+
+
+def run(
+    scenario: ScenarioLike,
+    *,
+    seed: int | None = None,
+    replication: int | None = None,
+) -> Result:
+    """Runs one simulation.
+
+    Args:
+        scenario: a path to a TOML/JSON file, TOML text, or a dict.
+        seed: master seed (overrides ``sim.seed``).
+        replication: replication index (overrides ``sim.replication``).
+
+    Raises:
+        ScenarioError: the scenario is malformed; the message names the field.
+    """
+    for name, v in (("seed", seed), ("replication", replication)):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            raise _core.ScenarioError(f"{name}: must be a non-negative integer, got {v!r}")
+    if isinstance(scenario, Mapping):
+        spec = dict(scenario)
+        try:
+            text = json.dumps(spec)
+        except (TypeError, ValueError) as e:
+            raise _core.ScenarioError(f"scenario is not JSON-serialisable: {e}") from None
+        raw = _core.run(text, "json", seed, replication)
+    else:
+        text, fmt = _text_and_format(scenario)
+        raw = _core.run(text, fmt, seed, replication)
+        spec = json.loads(text) if fmt == "json" else tomllib.loads(text)
+    flows = pd.DataFrame(json.loads(raw["flows"]))
+    for c in ("mean_rtt_s", "mean_cwnd_segments"):
+        if c in flows.columns:  # JSON carries NaN as null
+            flows[c] = pd.to_numeric(flows[c], errors="coerce").astype(float)
+    return Result(
+        meta=dict(raw["meta"]),
+        flows=flows,
+        links=pd.DataFrame(json.loads(raw["links"])),
+        cwnd=pd.DataFrame(raw["cwnd_trace"]),
+        packets=pd.DataFrame(raw["packet_trace"]),
+        scenario=spec,
+    )

@@ -1,0 +1,101 @@
+"""The ``burstlab`` command line.
+
+    burstlab run scenario.toml [--seed N] [--replication R] [--out DIR]
+    burstlab validate scenario.toml
+    burstlab demo [--out DIR]
+
+Bad input prints one line on stderr and exits with code 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from burstlab import _core
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit code 2."""
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from burstlab.api import run
+
+    res = run(args.scenario, seed=args.seed, replication=args.replication)
+    print(res.summary())
+    if args.out:
+        written = res.to_dir(args.out)
+        print(f"wrote {', '.join(str(p) for p in written)}")
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from burstlab.api import _text_and_format
+
+    text, fmt = _text_and_format(args.scenario)
+    _core.validate(text, fmt)
+    print(f"{args.scenario}: ok")
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from burstlab.demo import demo
+
+    demo(Path(args.out), duration_s=args.duration)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="burstlab",
+        description="Simulation and models of TCP over optical burst switching.",
+    )
+    p.add_argument("--version", action="version", version=f"burstlab {_core.__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="run one scenario and print a summary table")
+    r.add_argument("scenario", help="scenario file (.toml or .json)")
+    r.add_argument("--seed", type=int, default=None, help="master seed (overrides sim.seed)")
+    r.add_argument("--replication", type=int, default=None, help="replication index")
+    r.add_argument("--out", default=None, help="directory for CSV/JSON results")
+    r.set_defaults(func=_cmd_run)
+
+    v = sub.add_parser("validate", help="check a scenario without running it")
+    v.add_argument("scenario")
+    v.set_defaults(func=_cmd_validate)
+
+    d = sub.add_parser("demo", help="run the demo: four TCP variants, table and cwnd plot")
+    d.add_argument("--out", default="out/demo", help="output directory (default out/demo)")
+    d.add_argument("--duration", type=float, default=200.0, help="simulated seconds per run")
+    d.set_defaults(func=_cmd_demo)
+
+    for name in ("burstlab.models.cli", "burstlab.sweep_cli", "burstlab.reproduce.cli"):
+        try:
+            mod = __import__(name, fromlist=["add_parser"])
+        except ImportError:
+            continue
+        mod.add_parser(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        rc = args.func(args)
+        return int(rc or 0)
+    except SystemExit as e:  # argparse: usage errors exit 2 with their own message
+        return int(e.code) if isinstance(e.code, int) else 2
+    except (_core.ScenarioError, CliError, ValueError, FileNotFoundError) as e:
+        print(f"burstlab: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("burstlab: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
