@@ -202,41 +202,49 @@ fn default_true() -> bool {
     true
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
-pub enum FlowSpec {
-    Tcp(TcpFlowSpec),
-    Cbr(CbrFlowSpec),
-    Onoff(OnOffFlowSpec),
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FlowType {
+    /// A TCP bulk (FTP) transfer, infinite unless `segments` is given.
+    Tcp,
+    /// Constant-bit-rate UDP.
+    Cbr,
+    /// UDP with exponentially distributed on and off periods; sends at `rate` while on.
+    Onoff,
 }
 
+/// One `[[flow]]`. A flat record (rather than an internally tagged enum) so that errors
+/// keep their exact field path; fields that do not apply to the flow's `type` are
+/// rejected during validation.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TcpFlowSpec {
+pub struct FlowSpec {
+    #[serde(rename = "type", default = "default_flow_type")]
+    pub kind: FlowType,
     #[serde(default)]
     pub name: Option<String>,
     pub src: String,
     pub dst: String,
-    #[serde(default = "default_variant")]
-    pub variant: Variant,
-    #[serde(default = "default_profile")]
-    pub profile: Profile,
     #[serde(default)]
     pub start: Option<Dur>,
     #[serde(default)]
     pub stop: Option<Dur>,
-    /// Finite transfer of this many segments (default: infinite FTP source).
-    #[serde(default)]
-    pub segments: Option<u64>,
     #[serde(default)]
     pub route: Option<Vec<String>>,
     #[serde(default)]
     pub reverse_route: Option<Vec<String>>,
+    // --- TCP
+    #[serde(default)]
+    pub variant: Option<Variant>,
+    #[serde(default)]
+    pub profile: Option<Profile>,
+    /// Finite transfer of this many segments (default: infinite FTP source).
+    #[serde(default)]
+    pub segments: Option<u64>,
     /// Deterministic loss injection: drop the first transmission of these segment
     /// ranges (inclusive pairs `[first, last]`).
     #[serde(default)]
-    pub drop_segments: Vec<[u64; 2]>,
-    // Parameter overrides (defaults come from the profile).
+    pub drop_segments: Option<Vec<[u64; 2]>>,
     #[serde(default)]
     pub mss: Option<Size>,
     #[serde(default)]
@@ -268,56 +276,55 @@ pub struct TcpFlowSpec {
     pub max_backoff: Option<u32>,
     #[serde(default)]
     pub sack_blocks: Option<u8>,
+    // --- UDP (cbr, onoff)
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    #[serde(default)]
+    pub packet_size: Option<Size>,
+    #[serde(default)]
+    pub mean_on: Option<Dur>,
+    #[serde(default)]
+    pub mean_off: Option<Dur>,
 }
 
-fn default_variant() -> Variant {
-    Variant::Reno
-}
-fn default_profile() -> Profile {
-    Profile::Ns2
+fn default_flow_type() -> FlowType {
+    FlowType::Tcp
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CbrFlowSpec {
-    #[serde(default)]
-    pub name: Option<String>,
-    pub src: String,
-    pub dst: String,
-    pub rate: Rate,
-    #[serde(default = "default_pkt")]
-    pub packet_size: Size,
-    #[serde(default)]
-    pub start: Option<Dur>,
-    #[serde(default)]
-    pub stop: Option<Dur>,
-    #[serde(default)]
-    pub route: Option<Vec<String>>,
-}
-
-fn default_pkt() -> Size {
-    Size(1000)
-}
-
-/// UDP source with exponentially distributed on and off periods; sends at `rate` while on.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OnOffFlowSpec {
-    #[serde(default)]
-    pub name: Option<String>,
-    pub src: String,
-    pub dst: String,
-    pub rate: Rate,
-    #[serde(default = "default_pkt")]
-    pub packet_size: Size,
-    pub mean_on: Dur,
-    pub mean_off: Dur,
-    #[serde(default)]
-    pub start: Option<Dur>,
-    #[serde(default)]
-    pub stop: Option<Dur>,
-    #[serde(default)]
-    pub route: Option<Vec<String>>,
+impl FlowSpec {
+    /// Fields that were given but do not apply to this flow type.
+    fn misplaced(&self) -> Option<&'static str> {
+        let tcp_only = [
+            ("variant", self.variant.is_some()),
+            ("profile", self.profile.is_some()),
+            ("segments", self.segments.is_some()),
+            ("drop_segments", self.drop_segments.is_some()),
+            ("mss", self.mss.is_some()),
+            ("header_bytes", self.header_bytes.is_some()),
+            ("ack_bytes", self.ack_bytes.is_some()),
+            ("wm", self.wm.is_some()),
+            ("init_cwnd", self.init_cwnd.is_some()),
+            ("init_ssthresh", self.init_ssthresh.is_some()),
+            ("dupack_thresh", self.dupack_thresh.is_some()),
+            ("b", self.b.is_some()),
+            ("delack_timeout", self.delack_timeout.is_some()),
+            ("min_rto", self.min_rto.is_some()),
+            ("max_rto", self.max_rto.is_some()),
+            ("init_rto", self.init_rto.is_some()),
+            ("clock_granularity", self.clock_granularity.is_some()),
+            ("max_backoff", self.max_backoff.is_some()),
+            ("sack_blocks", self.sack_blocks.is_some()),
+            ("reverse_route", self.reverse_route.is_some()),
+        ];
+        let udp_only = [("rate", self.rate.is_some()), ("packet_size", self.packet_size.is_some())];
+        let onoff_only = [("mean_on", self.mean_on.is_some()), ("mean_off", self.mean_off.is_some())];
+        let bad = match self.kind {
+            FlowType::Tcp => udp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
+            FlowType::Cbr => tcp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
+            FlowType::Onoff => tcp_only.iter().find(|x| x.1),
+        };
+        bad.map(|x| x.0)
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -475,11 +482,10 @@ impl ScenarioSpec {
         let mut flows = Vec::new();
         for (i, f) in self.flows.iter().enumerate() {
             let fld = |s: &str| format!("flow[{i}].{s}");
-            let (name, src, dst, start, stop, route, rroute) = match f {
-                FlowSpec::Tcp(t) => (&t.name, &t.src, &t.dst, t.start, t.stop, &t.route, &t.reverse_route),
-                FlowSpec::Cbr(c) => (&c.name, &c.src, &c.dst, c.start, c.stop, &c.route, &None),
-                FlowSpec::Onoff(c) => (&c.name, &c.src, &c.dst, c.start, c.stop, &c.route, &None),
-            };
+            if let Some(m) = f.misplaced() {
+                return Err(e(fld(m), format!("does not apply to a flow of type {:?}", f.kind).to_lowercase()));
+            }
+            let (name, src, dst, start, stop, route, rroute) = (&f.name, &f.src, &f.dst, f.start, f.stop, &f.route, &f.reverse_route);
             let s = lookup(fld("src"), src)?;
             let d = lookup(fld("dst"), dst)?;
             if s == d {
@@ -505,21 +511,23 @@ impl ScenarioSpec {
                 Some(r) => explicit_route(&fld("reverse_route"), r, d, s, &lookup, &adj)?,
                 None => shortest_route(&adj, d, s).ok_or_else(|| e(fld("src"), format!("unreachable: no return path from '{dst}' to '{src}'")))?,
             };
-            let kind = match f {
-                FlowSpec::Tcp(t) => ResolvedFlowKind::Tcp { cfg: tcp_config(t, &fld)?, segments: t.segments, drop_segments: drop_ranges(t, &fld)? },
-                FlowSpec::Cbr(c) => ResolvedFlowKind::Cbr { rate: c.rate.0, packet_size: pkt_size(c.packet_size, &fld("packet_size"))? },
-                FlowSpec::Onoff(c) => {
-                    if c.mean_on.0 == SimTime::ZERO {
-                        return Err(e(fld("mean_on"), "must be positive"));
-                    }
-                    if c.mean_off.0 == SimTime::ZERO {
-                        return Err(e(fld("mean_off"), "must be positive"));
-                    }
-                    ResolvedFlowKind::OnOff {
-                        rate: c.rate.0,
-                        packet_size: pkt_size(c.packet_size, &fld("packet_size"))?,
-                        mean_on: c.mean_on.0,
-                        mean_off: c.mean_off.0,
+            let kind = match f.kind {
+                FlowType::Tcp => ResolvedFlowKind::Tcp { cfg: tcp_config(f, &fld)?, segments: f.segments, drop_segments: drop_ranges(f, &fld)? },
+                FlowType::Cbr | FlowType::Onoff => {
+                    let rate = f.rate.ok_or_else(|| e(fld("rate"), "required for a UDP flow"))?.0;
+                    let packet_size = pkt_size(f.packet_size.unwrap_or(Size(1000)), &fld("packet_size"))?;
+                    if f.kind == FlowType::Cbr {
+                        ResolvedFlowKind::Cbr { rate, packet_size }
+                    } else {
+                        let mean_on = f.mean_on.ok_or_else(|| e(fld("mean_on"), "required for an on-off flow"))?.0;
+                        let mean_off = f.mean_off.ok_or_else(|| e(fld("mean_off"), "required for an on-off flow"))?.0;
+                        if mean_on == SimTime::ZERO {
+                            return Err(e(fld("mean_on"), "must be positive"));
+                        }
+                        if mean_off == SimTime::ZERO {
+                            return Err(e(fld("mean_off"), "must be positive"));
+                        }
+                        ResolvedFlowKind::OnOff { rate, packet_size, mean_on, mean_off }
                     }
                 }
             };
@@ -559,9 +567,9 @@ fn pkt_size(s: Size, field: &str) -> Result<u32, ScenarioError> {
     Ok(s.0 as u32)
 }
 
-fn drop_ranges(t: &TcpFlowSpec, fld: &dyn Fn(&str) -> String) -> Result<Vec<(u64, u64)>, ScenarioError> {
+fn drop_ranges(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<Vec<(u64, u64)>, ScenarioError> {
     let mut v = Vec::new();
-    for (k, r) in t.drop_segments.iter().enumerate() {
+    for (k, r) in t.drop_segments.iter().flatten().enumerate() {
         if r[1] < r[0] {
             return Err(ScenarioError::new(fld(&format!("drop_segments[{k}]")), "range must be [first, last] with first <= last"));
         }
@@ -571,9 +579,9 @@ fn drop_ranges(t: &TcpFlowSpec, fld: &dyn Fn(&str) -> String) -> Result<Vec<(u64
     Ok(v)
 }
 
-fn tcp_config(t: &TcpFlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, ScenarioError> {
+fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, ScenarioError> {
     let e = |f: &str, r: String| ScenarioError::new(fld(f), r);
-    let mut c = TcpConfig::defaults(t.variant, t.profile);
+    let mut c = TcpConfig::defaults(t.variant.unwrap_or(Variant::Reno), t.profile.unwrap_or(Profile::Ns2));
     if let Some(m) = t.mss {
         if m.0 == 0 || m.0 > 1 << 24 {
             return Err(e("mss", format!("must be between 1 B and 16 MiB, got {} B", m.0)));

@@ -1,1 +1,61 @@
-fn main() {}
+//! `burstlab-bench`: runs one scenario file and prints wall-clock speed and peak memory
+//! as one JSON line. Used by `benchmarks/bench_path.py` (which takes medians over runs).
+//!
+//! Usage: burstlab-bench SCENARIO.toml [--seed N] [--duration SECONDS]
+
+use std::time::Instant;
+
+fn peak_rss_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)).and_then(|v| v.parse().ok())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 2 {
+        eprintln!("usage: burstlab-bench SCENARIO.toml [--seed N] [--duration SECONDS]");
+        std::process::exit(2);
+    }
+    let mut text = match std::fs::read_to_string(&args[1]) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("burstlab-bench: cannot read {}: {e}", args[1]);
+            std::process::exit(2);
+        }
+    };
+    let mut seed = None;
+    let mut i = 2;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--seed" => seed = args.get(i + 1).and_then(|s| s.parse().ok()),
+            "--duration" => {
+                if let Some(d) = args.get(i + 1) {
+                    text = text.lines().map(|l| if l.trim_start().starts_with("duration") { format!("duration = {d}") } else { l.to_string() }).collect::<Vec<_>>().join("\n");
+                }
+            }
+            other => {
+                eprintln!("burstlab-bench: unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+        i += 2;
+    }
+    let t0 = Instant::now();
+    let res = match burstlab_core::run_toml(&text, seed, None) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("burstlab-bench: {e}");
+            std::process::exit(2);
+        }
+    };
+    let wall = t0.elapsed().as_secs_f64();
+    let delivered: u64 = res.flows.iter().map(|f| f.segments_delivered).sum();
+    println!(
+        "{{\"wall_s\": {wall:.6}, \"simulated_s\": {}, \"delivered_segments\": {delivered}, \"events\": {}, \"segments_per_s\": {:.1}, \"events_per_s\": {:.1}, \"peak_rss_kib\": {}}}",
+        res.duration_s,
+        res.events,
+        delivered as f64 / wall,
+        res.events as f64 / wall,
+        peak_rss_kib().unwrap_or(0)
+    );
+}

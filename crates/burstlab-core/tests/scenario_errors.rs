@@ -1,0 +1,97 @@
+//! Bad input gets a clear error naming the field, never a panic.
+
+use burstlab_core::run_toml;
+
+const BASE: &str = r#"
+[sim]
+duration = "1s"
+[[node]]
+name = "a"
+kind = "host"
+[[node]]
+name = "r"
+[[node]]
+name = "b"
+kind = "host"
+[[link]]
+a = "a"
+b = "r"
+rate = "10Mb/s"
+delay = "1ms"
+[[link]]
+a = "r"
+b = "b"
+rate = "10Mb/s"
+delay = "1ms"
+"#;
+
+fn err(extra: &str) -> String {
+    match run_toml(&format!("{BASE}{extra}"), None, None) {
+        Ok(_) => panic!("expected an error for:\n{extra}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn malformed_toml_is_reported() {
+    let e = run_toml("[sim\nduration = 1", None, None).unwrap_err().to_string();
+    assert!(e.contains("malformed TOML"), "{e}");
+}
+
+#[test]
+fn unknown_variant_names_the_field() {
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\nvariant = \"vegas\"\n");
+    assert!(e.starts_with("flow[0].variant"), "{e}");
+    assert!(e.contains("vegas"), "{e}");
+}
+
+#[test]
+fn negative_rate_names_the_field() {
+    let e = run_toml(&BASE.replacen("rate = \"10Mb/s\"", "rate = \"-5Mb/s\"", 1), None, None).unwrap_err().to_string();
+    assert!(e.starts_with("link[0].rate"), "{e}");
+    assert!(e.contains("positive"), "{e}");
+}
+
+#[test]
+fn zero_mss_names_the_field() {
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\nmss = 0\n");
+    assert!(e.starts_with("flow[0].mss"), "{e}");
+}
+
+#[test]
+fn unreachable_destination_names_the_field() {
+    let s = format!("{BASE}[[node]]\nname = \"island\"\nkind = \"host\"\n[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"island\"\n");
+    let e = run_toml(&s, None, None).unwrap_err().to_string();
+    assert!(e.starts_with("flow[0].dst"), "{e}");
+    assert!(e.contains("unreachable"), "{e}");
+}
+
+#[test]
+fn explicit_route_through_missing_link_names_the_hop() {
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\nroute = [\"a\", \"b\"]\n");
+    assert!(e.starts_with("flow[0].route[1]"), "{e}");
+}
+
+#[test]
+fn unknown_field_and_node_are_reported() {
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\nwindow = 5\n");
+    assert!(e.contains("window"), "{e}");
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"nowhere\"\ndst = \"b\"\n");
+    assert!(e.starts_with("flow[0].src"), "{e}");
+}
+
+#[test]
+fn bad_probability_and_delayed_ack() {
+    let e = run_toml(&BASE.replacen("delay = \"1ms\"", "delay = \"1ms\"\nloss = 1.5", 1), None, None).unwrap_err().to_string();
+    assert!(e.starts_with("link[0].loss"), "{e}");
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\nb = 3\n");
+    assert!(e.starts_with("flow[0].b"), "{e}");
+}
+
+#[test]
+fn duration_must_be_positive_and_flow_to_router_rejected() {
+    let e = run_toml(&BASE.replacen("duration = \"1s\"", "duration = 0", 1), None, None).unwrap_err().to_string();
+    assert!(e.starts_with("sim.duration"), "{e}");
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"r\"\n");
+    assert!(e.starts_with("flow[0].dst"), "{e}");
+}
