@@ -1,2 +1,150 @@
 //! Optical burst switching: assembly at the ingress edge, wavelength scheduling in the
 //! bufferless core, disassembly at the egress edge.
+//!
+//! Read first: `scheduler` (data-channel selection: FFUC, LAUC, LAUC-VF) and
+//! `assembler` (burst assembly policies). Both are pure decision logic: the network
+//! driver owns packets, bursts and the event queue and calls into them.
+
+pub mod assembler;
+pub mod scheduler;
+
+pub use assembler::{
+    Assembler, AssemblerConfig, Decision, Emit, PktKind, PktMeta, QueueState, TimerCmd,
+};
+pub use scheduler::{ChannelSet, Fit, Reservation, SchedulerKind};
+
+use crate::units;
+
+/// Checks the number of data wavelengths per fibre.
+pub fn validate_wavelengths(k: usize) -> Result<(), String> {
+    if k == 0 {
+        return Err("obs.wavelengths: must be at least 1 data channel per fibre (got 0)".into());
+    }
+    Ok(())
+}
+
+/// Checks an assembler configuration; errors name the field under `obs.assembler`.
+pub fn validate_assembler(cfg: &AssemblerConfig, max_pkts_per_burst: u32) -> Result<(), String> {
+    validate_assembler_at("obs.assembler", cfg, max_pkts_per_burst)
+}
+
+/// Like [`validate_assembler`], with the field path given by the caller (e.g.
+/// `"edges[2].assembler"`), so scenario errors point at the right place.
+pub fn validate_assembler_at(
+    path: &str,
+    cfg: &AssemblerConfig,
+    max_pkts_per_burst: u32,
+) -> Result<(), String> {
+    if max_pkts_per_burst == 0 {
+        return Err(format!(
+            "{path}.max_pkts_per_burst: must be at least 1 (got 0)"
+        ));
+    }
+    match *cfg {
+        AssemblerConfig::Timer { tb, jitter_sd_frac } => {
+            if tb == units::SimTime::ZERO {
+                return Err(format!(
+                    "{path}.tb: the assembly timer must be positive (got 0)"
+                ));
+            }
+            if !(jitter_sd_frac.is_finite() && jitter_sd_frac >= 0.0) {
+                return Err(format!(
+                    "{path}.jitter_sd_frac: must be a finite non-negative fraction of tb (got {jitter_sd_frac})"
+                ));
+            }
+        }
+        AssemblerConfig::Length {
+            max_bytes,
+            max_pkts,
+        } => {
+            if max_bytes.is_none() && max_pkts.is_none() {
+                return Err(format!(
+                    "{path}: length-based assembly needs max_bytes or max_pkts"
+                ));
+            }
+            if max_bytes == Some(0) {
+                return Err(format!("{path}.max_bytes: must be positive (got 0)"));
+            }
+            if max_pkts == Some(0) {
+                return Err(format!("{path}.max_pkts: must be positive (got 0)"));
+            }
+        }
+        AssemblerConfig::Hybrid {
+            tmax,
+            lmax_bytes,
+            lmin_bytes,
+        } => {
+            if tmax == units::SimTime::ZERO {
+                return Err(format!(
+                    "{path}.tmax: the assembly timer must be positive (got 0)"
+                ));
+            }
+            if lmax_bytes == 0 {
+                return Err(format!("{path}.lmax: must be positive (got 0)"));
+            }
+            if let Some(lmin) = lmin_bytes {
+                if lmin > lmax_bytes {
+                    return Err(format!(
+                        "{path}.lmin: must not exceed lmax (lmin = {lmin} B, lmax = {lmax_bytes} B)"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use units::SimTime;
+
+    fn err(r: Result<(), String>) -> String {
+        r.expect_err("should be rejected")
+    }
+
+    #[test]
+    fn validation_names_the_field() {
+        assert!(err(validate_wavelengths(0)).starts_with("obs.wavelengths:"));
+        assert!(validate_wavelengths(1).is_ok());
+        let hy = |lmin| AssemblerConfig::Hybrid {
+            tmax: SimTime::from_ms(10),
+            lmax_bytes: 25_000,
+            lmin_bytes: lmin,
+        };
+        assert_eq!(
+            err(validate_assembler(&hy(Some(30_000)), 100)),
+            "obs.assembler.lmin: must not exceed lmax (lmin = 30000 B, lmax = 25000 B)"
+        );
+        assert!(validate_assembler(&hy(Some(25_000)), 100).is_ok());
+        assert!(validate_assembler(&hy(None), 100).is_ok());
+        let tmax0 = AssemblerConfig::Hybrid {
+            tmax: SimTime::ZERO,
+            lmax_bytes: 1,
+            lmin_bytes: None,
+        };
+        assert!(err(validate_assembler(&tmax0, 1)).starts_with("obs.assembler.tmax:"));
+        let tb0 = AssemblerConfig::Timer {
+            tb: SimTime::ZERO,
+            jitter_sd_frac: 0.1,
+        };
+        assert!(err(validate_assembler(&tb0, 1)).starts_with("obs.assembler.tb:"));
+        let jit = AssemblerConfig::Timer {
+            tb: SimTime(1),
+            jitter_sd_frac: -0.1,
+        };
+        assert!(err(validate_assembler(&jit, 1)).starts_with("obs.assembler.jitter_sd_frac:"));
+        let none = AssemblerConfig::Length {
+            max_bytes: None,
+            max_pkts: None,
+        };
+        assert!(err(validate_assembler(&none, 1)).starts_with("obs.assembler:"));
+        let ok = AssemblerConfig::Length {
+            max_bytes: Some(1),
+            max_pkts: None,
+        };
+        assert!(err(validate_assembler(&ok, 0)).starts_with("obs.assembler.max_pkts_per_burst:"));
+        assert!(err(validate_assembler_at("edges[2].assembler", &tb0, 1))
+            .starts_with("edges[2].assembler.tb:"));
+    }
+}

@@ -1,0 +1,889 @@
+//! Burst assembly decisions for one assembly queue at an ingress edge node.
+//!
+//! Read first: [`AssemblerConfig`] (the policies), then [`Assembler::on_packet`] /
+//! [`Assembler::on_timer`] and [`Decision`] (what the node must do afterwards).
+//!
+//! Division of labour: the **node** owns the FIFO queue of packets and the event queue;
+//! the **assembler** owns only the policy state (its timer, its random stream). The node
+//! appends each arriving packet to the queue, then calls `on_packet` with the packet's
+//! metadata and the queue state *including* that packet. Each [`Emit`] tells the node
+//! to take that many packets from the head of the queue (plus `pad_bytes` of padding)
+//! and form one burst. Nothing here allocates.
+//!
+//! Policies:
+//! - **Timer** (yu §II): "a burst assembly timer is initialized at the beginning of each
+//!   assembly cycle"; a cycle begins when a packet enters an empty queue, and "the
+//!   packets … that arrive before the timer expires are assembled into the same burst".
+//!   Optional jitter (ozsarac §3.3): each cycle's period is `Tb + N(0, (f·Tb)²)`, drawn
+//!   from the assembler's own [`RngStream`] when the timer is armed.
+//! - **Length**: emit as soon as the queue holds `max_bytes` bytes or `max_pkts` packets.
+//! - **Hybrid time–volume** (hybrid §II): emit when `Lmax` bytes are reached or `Tmax`
+//!   after the burst's first packet, whichever is first; a burst shorter than `Lmin` is
+//!   padded up to `Lmin` (the `Lmin` option is from the design brief; the hybrid paper
+//!   itself only uses `Tmax` and `Lmax`).
+//!
+//! Conventions (the same for every policy):
+//! - **Half-open cycles.** A cycle that starts at `t0` with period `T` collects packets
+//!   arriving in `[t0, t0 + T)`; a packet arriving exactly at the deadline belongs to
+//!   the *next* burst (yu §II: "arrive *before* the timer expires"). For a paced flow
+//!   with spacing `d` this gives `floor(T/d) + 1` packets per burst when `T` is not a
+//!   multiple of `d` — yu's `S = λ·Tb + 1` — and `T/d` when it is. The convention
+//!   does not depend on how the event queue orders a packet arrival and the timer event
+//!   at the same instant: if the packet is delivered first, `on_packet` sees the
+//!   expired deadline, closes the old burst without the new packet, and starts a new
+//!   cycle with it (the timer event then pops stale and is ignored).
+//! - **Volume thresholds include the packet that reaches them**: with `max_bytes = L`
+//!   a burst is emitted when the queue holds `≥ L` bytes, so it may exceed `L` by less
+//!   than one packet.
+//! - **`max_pkts_per_burst`** caps every burst. For Length and Hybrid it is one more
+//!   volume threshold (reaching it emits at once). For Timer it caps what one expiry
+//!   takes: the remaining packets start the next cycle immediately (a new timer is
+//!   armed at the expiry instant), as ozsarac's 10 000-packet limit requires without
+//!   changing the timer's burst boundaries below the cap.
+//!
+//! Timer protocol (lazy cancellation, as in `engine`): [`TimerCmd::Arm`] carries a
+//! deadline and a generation number; the node schedules one event at the deadline
+//! carrying the generation, and passes it back to [`Assembler::on_timer`]. An event
+//! whose generation is not the currently armed one (the timer was cancelled or re-armed
+//! since) is stale: `on_timer` returns [`Decision::NONE`] and changes nothing. The node
+//! therefore never needs to remove events; it may also use
+//! [`Assembler::pending_timer`] to check before calling.
+//!
+//! Extension point: TCP-aware assemblers — CWBA, MCWBA, ECWBA (ozsarac §2) and
+//! ACK-ratio assembly (zhou §3) — become new [`AssemblerConfig`] and [`Assembler`]
+//! variants with their own state, fed by [`PktMeta`] (`flow`, `kind`, `seq` let them
+//! follow each flow's window or count ACKs). The node does not change as long as a
+//! policy's bursts are head-of-queue prefixes. Zhou's ACK-ratio policy holds surplus
+//! ACKs back in "Extra-Queues" with priority; that needs either a per-class queue at the
+//! node (one assembler per queue) or a richer [`Emit`] — to be decided with it.
+
+use crate::rng::RngStream;
+use crate::units::SimTime;
+
+/// What kind of packet entered the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PktKind {
+    /// A TCP data segment.
+    Data,
+    /// A pure TCP acknowledgement.
+    Ack,
+    /// Any non-TCP packet (e.g. ozsarac's real-time UDP traffic).
+    Udp,
+}
+
+/// What the assembler may know about a packet (copied, never the packet itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PktMeta {
+    /// Size on the wire, including headers.
+    pub bytes: u32,
+    /// Flow identifier (per-flow assemblers key their state on it).
+    pub flow: u32,
+    pub kind: PktKind,
+    /// Segment sequence number for `Data`, cumulative ACK for `Ack`, 0 otherwise.
+    pub seq: u64,
+}
+
+/// The node's assembly queue, *after* the current packet was appended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct QueueState {
+    pub pkts: u32,
+    pub bytes: u64,
+    /// Arrival time of the head packet (meaningless if `pkts == 0`).
+    pub oldest_arrival: SimTime,
+}
+
+/// The policy and its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AssemblerConfig {
+    /// Timer-based assembly with period `tb`; `jitter_sd_frac` is the standard deviation
+    /// of the period as a fraction of `tb` (ozsarac §3.3 uses 0.1; 0 disables jitter).
+    Timer { tb: SimTime, jitter_sd_frac: f64 },
+    /// Length-based assembly; at least one threshold must be given.
+    Length {
+        max_bytes: Option<u64>,
+        max_pkts: Option<u32>,
+    },
+    /// Hybrid time–volume assembly (`Tmax`, `Lmax`, optional `Lmin` padding).
+    Hybrid {
+        tmax: SimTime,
+        lmax_bytes: u64,
+        lmin_bytes: Option<u64>,
+    },
+}
+
+/// One burst to form: the first `pkts` packets of the queue, plus `pad_bytes` of padding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Emit {
+    pub pkts: u32,
+    pub pad_bytes: u64,
+}
+
+/// What to do with the queue's timer event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimerCmd {
+    /// Nothing changes.
+    Keep,
+    /// Schedule a timer event at `deadline` carrying `gen`; any earlier pending event
+    /// of this queue is now stale.
+    Arm { deadline: SimTime, gen: u64 },
+    /// No timer is pending any more: the pending event (if any) is now stale and the
+    /// node may forget it. Also returned by `on_timer` when the fired event leaves no
+    /// successor.
+    Cancel,
+}
+
+/// The assembler's answer to one call. Apply `emit`, then `then` (each counted from the
+/// head of the queue as it is after the previous one was removed), then `timer`.
+/// `then` is only used when a packet arrives at (or after) an expired deadline and by
+/// itself also completes a burst (a packet of `≥ Lmax` bytes, or `max_pkts_per_burst =
+/// 1`); `then.is_some()` implies `emit.is_some()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Decision {
+    pub emit: Option<Emit>,
+    pub then: Option<Emit>,
+    pub timer: TimerCmd,
+}
+
+impl Decision {
+    /// No burst, no timer change.
+    pub const NONE: Decision = Decision {
+        emit: None,
+        then: None,
+        timer: TimerCmd::Keep,
+    };
+
+    /// The bursts to form, in order.
+    pub fn bursts(&self) -> impl Iterator<Item = Emit> {
+        self.emit.into_iter().chain(self.then)
+    }
+
+    fn push(&mut self, e: Emit) {
+        if self.emit.is_none() {
+            self.emit = Some(e);
+        } else {
+            debug_assert!(self.then.is_none(), "at most two bursts per call");
+            self.then = Some(e);
+        }
+    }
+}
+
+/// The one timer of an assembly queue. Invariant: `deadline.is_some()` iff a timer event
+/// carrying `gen` is pending and current.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimerSlot {
+    deadline: Option<SimTime>,
+    /// Incremented on every arm, so each scheduled event carries a unique generation.
+    gen: u64,
+}
+
+impl TimerSlot {
+    fn arm(&mut self, deadline: SimTime) {
+        self.gen += 1;
+        self.deadline = Some(deadline);
+    }
+    fn expired(&self, now: SimTime) -> bool {
+        self.deadline.is_some_and(|d| now >= d)
+    }
+    fn is_current(&self, gen: u64) -> bool {
+        self.deadline.is_some() && gen == self.gen
+    }
+    /// The command that turns the node's view from `before` into `self`.
+    fn cmd_since(&self, before: TimerSlot) -> TimerCmd {
+        match self.deadline {
+            Some(deadline) if self.gen != before.gen => TimerCmd::Arm {
+                deadline,
+                gen: self.gen,
+            },
+            Some(_) => TimerCmd::Keep,
+            None if before.deadline.is_some() => TimerCmd::Cancel,
+            None => TimerCmd::Keep,
+        }
+    }
+}
+
+/// Assembly policy state for one queue (static dispatch, STYLE §4).
+#[derive(Clone, Debug)]
+pub enum Assembler {
+    Timer {
+        tb: SimTime,
+        jitter_sd_frac: f64,
+        max_pkts_per_burst: u32,
+        rng: RngStream,
+        timer: TimerSlot,
+    },
+    Length {
+        /// `u64::MAX` if not configured.
+        max_bytes: u64,
+        /// `min(max_pkts, max_pkts_per_burst)`.
+        max_pkts: u32,
+    },
+    Hybrid {
+        tmax: SimTime,
+        lmax_bytes: u64,
+        /// 0 if no padding.
+        lmin_bytes: u64,
+        max_pkts_per_burst: u32,
+        timer: TimerSlot,
+    },
+}
+
+impl Assembler {
+    /// Builds the policy state, after [`crate::obs::validate_assembler`]. `rng` is the
+    /// queue's own substream (e.g. `"edge/3/asm/0"`); only timer jitter draws from it.
+    pub fn new(
+        cfg: &AssemblerConfig,
+        max_pkts_per_burst: u32,
+        rng: RngStream,
+    ) -> Result<Self, String> {
+        super::validate_assembler(cfg, max_pkts_per_burst)?;
+        Ok(match *cfg {
+            AssemblerConfig::Timer { tb, jitter_sd_frac } => Assembler::Timer {
+                tb,
+                jitter_sd_frac,
+                max_pkts_per_burst,
+                rng,
+                timer: TimerSlot::default(),
+            },
+            AssemblerConfig::Length {
+                max_bytes,
+                max_pkts,
+            } => Assembler::Length {
+                max_bytes: max_bytes.unwrap_or(u64::MAX),
+                max_pkts: max_pkts.unwrap_or(u32::MAX).min(max_pkts_per_burst),
+            },
+            AssemblerConfig::Hybrid {
+                tmax,
+                lmax_bytes,
+                lmin_bytes,
+            } => Assembler::Hybrid {
+                tmax,
+                lmax_bytes,
+                lmin_bytes: lmin_bytes.unwrap_or(0),
+                max_pkts_per_burst,
+                timer: TimerSlot::default(),
+            },
+        })
+    }
+
+    /// The pending timer `(deadline, gen)`, if one is armed.
+    pub fn pending_timer(&self) -> Option<(SimTime, u64)> {
+        let slot = self.slot()?;
+        slot.deadline.map(|d| (d, slot.gen))
+    }
+
+    /// Whether a timer event carrying `gen` is the current one (not stale).
+    pub fn is_current(&self, gen: u64) -> bool {
+        self.slot().is_some_and(|s| s.is_current(gen))
+    }
+
+    fn slot(&self) -> Option<&TimerSlot> {
+        match self {
+            Assembler::Timer { timer, .. } | Assembler::Hybrid { timer, .. } => Some(timer),
+            Assembler::Length { .. } => None,
+        }
+    }
+
+    /// Call after appending a packet to the queue; `q` includes it.
+    pub fn on_packet(&mut self, now: SimTime, pkt: &PktMeta, q: QueueState) -> Decision {
+        debug_assert!(
+            q.pkts >= 1 && q.bytes >= pkt.bytes as u64,
+            "q must include pkt"
+        );
+        let mut d = Decision::NONE;
+        match self {
+            Assembler::Timer {
+                tb,
+                jitter_sd_frac,
+                max_pkts_per_burst,
+                rng,
+                timer,
+            } => {
+                let before = *timer;
+                if timer.expired(now) {
+                    // The packet arrived at or after the deadline: the burst is what came
+                    // before it (half-open cycle), and it opens the next cycle.
+                    timer.deadline = None;
+                    let n = (q.pkts - 1).min(*max_pkts_per_burst);
+                    if n > 0 {
+                        d.push(Emit {
+                            pkts: n,
+                            pad_bytes: 0,
+                        });
+                    }
+                }
+                if timer.deadline.is_none() {
+                    timer.arm(now + period(*tb, *jitter_sd_frac, rng));
+                }
+                d.timer = timer.cmd_since(before);
+            }
+            Assembler::Length {
+                max_bytes,
+                max_pkts,
+            } => {
+                if q.bytes >= *max_bytes || q.pkts >= *max_pkts {
+                    d.push(Emit {
+                        pkts: q.pkts,
+                        pad_bytes: 0,
+                    });
+                }
+            }
+            Assembler::Hybrid {
+                tmax,
+                lmax_bytes,
+                lmin_bytes,
+                max_pkts_per_burst,
+                timer,
+            } => {
+                let before = *timer;
+                let mut q = q;
+                if timer.expired(now) {
+                    timer.deadline = None;
+                    let n = q.pkts - 1;
+                    let bytes = q.bytes - pkt.bytes as u64;
+                    if n > 0 {
+                        d.push(Emit {
+                            pkts: n,
+                            pad_bytes: lmin_bytes.saturating_sub(bytes),
+                        });
+                    }
+                    q = QueueState {
+                        pkts: 1,
+                        bytes: pkt.bytes as u64,
+                        oldest_arrival: now,
+                    };
+                }
+                if q.bytes >= *lmax_bytes || q.pkts >= *max_pkts_per_burst {
+                    timer.deadline = None;
+                    d.push(Emit {
+                        pkts: q.pkts,
+                        pad_bytes: lmin_bytes.saturating_sub(q.bytes),
+                    });
+                } else if timer.deadline.is_none() {
+                    timer.arm(now + *tmax);
+                }
+                d.timer = timer.cmd_since(before);
+            }
+        }
+        d
+    }
+
+    /// Call when a timer event carrying `gen` pops at `now`. Stale events (see the
+    /// module docs) return [`Decision::NONE`]. A current event is consumed: the answer
+    /// is `Arm` if a new cycle starts at once, else `Cancel` (no timer pending).
+    pub fn on_timer(&mut self, now: SimTime, gen: u64, q: QueueState) -> Decision {
+        let mut d = Decision::NONE;
+        match self {
+            Assembler::Timer {
+                tb,
+                jitter_sd_frac,
+                max_pkts_per_burst,
+                rng,
+                timer,
+            } => {
+                if !timer.is_current(gen) {
+                    return d;
+                }
+                debug_assert!(timer.expired(now), "timer event before its deadline");
+                let before = *timer;
+                timer.deadline = None;
+                let n = q.pkts.min(*max_pkts_per_burst);
+                if n > 0 {
+                    d.push(Emit {
+                        pkts: n,
+                        pad_bytes: 0,
+                    });
+                }
+                if q.pkts > n {
+                    // The cap left packets behind: they start the next cycle now.
+                    timer.arm(now + period(*tb, *jitter_sd_frac, rng));
+                }
+                d.timer = timer.cmd_since(before);
+            }
+            Assembler::Length { .. } => {}
+            Assembler::Hybrid {
+                lmin_bytes, timer, ..
+            } => {
+                if !timer.is_current(gen) {
+                    return d;
+                }
+                debug_assert!(timer.expired(now), "timer event before its deadline");
+                let before = *timer;
+                timer.deadline = None;
+                if q.pkts > 0 {
+                    d.push(Emit {
+                        pkts: q.pkts,
+                        pad_bytes: lmin_bytes.saturating_sub(q.bytes),
+                    });
+                }
+                d.timer = timer.cmd_since(before);
+            }
+        }
+        d
+    }
+}
+
+/// One assembly period: `tb`, or `tb + N(0, (frac·tb)²)` rounded to the picosecond and
+/// clamped to at least 1 ps (ozsarac §3.3).
+fn period(tb: SimTime, frac: f64, rng: &mut RngStream) -> SimTime {
+    if frac <= 0.0 {
+        return tb;
+    }
+    let mean = tb.ps() as f64;
+    let p = rng.normal(mean, frac * mean).round();
+    SimTime(if p < 1.0 { 1 } else { p as u64 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EventQueue;
+    use std::collections::VecDeque;
+
+    fn rng() -> RngStream {
+        RngStream::derive(1, 0, "test/asm")
+    }
+
+    fn pkt(bytes: u32) -> PktMeta {
+        PktMeta {
+            bytes,
+            flow: 0,
+            kind: PktKind::Data,
+            seq: 0,
+        }
+    }
+
+    /// A minimal node: a FIFO of (arrival, bytes) and the bursts it formed.
+    #[derive(Default)]
+    struct Node {
+        q: VecDeque<(SimTime, u32)>,
+        /// (emission time, packets, payload bytes, pad bytes)
+        bursts: Vec<(SimTime, u32, u64, u64)>,
+    }
+
+    impl Node {
+        fn state(&self) -> QueueState {
+            QueueState {
+                pkts: self.q.len() as u32,
+                bytes: self.q.iter().map(|p| p.1 as u64).sum(),
+                oldest_arrival: self.q.front().map_or(SimTime::ZERO, |p| p.0),
+            }
+        }
+        fn apply(&mut self, now: SimTime, d: &Decision) {
+            for e in d.bursts() {
+                let b: u64 = self.q.drain(..e.pkts as usize).map(|p| p.1 as u64).sum();
+                self.bursts.push((now, e.pkts, b, e.pad_bytes));
+            }
+        }
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    enum Ev {
+        Arrive(u32),
+        Timer(u64),
+    }
+
+    /// Drives one assembler through the real event queue. Packets arrive at `times`.
+    /// With `prescheduled`, all arrivals are scheduled up front, so an arrival at a
+    /// deadline pops *before* the timer event; otherwise each arrival schedules the
+    /// next one, so the timer (armed earlier) pops first.
+    fn drive(asm: &mut Assembler, times: &[(SimTime, u32)], prescheduled: bool) -> Node {
+        let mut eq: EventQueue<Ev> = EventQueue::new();
+        let mut node = Node::default();
+        if prescheduled {
+            for &(t, b) in times {
+                eq.push(t, Ev::Arrive(b));
+            }
+        } else if let Some(&(t, b)) = times.first() {
+            eq.push(t, Ev::Arrive(b));
+        }
+        let mut next = 1;
+        while let Some((now, ev)) = eq.pop() {
+            let d = match ev {
+                Ev::Arrive(b) => {
+                    if !prescheduled && next < times.len() {
+                        eq.push(times[next].0, Ev::Arrive(times[next].1));
+                        next += 1;
+                    }
+                    node.q.push_back((now, b));
+                    asm.on_packet(now, &pkt(b), node.state())
+                }
+                Ev::Timer(gen) => asm.on_timer(now, gen, node.state()),
+            };
+            node.apply(now, &d);
+            if let TimerCmd::Arm { deadline, gen } = d.timer {
+                eq.push(deadline, Ev::Timer(gen));
+            }
+        }
+        node
+    }
+
+    fn paced(n: u64, d: SimTime, bytes: u32) -> Vec<(SimTime, u32)> {
+        (0..n).map(|i| (SimTime(i * d.ps()), bytes)).collect()
+    }
+
+    fn timer(tb: SimTime) -> Assembler {
+        let cfg = AssemblerConfig::Timer {
+            tb,
+            jitter_sd_frac: 0.0,
+        };
+        Assembler::new(&cfg, u32::MAX, rng()).unwrap()
+    }
+
+    /// yu §II: a paced flow (one segment every d = 1/λ) and timer Tb gives bursts of
+    /// S = floor(Tb/d) + 1 segments (= λ·Tb + 1 up to rounding) when Tb is not a multiple
+    /// of d, and Tb/d when it is (half-open cycles), emitted Tb after each burst's first
+    /// segment — whichever way the event queue orders simultaneous events.
+    #[test]
+    fn timer_paced_flow_gives_floor_tb_over_d_plus_one() {
+        let cases = [
+            (SimTime::from_us(8), SimTime::from_us(1)), // λ = 125 000 seg/s, Tb < d: S = 1
+            (SimTime::from_us(8), SimTime::from_us(100)), // S = 13
+            (SimTime::from_us(8), SimTime::from_us(96)), // Tb = 12 d exactly: S = 12
+            (SimTime::from_ms(2), SimTime::from_ms(5)), // λ = 500 seg/s: S = 3
+            (SimTime::from_ms(2), SimTime::from_ms(4)), // exact multiple: S = 2
+            (SimTime(3), SimTime(10)),                  // S = 4
+        ];
+        for (d, tb) in cases {
+            let s = if tb.ps() % d.ps() == 0 {
+                tb.ps() / d.ps()
+            } else {
+                tb.ps() / d.ps() + 1
+            };
+            let n_bursts = 20;
+            for pre in [true, false] {
+                let mut asm = timer(tb);
+                let node = drive(&mut asm, &paced(s * n_bursts, d, 1000), pre);
+                assert_eq!(
+                    node.bursts.len() as u64,
+                    n_bursts,
+                    "d={d:?} tb={tb:?} pre={pre}"
+                );
+                for (j, &(at, k, bytes, pad)) in node.bursts.iter().enumerate() {
+                    let first = SimTime(j as u64 * s * d.ps());
+                    assert_eq!((at, k as u64, bytes, pad), (first + tb, s, s * 1000, 0));
+                }
+                assert!(node.q.is_empty() && asm.pending_timer().is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn timer_starts_when_first_packet_enters_empty_queue() {
+        let mut asm = timer(SimTime(10));
+        // Arrivals at 5, 7 (cycle [5,15)), then 30 (new cycle [30,40)).
+        let times = [(SimTime(5), 100), (SimTime(7), 100), (SimTime(30), 100)];
+        let node = drive(&mut asm, &times, true);
+        assert_eq!(
+            node.bursts,
+            vec![(SimTime(15), 2, 200, 0), (SimTime(40), 1, 100, 0)]
+        );
+    }
+
+    #[test]
+    fn timer_cap_leaves_the_rest_for_the_next_cycle() {
+        let cfg = AssemblerConfig::Timer {
+            tb: SimTime(10),
+            jitter_sd_frac: 0.0,
+        };
+        let mut asm = Assembler::new(&cfg, 3, rng()).unwrap();
+        let times: Vec<_> = (0..8).map(|i| (SimTime(i), 100)).collect();
+        let node = drive(&mut asm, &times, true);
+        // Expiry at 10 takes 3 of 8; the rest (5) start a cycle at 10, expiring at 20,
+        // which takes 3; the last 2 go at 30.
+        assert_eq!(
+            node.bursts,
+            vec![
+                (SimTime(10), 3, 300, 0),
+                (SimTime(20), 3, 300, 0),
+                (SimTime(30), 2, 200, 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn stale_timer_events_are_ignored() {
+        let cfg = AssemblerConfig::Hybrid {
+            tmax: SimTime(100),
+            lmax_bytes: 1000,
+            lmin_bytes: None,
+        };
+        let mut asm = Assembler::new(&cfg, u32::MAX, rng()).unwrap();
+        let q1 = QueueState {
+            pkts: 1,
+            bytes: 600,
+            oldest_arrival: SimTime(0),
+        };
+        let d = asm.on_packet(SimTime(0), &pkt(600), q1);
+        let TimerCmd::Arm { deadline, gen } = d.timer else {
+            panic!("{d:?}")
+        };
+        assert_eq!((deadline, d.emit), (SimTime(100), None));
+        assert!(asm.is_current(gen));
+        // Lmax reached at t=1: emitted, timer cancelled.
+        let q2 = QueueState {
+            pkts: 2,
+            bytes: 1200,
+            oldest_arrival: SimTime(0),
+        };
+        let d = asm.on_packet(SimTime(1), &pkt(600), q2);
+        assert_eq!(
+            d,
+            Decision {
+                emit: Some(Emit {
+                    pkts: 2,
+                    pad_bytes: 0
+                }),
+                then: None,
+                timer: TimerCmd::Cancel
+            }
+        );
+        assert!(!asm.is_current(gen));
+        // A new cycle at t=50 arms generation gen+1; the old event pops at 100: ignored.
+        let q3 = QueueState {
+            pkts: 1,
+            bytes: 10,
+            oldest_arrival: SimTime(50),
+        };
+        let d = asm.on_packet(SimTime(50), &pkt(10), q3);
+        assert_eq!(
+            d.timer,
+            TimerCmd::Arm {
+                deadline: SimTime(150),
+                gen: gen + 1
+            }
+        );
+        assert_eq!(asm.on_timer(SimTime(100), gen, q3), Decision::NONE);
+        assert_eq!(asm.pending_timer(), Some((SimTime(150), gen + 1)));
+        let d = asm.on_timer(SimTime(150), gen + 1, q3);
+        assert_eq!(
+            d.emit,
+            Some(Emit {
+                pkts: 1,
+                pad_bytes: 0
+            })
+        );
+        assert_eq!(
+            d.timer,
+            TimerCmd::Cancel,
+            "the fired event is consumed; nothing pending"
+        );
+        assert_eq!(asm.pending_timer(), None);
+    }
+
+    fn length(max_bytes: Option<u64>, max_pkts: Option<u32>, cap: u32) -> Assembler {
+        Assembler::new(
+            &AssemblerConfig::Length {
+                max_bytes,
+                max_pkts,
+            },
+            cap,
+            rng(),
+        )
+        .unwrap()
+    }
+
+    /// Sizes of the bursts a packet sequence (all at t = 0) produces, and what is left.
+    fn sizes(asm: &mut Assembler, bytes: &[u32]) -> (Vec<(u32, u64, u64)>, usize) {
+        let times: Vec<_> = bytes.iter().map(|&b| (SimTime::ZERO, b)).collect();
+        let node = drive(asm, &times, true);
+        (
+            node.bursts.iter().map(|b| (b.1, b.2, b.3)).collect(),
+            node.q.len(),
+        )
+    }
+
+    #[test]
+    fn length_thresholds() {
+        // Bytes: emitted when the queue holds ≥ 3000 B, the crossing packet included.
+        let (b, left) = sizes(&mut length(Some(3000), None, u32::MAX), &[1000; 7]);
+        assert_eq!((b, left), (vec![(3, 3000, 0), (3, 3000, 0)], 1));
+        let (b, _) = sizes(&mut length(Some(3000), None, u32::MAX), &[1400; 6]);
+        assert_eq!(
+            b,
+            vec![(3, 4200, 0), (3, 4200, 0)],
+            "overshoot < one packet"
+        );
+        // Packets.
+        let (b, left) = sizes(&mut length(None, Some(4), u32::MAX), &[10; 9]);
+        assert_eq!((b, left), (vec![(4, 40, 0), (4, 40, 0)], 1));
+        // Both: whichever first.
+        let (b, _) = sizes(
+            &mut length(Some(250), Some(4), u32::MAX),
+            &[100, 100, 100, 10, 10, 10, 10],
+        );
+        assert_eq!(b, vec![(3, 300, 0), (4, 40, 0)]);
+        // max_pkts_per_burst below max_pkts wins.
+        let (b, _) = sizes(&mut length(None, Some(4), 2), &[10; 4]);
+        assert_eq!(b, vec![(2, 20, 0), (2, 20, 0)]);
+        // Length never arms a timer.
+        let mut a = length(Some(1), None, u32::MAX);
+        let d = a.on_packet(
+            SimTime(0),
+            &pkt(5),
+            QueueState {
+                pkts: 1,
+                bytes: 5,
+                oldest_arrival: SimTime(0),
+            },
+        );
+        assert_eq!(d.timer, TimerCmd::Keep);
+        assert_eq!(a.pending_timer(), None);
+    }
+
+    fn hybrid(tmax: u64, lmax: u64, lmin: Option<u64>, cap: u32) -> Assembler {
+        let cfg = AssemblerConfig::Hybrid {
+            tmax: SimTime(tmax),
+            lmax_bytes: lmax,
+            lmin_bytes: lmin,
+        };
+        Assembler::new(&cfg, cap, rng()).unwrap()
+    }
+
+    #[test]
+    fn hybrid_emits_at_lmax_or_tmax_whichever_first() {
+        // 500 B every 10 ps, Lmax 2000 B, Tmax 100 ps: Lmax first, at the 4th packet.
+        let mut a = hybrid(100, 2000, None, u32::MAX);
+        let node = drive(&mut a, &paced(8, SimTime(10), 500), true);
+        assert_eq!(
+            node.bursts,
+            vec![(SimTime(30), 4, 2000, 0), (SimTime(70), 4, 2000, 0)]
+        );
+        // Tmax 25 ps: the timer is first; packets at 0,10,20 then 30,40,50 then 60,70.
+        for pre in [true, false] {
+            let mut a = hybrid(25, 2000, None, u32::MAX);
+            let node = drive(&mut a, &paced(8, SimTime(10), 500), pre);
+            assert_eq!(
+                node.bursts,
+                vec![
+                    (SimTime(25), 3, 1500, 0),
+                    (SimTime(55), 3, 1500, 0),
+                    (SimTime(85), 2, 1000, 0)
+                ],
+                "pre={pre}"
+            );
+        }
+        // Tmax 30 ps: the 4th packet arrives exactly at the deadline and goes to the next
+        // burst, whichever event pops first.
+        for pre in [true, false] {
+            let mut a = hybrid(30, 1_000_000, None, u32::MAX);
+            let node = drive(&mut a, &paced(6, SimTime(10), 500), pre);
+            assert_eq!(
+                node.bursts,
+                vec![(SimTime(30), 3, 1500, 0), (SimTime(60), 3, 1500, 0)],
+                "pre={pre}"
+            );
+        }
+    }
+
+    #[test]
+    fn hybrid_pads_short_bursts_to_lmin() {
+        // Tmax expires with 1500 B queued; Lmin 4000 → 2500 B of padding.
+        let mut a = hybrid(25, 10_000, Some(4000), u32::MAX);
+        let node = drive(&mut a, &paced(3, SimTime(10), 500), true);
+        assert_eq!(node.bursts, vec![(SimTime(25), 3, 1500, 2500)]);
+        // Bursts closed by Lmax are never padded (Lmax ≥ Lmin).
+        let mut a = hybrid(1000, 2000, Some(2000), u32::MAX);
+        let node = drive(&mut a, &paced(4, SimTime(10), 500), true);
+        assert_eq!(node.bursts, vec![(SimTime(30), 4, 2000, 0)]);
+        // A burst closed by max_pkts_per_burst is padded too.
+        let mut a = hybrid(1000, 1_000_000, Some(3000), 2);
+        let node = drive(&mut a, &paced(2, SimTime(10), 500), true);
+        assert_eq!(node.bursts, vec![(SimTime(10), 2, 1000, 2000)]);
+    }
+
+    #[test]
+    fn hybrid_packet_at_deadline_that_fills_lmax_emits_two_bursts() {
+        let mut a = hybrid(30, 2000, Some(1000), u32::MAX);
+        let q = |p, b| QueueState {
+            pkts: p,
+            bytes: b,
+            oldest_arrival: SimTime(0),
+        };
+        a.on_packet(SimTime(0), &pkt(100), q(1, 100));
+        // A 3000-B packet delivered at the deadline before the timer event.
+        let d = a.on_packet(SimTime(30), &pkt(3000), q(2, 3100));
+        assert_eq!(
+            d.emit,
+            Some(Emit {
+                pkts: 1,
+                pad_bytes: 900
+            })
+        );
+        assert_eq!(
+            d.then,
+            Some(Emit {
+                pkts: 1,
+                pad_bytes: 0
+            })
+        );
+        assert_eq!(d.timer, TimerCmd::Cancel);
+        assert_eq!(d.bursts().count(), 2);
+    }
+
+    #[test]
+    fn jitter_is_seeded_and_has_the_requested_spread() {
+        let tb = SimTime::from_ms(4);
+        let cfg = AssemblerConfig::Timer {
+            tb,
+            jitter_sd_frac: 0.1,
+        };
+        let periods = |seed: u64| -> Vec<f64> {
+            let mut a = Assembler::new(&cfg, u32::MAX, RngStream::derive(seed, 0, "asm")).unwrap();
+            let q = QueueState {
+                pkts: 1,
+                bytes: 100,
+                oldest_arrival: SimTime::ZERO,
+            };
+            let mut now = SimTime::ZERO;
+            (0..20_000)
+                .map(|_| {
+                    let d = a.on_packet(now, &pkt(100), q);
+                    let TimerCmd::Arm { deadline, gen } = d.timer else {
+                        panic!()
+                    };
+                    let p = (deadline - now).as_secs_f64();
+                    a.on_timer(deadline, gen, q);
+                    now = deadline;
+                    p
+                })
+                .collect()
+        };
+        let a = periods(7);
+        assert_eq!(a, periods(7), "same seed, same periods");
+        assert_ne!(a[..10], periods(8)[..10]);
+        let n = a.len() as f64;
+        let mean = a.iter().sum::<f64>() / n;
+        let sd = (a.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        // Standard errors: mean 0.4 ms/√n ≈ 2.8 µs; sd ≈ 0.4 ms/√(2n) ≈ 2 µs. 4σ bounds.
+        assert!((mean - 4e-3).abs() < 12e-6, "mean {mean}");
+        assert!((sd - 0.4e-3).abs() < 8e-6, "sd {sd}");
+        // Without jitter the period is exact and no number is drawn.
+        let mut a = timer(tb);
+        let q = QueueState {
+            pkts: 1,
+            bytes: 1,
+            oldest_arrival: SimTime::ZERO,
+        };
+        assert_eq!(
+            a.on_packet(SimTime(5), &pkt(1), q).timer,
+            TimerCmd::Arm {
+                deadline: SimTime(5) + tb,
+                gen: 1
+            }
+        );
+    }
+
+    #[test]
+    fn invalid_configs_are_rejected_by_new() {
+        let e = Assembler::new(
+            &AssemblerConfig::Timer {
+                tb: SimTime::ZERO,
+                jitter_sd_frac: 0.0,
+            },
+            1,
+            rng(),
+        )
+        .unwrap_err();
+        assert!(e.starts_with("obs.assembler.tb:"), "{e}");
+    }
+}
