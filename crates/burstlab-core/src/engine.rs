@@ -23,7 +23,11 @@ pub struct ScheduleError {
 
 impl std::fmt::Display for ScheduleError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "event scheduled in the past: at {} while now is {}", self.at, self.now)
+        write!(
+            f,
+            "event scheduled in the past: at {} while now is {}",
+            self.at, self.now
+        )
     }
 }
 impl std::error::Error for ScheduleError {}
@@ -69,7 +73,12 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(64), now: SimTime::ZERO, seq: 0, popped: 0 }
+        EventQueue {
+            heap: BinaryHeap::with_capacity(64),
+            now: SimTime::ZERO,
+            seq: 0,
+            popped: 0,
+        }
     }
 
     /// Current simulated time: the time of the last popped event.
@@ -146,7 +155,13 @@ mod tests {
         let mut q = EventQueue::new();
         q.schedule(SimTime(10), 1).unwrap();
         q.pop();
-        assert_eq!(q.schedule(SimTime(9), 2), Err(ScheduleError { now: SimTime(10), at: SimTime(9) }));
+        assert_eq!(
+            q.schedule(SimTime(9), 2),
+            Err(ScheduleError {
+                now: SimTime(10),
+                at: SimTime(9)
+            })
+        );
         assert!(q.schedule(SimTime(10), 3).is_ok());
     }
 

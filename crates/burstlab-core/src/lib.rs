@@ -30,16 +30,28 @@ impl serde::Serialize for units::SimTime {
 }
 
 /// Parses, validates and runs a TOML scenario. `seed` / `replication` override the file.
-pub fn run_toml(text: &str, seed: Option<u64>, replication: Option<u64>) -> Result<RunResult, ScenarioError> {
+pub fn run_toml(
+    text: &str,
+    seed: Option<u64>,
+    replication: Option<u64>,
+) -> Result<RunResult, ScenarioError> {
     run_spec(&ScenarioSpec::from_toml_str(text)?, seed, replication)
 }
 
 /// Same as [`run_toml`] for a JSON scenario (what the Python front passes).
-pub fn run_json(text: &str, seed: Option<u64>, replication: Option<u64>) -> Result<RunResult, ScenarioError> {
+pub fn run_json(
+    text: &str,
+    seed: Option<u64>,
+    replication: Option<u64>,
+) -> Result<RunResult, ScenarioError> {
     run_spec(&ScenarioSpec::from_json_str(text)?, seed, replication)
 }
 
-pub fn run_spec(spec: &ScenarioSpec, seed: Option<u64>, replication: Option<u64>) -> Result<RunResult, ScenarioError> {
+pub fn run_spec(
+    spec: &ScenarioSpec,
+    seed: Option<u64>,
+    replication: Option<u64>,
+) -> Result<RunResult, ScenarioError> {
     let r = spec.resolve(seed, replication)?;
     Ok(sim::Sim::new(&r)?.run())
 }

@@ -36,7 +36,9 @@ impl RngStream {
     /// The stream named `name` of run `(seed, replication)`.
     pub fn derive(seed: u64, replication: u64, name: &str) -> Self {
         let s = mix(mix(seed) ^ mix(replication.wrapping_add(0x5151_5151)) ^ fnv1a(name));
-        RngStream { rng: Xoshiro256PlusPlus::seed_from_u64(s) }
+        RngStream {
+            rng: Xoshiro256PlusPlus::seed_from_u64(s),
+        }
     }
 
     #[inline]
@@ -78,14 +80,18 @@ mod tests {
 
     #[test]
     fn streams_are_reproducible_and_distinct() {
-        let a: Vec<u64> = (0..4).map({
-            let mut r = RngStream::derive(1, 0, "link/0/loss");
-            move |_| r.next_u64()
-        }).collect();
-        let b: Vec<u64> = (0..4).map({
-            let mut r = RngStream::derive(1, 0, "link/0/loss");
-            move |_| r.next_u64()
-        }).collect();
+        let a: Vec<u64> = (0..4)
+            .map({
+                let mut r = RngStream::derive(1, 0, "link/0/loss");
+                move |_| r.next_u64()
+            })
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map({
+                let mut r = RngStream::derive(1, 0, "link/0/loss");
+                move |_| r.next_u64()
+            })
+            .collect();
         assert_eq!(a, b);
         let mut c = RngStream::derive(1, 1, "link/0/loss");
         let mut d = RngStream::derive(2, 0, "link/0/loss");

@@ -23,7 +23,10 @@ pub struct ScenarioError {
 
 impl ScenarioError {
     pub fn new(field: impl Into<String>, reason: impl Into<String>) -> Self {
-        ScenarioError { field: field.into(), reason: reason.into() }
+        ScenarioError {
+            field: field.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -47,7 +50,9 @@ pub struct Dur(pub SimTime);
 impl<'de> Deserialize<'de> for Dur {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match NumOrStr::deserialize(d)? {
-            NumOrStr::Num(x) => SimTime::from_secs_f64(x).map(Dur).map_err(de::Error::custom),
+            NumOrStr::Num(x) => SimTime::from_secs_f64(x)
+                .map(Dur)
+                .map_err(de::Error::custom),
             NumOrStr::Str(s) => parse_duration(&s).map(Dur).map_err(de::Error::custom),
         }
     }
@@ -61,7 +66,9 @@ impl<'de> Deserialize<'de> for Rate {
         match NumOrStr::deserialize(d)? {
             NumOrStr::Num(x) => {
                 if !(x.is_finite() && x >= 1.0) {
-                    return Err(de::Error::custom(format!("a rate must be positive (at least 1 b/s), got {x}")));
+                    return Err(de::Error::custom(format!(
+                        "a rate must be positive (at least 1 b/s), got {x}"
+                    )));
                 }
                 Ok(Rate(BitRate(x.round() as u64)))
             }
@@ -78,7 +85,9 @@ impl<'de> Deserialize<'de> for Size {
         match NumOrStr::deserialize(d)? {
             NumOrStr::Num(x) => {
                 if !(x.is_finite() && x >= 0.0) {
-                    return Err(de::Error::custom(format!("a size must be a non-negative number of bytes, got {x}")));
+                    return Err(de::Error::custom(format!(
+                        "a size must be a non-negative number of bytes, got {x}"
+                    )));
                 }
                 Ok(Size(x.round() as u64))
             }
@@ -316,8 +325,14 @@ impl FlowSpec {
             ("sack_blocks", self.sack_blocks.is_some()),
             ("reverse_route", self.reverse_route.is_some()),
         ];
-        let udp_only = [("rate", self.rate.is_some()), ("packet_size", self.packet_size.is_some())];
-        let onoff_only = [("mean_on", self.mean_on.is_some()), ("mean_off", self.mean_off.is_some())];
+        let udp_only = [
+            ("rate", self.rate.is_some()),
+            ("packet_size", self.packet_size.is_some()),
+        ];
+        let onoff_only = [
+            ("mean_on", self.mean_on.is_some()),
+            ("mean_off", self.mean_off.is_some()),
+        ];
         let bad = match self.kind {
             FlowType::Tcp => udp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
             FlowType::Cbr => tcp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
@@ -332,8 +347,10 @@ impl FlowSpec {
 
 impl ScenarioSpec {
     pub fn from_toml_str(text: &str) -> Result<Self, ScenarioError> {
-        let de = toml::Deserializer::parse(text).map_err(|e| ScenarioError::new("", format!("malformed TOML: {}", e.message())))?;
-        serde_path_to_error::deserialize(de).map_err(|e| path_error(e.path().to_string(), e.inner().message().to_string()))
+        let de = toml::Deserializer::parse(text)
+            .map_err(|e| ScenarioError::new("", format!("malformed TOML: {}", e.message())))?;
+        serde_path_to_error::deserialize(de)
+            .map_err(|e| path_error(e.path().to_string(), e.inner().message().to_string()))
     }
 
     pub fn from_json_str(text: &str) -> Result<Self, ScenarioError> {
@@ -349,7 +366,13 @@ impl ScenarioSpec {
 fn path_error(path: String, msg: String) -> ScenarioError {
     // serde_path_to_error renders sequence indices as `links[2].rate`; our docs use the
     // same form. The root path is ".".
-    let field = if path == "." { String::new() } else { path.replace("nodes[", "node[").replace("links[", "link[").replace("flows[", "flow[") };
+    let field = if path == "." {
+        String::new()
+    } else {
+        path.replace("nodes[", "node[")
+            .replace("links[", "link[")
+            .replace("flows[", "flow[")
+    };
     ScenarioError::new(field, msg)
 }
 
@@ -399,14 +422,30 @@ pub struct ResolvedFlow {
 
 #[derive(Debug, Clone)]
 pub enum ResolvedFlowKind {
-    Tcp { cfg: TcpConfig, segments: Option<u64>, drop_segments: Vec<(u64, u64)> },
-    Cbr { rate: BitRate, packet_size: u32 },
-    OnOff { rate: BitRate, packet_size: u32, mean_on: SimTime, mean_off: SimTime },
+    Tcp {
+        cfg: TcpConfig,
+        segments: Option<u64>,
+        drop_segments: Vec<(u64, u64)>,
+    },
+    Cbr {
+        rate: BitRate,
+        packet_size: u32,
+    },
+    OnOff {
+        rate: BitRate,
+        packet_size: u32,
+        mean_on: SimTime,
+        mean_off: SimTime,
+    },
 }
 
 impl ScenarioSpec {
     /// Validates and resolves. `seed` / `replication` override the file's values.
-    pub fn resolve(&self, seed: Option<u64>, replication: Option<u64>) -> Result<Resolved, ScenarioError> {
+    pub fn resolve(
+        &self,
+        seed: Option<u64>,
+        replication: Option<u64>,
+    ) -> Result<Resolved, ScenarioError> {
         if self.sim.duration.0 == SimTime::ZERO {
             return Err(e("sim.duration", "must be positive"));
         }
@@ -417,7 +456,10 @@ impl ScenarioSpec {
         if let Some(fl) = &self.sim.trace.flows {
             for (i, &f) in fl.iter().enumerate() {
                 if f as usize >= self.flows.len() {
-                    return Err(e(format!("sim.trace.flows[{i}]"), format!("no flow with index {f} (there are {})", self.flows.len())));
+                    return Err(e(
+                        format!("sim.trace.flows[{i}]"),
+                        format!("no flow with index {f} (there are {})", self.flows.len()),
+                    ));
                 }
             }
         }
@@ -431,30 +473,50 @@ impl ScenarioSpec {
                 return Err(e(format!("node[{i}].name"), "must not be empty"));
             }
             if by_name.insert(n.name.as_str(), i as u32).is_some() {
-                return Err(e(format!("node[{i}].name"), format!("duplicate node name '{}'", n.name)));
+                return Err(e(
+                    format!("node[{i}].name"),
+                    format!("duplicate node name '{}'", n.name),
+                ));
             }
             nodes.push((n.name.clone(), n.kind));
         }
         let lookup = |field: String, name: &str| -> Result<u32, ScenarioError> {
-            by_name.get(name).copied().ok_or_else(|| ScenarioError::new(field, format!("unknown node '{name}'")))
+            by_name
+                .get(name)
+                .copied()
+                .ok_or_else(|| ScenarioError::new(field, format!("unknown node '{name}'")))
         };
         let mut links = Vec::new();
         for (i, l) in self.links.iter().enumerate() {
             let a = lookup(format!("link[{i}].a"), &l.a)?;
             let b = lookup(format!("link[{i}].b"), &l.b)?;
             if a == b {
-                return Err(e(format!("link[{i}].b"), "a link must join two different nodes"));
+                return Err(e(
+                    format!("link[{i}].b"),
+                    "a link must join two different nodes",
+                ));
             }
             let check_p = |f: &str, p: Option<f64>| -> Result<f64, ScenarioError> {
                 match p {
                     None => Ok(0.0),
                     Some(p) if (0.0..=1.0).contains(&p) => Ok(p),
-                    Some(p) => Err(ScenarioError::new(format!("link[{i}].{f}"), format!("a probability must lie in [0, 1], got {p}"))),
+                    Some(p) => Err(ScenarioError::new(
+                        format!("link[{i}].{f}"),
+                        format!("a probability must lie in [0, 1], got {p}"),
+                    )),
                 }
             };
             let base = check_p("loss", l.loss)?;
-            let lab = if l.loss_ab.is_some() { check_p("loss_ab", l.loss_ab)? } else { base };
-            let lba = if l.loss_ba.is_some() { check_p("loss_ba", l.loss_ba)? } else { base };
+            let lab = if l.loss_ab.is_some() {
+                check_p("loss_ab", l.loss_ab)?
+            } else {
+                base
+            };
+            let lba = if l.loss_ba.is_some() {
+                check_p("loss_ba", l.loss_ba)?
+            } else {
+                base
+            };
             let mk = |from, to, loss| ResolvedLink {
                 from,
                 to,
@@ -483,9 +545,20 @@ impl ScenarioSpec {
         for (i, f) in self.flows.iter().enumerate() {
             let fld = |s: &str| format!("flow[{i}].{s}");
             if let Some(m) = f.misplaced() {
-                return Err(e(fld(m), format!("does not apply to a flow of type {:?}", f.kind).to_lowercase()));
+                return Err(e(
+                    fld(m),
+                    format!("does not apply to a flow of type {:?}", f.kind).to_lowercase(),
+                ));
             }
-            let (name, src, dst, start, stop, route, rroute) = (&f.name, &f.src, &f.dst, f.start, f.stop, &f.route, &f.reverse_route);
+            let (name, src, dst, start, stop, route, rroute) = (
+                &f.name,
+                &f.src,
+                &f.dst,
+                f.start,
+                f.stop,
+                &f.route,
+                &f.reverse_route,
+            );
             let s = lookup(fld("src"), src)?;
             let d = lookup(fld("dst"), dst)?;
             if s == d {
@@ -493,7 +566,13 @@ impl ScenarioSpec {
             }
             for (nm, ix) in [("src", s), ("dst", d)] {
                 if nodes[ix as usize].1 != NodeKind::Host {
-                    return Err(e(fld(nm), format!("node '{}' is a router; flows start and end at hosts", nodes[ix as usize].0)));
+                    return Err(e(
+                        fld(nm),
+                        format!(
+                            "node '{}' is a router; flows start and end at hosts",
+                            nodes[ix as usize].0
+                        ),
+                    ));
                 }
             }
             let start = start.map(|x| x.0).unwrap_or(SimTime::ZERO);
@@ -505,29 +584,58 @@ impl ScenarioSpec {
             }
             let route = match route {
                 Some(r) => explicit_route(&fld("route"), r, s, d, &lookup, &adj)?,
-                None => shortest_route(&adj, s, d).ok_or_else(|| e(fld("dst"), format!("unreachable: no path from '{src}' to '{dst}'")))?,
+                None => shortest_route(&adj, s, d).ok_or_else(|| {
+                    e(
+                        fld("dst"),
+                        format!("unreachable: no path from '{src}' to '{dst}'"),
+                    )
+                })?,
             };
             let reverse_route = match rroute {
                 Some(r) => explicit_route(&fld("reverse_route"), r, d, s, &lookup, &adj)?,
-                None => shortest_route(&adj, d, s).ok_or_else(|| e(fld("src"), format!("unreachable: no return path from '{dst}' to '{src}'")))?,
+                None => shortest_route(&adj, d, s).ok_or_else(|| {
+                    e(
+                        fld("src"),
+                        format!("unreachable: no return path from '{dst}' to '{src}'"),
+                    )
+                })?,
             };
             let kind = match f.kind {
-                FlowType::Tcp => ResolvedFlowKind::Tcp { cfg: tcp_config(f, &fld)?, segments: f.segments, drop_segments: drop_ranges(f, &fld)? },
+                FlowType::Tcp => ResolvedFlowKind::Tcp {
+                    cfg: tcp_config(f, &fld)?,
+                    segments: f.segments,
+                    drop_segments: drop_ranges(f, &fld)?,
+                },
                 FlowType::Cbr | FlowType::Onoff => {
-                    let rate = f.rate.ok_or_else(|| e(fld("rate"), "required for a UDP flow"))?.0;
-                    let packet_size = pkt_size(f.packet_size.unwrap_or(Size(1000)), &fld("packet_size"))?;
+                    let rate = f
+                        .rate
+                        .ok_or_else(|| e(fld("rate"), "required for a UDP flow"))?
+                        .0;
+                    let packet_size =
+                        pkt_size(f.packet_size.unwrap_or(Size(1000)), &fld("packet_size"))?;
                     if f.kind == FlowType::Cbr {
                         ResolvedFlowKind::Cbr { rate, packet_size }
                     } else {
-                        let mean_on = f.mean_on.ok_or_else(|| e(fld("mean_on"), "required for an on-off flow"))?.0;
-                        let mean_off = f.mean_off.ok_or_else(|| e(fld("mean_off"), "required for an on-off flow"))?.0;
+                        let mean_on = f
+                            .mean_on
+                            .ok_or_else(|| e(fld("mean_on"), "required for an on-off flow"))?
+                            .0;
+                        let mean_off = f
+                            .mean_off
+                            .ok_or_else(|| e(fld("mean_off"), "required for an on-off flow"))?
+                            .0;
                         if mean_on == SimTime::ZERO {
                             return Err(e(fld("mean_on"), "must be positive"));
                         }
                         if mean_off == SimTime::ZERO {
                             return Err(e(fld("mean_off"), "must be positive"));
                         }
-                        ResolvedFlowKind::OnOff { rate, packet_size, mean_on, mean_off }
+                        ResolvedFlowKind::OnOff {
+                            rate,
+                            packet_size,
+                            mean_on,
+                            mean_off,
+                        }
                     }
                 }
             };
@@ -562,16 +670,25 @@ fn e(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
 
 fn pkt_size(s: Size, field: &str) -> Result<u32, ScenarioError> {
     if s.0 == 0 || s.0 > 1 << 30 {
-        return Err(ScenarioError::new(field, format!("must be between 1 B and 1 GiB, got {}", s.0)));
+        return Err(ScenarioError::new(
+            field,
+            format!("must be between 1 B and 1 GiB, got {}", s.0),
+        ));
     }
     Ok(s.0 as u32)
 }
 
-fn drop_ranges(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<Vec<(u64, u64)>, ScenarioError> {
+fn drop_ranges(
+    t: &FlowSpec,
+    fld: &dyn Fn(&str) -> String,
+) -> Result<Vec<(u64, u64)>, ScenarioError> {
     let mut v = Vec::new();
     for (k, r) in t.drop_segments.iter().flatten().enumerate() {
         if r[1] < r[0] {
-            return Err(ScenarioError::new(fld(&format!("drop_segments[{k}]")), "range must be [first, last] with first <= last"));
+            return Err(ScenarioError::new(
+                fld(&format!("drop_segments[{k}]")),
+                "range must be [first, last] with first <= last",
+            ));
         }
         v.push((r[0], r[1]));
     }
@@ -581,10 +698,16 @@ fn drop_ranges(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<Vec<(u64, u
 
 fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, ScenarioError> {
     let e = |f: &str, r: String| ScenarioError::new(fld(f), r);
-    let mut c = TcpConfig::defaults(t.variant.unwrap_or(Variant::Reno), t.profile.unwrap_or(Profile::Ns2));
+    let mut c = TcpConfig::defaults(
+        t.variant.unwrap_or(Variant::Reno),
+        t.profile.unwrap_or(Profile::Ns2),
+    );
     if let Some(m) = t.mss {
         if m.0 == 0 || m.0 > 1 << 24 {
-            return Err(e("mss", format!("must be between 1 B and 16 MiB, got {} B", m.0)));
+            return Err(e(
+                "mss",
+                format!("must be between 1 B and 16 MiB, got {} B", m.0),
+            ));
         }
         c.mss = m.0 as u32;
     }
@@ -593,13 +716,19 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
     }
     if let Some(a) = t.ack_bytes {
         if a.0 == 0 || a.0 > 1 << 20 {
-            return Err(e("ack_bytes", format!("must be between 1 B and 1 MiB, got {}", a.0)));
+            return Err(e(
+                "ack_bytes",
+                format!("must be between 1 B and 1 MiB, got {}", a.0),
+            ));
         }
         c.ack_bytes = a.0 as u32;
     }
     if let Some(w) = t.wm {
         if w == 0 {
-            return Err(e("wm", "the maximum window must be at least 1 segment".into()));
+            return Err(e(
+                "wm",
+                "the maximum window must be at least 1 segment".into(),
+            ));
         }
         c.wm = w;
     }
@@ -680,11 +809,17 @@ fn explicit_route(
         r.push(lookup(format!("{field}[{k}]"), n)?);
     }
     if r.first() != Some(&s) || r.last() != Some(&d) {
-        return Err(ScenarioError::new(field, "must start at the flow's source and end at its destination"));
+        return Err(ScenarioError::new(
+            field,
+            "must start at the flow's source and end at its destination",
+        ));
     }
     for (k, w) in r.windows(2).enumerate() {
         if adj[w[0] as usize].binary_search(&w[1]).is_err() {
-            return Err(ScenarioError::new(format!("{field}[{}]", k + 1), format!("no link from '{}' to '{}'", names[k], names[k + 1])));
+            return Err(ScenarioError::new(
+                format!("{field}[{}]", k + 1),
+                format!("no link from '{}' to '{}'", names[k], names[k + 1]),
+            ));
         }
     }
     Ok(r)

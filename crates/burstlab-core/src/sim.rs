@@ -69,7 +69,16 @@ pub struct Packet {
 
 impl Default for Packet {
     fn default() -> Self {
-        Packet { kind: PktKind::Data, flow: 0, seq: 0, bytes: 0, retransmit: false, route: 0, hop: 0, ack: AckSeg::default() }
+        Packet {
+            kind: PktKind::Data,
+            flow: 0,
+            seq: 0,
+            bytes: 0,
+            retransmit: false,
+            route: 0,
+            hop: 0,
+            ack: AckSeg::default(),
+        }
     }
 }
 
@@ -215,15 +224,29 @@ impl Sim {
             link_spec.push((l.spec_index, l.from, l.to));
         }
         // Directed link lookup for route conversion.
-        let find_link = |a: u32, b: u32| -> Option<u32> { r.links.iter().position(|l| l.from == a && l.to == b).map(|i| i as u32) };
+        let find_link = |a: u32, b: u32| -> Option<u32> {
+            r.links
+                .iter()
+                .position(|l| l.from == a && l.to == b)
+                .map(|i| i as u32)
+        };
         let mut routes = Vec::new();
         let mut flows = Vec::new();
         for (fi, f) in r.flows.iter().enumerate() {
-            let to_links = |nodes: &[u32]| -> Vec<u32> { nodes.windows(2).map(|w| find_link(w[0], w[1]).expect("validated route")).collect() };
+            let to_links = |nodes: &[u32]| -> Vec<u32> {
+                nodes
+                    .windows(2)
+                    .map(|w| find_link(w[0], w[1]).expect("validated route"))
+                    .collect()
+            };
             routes.push(to_links(&f.route));
             routes.push(to_links(&f.reverse_route));
             let agent = match &f.kind {
-                ResolvedFlowKind::Tcp { cfg, segments, drop_segments } => {
+                ResolvedFlowKind::Tcp {
+                    cfg,
+                    segments,
+                    drop_segments,
+                } => {
                     let mut snd = TcpSender::new(cfg.clone(), f.start);
                     snd.set_data_limit(*segments);
                     let rcv = TcpReceiver::new(cfg);
@@ -248,7 +271,12 @@ impl Sim {
                     gen: 0,
                     pending_send: false,
                 }),
-                ResolvedFlowKind::OnOff { rate, packet_size, mean_on, mean_off } => Agent::Udp(UdpAgent {
+                ResolvedFlowKind::OnOff {
+                    rate,
+                    packet_size,
+                    mean_on,
+                    mean_off,
+                } => Agent::Udp(UdpAgent {
                     rate: *rate,
                     size: *packet_size,
                     onoff: Some((
@@ -296,7 +324,9 @@ impl Sim {
             flows,
             pkts: Vec::with_capacity(1024),
             free: Vec::with_capacity(1024),
-            out: TcpOutput { sends: Vec::with_capacity(64) },
+            out: TcpOutput {
+                sends: Vec::with_capacity(64),
+            },
             duration: r.duration,
             warmup: r.warmup,
             seed: r.seed,
@@ -407,14 +437,20 @@ impl Sim {
                 }
             }
             let over_p = link.qlimit_pkts.is_some_and(|lim| waiting >= lim);
-            let over_b = link.qlimit_bytes.is_some_and(|lim| wbytes + bytes as u64 > lim);
+            let over_b = link
+                .qlimit_bytes
+                .is_some_and(|lim| wbytes + bytes as u64 > lim);
             if over_p || over_b {
                 link.c.drops_queue += 1;
                 self.drop_packet(now, id, li);
                 return;
             }
         }
-        let start = if link.busy_until > now { link.busy_until } else { now };
+        let start = if link.busy_until > now {
+            link.busy_until
+        } else {
+            now
+        };
         let tx = link.rate.tx_time(bytes);
         let end = start + tx;
         link.busy_until = end;
@@ -487,7 +523,9 @@ impl Sim {
                 if self.trace_pkts {
                     self.trace_packet(now, p.flow, p.seq, PacketEvent::Received, p.retransmit);
                 }
-                let Agent::Tcp(t) = &mut self.flows[fi].agent else { unreachable!("data packet for a UDP flow") };
+                let Agent::Tcp(t) = &mut self.flows[fi].agent else {
+                    unreachable!("data packet for a UDP flow")
+                };
                 let ack = t.rcv.on_segment(now, p.seq);
                 let ack_bytes = t.snd.config().ack_bytes;
                 match ack {
@@ -495,7 +533,16 @@ impl Sim {
                         // Reuse the slot: the data packet becomes the ACK.
                         let rev = self.flows[fi].rev;
                         let q = &mut self.pkts[id as usize];
-                        *q = Packet { kind: PktKind::Ack, flow: p.flow, seq: a.cum, bytes: ack_bytes, retransmit: false, route: rev, hop: 0, ack: a };
+                        *q = Packet {
+                            kind: PktKind::Ack,
+                            flow: p.flow,
+                            seq: a.cum,
+                            bytes: ack_bytes,
+                            retransmit: false,
+                            route: rev,
+                            hop: 0,
+                            ack: a,
+                        };
                         self.forward(now, id);
                     }
                     None => self.release(id),
@@ -508,7 +555,9 @@ impl Sim {
                 if f.stopped {
                     return;
                 }
-                let Agent::Tcp(t) = &mut f.agent else { unreachable!() };
+                let Agent::Tcp(t) = &mut f.agent else {
+                    unreachable!()
+                };
                 let mut out = std::mem::take(&mut self.out);
                 out.clear();
                 t.snd.on_ack(now, &p.ack, &mut out);
@@ -529,16 +578,29 @@ impl Sim {
     fn emit(&mut self, now: SimTime, fi: usize, out: &TcpOutput) {
         for s in &out.sends {
             let f = &mut self.flows[fi];
-            let Agent::Tcp(t) = &mut f.agent else { unreachable!() };
+            let Agent::Tcp(t) = &mut f.agent else {
+                unreachable!()
+            };
             let bytes = t.snd.config().seg_bytes();
             f.data_created += 1;
             let fwd = f.fwd;
             // Deterministic loss injection: the first transmission of listed segments.
-            let injected = !s.retransmit && !t.drops.is_empty() && t.drops.iter().any(|&(a, b)| a <= s.seq && s.seq <= b);
+            let injected = !s.retransmit
+                && !t.drops.is_empty()
+                && t.drops.iter().any(|&(a, b)| a <= s.seq && s.seq <= b);
             if self.trace_pkts {
                 self.trace_packet(now, fi as u32, s.seq, PacketEvent::Sent, s.retransmit);
             }
-            let id = self.alloc(Packet { kind: PktKind::Data, flow: fi as u32, seq: s.seq, bytes, retransmit: s.retransmit, route: fwd, hop: 0, ack: AckSeg::default() });
+            let id = self.alloc(Packet {
+                kind: PktKind::Data,
+                flow: fi as u32,
+                seq: s.seq,
+                bytes,
+                retransmit: s.retransmit,
+                route: fwd,
+                hop: 0,
+                ack: AckSeg::default(),
+            });
             if injected {
                 if let Agent::Tcp(t) = &mut self.flows[fi].agent {
                     t.injected += 1;
@@ -566,7 +628,12 @@ impl Sim {
                 t.last_cwnd = c;
                 t.last_ssthresh = s;
                 if self.trace_on(fi as u32, now) {
-                    self.cwnd_trace.push(CwndSample { time: now, flow: fi as u32, cwnd: c, ssthresh: s });
+                    self.cwnd_trace.push(CwndSample {
+                        time: now,
+                        flow: fi as u32,
+                        cwnd: c,
+                        ssthresh: s,
+                    });
                 }
             }
         }
@@ -596,7 +663,9 @@ impl Sim {
     }
 
     fn arm_delack(&mut self, now: SimTime, fi: usize) {
-        let Agent::Tcp(t) = &mut self.flows[fi].agent else { return };
+        let Agent::Tcp(t) = &mut self.flows[fi].agent else {
+            return;
+        };
         if let Some(d) = t.rcv.delack_deadline() {
             if t.delack_pending.is_none_or(|p| d < p) {
                 let at = if d < now { now } else { d };
@@ -608,7 +677,9 @@ impl Sim {
 
     fn delack_event(&mut self, now: SimTime, fi: u32) {
         let fiu = fi as usize;
-        let Agent::Tcp(t) = &mut self.flows[fiu].agent else { return };
+        let Agent::Tcp(t) = &mut self.flows[fiu].agent else {
+            return;
+        };
         if t.delack_pending != Some(now) {
             return;
         }
@@ -618,7 +689,16 @@ impl Sim {
                 if let Some(a) = t.rcv.on_delack_timer(now) {
                     let bytes = t.snd.config().ack_bytes;
                     let rev = self.flows[fiu].rev;
-                    let id = self.alloc(Packet { kind: PktKind::Ack, flow: fi, seq: a.cum, bytes, retransmit: false, route: rev, hop: 0, ack: a });
+                    let id = self.alloc(Packet {
+                        kind: PktKind::Ack,
+                        flow: fi,
+                        seq: a.cum,
+                        bytes,
+                        retransmit: false,
+                        route: rev,
+                        hop: 0,
+                        ack: a,
+                    });
                     self.forward(now, id);
                 }
             }
@@ -646,7 +726,8 @@ impl Sim {
                 if let Some((mean_on, _, rng)) = &mut u.onoff {
                     // Start in the on state; exponential period.
                     u.on = true;
-                    let d = SimTime::from_secs_f64(rng.exponential(*mean_on)).unwrap_or(SimTime::ZERO);
+                    let d =
+                        SimTime::from_secs_f64(rng.exponential(*mean_on)).unwrap_or(SimTime::ZERO);
                     self.q.push(now + d, Ev::OnOffToggle(fi));
                 }
                 u.pending_send = true;
@@ -678,7 +759,16 @@ impl Sim {
         u.pending_send = true;
         let fwd = f.fwd;
         self.q.push(now + gap, Ev::UdpSend(fi));
-        let id = self.alloc(Packet { kind: PktKind::Udp, flow: fi, seq, bytes: size, retransmit: false, route: fwd, hop: 0, ack: AckSeg::default() });
+        let id = self.alloc(Packet {
+            kind: PktKind::Udp,
+            flow: fi,
+            seq,
+            bytes: size,
+            retransmit: false,
+            route: fwd,
+            hop: 0,
+            ack: AckSeg::default(),
+        });
         self.forward(now, id);
     }
 
@@ -688,7 +778,9 @@ impl Sim {
             return;
         }
         let Agent::Udp(u) = &mut f.agent else { return };
-        let Some((mean_on, mean_off, rng)) = &mut u.onoff else { return };
+        let Some((mean_on, mean_off, rng)) = &mut u.onoff else {
+            return;
+        };
         u.on = !u.on;
         let mean = if u.on { *mean_on } else { *mean_off };
         let d = SimTime::from_secs_f64(rng.exponential(mean)).unwrap_or(SimTime::ZERO);
@@ -703,12 +795,27 @@ impl Sim {
     // ---------------------------------------------------------------- statistics
 
     fn trace_on(&self, flow: u32, now: SimTime) -> bool {
-        now >= self.trace_start && now <= self.trace_end && self.trace_flows.as_ref().is_none_or(|v| v[flow as usize])
+        now >= self.trace_start
+            && now <= self.trace_end
+            && self.trace_flows.as_ref().is_none_or(|v| v[flow as usize])
     }
 
-    fn trace_packet(&mut self, now: SimTime, flow: u32, seq: u64, ev: PacketEvent, retransmit: bool) {
+    fn trace_packet(
+        &mut self,
+        now: SimTime,
+        flow: u32,
+        seq: u64,
+        ev: PacketEvent,
+        retransmit: bool,
+    ) {
         if self.trace_on(flow, now) {
-            self.pkt_trace.push(PacketSample { time: now, flow, seq, event: ev, retransmit });
+            self.pkt_trace.push(PacketSample {
+                time: now,
+                flow,
+                seq,
+                event: ev,
+                retransmit,
+            });
         }
     }
 
@@ -730,7 +837,11 @@ impl Sim {
                     udp_recv: 0,
                 }
             }
-            Agent::Udp(u) => Snapshot { udp_sent: u.next_seq, udp_recv: u.recv, ..Default::default() },
+            Agent::Udp(u) => Snapshot {
+                udp_sent: u.next_seq,
+                udp_recv: u.recv,
+                ..Default::default()
+            },
         }
     }
 
@@ -753,7 +864,11 @@ impl Sim {
             for &i in &self.free {
                 dead[i as usize] = true;
             }
-            self.pkts.iter().enumerate().filter(|(i, p)| !dead[*i] && p.kind == PktKind::Data && p.flow as usize == fi).count() as u64
+            self.pkts
+                .iter()
+                .enumerate()
+                .filter(|(i, p)| !dead[*i] && p.kind == PktKind::Data && p.flow as usize == fi)
+                .count() as u64
         };
         (f.data_created, received, f.data_dropped, live)
     }
@@ -765,7 +880,11 @@ impl Sim {
             let f = &self.flows[fi];
             let c = self.counters(now, fi);
             let s = f.snap;
-            let t0 = if f.start > self.warmup { f.start } else { self.warmup };
+            let t0 = if f.start > self.warmup {
+                f.start
+            } else {
+                self.warmup
+            };
             let t1 = match f.stop {
                 Some(st) if st < now => st,
                 _ => now,
@@ -774,16 +893,37 @@ impl Sim {
             let (kind, variant, profile, mss, wm, b) = match &f.agent {
                 Agent::Tcp(t) => {
                     let cfg: &TcpConfig = t.snd.config();
-                    ("tcp", cfg.variant.name(), format!("{:?}", cfg.profile).to_lowercase(), cfg.mss, cfg.wm, if cfg.delayed_ack { 2 } else { 1 })
+                    (
+                        "tcp",
+                        cfg.variant.name(),
+                        format!("{:?}", cfg.profile).to_lowercase(),
+                        cfg.mss,
+                        cfg.wm,
+                        if cfg.delayed_ack { 2 } else { 1 },
+                    )
                 }
-                Agent::Udp(u) => (if u.onoff.is_some() { "onoff" } else { "cbr" }, "", String::new(), u.size, 0, 0),
+                Agent::Udp(u) => (
+                    if u.onoff.is_some() { "onoff" } else { "cbr" },
+                    "",
+                    String::new(),
+                    u.size,
+                    0,
+                    0,
+                ),
             };
-            let per = |x: u64| if elapsed > 0.0 { x as f64 / elapsed } else { 0.0 };
+            let per = |x: u64| {
+                if elapsed > 0.0 {
+                    x as f64 / elapsed
+                } else {
+                    0.0
+                }
+            };
             let delivered = c.delivered - s.delivered;
             let received = c.received - s.received;
             let rtt_n = c.rtt_n - s.rtt_n;
             let rtt_span = t1.saturating_sub(t0).as_secs_f64();
-            let cwnd_window = (c.cwnd_int - s.cwnd_int) / if rtt_span > 0.0 { rtt_span } else { 1.0 };
+            let cwnd_window =
+                (c.cwnd_int - s.cwnd_int) / if rtt_span > 0.0 { rtt_span } else { 1.0 };
             let (udp_sent, udp_recv) = (c.udp_sent - s.udp_sent, c.udp_recv - s.udp_recv);
             flows.push(FlowRow {
                 flow: fi as u32,
@@ -799,15 +939,27 @@ impl Sim {
                 measured_s: elapsed,
                 segments_delivered: if kind == "tcp" { delivered } else { udp_recv },
                 segments_received: if kind == "tcp" { received } else { udp_recv },
-                segments_sent: if kind == "tcp" { c.sent - s.sent } else { udp_sent },
+                segments_sent: if kind == "tcp" {
+                    c.sent - s.sent
+                } else {
+                    udp_sent
+                },
                 retransmits: c.retx - s.retx,
                 td_events: c.td - s.td,
                 to_events: c.to - s.to,
                 goodput_segps: per(if kind == "tcp" { delivered } else { udp_recv }),
                 throughput_segps: per(if kind == "tcp" { received } else { udp_recv }),
-                goodput_bps: per(if kind == "tcp" { delivered } else { udp_recv }) * mss as f64 * 8.0,
-                throughput_bps: per(if kind == "tcp" { received } else { udp_recv }) * mss as f64 * 8.0,
-                mean_rtt_s: if rtt_n > 0 { (c.rtt_sum - s.rtt_sum) / rtt_n as f64 } else { f64::NAN },
+                goodput_bps: per(if kind == "tcp" { delivered } else { udp_recv })
+                    * mss as f64
+                    * 8.0,
+                throughput_bps: per(if kind == "tcp" { received } else { udp_recv })
+                    * mss as f64
+                    * 8.0,
+                mean_rtt_s: if rtt_n > 0 {
+                    (c.rtt_sum - s.rtt_sum) / rtt_n as f64
+                } else {
+                    f64::NAN
+                },
                 mean_cwnd_segments: if kind == "tcp" { cwnd_window } else { f64::NAN },
             });
         }

@@ -38,11 +38,15 @@ impl SimTime {
     /// Rounds to the nearest picosecond. Negative or non-finite input gives an error.
     pub fn from_secs_f64(s: f64) -> Result<Self, String> {
         if !s.is_finite() || s < 0.0 {
-            return Err(format!("time must be a finite non-negative number, got {s}"));
+            return Err(format!(
+                "time must be a finite non-negative number, got {s}"
+            ));
         }
         let ps = (s * PS_PER_SEC as f64).round();
         if ps >= u64::MAX as f64 {
-            return Err(format!("time {s} s exceeds the simulator's range (~1.8e7 s)"));
+            return Err(format!(
+                "time {s} s exceeds the simulator's range (~1.8e7 s)"
+            ));
         }
         Ok(SimTime(ps as u64))
     }
@@ -116,7 +120,11 @@ pub fn parse_duration(s: &str) -> Result<SimTime, String> {
         "ps" => 1e-12,
         "min" => 60.0,
         "h" => 3600.0,
-        other => return Err(format!("unknown time unit '{other}' (use s, ms, us, ns, ps, min, h)")),
+        other => {
+            return Err(format!(
+                "unknown time unit '{other}' (use s, ms, us, ns, ps, min, h)"
+            ))
+        }
     };
     if num < 0.0 {
         return Err(format!("a duration must not be negative, got '{s}'"));
@@ -138,7 +146,11 @@ pub fn parse_rate(s: &str) -> Result<BitRate, String> {
     let bits = match base {
         "b" => 1.0,
         "B" => 8.0,
-        _ => return Err(format!("unknown rate unit '{unit}' (use b/s or B/s with k, M, G, T prefixes)")),
+        _ => {
+            return Err(format!(
+                "unknown rate unit '{unit}' (use b/s or B/s with k, M, G, T prefixes)"
+            ))
+        }
     };
     let p = match prefix {
         "" => 1.0,
@@ -150,7 +162,9 @@ pub fn parse_rate(s: &str) -> Result<BitRate, String> {
     };
     let v = num * bits * p;
     if !(v.is_finite() && v >= 1.0) {
-        return Err(format!("a rate must be positive (at least 1 b/s), got '{s}'"));
+        return Err(format!(
+            "a rate must be positive (at least 1 b/s), got '{s}'"
+        ));
     }
     Ok(BitRate(v.round() as u64))
 }
@@ -166,11 +180,17 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         "KiB" => 1024.0,
         "MiB" => 1024.0 * 1024.0,
         "GiB" => 1024.0 * 1024.0 * 1024.0,
-        other => return Err(format!("unknown size unit '{other}' (use B, KB, MB, GB, KiB, MiB)")),
+        other => {
+            return Err(format!(
+                "unknown size unit '{other}' (use B, KB, MB, GB, KiB, MiB)"
+            ))
+        }
     };
     let v = num * mult;
     if !(v.is_finite() && v >= 0.0) {
-        return Err(format!("a size must be a non-negative number of bytes, got '{s}'"));
+        return Err(format!(
+            "a size must be a non-negative number of bytes, got '{s}'"
+        ));
     }
     Ok(v.round() as u64)
 }
@@ -185,7 +205,8 @@ fn split_number(s: &str) -> Result<(f64, &str), String> {
                 || c == '-'
                 || c == '+'
                 || ((c == 'e' || c == 'E')
-                    && t[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-' || d == '+')))
+                    && t[i + 1..]
+                        .starts_with(|d: char| d.is_ascii_digit() || d == '-' || d == '+')))
         })
         .map(|(i, _)| i)
         .unwrap_or(t.len());

@@ -34,7 +34,9 @@ fn err(extra: &str) -> String {
 
 #[test]
 fn malformed_toml_is_reported() {
-    let e = run_toml("[sim\nduration = 1", None, None).unwrap_err().to_string();
+    let e = run_toml("[sim\nduration = 1", None, None)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("malformed TOML"), "{e}");
 }
 
@@ -47,7 +49,13 @@ fn unknown_variant_names_the_field() {
 
 #[test]
 fn negative_rate_names_the_field() {
-    let e = run_toml(&BASE.replacen("rate = \"10Mb/s\"", "rate = \"-5Mb/s\"", 1), None, None).unwrap_err().to_string();
+    let e = run_toml(
+        &BASE.replacen("rate = \"10Mb/s\"", "rate = \"-5Mb/s\"", 1),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.starts_with("link[0].rate"), "{e}");
     assert!(e.contains("positive"), "{e}");
 }
@@ -82,7 +90,13 @@ fn unknown_field_and_node_are_reported() {
 
 #[test]
 fn bad_probability_and_delayed_ack() {
-    let e = run_toml(&BASE.replacen("delay = \"1ms\"", "delay = \"1ms\"\nloss = 1.5", 1), None, None).unwrap_err().to_string();
+    let e = run_toml(
+        &BASE.replacen("delay = \"1ms\"", "delay = \"1ms\"\nloss = 1.5", 1),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.starts_with("link[0].loss"), "{e}");
     let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\nb = 3\n");
     assert!(e.starts_with("flow[0].b"), "{e}");
@@ -90,7 +104,13 @@ fn bad_probability_and_delayed_ack() {
 
 #[test]
 fn duration_must_be_positive_and_flow_to_router_rejected() {
-    let e = run_toml(&BASE.replacen("duration = \"1s\"", "duration = 0", 1), None, None).unwrap_err().to_string();
+    let e = run_toml(
+        &BASE.replacen("duration = \"1s\"", "duration = 0", 1),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.starts_with("sim.duration"), "{e}");
     let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"r\"\n");
     assert!(e.starts_with("flow[0].dst"), "{e}");

@@ -60,8 +60,17 @@ fn overload_is_clipped_to_link_rate_with_queue_drops() {
     // The bottleneck transmits back to back from t = 1.008 ms on; the last ~6 ms of
     // transmissions are still in flight at t = 10 s.
     let expect = ((10.0f64 - 0.001008 - 0.005) / 0.001).floor() as u64;
-    assert!((f.segments_received as i64 - expect as i64).abs() <= 1, "{} vs {}", f.segments_received, expect);
-    assert!(l.drops_queue > 9_900 && l.drops_queue < 10_010, "{}", l.drops_queue);
+    assert!(
+        (f.segments_received as i64 - expect as i64).abs() <= 1,
+        "{} vs {}",
+        f.segments_received,
+        expect
+    );
+    assert!(
+        l.drops_queue > 9_900 && l.drops_queue < 10_010,
+        "{}",
+        l.drops_queue
+    );
     assert!((l.utilisation - 1.0).abs() < 0.002, "{}", l.utilisation);
     // Conservation at the link: offered = delivered + dropped + still queued/propagating.
     let in_link = l.pkts_offered - l.pkts_delivered - l.drops_queue - l.drops_loss;
@@ -75,7 +84,10 @@ fn random_loss_matches_probability() {
     let n = l.pkts_offered as f64;
     let phat = l.drops_loss as f64 / n;
     let se = (0.1 * 0.9 / n).sqrt();
-    assert!((phat - 0.1).abs() < 4.0 * se, "loss {phat} over {n} packets");
+    assert!(
+        (phat - 0.1).abs() < 4.0 * se,
+        "loss {phat} over {n} packets"
+    );
 }
 
 #[test]

@@ -11,14 +11,28 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-create_exception!(_core, ScenarioError, PyValueError, "A scenario is malformed or invalid; the message names the field.");
-create_exception!(_core, SimulationError, PyRuntimeError, "The simulator failed internally (a bug: please report it with the scenario).");
+create_exception!(
+    _core,
+    ScenarioError,
+    PyValueError,
+    "A scenario is malformed or invalid; the message names the field."
+);
+create_exception!(
+    _core,
+    SimulationError,
+    PyRuntimeError,
+    "The simulator failed internally (a bug: please report it with the scenario)."
+);
 
 fn parse(text: &str, format: &str) -> PyResult<ScenarioSpec> {
     let r = match format {
         "toml" => ScenarioSpec::from_toml_str(text),
         "json" => ScenarioSpec::from_json_str(text),
-        other => return Err(PyValueError::new_err(format!("unknown scenario format '{other}' (use 'toml' or 'json')"))),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown scenario format '{other}' (use 'toml' or 'json')"
+            )))
+        }
     };
     r.map_err(|e| ScenarioError::new_err(e.to_string()))
 }
@@ -28,7 +42,8 @@ fn parse(text: &str, format: &str) -> PyResult<ScenarioSpec> {
 #[pyo3(signature = (text, format = "toml"))]
 fn validate(text: &str, format: &str) -> PyResult<()> {
     let spec = parse(text, format)?;
-    spec.resolve(None, None).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    spec.resolve(None, None)
+        .map_err(|e| ScenarioError::new_err(e.to_string()))?;
     Ok(())
 }
 
@@ -36,19 +51,40 @@ fn validate(text: &str, format: &str) -> PyResult<()> {
 /// `links` (JSON row lists) and `cwnd_trace`, `packet_trace` (columns).
 #[pyfunction]
 #[pyo3(signature = (text, format = "toml", seed = None, replication = None))]
-fn run(py: Python<'_>, text: &str, format: &str, seed: Option<u64>, replication: Option<u64>) -> PyResult<Py<PyDict>> {
+fn run(
+    py: Python<'_>,
+    text: &str,
+    format: &str,
+    seed: Option<u64>,
+    replication: Option<u64>,
+) -> PyResult<Py<PyDict>> {
     let spec = parse(text, format)?;
     let outcome: Result<Result<RunResult, String>, String> = py.detach(|| {
-        std::panic::catch_unwind(|| spec.resolve(seed, replication).map_err(|e| e.to_string()).map(|r| burstlab_core::sim::Sim::new(&r).map_err(|e| e.to_string()).map(|s| s.run())))
-            .map_err(|p| {
-                p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into())
-            })
-            .map(|r| r.and_then(|x| x))
+        std::panic::catch_unwind(|| {
+            spec.resolve(seed, replication)
+                .map_err(|e| e.to_string())
+                .map(|r| {
+                    burstlab_core::sim::Sim::new(&r)
+                        .map_err(|e| e.to_string())
+                        .map(|s| s.run())
+                })
+        })
+        .map_err(|p| {
+            p.downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into())
+        })
+        .map(|r| r.and_then(|x| x))
     });
     let res = match outcome {
         Ok(Ok(r)) => r,
         Ok(Err(msg)) => return Err(ScenarioError::new_err(msg)),
-        Err(msg) => return Err(SimulationError::new_err(format!("internal simulator error: {msg}"))),
+        Err(msg) => {
+            return Err(SimulationError::new_err(format!(
+                "internal simulator error: {msg}"
+            )))
+        }
     };
     to_py(py, res)
 }
@@ -68,17 +104,56 @@ fn to_py(py: Python<'_>, r: RunResult) -> PyResult<Py<PyDict>> {
     d.set_item("flows", js(&r.flows))?;
     d.set_item("links", js(&r.links))?;
     let c = PyDict::new(py);
-    c.set_item("time_s", r.cwnd_trace.iter().map(|s| s.time.as_secs_f64()).collect::<Vec<_>>())?;
-    c.set_item("flow", r.cwnd_trace.iter().map(|s| s.flow).collect::<Vec<_>>())?;
-    c.set_item("cwnd_segments", r.cwnd_trace.iter().map(|s| s.cwnd).collect::<Vec<_>>())?;
-    c.set_item("ssthresh_segments", r.cwnd_trace.iter().map(|s| s.ssthresh).collect::<Vec<_>>())?;
+    c.set_item(
+        "time_s",
+        r.cwnd_trace
+            .iter()
+            .map(|s| s.time.as_secs_f64())
+            .collect::<Vec<_>>(),
+    )?;
+    c.set_item(
+        "flow",
+        r.cwnd_trace.iter().map(|s| s.flow).collect::<Vec<_>>(),
+    )?;
+    c.set_item(
+        "cwnd_segments",
+        r.cwnd_trace.iter().map(|s| s.cwnd).collect::<Vec<_>>(),
+    )?;
+    c.set_item(
+        "ssthresh_segments",
+        r.cwnd_trace.iter().map(|s| s.ssthresh).collect::<Vec<_>>(),
+    )?;
     d.set_item("cwnd_trace", c)?;
     let p = PyDict::new(py);
-    p.set_item("time_s", r.packet_trace.iter().map(|s| s.time.as_secs_f64()).collect::<Vec<_>>())?;
-    p.set_item("flow", r.packet_trace.iter().map(|s| s.flow).collect::<Vec<_>>())?;
-    p.set_item("seq", r.packet_trace.iter().map(|s| s.seq).collect::<Vec<_>>())?;
-    p.set_item("event", r.packet_trace.iter().map(|s| s.event.name()).collect::<Vec<_>>())?;
-    p.set_item("retransmit", r.packet_trace.iter().map(|s| s.retransmit).collect::<Vec<_>>())?;
+    p.set_item(
+        "time_s",
+        r.packet_trace
+            .iter()
+            .map(|s| s.time.as_secs_f64())
+            .collect::<Vec<_>>(),
+    )?;
+    p.set_item(
+        "flow",
+        r.packet_trace.iter().map(|s| s.flow).collect::<Vec<_>>(),
+    )?;
+    p.set_item(
+        "seq",
+        r.packet_trace.iter().map(|s| s.seq).collect::<Vec<_>>(),
+    )?;
+    p.set_item(
+        "event",
+        r.packet_trace
+            .iter()
+            .map(|s| s.event.name())
+            .collect::<Vec<_>>(),
+    )?;
+    p.set_item(
+        "retransmit",
+        r.packet_trace
+            .iter()
+            .map(|s| s.retransmit)
+            .collect::<Vec<_>>(),
+    )?;
     d.set_item("packet_trace", p)?;
     Ok(d.unbind())
 }

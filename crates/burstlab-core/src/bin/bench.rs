@@ -7,7 +7,10 @@ use std::time::Instant;
 
 fn peak_rss_kib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)).and_then(|v| v.parse().ok())
+    s.lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
 }
 
 fn main() {
@@ -30,7 +33,17 @@ fn main() {
             "--seed" => seed = args.get(i + 1).and_then(|s| s.parse().ok()),
             "--duration" => {
                 if let Some(d) = args.get(i + 1) {
-                    text = text.lines().map(|l| if l.trim_start().starts_with("duration") { format!("duration = {d}") } else { l.to_string() }).collect::<Vec<_>>().join("\n");
+                    text = text
+                        .lines()
+                        .map(|l| {
+                            if l.trim_start().starts_with("duration") {
+                                format!("duration = {d}")
+                            } else {
+                                l.to_string()
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n");
                 }
             }
             other => {
