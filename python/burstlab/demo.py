@@ -62,7 +62,7 @@ def demo(out: Path, duration_s: float = 200.0) -> pd.DataFrame:
          "td_events", "to_events", "mean_rtt_s", "mean_cwnd_segments"]
     ]
     try:
-        from burstlab import models
+        from burstlab import models  # type: ignore[attr-defined,unused-ignore]
 
         pftk = float(models.pftk_full(p=0.01, rtt=0.1, rto=1.0, wm=50, b=1))
         table["pftk_model_segps"] = pftk
