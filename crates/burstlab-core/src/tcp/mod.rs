@@ -19,10 +19,14 @@
 pub mod cc;
 pub mod receiver;
 pub mod recovery;
+pub mod rtt;
+pub mod scoreboard;
 pub mod sender;
 
 #[cfg(test)]
 mod testkit;
+#[cfg(test)]
+mod tests;
 
 use crate::units::SimTime;
 use serde::{Deserialize, Serialize};

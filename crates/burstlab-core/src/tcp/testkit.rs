@@ -1,1 +1,1 @@
-//! PLACEHOLDER — scripted-conversation harness.
+//! harness

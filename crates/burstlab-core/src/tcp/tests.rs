@@ -1,0 +1,1 @@
+//! Scripted conversations (filled below).
