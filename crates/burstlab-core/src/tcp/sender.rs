@@ -138,6 +138,10 @@ pub struct Tcb {
     pub dupwnd: u64,
     /// Recovery point: `snd_max` when the current fast recovery or loss phase began.
     pub recover: u64,
+    /// Duplicate ACKs still expected from go-back-N retransmissions of segments the
+    /// receiver already held; they are not counted as duplicates (otherwise they
+    /// trigger a spurious fast retransmit right after an RTO, cf. RFC 6582 §4).
+    pub expected_dups: u64,
     /// RTT estimator and backoff.
     pub rtt: RttEstimator,
     /// Retransmission timer deadline (one per flow).
@@ -170,6 +174,7 @@ impl Tcb {
             dupacks: 0,
             dupwnd: 0,
             recover: 0,
+            expected_dups: 0,
             rtt: RttEstimator::new(cfg.init_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity, cfg.max_backoff),
             rto_deadline: None,
             timed: None,
@@ -323,10 +328,13 @@ impl TcpSender {
         self.rec.on_sack_info(tcb, cum, ack);
         if cum > tcb.snd_una {
             let newly = cum - tcb.snd_una;
-            tcb.snd_una = cum;
             if tcb.t_seqno < cum {
+                // The ACK jumped over go-back-N retransmissions still in flight
+                // ([snd_una + 1, t_seqno)); each will come back as a duplicate.
+                tcb.expected_dups += tcb.t_seqno.saturating_sub(tcb.snd_una + 1);
                 tcb.t_seqno = cum;
             }
+            tcb.snd_una = cum;
             tcb.dupacks = 0;
             // Karn / RFC 6298 §3: sample only the timed, never-retransmitted segment.
             if let Some((s, t0)) = tcb.timed {
@@ -353,6 +361,12 @@ impl TcpSender {
                 tcb.set_open_phase(now);
             }
         } else if cum == tcb.snd_una && tcb.snd_una < tcb.snd_max {
+            if tcb.expected_dups > 0 && ack.nsack == 0 {
+                tcb.expected_dups -= 1;
+                self.rec.send(tcb, now, out);
+                tcb.observe(now);
+                return;
+            }
             tcb.dupacks += 1;
             self.rec.on_dupack(tcb, &self.cc, now, out);
         }
@@ -383,6 +397,7 @@ impl TcpSender {
         tcb.dupacks = 0;
         tcb.dupwnd = 0;
         tcb.recover = tcb.snd_max;
+        tcb.expected_dups = 0;
         // Go-back-N from snd_una (ns-2 `reset_rtx_timer(0, 1)`: t_seqno_ = highest_ack_+1).
         tcb.t_seqno = tcb.snd_una;
         tcb.timed = None;
