@@ -79,7 +79,9 @@ impl TcpReceiver {
         while s - self.cum > cap - 1 {
             cap *= 2;
         }
-        let old: Vec<u64> = (self.cum + 1..self.ooo_high).filter(|&x| self.has(x)).collect();
+        let old: Vec<u64> = (self.cum + 1..self.ooo_high)
+            .filter(|&x| self.has(x))
+            .collect();
         self.bits = vec![0; (cap / 64) as usize];
         self.mask = cap - 1;
         for x in old {
@@ -148,7 +150,10 @@ impl TcpReceiver {
 
     fn make_ack(&mut self, _trigger: Option<u64>) -> AckSeg {
         self.delack_at = None;
-        let mut ack = AckSeg { cum: self.cum, ..AckSeg::default() };
+        let mut ack = AckSeg {
+            cum: self.cum,
+            ..AckSeg::default()
+        };
         if !self.sack || self.ooo == 0 {
             self.nrecent = 0;
             return ack;
@@ -201,13 +206,19 @@ mod tests {
     use super::*;
 
     fn rcv(sack: bool, delayed: bool) -> TcpReceiver {
-        let mut cfg = TcpConfig::defaults(if sack { Variant::Sack } else { Variant::Reno }, Profile::Ns2);
+        let mut cfg = TcpConfig::defaults(
+            if sack { Variant::Sack } else { Variant::Reno },
+            Profile::Ns2,
+        );
         cfg.delayed_ack = delayed;
         cfg.sack_blocks = 3;
         TcpReceiver::new(&cfg)
     }
     fn blocks(a: &AckSeg) -> Vec<(u64, u64)> {
-        a.sack[..a.nsack as usize].iter().map(|b| (b.start, b.end)).collect()
+        a.sack[..a.nsack as usize]
+            .iter()
+            .map(|b| (b.start, b.end))
+            .collect()
     }
     const T: SimTime = SimTime::ZERO;
 
@@ -228,13 +239,25 @@ mod tests {
         r.on_segment(T, 0);
         assert_eq!(blocks(&r.on_segment(T, 2).unwrap()), vec![(2, 3)]);
         assert_eq!(blocks(&r.on_segment(T, 5).unwrap()), vec![(5, 6), (2, 3)]);
-        assert_eq!(blocks(&r.on_segment(T, 8).unwrap()), vec![(8, 9), (5, 6), (2, 3)]);
+        assert_eq!(
+            blocks(&r.on_segment(T, 8).unwrap()),
+            vec![(8, 9), (5, 6), (2, 3)]
+        );
         // A fourth block: only 3 fit; the oldest (2,3) is dropped from the ACK.
-        assert_eq!(blocks(&r.on_segment(T, 11).unwrap()), vec![(11, 12), (8, 9), (5, 6)]);
+        assert_eq!(
+            blocks(&r.on_segment(T, 11).unwrap()),
+            vec![(11, 12), (8, 9), (5, 6)]
+        );
         // Extending an old block makes it the most recent.
-        assert_eq!(blocks(&r.on_segment(T, 3).unwrap()), vec![(2, 4), (11, 12), (8, 9)]);
+        assert_eq!(
+            blocks(&r.on_segment(T, 3).unwrap()),
+            vec![(2, 4), (11, 12), (8, 9)]
+        );
         // Merging two blocks.
-        assert_eq!(blocks(&r.on_segment(T, 4).unwrap()), vec![(2, 6), (11, 12), (8, 9)]);
+        assert_eq!(
+            blocks(&r.on_segment(T, 4).unwrap()),
+            vec![(2, 6), (11, 12), (8, 9)]
+        );
         // Filling the first hole: cum jumps, the covered block disappears.
         let a = r.on_segment(T, 1).unwrap();
         assert_eq!(a.cum, 6);

@@ -72,7 +72,13 @@ impl Sack {
     fn check(&self, tcb: &Tcb) {
         // Fast structure vs RFC-literal reference (STYLE §9); skipped for huge windows.
         if tcb.snd_max - tcb.snd_una <= 512 {
-            if let Err(e) = check_against(&self.sb, &self.reference, tcb.snd_max, self.high_rxt, tcb.dupthresh) {
+            if let Err(e) = check_against(
+                &self.sb,
+                &self.reference,
+                tcb.snd_max,
+                self.high_rxt,
+                tcb.dupthresh,
+            ) {
                 panic!("SACK scoreboard diverged from RFC 6675 reference: {e}");
             }
         }
@@ -153,7 +159,9 @@ impl LossRecovery {
             LossRecovery::Sack(s) => {
                 let open = matches!(tcb.phase(), Phase::SlowStart | Phase::CongestionAvoidance);
                 // RFC 6675 §5 (4): DupAcks ≥ DupThresh, or IsLost(HighACK + 1).
-                if open && (tcb.dupacks >= tcb.dupthresh || s.sb.is_lost(tcb.snd_una, tcb.dupthresh)) {
+                if open
+                    && (tcb.dupacks >= tcb.dupthresh || s.sb.is_lost(tcb.snd_una, tcb.dupthresh))
+                {
                     enter_fast_retransmit(tcb, cc, now);
                     // (4.2) cwnd = ssthresh.
                     tcb.set_cwnd(tcb.ssthresh() as f64);
@@ -171,7 +179,13 @@ impl LossRecovery {
 
     /// An ACK of new data (`tcb.snd_una` already advanced by `newly`). Returns whether the
     /// congestion controller may grow cwnd on this ACK.
-    pub fn on_new_ack(&mut self, tcb: &mut Tcb, now: SimTime, newly: u64, out: &mut TcpOutput) -> bool {
+    pub fn on_new_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        now: SimTime,
+        newly: u64,
+        out: &mut TcpOutput,
+    ) -> bool {
         if tcb.phase() != Phase::FastRecovery {
             return true;
         }
@@ -240,7 +254,7 @@ impl LossRecovery {
                 // RFC 6675 §5 (C): while cwnd − pipe ≥ 1 segment, send NextSeg().
                 let cwnd = tcb.cwnd() as u64;
                 let mut pipe = s.pipe(tcb);
-                while cwnd >= pipe + 1 {
+                while cwnd > pipe {
                     let (r1, r3) = s.sb.next_rexmit(tcb.snd_max, s.high_rxt, tcb.dupthresh);
                     let seg = if let Some(x) = r1 {
                         // NextSeg (1): a lost segment above HighRxt.

@@ -30,7 +30,13 @@ pub struct RttEstimator {
 }
 
 impl RttEstimator {
-    pub fn new(init_rto: SimTime, min_rto: SimTime, max_rto: SimTime, g: SimTime, max_backoff: u32) -> Self {
+    pub fn new(
+        init_rto: SimTime,
+        min_rto: SimTime,
+        max_rto: SimTime,
+        g: SimTime,
+        max_backoff: u32,
+    ) -> Self {
         RttEstimator {
             srtt8: None,
             rttvar4: 0,
@@ -82,7 +88,9 @@ impl RttEstimator {
 
     /// The current timeout interval: RTO × backoff, clamped to `max_rto`.
     pub fn timeout(&self) -> SimTime {
-        self.rto.saturating_mul(self.backoff as u64).min(self.max_rto)
+        self.rto
+            .saturating_mul(self.backoff as u64)
+            .min(self.max_rto)
     }
     /// The un-backed-off RTO.
     pub fn rto(&self) -> SimTime {
@@ -142,7 +150,13 @@ mod tests {
         e.sample(SimTime::from_ms(10));
         assert_eq!(e.rto(), SimTime::from_secs(1));
         // Granularity: zero variance still adds G.
-        let mut e = RttEstimator::new(SimTime::from_secs(1), SimTime::ZERO, SimTime::from_secs(60), SimTime::from_ms(1), 64);
+        let mut e = RttEstimator::new(
+            SimTime::from_secs(1),
+            SimTime::ZERO,
+            SimTime::from_secs(60),
+            SimTime::from_ms(1),
+            64,
+        );
         for _ in 0..200 {
             e.sample(SimTime::from_ms(50));
         }
@@ -151,13 +165,22 @@ mod tests {
 
     #[test]
     fn test_rto_backoff_doubles_and_caps_at_64() {
-        let mut e = RttEstimator::new(SimTime::from_secs(1), SimTime::from_ms(100), SimTime::from_secs(1000), SimTime::from_ms(1), 64);
+        let mut e = RttEstimator::new(
+            SimTime::from_secs(1),
+            SimTime::from_ms(100),
+            SimTime::from_secs(1000),
+            SimTime::from_ms(1),
+            64,
+        );
         let mut seen = vec![e.timeout().ps() / 1_000_000_000];
         for _ in 0..9 {
             e.back_off();
             seen.push(e.timeout().ps() / 1_000_000_000);
         }
-        assert_eq!(seen, vec![1000, 2000, 4000, 8000, 16000, 32000, 64000, 64000, 64000, 64000]);
+        assert_eq!(
+            seen,
+            vec![1000, 2000, 4000, 8000, 16000, 32000, 64000, 64000, 64000, 64000]
+        );
         // A valid sample collapses the backoff.
         e.sample(SimTime::from_ms(100));
         assert_eq!(e.backoff(), 1);

@@ -5,8 +5,8 @@
 //! and `NextSeg`, used as the reference). [`check_against`] compares the two; the SACK
 //! strategy runs it in debug builds on every ACK, and a seeded proptest fuzzes it.
 //!
-//! Notation: `una` = HighACK + 1 (the first unacknowledged segment), `high_data` = HighData
-//! + 1 (one past the highest segment sent), `high_rxt` = one past the highest segment
+//! Notation: `una` = HighACK + 1 (the first unacknowledged segment), `high_data` =
+//! HighData + 1 (one past the highest segment sent), `high_rxt` = one past the highest segment
 //! retransmitted in the current recovery (HighRxt + 1). Every segment is one "octet" of
 //! RFC 6675, so "DupThresh discontiguous SACKed sequences" and "(DupThresh − 1)·SMSS
 //! bytes SACKed" coincide: `IsLost(s)` ⇔ at least `DupThresh` SACKed segments above `s`.
@@ -31,7 +31,13 @@ impl Scoreboard {
     /// A scoreboard able to hold `window` segments without growing.
     pub fn new(window: u64) -> Self {
         let cap = (window.max(64) * 2).next_power_of_two();
-        Scoreboard { bits: vec![0; (cap / 64) as usize], mask: cap - 1, una: 0, sacked: 0, high_sacked: 0 }
+        Scoreboard {
+            bits: vec![0; (cap / 64) as usize],
+            mask: cap - 1,
+            una: 0,
+            sacked: 0,
+            high_sacked: 0,
+        }
     }
     fn cap(&self) -> u64 {
         self.mask + 1
@@ -56,7 +62,11 @@ impl Scoreboard {
         while need_end - self.una > cap {
             cap *= 2;
         }
-        let mut nb = Scoreboard { bits: vec![0; (cap / 64) as usize], mask: cap - 1, ..self.clone() };
+        let mut nb = Scoreboard {
+            bits: vec![0; (cap / 64) as usize],
+            mask: cap - 1,
+            ..self.clone()
+        };
         nb.bits.iter_mut().for_each(|w| *w = 0);
         for s in self.una..self.high_sacked.max(self.una) {
             if self.get(s) {
@@ -236,14 +246,27 @@ impl Scoreboard {
     /// RFC 6675 §4 `NextSeg` rules (1) and (3) (retransmissions only). Rule (2), new
     /// data, is decided by the caller, which knows the window and the data limit.
     /// Returns `(seg, rule)`. The optional rescue retransmission, rule (4), is not used.
-    pub fn next_rexmit(&self, high_data: u64, high_rxt: u64, dupthresh: u32) -> (Option<u64>, Option<u64>) {
+    pub fn next_rexmit(
+        &self,
+        high_data: u64,
+        high_rxt: u64,
+        dupthresh: u32,
+    ) -> (Option<u64>, Option<u64>) {
         let from = high_rxt.max(self.una);
         let l = self.lost_bound(dupthresh).min(high_data);
         // (1) smallest un-SACKed s ≥ HighRxt+1 with IsLost(s).
-        let r1 = if from < l { self.next_unsacked(from, l) } else { None };
+        let r1 = if from < l {
+            self.next_unsacked(from, l)
+        } else {
+            None
+        };
         // (3) smallest un-SACKed s ≥ HighRxt+1 below the highest SACKed segment.
         let top = self.high_sacked().unwrap_or(self.una).min(high_data);
-        let r3 = if from < top { self.next_unsacked(from, top) } else { None };
+        let r3 = if from < top {
+            self.next_unsacked(from, top)
+        } else {
+            None
+        };
         (r1, r3)
     }
 }
@@ -291,10 +314,21 @@ impl RefScoreboard {
         pipe
     }
     /// RFC 6675 §4 NextSeg rules (1) and (3).
-    pub fn next_rexmit(&self, high_data: u64, high_rxt: u64, dupthresh: u32) -> (Option<u64>, Option<u64>) {
+    pub fn next_rexmit(
+        &self,
+        high_data: u64,
+        high_rxt: u64,
+        dupthresh: u32,
+    ) -> (Option<u64>, Option<u64>) {
         let from = high_rxt.max(self.una);
-        let r1 = (from..high_data).find(|&s| !self.sacked.contains(&s) && self.is_lost(s, dupthresh));
-        let top = self.sacked.iter().next_back().map(|&h| h + 1).unwrap_or(self.una);
+        let r1 =
+            (from..high_data).find(|&s| !self.sacked.contains(&s) && self.is_lost(s, dupthresh));
+        let top = self
+            .sacked
+            .iter()
+            .next_back()
+            .map(|&h| h + 1)
+            .unwrap_or(self.una);
         let r3 = (from..high_data.min(top)).find(|&s| !self.sacked.contains(&s));
         (r1, r3)
     }
@@ -302,12 +336,22 @@ impl RefScoreboard {
 
 /// Compares the fast scoreboard with the reference; returns a description of the first
 /// difference.
-pub fn check_against(fast: &Scoreboard, slow: &RefScoreboard, high_data: u64, high_rxt: u64, dupthresh: u32) -> Result<(), String> {
+pub fn check_against(
+    fast: &Scoreboard,
+    slow: &RefScoreboard,
+    high_data: u64,
+    high_rxt: u64,
+    dupthresh: u32,
+) -> Result<(), String> {
     if fast.una() != slow.una {
         return Err(format!("una {} vs {}", fast.una(), slow.una));
     }
     if fast.sacked_count() != slow.sacked.len() as u64 {
-        return Err(format!("sacked {} vs {}", fast.sacked_count(), slow.sacked.len()));
+        return Err(format!(
+            "sacked {} vs {}",
+            fast.sacked_count(),
+            slow.sacked.len()
+        ));
     }
     for s in slow.una..high_data {
         if fast.is_sacked(s) != slow.sacked.contains(&s) {
@@ -317,11 +361,17 @@ pub fn check_against(fast: &Scoreboard, slow: &RefScoreboard, high_data: u64, hi
             return Err(format!("is_lost({s})"));
         }
     }
-    let (pf, ps) = (fast.pipe(high_data, high_rxt, dupthresh), slow.pipe(high_data, high_rxt, dupthresh));
+    let (pf, ps) = (
+        fast.pipe(high_data, high_rxt, dupthresh),
+        slow.pipe(high_data, high_rxt, dupthresh),
+    );
     if pf != ps {
         return Err(format!("pipe {pf} vs {ps}"));
     }
-    let (nf, ns) = (fast.next_rexmit(high_data, high_rxt, dupthresh), slow.next_rexmit(high_data, high_rxt, dupthresh));
+    let (nf, ns) = (
+        fast.next_rexmit(high_data, high_rxt, dupthresh),
+        slow.next_rexmit(high_data, high_rxt, dupthresh),
+    );
     if nf != ns {
         return Err(format!("next_rexmit {nf:?} vs {ns:?}"));
     }

@@ -44,21 +44,21 @@ pub fn default_config(variant: Variant, profile: Profile) -> TcpConfig {
         Profile::Ns2 => TcpConfig {
             variant,
             profile,
-            mss: 1000,              // Agent/TCP packetSize_ 1000 (bytes incl. nothing else)
-            header_bytes: 40,       // Agent/TCP tcpip_base_hdr_size_ 40
-            ack_bytes: 40,          // Agent/TCPSink packetSize_ 40
-            wm: 20,                 // Agent/TCP window_ 20
-            init_cwnd: 2,           // Agent/TCP windowInit_ 2 (windowInitOption_ 1)
-            init_ssthresh: 20,      // TcpAgent::reset(): ssthresh_ = window_ (tcp.cc)
-            dupack_thresh: 3,       // Agent/TCP numdupacks_ 3
-            delayed_ack: false,     // plain Agent/TCPSink acks every segment
+            mss: 1000,          // Agent/TCP packetSize_ 1000 (bytes incl. nothing else)
+            header_bytes: 40,   // Agent/TCP tcpip_base_hdr_size_ 40
+            ack_bytes: 40,      // Agent/TCPSink packetSize_ 40
+            wm: 20,             // Agent/TCP window_ 20
+            init_cwnd: 2,       // Agent/TCP windowInit_ 2 (windowInitOption_ 1)
+            init_ssthresh: 20,  // TcpAgent::reset(): ssthresh_ = window_ (tcp.cc)
+            dupack_thresh: 3,   // Agent/TCP numdupacks_ 3
+            delayed_ack: false, // plain Agent/TCPSink acks every segment
             delack_timeout: SimTime::from_ms(100), // Agent/TCPSink/DelAck interval_ 100ms
-            min_rto: SimTime::from_ms(200),        // Agent/TCP minrto_ 0.2
-            max_rto: SimTime::from_secs(60),       // Agent/TCP maxrto_ 60
-            init_rto: SimTime::from_secs(3),       // Agent/TCP rtxcur_init_ 3.0
+            min_rto: SimTime::from_ms(200), // Agent/TCP minrto_ 0.2
+            max_rto: SimTime::from_secs(60), // Agent/TCP maxrto_ 60
+            init_rto: SimTime::from_secs(3), // Agent/TCP rtxcur_init_ 3.0
             clock_granularity: SimTime::from_ms(10), // Agent/TCP tcpTick_ 0.01
-            max_backoff: 64,        // tcp.cc rtt_backoff(): t_backoff_ < 64
-            sack_blocks: 3,         // Agent/TCPSink maxSackBlocks_ 3
+            max_backoff: 64,    // tcp.cc rtt_backoff(): t_backoff_ < 64
+            sack_blocks: 3,     // Agent/TCPSink maxSackBlocks_ 3
         },
         Profile::Rfc => {
             // An RFC-conformant host on Ethernet: SMSS 1460 gives IW = 3 by RFC 5681 §3.1
@@ -77,12 +77,12 @@ pub fn default_config(variant: Variant, profile: Profile) -> TcpConfig {
                 dupack_thresh: 3,        // RFC 5681 §3.2 / RFC 6675 DupThresh
                 delayed_ack: true,       // RFC 5681 §4.2 SHOULD, every 2nd full segment
                 delack_timeout: SimTime::from_ms(200), // RFC 5681 §4.2: < 500 ms
-                min_rto: SimTime::from_secs(1),        // RFC 6298 (2.4)
-                max_rto: SimTime::from_secs(60),       // RFC 6298 (2.5)
-                init_rto: SimTime::from_secs(1),       // RFC 6298 (2.1)
+                min_rto: SimTime::from_secs(1), // RFC 6298 (2.4)
+                max_rto: SimTime::from_secs(60), // RFC 6298 (2.5)
+                init_rto: SimTime::from_secs(1), // RFC 6298 (2.1)
                 clock_granularity: SimTime::from_ms(1), // RFC 6298 G (fine clock)
-                max_backoff: 64,                        // yu eq. 23
-                sack_blocks: 3,                         // RFC 2018 §3 (with timestamps)
+                max_backoff: 64,         // yu eq. 23
+                sack_blocks: 3,          // RFC 2018 §3 (with timestamps)
             }
         }
     }
@@ -108,8 +108,17 @@ pub enum Phase {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TraceEvent {
     /// (cwnd, ssthresh, phase) after a change.
-    State { t: SimTime, cwnd: f64, ssthresh: u32, phase: Phase },
-    Send { t: SimTime, seq: u64, retransmit: bool },
+    State {
+        t: SimTime,
+        cwnd: f64,
+        ssthresh: u32,
+        phase: Phase,
+    },
+    Send {
+        t: SimTime,
+        seq: u64,
+        retransmit: bool,
+    },
     /// A fast-retransmit (triple-duplicate) episode started.
     Td { t: SimTime, seq: u64 },
     /// A retransmission timeout fired.
@@ -163,7 +172,11 @@ impl Tcb {
         let wm = cfg.wm.max(1) as u64;
         let cwnd = (cfg.init_cwnd.max(1) as f64).min(wm as f64);
         let ssthresh = cfg.init_ssthresh.max(2);
-        let phase = if cwnd < ssthresh as f64 { Phase::SlowStart } else { Phase::CongestionAvoidance };
+        let phase = if cwnd < ssthresh as f64 {
+            Phase::SlowStart
+        } else {
+            Phase::CongestionAvoidance
+        };
         Tcb {
             dupthresh: cfg.dupack_thresh.max(1),
             wm,
@@ -175,7 +188,13 @@ impl Tcb {
             dupwnd: 0,
             recover: 0,
             expected_dups: 0,
-            rtt: RttEstimator::new(cfg.init_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity, cfg.max_backoff),
+            rtt: RttEstimator::new(
+                cfg.init_rto,
+                cfg.min_rto,
+                cfg.max_rto,
+                cfg.clock_granularity,
+                cfg.max_backoff,
+            ),
             rto_deadline: None,
             timed: None,
             stats: SenderStats::default(),
@@ -213,7 +232,11 @@ impl Tcb {
     }
     /// Returns to SlowStart or CongestionAvoidance according to cwnd vs ssthresh.
     pub fn set_open_phase(&mut self, now: SimTime) {
-        let p = if self.cwnd < self.ssthresh as f64 { Phase::SlowStart } else { Phase::CongestionAvoidance };
+        let p = if self.cwnd < self.ssthresh as f64 {
+            Phase::SlowStart
+        } else {
+            Phase::CongestionAvoidance
+        };
         self.set_phase(p, now);
     }
     /// ns-2 `window()`: min(⌊cwnd⌋, wm), the window a loss response halves.
@@ -260,7 +283,11 @@ impl Tcb {
         }
         out.sends.push(SendReq { seq, retransmit });
         if let Some(tr) = self.trace.as_mut() {
-            tr.push(TraceEvent::Send { t: now, seq, retransmit });
+            tr.push(TraceEvent::Send {
+                t: now,
+                seq,
+                retransmit,
+            });
         }
     }
     pub fn restart_timer(&mut self, now: SimTime) {
@@ -291,7 +318,12 @@ impl Tcb {
             let st = (self.cwnd, self.ssthresh, self.phase);
             if st != self.last_state {
                 self.last_state = st;
-                tr.push(TraceEvent::State { t: now, cwnd: st.0, ssthresh: st.1, phase: st.2 });
+                tr.push(TraceEvent::State {
+                    t: now,
+                    cwnd: st.0,
+                    ssthresh: st.1,
+                    phase: st.2,
+                });
             }
         }
     }
@@ -309,7 +341,12 @@ impl TcpSender {
     pub fn new(cfg: TcpConfig, now: SimTime) -> Self {
         let tcb = Tcb::new(&cfg, now);
         let rec = LossRecovery::new(cfg.variant, tcb.wm);
-        TcpSender { cfg, tcb, cc: Cc::default(), rec }
+        TcpSender {
+            cfg,
+            tcb,
+            cc: Cc::default(),
+            rec,
+        }
     }
     pub fn config(&self) -> &TcpConfig {
         &self.cfg
@@ -355,9 +392,8 @@ impl TcpSender {
             if grow {
                 self.cc.on_ack(tcb, newly);
             }
-            if tcb.phase() == Phase::Loss && tcb.snd_una >= tcb.recover {
-                tcb.set_open_phase(now);
-            } else if matches!(tcb.phase(), Phase::SlowStart | Phase::CongestionAvoidance) {
+            let open = matches!(tcb.phase(), Phase::SlowStart | Phase::CongestionAvoidance);
+            if open || (tcb.phase() == Phase::Loss && tcb.snd_una >= tcb.recover) {
                 tcb.set_open_phase(now);
             }
         } else if cum == tcb.snd_una && tcb.snd_una < tcb.snd_max {
@@ -388,7 +424,10 @@ impl TcpSender {
         }
         tcb.stats.to_events += 1;
         if let Some(tr) = tcb.trace.as_mut() {
-            tr.push(TraceEvent::To { t: now, seq: tcb.snd_una });
+            tr.push(TraceEvent::To {
+                t: now,
+                seq: tcb.snd_una,
+            });
         }
         // RFC 5681 §3.1 eq. (4) and "cwnd = LW = 1 SMSS".
         let ss = self.cc.ssthresh_on_to(tcb);
@@ -453,6 +492,10 @@ impl TcpSender {
         }
     }
     pub fn take_trace(&mut self) -> Vec<TraceEvent> {
-        self.tcb.trace.as_mut().map(std::mem::take).unwrap_or_default()
+        self.tcb
+            .trace
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 }

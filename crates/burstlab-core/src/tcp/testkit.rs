@@ -116,7 +116,12 @@ impl Harness {
             self.tx_count[i] += 1;
             let n = self.tx_count[i];
             let dropped = self.dropped(s.seq, n);
-            self.sends.push(SendRec { t: now, seq: s.seq, retransmit: s.retransmit, dropped });
+            self.sends.push(SendRec {
+                t: now,
+                seq: s.seq,
+                retransmit: s.retransmit,
+                dropped,
+            });
             // Bottleneck: serialise, then propagate.
             let depart = match self.rate {
                 Some(r) => {
@@ -135,13 +140,13 @@ impl Harness {
         self.trace.extend(self.snd.take_trace());
         // One pending timer event per flow, stale ones ignored when they pop.
         let d = self.snd.rto_deadline();
-        if d.is_some() && d != self.rto_sched {
-            self.q.push(d.unwrap(), Ev::Rto);
+        if let Some(t) = d.filter(|_| d != self.rto_sched) {
+            self.q.push(t, Ev::Rto);
             self.rto_sched = d;
         }
         let d = self.rcv.delack_deadline();
-        if d.is_some() && d != self.delack_sched {
-            self.q.push(d.unwrap(), Ev::DelAck);
+        if let Some(t) = d.filter(|_| d != self.delack_sched) {
+            self.q.push(t, Ev::DelAck);
             self.delack_sched = d;
         }
     }
@@ -194,21 +199,55 @@ impl Harness {
     // ---- observer queries ----
 
     pub fn td_times(&self) -> Vec<SimTime> {
-        self.trace.iter().filter_map(|e| if let TraceEvent::Td { t, .. } = e { Some(*t) } else { None }).collect()
+        self.trace
+            .iter()
+            .filter_map(|e| {
+                if let TraceEvent::Td { t, .. } = e {
+                    Some(*t)
+                } else {
+                    None
+                }
+            })
+            .collect()
     }
     pub fn to_times(&self) -> Vec<SimTime> {
-        self.trace.iter().filter_map(|e| if let TraceEvent::To { t, .. } = e { Some(*t) } else { None }).collect()
+        self.trace
+            .iter()
+            .filter_map(|e| {
+                if let TraceEvent::To { t, .. } = e {
+                    Some(*t)
+                } else {
+                    None
+                }
+            })
+            .collect()
     }
     /// (cwnd, ssthresh, phase) after every change.
     pub fn states(&self) -> Vec<(f64, u32, Phase)> {
         self.trace
             .iter()
-            .filter_map(|e| if let TraceEvent::State { cwnd, ssthresh, phase, .. } = e { Some((*cwnd, *ssthresh, *phase)) } else { None })
+            .filter_map(|e| {
+                if let TraceEvent::State {
+                    cwnd,
+                    ssthresh,
+                    phase,
+                    ..
+                } = e
+                {
+                    Some((*cwnd, *ssthresh, *phase))
+                } else {
+                    None
+                }
+            })
             .collect()
     }
     /// Retransmitted segments in order.
     pub fn retransmitted(&self) -> Vec<u64> {
-        self.sends.iter().filter(|s| s.retransmit).map(|s| s.seq).collect()
+        self.sends
+            .iter()
+            .filter(|s| s.retransmit)
+            .map(|s| s.seq)
+            .collect()
     }
     /// Time at which the receiver's cumulative point first reached `cum`.
     pub fn time_delivered(&self, cum: u64) -> Option<SimTime> {

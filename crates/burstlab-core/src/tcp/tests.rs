@@ -33,7 +33,10 @@ fn secs(h: &Harness, f: impl Fn(&Harness) -> Vec<SimTime>) -> Vec<f64> {
 /// States recorded from the first TD on.
 fn states_after_td(h: &Harness) -> Vec<(f64, u32, Phase)> {
     let st = h.states();
-    let i = st.iter().position(|s| s.2 == Phase::FastRecovery || (s.2 == Phase::Loss)).unwrap();
+    let i = st
+        .iter()
+        .position(|s| s.2 == Phase::FastRecovery || (s.2 == Phase::Loss))
+        .unwrap();
     st[i..].to_vec()
 }
 
@@ -52,7 +55,12 @@ fn test_reno_three_dupacks_halves_once() {
     // Retransmission on the third duplicate ACK: one RTT after the loss plus the
     // time for three later segments (sent back-to-back here).
     let lost = h.sends.iter().find(|s| s.seq == 30).unwrap().t;
-    let rtx = h.sends.iter().find(|s| s.seq == 30 && s.retransmit).unwrap().t;
+    let rtx = h
+        .sends
+        .iter()
+        .find(|s| s.seq == 30 && s.retransmit)
+        .unwrap()
+        .t;
     assert_eq!(ms(rtx - lost), 100.0);
 }
 
@@ -61,10 +69,26 @@ fn test_reno_fast_recovery_inflates_and_sends_new_data() {
     // wm large so that the window, not wm, limits: inflated window lets new data out.
     let mut c = cfg(Variant::Reno, 64);
     c.init_ssthresh = 16;
-    let h = run(c, vec![Drop::RunAtCwnd { min_cwnd: 16.0, len: 1 }], 5);
+    let h = run(
+        c,
+        vec![Drop::RunAtCwnd {
+            min_cwnd: 16.0,
+            len: 1,
+        }],
+        5,
+    );
     let (a, _) = h.run_dropped().unwrap();
-    let rtx_t = h.sends.iter().find(|s| s.seq == a && s.retransmit).unwrap().t;
-    let new_in_fr = h.sends.iter().filter(|s| s.t >= rtx_t && s.t < rtx_t + SimTime::from_ms(100) && !s.retransmit).count();
+    let rtx_t = h
+        .sends
+        .iter()
+        .find(|s| s.seq == a && s.retransmit)
+        .unwrap()
+        .t;
+    let new_in_fr = h
+        .sends
+        .iter()
+        .filter(|s| s.t >= rtx_t && s.t < rtx_t + SimTime::from_ms(100) && !s.retransmit)
+        .count();
     assert!(new_in_fr > 0, "window inflation must release new segments");
     assert_eq!(h.td_times().len(), 1);
     assert!(h.to_times().is_empty());
@@ -77,13 +101,25 @@ fn test_reno_burst_loss_halves_repeatedly_then_times_out() {
     // window can no longer produce three duplicates: a timeout follows.
     let mut c = cfg(Variant::Reno, 64);
     c.init_ssthresh = 20;
-    let h = run(c, vec![Drop::RunAtCwnd { min_cwnd: 20.0, len: 5 }], 10);
+    let h = run(
+        c,
+        vec![Drop::RunAtCwnd {
+            min_cwnd: 20.0,
+            len: 5,
+        }],
+        10,
+    );
     let (a, b) = h.run_dropped().unwrap();
     assert_eq!(b - a, 4);
     assert_eq!(h.td_times().len(), 2);
     assert_eq!(h.to_times().len(), 1);
     assert!(h.to_times()[0] > h.td_times()[1]);
-    let fr: Vec<u32> = h.states().iter().filter(|s| s.2 == Phase::FastRecovery).map(|s| s.1).collect();
+    let fr: Vec<u32> = h
+        .states()
+        .iter()
+        .filter(|s| s.2 == Phase::FastRecovery)
+        .map(|s| s.1)
+        .collect();
     assert_eq!(fr, vec![10, 5]);
     // After the timeout: ssthresh = FlightSize/2, cwnd = 1, go-back-N from snd_una.
     let st = h.states();
@@ -91,7 +127,10 @@ fn test_reno_burst_loss_halves_repeatedly_then_times_out() {
     assert_eq!(loss.0, 1.0);
     let to = h.to_times()[0];
     let first_after_to = h.sends.iter().find(|s| s.t >= to).unwrap();
-    assert_eq!((first_after_to.seq, first_after_to.retransmit), (a + 2, true));
+    assert_eq!(
+        (first_after_to.seq, first_after_to.retransmit),
+        (a + 2, true)
+    );
 }
 
 #[test]
@@ -100,7 +139,15 @@ fn test_yu_fig8a_reno_w20_burst_of_5_times_out() {
     for prof in [Profile::Ns2, Profile::Rfc] {
         let mut c = cfg(Variant::Reno, 20);
         c.profile = prof;
-        let mut h = Harness::new(c, SimTime::from_ms(50), Some(BitRate(8_000_000)), vec![Drop::RunAtCwnd { min_cwnd: 20.0, len: 5 }]);
+        let mut h = Harness::new(
+            c,
+            SimTime::from_ms(50),
+            Some(BitRate(8_000_000)),
+            vec![Drop::RunAtCwnd {
+                min_cwnd: 20.0,
+                len: 5,
+            }],
+        );
         h.start();
         h.run_until(SimTime::from_secs(20), |_| false);
         assert!(!h.td_times().is_empty());
@@ -120,18 +167,39 @@ fn test_yu_fig8b_reno_w200_full_window_semantics() {
     // second hole. burstlab reproduces ns-2's mechanics, so this test pins that outcome
     // (see the module report); what a large window does buy is shown below: with room
     // in the window (W = 200 < wm) a burst of 2 is repaired by two fast retransmits.
-    let mut h = Harness::new(cfg(Variant::Reno, 200), SimTime::from_ms(50), Some(BitRate(80_000_000)), vec![Drop::RunAtCwnd { min_cwnd: 200.0, len: 5 }]);
+    let mut h = Harness::new(
+        cfg(Variant::Reno, 200),
+        SimTime::from_ms(50),
+        Some(BitRate(80_000_000)),
+        vec![Drop::RunAtCwnd {
+            min_cwnd: 200.0,
+            len: 5,
+        }],
+    );
     h.start();
     h.run_until(SimTime::from_secs(20), |_| false);
     assert_eq!((h.td_times().len(), h.to_times().len()), (1, 1));
 
     let mut c = cfg(Variant::Reno, 400);
     c.init_ssthresh = 200;
-    let mut h = Harness::new(c, SimTime::from_ms(50), Some(BitRate(80_000_000)), vec![Drop::RunAtCwnd { min_cwnd: 200.0, len: 2 }]);
+    let mut h = Harness::new(
+        c,
+        SimTime::from_ms(50),
+        Some(BitRate(80_000_000)),
+        vec![Drop::RunAtCwnd {
+            min_cwnd: 200.0,
+            len: 2,
+        }],
+    );
     h.start();
     h.run_until(SimTime::from_secs(20), |_| false);
     assert_eq!((h.td_times().len(), h.to_times().len()), (2, 0));
-    let fr: Vec<u32> = h.states().iter().filter(|s| s.2 == Phase::FastRecovery).map(|s| s.1).collect();
+    let fr: Vec<u32> = h
+        .states()
+        .iter()
+        .filter(|s| s.2 == Phase::FastRecovery)
+        .map(|s| s.1)
+        .collect();
     assert_eq!(fr, vec![100, 50]);
 }
 
@@ -141,7 +209,12 @@ fn test_newreno_partial_ack_one_retransmit_per_rtt() {
     assert_eq!(h.td_times().len(), 1);
     assert!(h.to_times().is_empty());
     assert_eq!(h.retransmitted(), vec![30, 31, 32, 33, 34]);
-    let t: Vec<f64> = h.sends.iter().filter(|s| s.retransmit).map(|s| ms(s.t)).collect();
+    let t: Vec<f64> = h
+        .sends
+        .iter()
+        .filter(|s| s.retransmit)
+        .map(|s| ms(s.t))
+        .collect();
     for w in t.windows(2) {
         assert_eq!(w[1] - w[0], 100.0, "one retransmission per RTT: {t:?}");
     }
@@ -161,7 +234,12 @@ fn test_sack_retransmits_all_holes_in_one_rtt() {
     assert_eq!(h.td_times().len(), 1);
     assert!(h.to_times().is_empty());
     assert_eq!(h.retransmitted(), vec![30, 31, 32, 33, 34]);
-    let t: Vec<f64> = h.sends.iter().filter(|s| s.retransmit).map(|s| ms(s.t)).collect();
+    let t: Vec<f64> = h
+        .sends
+        .iter()
+        .filter(|s| s.retransmit)
+        .map(|s| ms(s.t))
+        .collect();
     assert!(t[4] - t[0] < 100.0, "all holes within one RTT: {t:?}");
     let st = states_after_td(&h);
     assert_eq!(st[0], (10.0, 10, Phase::FastRecovery));
@@ -172,10 +250,14 @@ fn test_sack_retransmits_all_holes_in_one_rtt() {
 #[test]
 fn test_sack_second_loss_of_retransmission_needs_timeout() {
     // A retransmission lost again cannot be detected by RFC 6675 without a timeout.
-    let h = run(cfg(Variant::Sack, 20), vec![Drop::FirstTx(30, 31), Drop::NthTx { seq: 31, n: 2 }], 10);
+    let h = run(
+        cfg(Variant::Sack, 20),
+        vec![Drop::FirstTx(30, 31), Drop::NthTx { seq: 31, n: 2 }],
+        10,
+    );
     assert_eq!(h.td_times().len(), 1);
     assert_eq!(h.to_times().len(), 1);
-    assert_eq!(h.time_delivered(32).is_some(), true);
+    assert!(h.time_delivered(32).is_some());
 }
 
 #[test]
@@ -203,7 +285,15 @@ fn test_yu_fig9_variants_one_burst_loss_w40() {
                 c.wm = 40;
                 c.init_ssthresh = u32::MAX;
                 c.delayed_ack = false;
-                let mut h = Harness::new(c, SimTime::from_ms(50), Some(BitRate(8_000_000)), vec![Drop::RunAtCwnd { min_cwnd: 40.0, len: s }]);
+                let mut h = Harness::new(
+                    c,
+                    SimTime::from_ms(50),
+                    Some(BitRate(8_000_000)),
+                    vec![Drop::RunAtCwnd {
+                        min_cwnd: 40.0,
+                        len: s,
+                    }],
+                );
                 h.start();
                 h.run_until(SimTime::from_secs(30), |_| false);
                 let (a, b) = h.run_dropped().unwrap();
@@ -227,13 +317,29 @@ fn test_yu_fig9_variants_one_burst_loss_w40() {
             }
         }
         let d = |s, v| done[&(s, v)];
-        assert!(d(5, Variant::Sack) < d(5, Variant::NewReno), "{prof:?} {done:?}");
-        assert!(d(5, Variant::NewReno) < d(5, Variant::Reno), "{prof:?} {done:?}");
-        assert!(d(25, Variant::Sack) < d(25, Variant::Reno), "{prof:?} {done:?}");
-        assert!(d(25, Variant::Reno) < d(25, Variant::NewReno), "{prof:?} {done:?}");
+        assert!(
+            d(5, Variant::Sack) < d(5, Variant::NewReno),
+            "{prof:?} {done:?}"
+        );
+        assert!(
+            d(5, Variant::NewReno) < d(5, Variant::Reno),
+            "{prof:?} {done:?}"
+        );
+        assert!(
+            d(25, Variant::Sack) < d(25, Variant::Reno),
+            "{prof:?} {done:?}"
+        );
+        assert!(
+            d(25, Variant::Reno) < d(25, Variant::NewReno),
+            "{prof:?} {done:?}"
+        );
         // SACK repairs the small burst in about one RTT after detection (loss → detection
         // ≈ 1 RTT, repair ≈ 1 RTT; RTT ≈ 100 ms + up to 60 ms queueing).
-        assert!(d(5, Variant::Sack) < SimTime::from_ms(350), "{:?}", d(5, Variant::Sack));
+        assert!(
+            d(5, Variant::Sack) < SimTime::from_ms(350),
+            "{:?}",
+            d(5, Variant::Sack)
+        );
     }
 }
 
@@ -248,8 +354,13 @@ fn test_rto_backoff_doubles_and_caps_at_64x() {
     let h = run(c, drops, 100);
     let t = secs(&h, Harness::to_times);
     assert_eq!(t.len(), 9);
-    let gaps: Vec<f64> = std::iter::once(t[0]).chain(t.windows(2).map(|w| w[1] - w[0])).collect();
-    assert_eq!(gaps, vec![100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0, 6400.0, 6400.0, 6400.0]);
+    let gaps: Vec<f64> = std::iter::once(t[0])
+        .chain(t.windows(2).map(|w| w[1] - w[0]))
+        .collect();
+    assert_eq!(
+        gaps,
+        vec![100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0, 6400.0, 6400.0, 6400.0]
+    );
     // Only segment 0 was ever retransmitted (cwnd = 1 after each timeout).
     assert!(h.retransmitted().iter().all(|&s| s == 0));
 }
@@ -279,9 +390,18 @@ fn test_rto_karn_no_sample_from_retransmitted_segment() {
     h.run_until(SimTime::from_secs(100), |h| h.snd.tcb().snd_una >= 1);
     assert_eq!(h.to_times(), vec![SimTime::from_secs(3)]); // rtxcur_init_ = 3 s
     let st = h.snd.stats(SimTime::from_secs(4));
-    assert_eq!(st.rtt_samples, 0, "the ACK of a retransmission gives no RTT sample");
-    assert_eq!(h.snd.tcb().rtt.backoff(), 2, "backoff kept until a valid sample");
-    h.run_until(SimTime::from_secs(100), |h| h.snd.stats(SimTime::ZERO).rtt_samples >= 1);
+    assert_eq!(
+        st.rtt_samples, 0,
+        "the ACK of a retransmission gives no RTT sample"
+    );
+    assert_eq!(
+        h.snd.tcb().rtt.backoff(),
+        2,
+        "backoff kept until a valid sample"
+    );
+    h.run_until(SimTime::from_secs(100), |h| {
+        h.snd.stats(SimTime::ZERO).rtt_samples >= 1
+    });
     assert_eq!(h.snd.tcb().rtt.backoff(), 1);
     let st = h.snd.stats(SimTime::ZERO);
     assert!((st.rtt_sum_s - 0.1).abs() < 1e-12);
@@ -313,13 +433,25 @@ fn test_cwnd_integral_is_time_weighted() {
     h.start();
     h.run_until(SimTime::from_secs(10), |_| false);
     let st = h.snd.stats(SimTime::from_secs(10));
-    assert!((st.cwnd_integral - 20.0).abs() < 1e-9, "{}", st.cwnd_integral);
+    assert!(
+        (st.cwnd_integral - 20.0).abs() < 1e-9,
+        "{}",
+        st.cwnd_integral
+    );
 }
 
 #[test]
 fn test_deterministic_replay() {
-    let a = run(cfg(Variant::Sack, 40), vec![Drop::FirstTx(50, 60), Drop::NthTx { seq: 55, n: 2 }], 20);
-    let b = run(cfg(Variant::Sack, 40), vec![Drop::FirstTx(50, 60), Drop::NthTx { seq: 55, n: 2 }], 20);
+    let a = run(
+        cfg(Variant::Sack, 40),
+        vec![Drop::FirstTx(50, 60), Drop::NthTx { seq: 55, n: 2 }],
+        20,
+    );
+    let b = run(
+        cfg(Variant::Sack, 40),
+        vec![Drop::FirstTx(50, 60), Drop::NthTx { seq: 55, n: 2 }],
+        20,
+    );
     assert_eq!(a.sends, b.sends);
     assert_eq!(a.states(), b.states());
 }
