@@ -15,14 +15,33 @@
 //!   ignoring stale ones (lazy cancellation).
 //! - The receiver likewise returns at most one ACK per call and exposes its delayed-ACK
 //!   deadline.
+//!
+//! Semantics chosen (details in each file):
+//! - cwnd is an `f64` in segments, updated with ns-2's rules (+1 per new ACK in slow
+//!   start, +1/cwnd in congestion avoidance; per ACK, not per acked segment), clamped to
+//!   `[1, wm]`. IEEE arithmetic without fast-math is deterministic. RTT/RTO state is
+//!   integer picoseconds (`rtt.rs`).
+//! - On a triple-duplicate loss, ssthresh = max(⌊min(cwnd, wm)⌋ / 2, 2) (ns-2 `window()`),
+//!   cwnd = ssthresh; on a timeout ssthresh = max(FlightSize / 2, 2) (RFC 5681 eq. 4),
+//!   cwnd = 1, go-back-N from `snd_una`.
+//! - Reno re-enters fast retransmit for every further hole of the same window (yu §II.B),
+//!   unlike ns-2.35's `bugFix_ true`; NewReno is RFC 6582 "Slow-but-Steady" (timer reset
+//!   on each partial ACK, as ns-2 `Agent/TCP/Newreno`); SACK follows RFC 6675 (pipe,
+//!   NextSeg rules 1–3, no rescue retransmission), not ns-2 Sack1's internal bookkeeping.
+//! - Sender tracing ([`sender::TcpSender::enable_trace`]) is off by default and never
+//!   changes behaviour.
 
 pub mod cc;
 pub mod receiver;
 pub mod recovery;
+pub mod rtt;
+pub mod scoreboard;
 pub mod sender;
 
 #[cfg(test)]
 mod testkit;
+#[cfg(test)]
+mod tests;
 
 use crate::units::SimTime;
 use serde::{Deserialize, Serialize};

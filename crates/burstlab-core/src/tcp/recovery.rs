@@ -1,1 +1,281 @@
-//! PLACEHOLDER — loss recovery.
+//! Loss recovery strategies: Tahoe, Reno, NewReno (RFC 6582) and SACK (RFC 6675).
+//!
+//! Read first: [`LossRecovery`] — its five hooks (`on_dupack` = enter / duplicate ACK,
+//! `on_new_ack` = partial or full ACK and exit, `on_timeout`, `on_sack_info`, `send`).
+//! Strategies act on the shared [`Tcb`] only; how far cwnd is cut comes from the
+//! congestion controller (`cc.rs`).
+//!
+//! Behaviour the papers depend on (yu §II.B, §III):
+//! - **Tahoe**: fast retransmit, then slow start from cwnd = 1 with go-back-N.
+//! - **Reno**: halves once per 3-dupack episode and leaves fast recovery on the first ACK
+//!   of new data, even a partial one. Several losses in one window therefore cause
+//!   repeated halvings, and a timeout once too few duplicates can come back (yu §III.C).
+//!   Unlike ns-2.35 with `bugFix_ true`, a new fast retransmit in the same window is *not*
+//!   suppressed: that is the Reno behaviour yu describes and models (eq. 35–37).
+//! - **NewReno**: stays in fast recovery until `recover` is acknowledged and retransmits
+//!   one segment per partial ACK (RFC 6582 §3.2 step 5), restarting the timer on each
+//!   partial ACK ("Slow-but-Steady", ns-2 `Agent/TCP/Newreno`), so S losses take ≈ S RTTs.
+//! - **SACK**: RFC 6675 scoreboard, `pipe` and `NextSeg`; all holes of a burst are
+//!   retransmitted within about one RTT.
+
+use super::cc::{Cc, CongestionControl};
+use super::scoreboard::Scoreboard;
+#[cfg(debug_assertions)]
+use super::scoreboard::{check_against, RefScoreboard};
+use super::sender::{Phase, Tcb};
+use super::*;
+
+/// Common fast-retransmit entry: TD accounting, ssthresh, recovery point.
+fn enter_fast_retransmit(tcb: &mut Tcb, cc: &Cc, now: SimTime) {
+    tcb.note_td(now);
+    // RFC 5681 §3.2 step 2 / RFC 6582 §3.2 step 2 (recover = HighData).
+    let ss = cc.ssthresh_on_td(tcb);
+    tcb.set_ssthresh(ss);
+    tcb.recover = tcb.snd_max;
+}
+
+/// Tahoe: fast retransmit, then slow start from 1 (4.3BSD-Tahoe, ns-2 `Agent/TCP`).
+#[derive(Clone, Debug, Default)]
+pub struct Tahoe;
+
+/// Reno (RFC 5681 §3.2 fast retransmit / fast recovery).
+#[derive(Clone, Debug, Default)]
+pub struct Reno;
+
+/// NewReno (RFC 6582).
+#[derive(Clone, Debug, Default)]
+pub struct NewReno;
+
+/// SACK-based recovery (RFC 6675).
+#[derive(Clone, Debug)]
+pub struct Sack {
+    pub sb: Scoreboard,
+    /// One past the highest segment retransmitted in this recovery (HighRxt + 1).
+    pub high_rxt: u64,
+    #[cfg(debug_assertions)]
+    reference: RefScoreboard,
+}
+
+impl Sack {
+    pub fn new(wm: u64) -> Self {
+        Sack {
+            sb: Scoreboard::new(wm),
+            high_rxt: 0,
+            #[cfg(debug_assertions)]
+            reference: RefScoreboard::default(),
+        }
+    }
+    fn pipe(&self, tcb: &Tcb) -> u64 {
+        self.sb.pipe(tcb.snd_max, self.high_rxt, tcb.dupthresh)
+    }
+    #[cfg(debug_assertions)]
+    fn check(&self, tcb: &Tcb) {
+        // Fast structure vs RFC-literal reference (STYLE §9); skipped for huge windows.
+        if tcb.snd_max - tcb.snd_una <= 512 {
+            if let Err(e) = check_against(
+                &self.sb,
+                &self.reference,
+                tcb.snd_max,
+                self.high_rxt,
+                tcb.dupthresh,
+            ) {
+                panic!("SACK scoreboard diverged from RFC 6675 reference: {e}");
+            }
+        }
+    }
+}
+
+/// Statically dispatched loss-recovery strategy.
+#[derive(Clone, Debug)]
+pub enum LossRecovery {
+    Tahoe(Tahoe),
+    Reno(Reno),
+    NewReno(NewReno),
+    Sack(Sack),
+}
+
+impl LossRecovery {
+    pub fn new(v: Variant, wm: u64) -> Self {
+        match v {
+            Variant::Tahoe => LossRecovery::Tahoe(Tahoe),
+            Variant::Reno => LossRecovery::Reno(Reno),
+            Variant::NewReno => LossRecovery::NewReno(NewReno),
+            Variant::Sack => LossRecovery::Sack(Sack::new(wm)),
+        }
+    }
+
+    /// Every ACK, before anything else: SACK blocks update the scoreboard.
+    pub fn on_sack_info(&mut self, tcb: &mut Tcb, cum: u64, ack: &AckSeg) {
+        if let LossRecovery::Sack(s) = self {
+            s.sb.advance(cum);
+            #[cfg(debug_assertions)]
+            s.reference.advance(cum);
+            for b in &ack.sack[..(ack.nsack as usize).min(4)] {
+                let end = b.end.min(tcb.snd_max);
+                s.sb.mark(b.start, end);
+                #[cfg(debug_assertions)]
+                s.reference.mark(b.start, end);
+            }
+            s.high_rxt = s.high_rxt.max(cum);
+            #[cfg(debug_assertions)]
+            s.check(tcb);
+        }
+    }
+
+    /// A duplicate ACK (`tcb.dupacks` already incremented): enter recovery or inflate.
+    pub fn on_dupack(&mut self, tcb: &mut Tcb, cc: &Cc, now: SimTime, out: &mut TcpOutput) {
+        let thresh = tcb.dupacks == tcb.dupthresh;
+        match self {
+            LossRecovery::Tahoe(_) => {
+                if thresh && tcb.phase() != Phase::Loss {
+                    enter_fast_retransmit(tcb, cc, now);
+                    // ns-2 Tahoe `dupack_action`: slowdown(CLOSE_SSTHRESH_HALF |
+                    // CLOSE_CWND_RESTART), reset_rtx_timer(0,0): cwnd = 1, go-back-N.
+                    tcb.set_cwnd(1.0);
+                    tcb.t_seqno = tcb.snd_una;
+                    tcb.timed = None;
+                    tcb.restart_timer(now);
+                    tcb.set_phase(Phase::Loss, now);
+                }
+            }
+            LossRecovery::Reno(_) | LossRecovery::NewReno(_) => match tcb.phase() {
+                // RFC 5681 §3.2 step 4: inflate by one segment per further duplicate.
+                Phase::FastRecovery => tcb.dupwnd += 1,
+                Phase::Loss => {}
+                _ if thresh => {
+                    enter_fast_retransmit(tcb, cc, now);
+                    // RFC 5681 §3.2 step 3: retransmit, cwnd = ssthresh + 3 (the +3 is
+                    // kept in dupwnd so cwnd() reports the deflated value, as ns-2).
+                    tcb.set_cwnd(tcb.ssthresh() as f64);
+                    tcb.dupwnd = tcb.dupthresh as u64;
+                    tcb.set_phase(Phase::FastRecovery, now);
+                    let s = tcb.snd_una;
+                    tcb.transmit(now, s, out);
+                    // ns-2 reset_rtx_timer(1, 0).
+                    tcb.restart_timer(now);
+                }
+                _ => {}
+            },
+            LossRecovery::Sack(s) => {
+                let open = matches!(tcb.phase(), Phase::SlowStart | Phase::CongestionAvoidance);
+                // RFC 6675 §5 (4): DupAcks ≥ DupThresh, or IsLost(HighACK + 1).
+                if open
+                    && (tcb.dupacks >= tcb.dupthresh || s.sb.is_lost(tcb.snd_una, tcb.dupthresh))
+                {
+                    enter_fast_retransmit(tcb, cc, now);
+                    // (4.2) cwnd = ssthresh.
+                    tcb.set_cwnd(tcb.ssthresh() as f64);
+                    tcb.set_phase(Phase::FastRecovery, now);
+                    // (4.3) retransmit the first segment presumed dropped.
+                    let una = tcb.snd_una;
+                    s.high_rxt = una + 1;
+                    tcb.transmit(now, una, out);
+                    tcb.restart_timer(now);
+                    // (4.4) the rest is sent by `send` via (C).
+                }
+            }
+        }
+    }
+
+    /// An ACK of new data (`tcb.snd_una` already advanced by `newly`). Returns whether the
+    /// congestion controller may grow cwnd on this ACK.
+    pub fn on_new_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        now: SimTime,
+        newly: u64,
+        out: &mut TcpOutput,
+    ) -> bool {
+        if tcb.phase() != Phase::FastRecovery {
+            return true;
+        }
+        match self {
+            LossRecovery::Tahoe(_) => true,
+            LossRecovery::Reno(_) => {
+                // RFC 5681 §3.2 step 6: the first ACK of new data ends fast recovery,
+                // partial or not; cwnd = ssthresh (deflate).
+                tcb.dupwnd = 0;
+                tcb.set_cwnd(tcb.ssthresh() as f64);
+                tcb.set_open_phase(now);
+                false
+            }
+            LossRecovery::NewReno(_) => {
+                if tcb.snd_una >= tcb.recover {
+                    // RFC 6582 §3.2 step 6 (full ACK), option (2): cwnd = ssthresh.
+                    tcb.dupwnd = 0;
+                    tcb.set_cwnd(tcb.ssthresh() as f64);
+                    tcb.set_open_phase(now);
+                } else {
+                    // RFC 6582 §3.2 step 5 (partial ACK): retransmit the first
+                    // unacknowledged segment, deflate the window by the amount acked and
+                    // add back one segment (ns-2 partial_window_deflation_ 1).
+                    let una = tcb.snd_una;
+                    tcb.transmit(now, una, out);
+                    let deflate = newly - 1;
+                    if tcb.dupwnd >= deflate {
+                        tcb.dupwnd -= deflate;
+                    } else {
+                        let rest = (deflate - tcb.dupwnd) as f64;
+                        tcb.dupwnd = 0;
+                        tcb.set_cwnd(tcb.cwnd() - rest);
+                    }
+                    // Timer: restarted on every partial ACK by the sender (RFC 6298 (5.3));
+                    // this is the "Slow-but-Steady" variant (RFC 6582 §4.2 discussion).
+                }
+                false
+            }
+            LossRecovery::Sack(s) => {
+                if tcb.snd_una >= tcb.recover {
+                    // RFC 6675 §5 (B.?)/(3): recovery ends when RecoveryPoint is acked;
+                    // cwnd stays at ssthresh.
+                    s.high_rxt = tcb.snd_una;
+                    tcb.set_open_phase(now);
+                }
+                false
+            }
+        }
+    }
+
+    /// A retransmission timeout (the sender already reset cwnd, ssthresh, t_seqno).
+    pub fn on_timeout(&mut self, tcb: &mut Tcb) {
+        if let LossRecovery::Sack(s) = self {
+            // RFC 2018 §8 / RFC 6675 §5.1: forget SACK information after an RTO.
+            s.sb.clear();
+            #[cfg(debug_assertions)]
+            s.reference.clear();
+            s.high_rxt = tcb.snd_una;
+        }
+    }
+
+    /// Sends what the window (or, for SACK in recovery, `pipe`) allows.
+    pub fn send(&mut self, tcb: &mut Tcb, now: SimTime, out: &mut TcpOutput) {
+        match self {
+            LossRecovery::Sack(s) if tcb.phase() == Phase::FastRecovery => {
+                // RFC 6675 §5 (C): while cwnd − pipe ≥ 1 segment, send NextSeg().
+                let cwnd = tcb.cwnd() as u64;
+                let mut pipe = s.pipe(tcb);
+                while cwnd > pipe {
+                    let (r1, r3) = s.sb.next_rexmit(tcb.snd_max, s.high_rxt, tcb.dupthresh);
+                    let seg = if let Some(x) = r1 {
+                        // NextSeg (1): a lost segment above HighRxt.
+                        s.high_rxt = x + 1;
+                        x
+                    } else if tcb.snd_max < tcb.limit && tcb.snd_max < tcb.snd_una + tcb.wm {
+                        // NextSeg (2): new data within the receiver window.
+                        tcb.t_seqno = tcb.snd_max + 1;
+                        tcb.snd_max
+                    } else if let Some(x) = r3 {
+                        // NextSeg (3): an un-SACKed segment below the highest SACK.
+                        s.high_rxt = x + 1;
+                        x
+                    } else {
+                        break;
+                    };
+                    tcb.transmit(now, seg, out);
+                    pipe += 1; // (C.4)
+                }
+            }
+            _ => tcb.send_window_loop(now, out),
+        }
+    }
+}

@@ -1,0 +1,457 @@
+//! Scripted conversations and paper scenarios (yu §III, §V.B figs 8–9) over the
+//! deterministic harness of `testkit.rs`.
+
+use super::sender::Phase;
+use super::testkit::{Drop, Harness};
+use super::*;
+use crate::units::BitRate;
+
+const MS: u64 = 1_000_000_000;
+
+fn cfg(v: Variant, wm: u32) -> TcpConfig {
+    let mut c = TcpConfig::defaults(v, Profile::Ns2);
+    c.wm = wm;
+    c.init_ssthresh = u32::MAX;
+    c
+}
+
+fn run(c: TcpConfig, drops: Vec<Drop>, secs: u64) -> Harness {
+    let mut h = Harness::new(c, SimTime::from_ms(50), None, drops);
+    h.start();
+    h.run_until(SimTime::from_secs(secs), |_| false);
+    h
+}
+
+fn ms(t: SimTime) -> f64 {
+    t.ps() as f64 / MS as f64
+}
+
+fn secs(h: &Harness, f: impl Fn(&Harness) -> Vec<SimTime>) -> Vec<f64> {
+    f(h).iter().map(|t| ms(*t)).collect()
+}
+
+/// States recorded from the first TD on.
+fn states_after_td(h: &Harness) -> Vec<(f64, u32, Phase)> {
+    let st = h.states();
+    let i = st
+        .iter()
+        .position(|s| s.2 == Phase::FastRecovery || (s.2 == Phase::Loss))
+        .unwrap();
+    st[i..].to_vec()
+}
+
+#[test]
+fn test_reno_three_dupacks_halves_once() {
+    let h = run(cfg(Variant::Reno, 20), vec![Drop::FirstTx(30, 30)], 5);
+    assert_eq!(h.td_times().len(), 1);
+    assert!(h.to_times().is_empty());
+    assert_eq!(h.retransmitted(), vec![30]);
+    let st = states_after_td(&h);
+    // Window 20 → ssthresh 10, cwnd 10 (+dupwnd), one full ACK ends recovery, then
+    // congestion avoidance +1/cwnd per ACK.
+    assert_eq!(st[0], (10.0, 10, Phase::FastRecovery));
+    assert_eq!(st[1], (10.0, 10, Phase::CongestionAvoidance));
+    assert_eq!(st[2], (10.1, 10, Phase::CongestionAvoidance));
+    // Retransmission on the third duplicate ACK: one RTT after the loss plus the
+    // time for three later segments (sent back-to-back here).
+    let lost = h.sends.iter().find(|s| s.seq == 30).unwrap().t;
+    let rtx = h
+        .sends
+        .iter()
+        .find(|s| s.seq == 30 && s.retransmit)
+        .unwrap()
+        .t;
+    assert_eq!(ms(rtx - lost), 100.0);
+}
+
+#[test]
+fn test_reno_fast_recovery_inflates_and_sends_new_data() {
+    // wm large so that the window, not wm, limits: inflated window lets new data out.
+    let mut c = cfg(Variant::Reno, 64);
+    c.init_ssthresh = 16;
+    let h = run(
+        c,
+        vec![Drop::RunAtCwnd {
+            min_cwnd: 16.0,
+            len: 1,
+        }],
+        5,
+    );
+    let (a, _) = h.run_dropped().unwrap();
+    let rtx_t = h
+        .sends
+        .iter()
+        .find(|s| s.seq == a && s.retransmit)
+        .unwrap()
+        .t;
+    let new_in_fr = h
+        .sends
+        .iter()
+        .filter(|s| s.t >= rtx_t && s.t < rtx_t + SimTime::from_ms(100) && !s.retransmit)
+        .count();
+    assert!(new_in_fr > 0, "window inflation must release new segments");
+    assert_eq!(h.td_times().len(), 1);
+    assert!(h.to_times().is_empty());
+}
+
+#[test]
+fn test_reno_burst_loss_halves_repeatedly_then_times_out() {
+    // yu §III.C: 5 consecutive segments lost at W = 20 (wm not binding): Reno halves
+    // 20 → 10 → 5 on two 3-dupack episodes, exits recovery on each partial ACK, and the
+    // window can no longer produce three duplicates: a timeout follows.
+    let mut c = cfg(Variant::Reno, 64);
+    c.init_ssthresh = 20;
+    let h = run(
+        c,
+        vec![Drop::RunAtCwnd {
+            min_cwnd: 20.0,
+            len: 5,
+        }],
+        10,
+    );
+    let (a, b) = h.run_dropped().unwrap();
+    assert_eq!(b - a, 4);
+    assert_eq!(h.td_times().len(), 2);
+    assert_eq!(h.to_times().len(), 1);
+    assert!(h.to_times()[0] > h.td_times()[1]);
+    let fr: Vec<u32> = h
+        .states()
+        .iter()
+        .filter(|s| s.2 == Phase::FastRecovery)
+        .map(|s| s.1)
+        .collect();
+    assert_eq!(fr, vec![10, 5]);
+    // After the timeout: ssthresh = FlightSize/2, cwnd = 1, go-back-N from snd_una.
+    let st = h.states();
+    let loss = st.iter().find(|s| s.2 == Phase::Loss).unwrap();
+    assert_eq!(loss.0, 1.0);
+    let to = h.to_times()[0];
+    let first_after_to = h.sends.iter().find(|s| s.t >= to).unwrap();
+    assert_eq!(
+        (first_after_to.seq, first_after_to.retransmit),
+        (a + 2, true)
+    );
+}
+
+#[test]
+fn test_yu_fig8a_reno_w20_burst_of_5_times_out() {
+    // yu fig. 8(a): S = 5 lost when W = wm = 20 → timeout.
+    for prof in [Profile::Ns2, Profile::Rfc] {
+        let mut c = cfg(Variant::Reno, 20);
+        c.profile = prof;
+        let mut h = Harness::new(
+            c,
+            SimTime::from_ms(50),
+            Some(BitRate(8_000_000)),
+            vec![Drop::RunAtCwnd {
+                min_cwnd: 20.0,
+                len: 5,
+            }],
+        );
+        h.start();
+        h.run_until(SimTime::from_secs(20), |_| false);
+        assert!(!h.td_times().is_empty());
+        assert_eq!(h.to_times().len(), 1, "{prof:?}");
+        let (_, b) = h.run_dropped().unwrap();
+        assert!(h.time_delivered(b + 1).unwrap() > h.to_times()[0]);
+    }
+}
+
+#[test]
+fn test_yu_fig8b_reno_w200_full_window_semantics() {
+    // yu fig. 8(b) reports that with W = wm = 200 Reno recovers a burst of S = 5
+    // without a timeout. With RFC 5681 / ns-2.35 window accounting this cannot happen
+    // when the window is full at wm: the inflated window is capped by wm relative to
+    // snd_una, so no new segment leaves during the first recovery, the partial ACK ends
+    // recovery with cwnd = 100 < 199 outstanding, and no duplicate ACK can announce the
+    // second hole. burstlab reproduces ns-2's mechanics, so this test pins that outcome
+    // (see the module report); what a large window does buy is shown below: with room
+    // in the window (W = 200 < wm) a burst of 2 is repaired by two fast retransmits.
+    let mut h = Harness::new(
+        cfg(Variant::Reno, 200),
+        SimTime::from_ms(50),
+        Some(BitRate(80_000_000)),
+        vec![Drop::RunAtCwnd {
+            min_cwnd: 200.0,
+            len: 5,
+        }],
+    );
+    h.start();
+    h.run_until(SimTime::from_secs(20), |_| false);
+    assert_eq!((h.td_times().len(), h.to_times().len()), (1, 1));
+
+    let mut c = cfg(Variant::Reno, 400);
+    c.init_ssthresh = 200;
+    let mut h = Harness::new(
+        c,
+        SimTime::from_ms(50),
+        Some(BitRate(80_000_000)),
+        vec![Drop::RunAtCwnd {
+            min_cwnd: 200.0,
+            len: 2,
+        }],
+    );
+    h.start();
+    h.run_until(SimTime::from_secs(20), |_| false);
+    assert_eq!((h.td_times().len(), h.to_times().len()), (2, 0));
+    let fr: Vec<u32> = h
+        .states()
+        .iter()
+        .filter(|s| s.2 == Phase::FastRecovery)
+        .map(|s| s.1)
+        .collect();
+    assert_eq!(fr, vec![100, 50]);
+}
+
+#[test]
+fn test_newreno_partial_ack_one_retransmit_per_rtt() {
+    let h = run(cfg(Variant::NewReno, 20), vec![Drop::FirstTx(30, 34)], 10);
+    assert_eq!(h.td_times().len(), 1);
+    assert!(h.to_times().is_empty());
+    assert_eq!(h.retransmitted(), vec![30, 31, 32, 33, 34]);
+    let t: Vec<f64> = h
+        .sends
+        .iter()
+        .filter(|s| s.retransmit)
+        .map(|s| ms(s.t))
+        .collect();
+    for w in t.windows(2) {
+        assert_eq!(w[1] - w[0], 100.0, "one retransmission per RTT: {t:?}");
+    }
+    // Halved once; stays in fast recovery until the recovery point is acknowledged.
+    let st = states_after_td(&h);
+    assert_eq!(st[0], (10.0, 10, Phase::FastRecovery));
+    let exit = st.iter().position(|s| s.2 != Phase::FastRecovery).unwrap();
+    assert!(st[..exit].iter().all(|s| s.1 == 10));
+    assert_eq!(st[exit], (10.0, 10, Phase::CongestionAvoidance));
+    let full = h.time_delivered(35).unwrap();
+    assert!(ms(full) > t[4]);
+}
+
+#[test]
+fn test_sack_retransmits_all_holes_in_one_rtt() {
+    let h = run(cfg(Variant::Sack, 20), vec![Drop::FirstTx(30, 34)], 10);
+    assert_eq!(h.td_times().len(), 1);
+    assert!(h.to_times().is_empty());
+    assert_eq!(h.retransmitted(), vec![30, 31, 32, 33, 34]);
+    let t: Vec<f64> = h
+        .sends
+        .iter()
+        .filter(|s| s.retransmit)
+        .map(|s| ms(s.t))
+        .collect();
+    assert!(t[4] - t[0] < 100.0, "all holes within one RTT: {t:?}");
+    let st = states_after_td(&h);
+    assert_eq!(st[0], (10.0, 10, Phase::FastRecovery));
+    let lost = h.sends.iter().find(|s| s.seq == 30).unwrap().t;
+    assert!(h.time_delivered(35).unwrap() - lost <= SimTime::from_ms(201));
+}
+
+#[test]
+fn test_sack_second_loss_of_retransmission_needs_timeout() {
+    // A retransmission lost again cannot be detected by RFC 6675 without a timeout.
+    let h = run(
+        cfg(Variant::Sack, 20),
+        vec![Drop::FirstTx(30, 31), Drop::NthTx { seq: 31, n: 2 }],
+        10,
+    );
+    assert_eq!(h.td_times().len(), 1);
+    assert_eq!(h.to_times().len(), 1);
+    assert!(h.time_delivered(32).is_some());
+}
+
+#[test]
+fn test_tahoe_fast_retransmit_then_slow_start_from_one() {
+    let h = run(cfg(Variant::Tahoe, 20), vec![Drop::FirstTx(30, 30)], 5);
+    assert_eq!(h.td_times().len(), 1);
+    assert!(h.to_times().is_empty());
+    let st = states_after_td(&h);
+    assert_eq!(st[0], (1.0, 10, Phase::Loss));
+    // The ACK of the retransmission covers everything sent before (recover): the loss
+    // phase ends and slow start continues from 2.
+    assert_eq!(st[1], (2.0, 10, Phase::SlowStart));
+    assert_eq!(h.retransmitted(), vec![30]);
+    assert_eq!(h.tail_phase(), Phase::CongestionAvoidance);
+}
+
+#[test]
+fn test_yu_fig9_variants_one_burst_loss_w40() {
+    // yu fig. 9: one burst of S = 5 and one of S = 25 lost at W = 40.
+    for prof in [Profile::Rfc, Profile::Ns2] {
+        let mut done = std::collections::HashMap::new();
+        for s in [5u64, 25] {
+            for v in [Variant::Sack, Variant::NewReno, Variant::Reno] {
+                let mut c = TcpConfig::defaults(v, prof);
+                c.wm = 40;
+                c.init_ssthresh = u32::MAX;
+                c.delayed_ack = false;
+                let mut h = Harness::new(
+                    c,
+                    SimTime::from_ms(50),
+                    Some(BitRate(8_000_000)),
+                    vec![Drop::RunAtCwnd {
+                        min_cwnd: 40.0,
+                        len: s,
+                    }],
+                );
+                h.start();
+                h.run_until(SimTime::from_secs(30), |_| false);
+                let (a, b) = h.run_dropped().unwrap();
+                let t0 = h.sends.iter().find(|x| x.seq == a).unwrap().t;
+                let dt = h.time_delivered(b + 1).unwrap() - t0;
+                let (td, to) = (h.td_times().len(), h.to_times().len());
+                match v {
+                    Variant::Sack => {
+                        assert_eq!((td, to), (1, 0), "{prof:?} S={s}");
+                        assert_eq!(h.retransmitted().len() as u64, s);
+                    }
+                    Variant::NewReno => {
+                        assert_eq!((td, to), (1, 0), "{prof:?} S={s}");
+                        assert_eq!(h.retransmitted().len() as u64, s);
+                        // ≈ S round trips (RTT ≈ 100 ms + queueing).
+                        assert!(dt >= SimTime::from_ms(100 * s), "{dt}");
+                    }
+                    _ => assert_eq!(to, 1, "{prof:?} S={s} Reno must time out"),
+                }
+                done.insert((s, v), dt);
+            }
+        }
+        let d = |s, v| done[&(s, v)];
+        assert!(
+            d(5, Variant::Sack) < d(5, Variant::NewReno),
+            "{prof:?} {done:?}"
+        );
+        assert!(
+            d(5, Variant::NewReno) < d(5, Variant::Reno),
+            "{prof:?} {done:?}"
+        );
+        assert!(
+            d(25, Variant::Sack) < d(25, Variant::Reno),
+            "{prof:?} {done:?}"
+        );
+        assert!(
+            d(25, Variant::Reno) < d(25, Variant::NewReno),
+            "{prof:?} {done:?}"
+        );
+        // SACK repairs the small burst in about one RTT after detection (loss → detection
+        // ≈ 1 RTT, repair ≈ 1 RTT; RTT ≈ 100 ms + up to 60 ms queueing).
+        assert!(
+            d(5, Variant::Sack) < SimTime::from_ms(350),
+            "{:?}",
+            d(5, Variant::Sack)
+        );
+    }
+}
+
+#[test]
+fn test_rto_backoff_doubles_and_caps_at_64x() {
+    let mut c = cfg(Variant::Reno, 20);
+    c.init_rto = SimTime::from_ms(100);
+    c.min_rto = SimTime::from_ms(100);
+    c.max_rto = SimTime::from_secs(1000);
+    c.init_cwnd = 1;
+    let drops = (1..=9).map(|n| Drop::NthTx { seq: 0, n }).collect();
+    let h = run(c, drops, 100);
+    let t = secs(&h, Harness::to_times);
+    assert_eq!(t.len(), 9);
+    let gaps: Vec<f64> = std::iter::once(t[0])
+        .chain(t.windows(2).map(|w| w[1] - w[0]))
+        .collect();
+    assert_eq!(
+        gaps,
+        vec![100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0, 6400.0, 6400.0, 6400.0]
+    );
+    // Only segment 0 was ever retransmitted (cwnd = 1 after each timeout).
+    assert!(h.retransmitted().iter().all(|&s| s == 0));
+}
+
+#[test]
+fn test_rto_min_rto_respected_and_timer_restarted_on_new_ack() {
+    let mut h = Harness::new(cfg(Variant::Reno, 20), SimTime::from_ms(50), None, vec![]);
+    h.start();
+    h.run_until(SimTime::from_secs(20), |_| false);
+    let tcb = h.snd.tcb();
+    // RTT is exactly 100 ms: RTTVAR decays to 0 and SRTT + max(G, 4·RTTVAR) = 110 ms
+    // < minrto_ = 200 ms.
+    assert_eq!(tcb.rtt.srtt(), Some(SimTime::from_ms(100)));
+    assert_eq!(tcb.rtt.rto(), SimTime::from_ms(200));
+    assert!(h.to_times().is_empty());
+    // Timer always re-armed relative to the latest ACK of new data.
+    assert!(h.snd.rto_deadline().unwrap() > SimTime::from_secs(20) - SimTime::from_ms(100));
+}
+
+#[test]
+fn test_rto_karn_no_sample_from_retransmitted_segment() {
+    let mut c = cfg(Variant::Reno, 20);
+    c.init_cwnd = 1;
+    let mut h = Harness::new(c, SimTime::from_ms(50), None, vec![Drop::FirstTx(0, 0)]);
+    h.start();
+    // Run until the retransmitted segment 0 is acknowledged.
+    h.run_until(SimTime::from_secs(100), |h| h.snd.tcb().snd_una >= 1);
+    assert_eq!(h.to_times(), vec![SimTime::from_secs(3)]); // rtxcur_init_ = 3 s
+    let st = h.snd.stats(SimTime::from_secs(4));
+    assert_eq!(
+        st.rtt_samples, 0,
+        "the ACK of a retransmission gives no RTT sample"
+    );
+    assert_eq!(
+        h.snd.tcb().rtt.backoff(),
+        2,
+        "backoff kept until a valid sample"
+    );
+    h.run_until(SimTime::from_secs(100), |h| {
+        h.snd.stats(SimTime::ZERO).rtt_samples >= 1
+    });
+    assert_eq!(h.snd.tcb().rtt.backoff(), 1);
+    let st = h.snd.stats(SimTime::ZERO);
+    assert!((st.rtt_sum_s - 0.1).abs() < 1e-12);
+}
+
+#[test]
+fn test_data_limit_finite_transfer_and_stats() {
+    let mut c = cfg(Variant::Sack, 20);
+    c.delayed_ack = true;
+    let mut h = Harness::new(c, SimTime::from_ms(50), None, vec![Drop::FirstTx(40, 42)]);
+    h.snd.set_data_limit(Some(100));
+    h.start();
+    h.run_until(SimTime::from_secs(100), |_| false);
+    assert!(h.snd.done());
+    assert_eq!(h.rcv.delivered(), 100);
+    assert_eq!(h.snd.rto_deadline(), None);
+    let st = h.snd.stats(SimTime::from_secs(100));
+    assert_eq!(st.segs_sent, 103);
+    assert_eq!(st.retransmits, 3);
+    assert_eq!(st.td_events, 1);
+    assert!(h.sends.iter().all(|s| s.seq < 100));
+}
+
+#[test]
+fn test_cwnd_integral_is_time_weighted() {
+    let mut c = cfg(Variant::Reno, 2);
+    c.init_cwnd = 2;
+    let mut h = Harness::new(c, SimTime::from_ms(50), None, vec![]);
+    h.start();
+    h.run_until(SimTime::from_secs(10), |_| false);
+    let st = h.snd.stats(SimTime::from_secs(10));
+    assert!(
+        (st.cwnd_integral - 20.0).abs() < 1e-9,
+        "{}",
+        st.cwnd_integral
+    );
+}
+
+#[test]
+fn test_deterministic_replay() {
+    let a = run(
+        cfg(Variant::Sack, 40),
+        vec![Drop::FirstTx(50, 60), Drop::NthTx { seq: 55, n: 2 }],
+        20,
+    );
+    let b = run(
+        cfg(Variant::Sack, 40),
+        vec![Drop::FirstTx(50, 60), Drop::NthTx { seq: 55, n: 2 }],
+        20,
+    );
+    assert_eq!(a.sends, b.sends);
+    assert_eq!(a.states(), b.states());
+}
