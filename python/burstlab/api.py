@@ -156,7 +156,7 @@ def run(
         raw = _core.run(text, fmt, seed, replication)
         spec = json.loads(text) if fmt == "json" else tomllib.loads(text)
     flows = pd.DataFrame(json.loads(raw["flows"]))
-    for c in ("mean_rtt_s", "mean_cwnd_segments"):
+    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s"):
         if c in flows.columns:  # JSON carries NaN as null
             flows[c] = pd.to_numeric(flows[c], errors="coerce").astype(float)
     return Result(

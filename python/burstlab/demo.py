@@ -64,7 +64,7 @@ def demo(out: Path, duration_s: float = 200.0) -> pd.DataFrame:
     try:
         from burstlab import models  # type: ignore[attr-defined,unused-ignore]
 
-        pftk = float(models.pftk_full(p=0.01, rtt=0.1, rto=1.0, wm=50, b=1))
+        pftk = float(models.pftk_throughput_full(0.01, rtt=0.1, rto=0.2, wm=50, b=1))
         table["pftk_model_segps"] = pftk
     except (ImportError, AttributeError, TypeError):
         pass

@@ -731,6 +731,10 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
             ));
         }
         c.wm = w;
+        // ns-2's TcpAgent::reset() starts ssthresh_ at window_ (the maximum window).
+        if c.profile == Profile::Ns2 {
+            c.init_ssthresh = w.max(2);
+        }
     }
     if let Some(w) = t.init_cwnd {
         if w == 0 {

@@ -126,6 +126,8 @@ struct Snapshot {
     cwnd_int: f64,
     udp_sent: u64,
     udp_recv: u64,
+    rto_sum: f64,
+    rto_n: u64,
 }
 
 struct TcpAgent {
@@ -138,6 +140,10 @@ struct TcpAgent {
     injected: u64,
     last_cwnd: f64,
     last_ssthresh: u32,
+    /// Sum and count of the (un-backed-off) RTO at the first timeout of each timeout
+    /// sequence: PFTK's T0.
+    rto_sum_s: f64,
+    rto_n: u64,
 }
 
 struct UdpAgent {
@@ -259,6 +265,8 @@ impl Sim {
                         delack_pending: None,
                         drops: drop_segments.clone(),
                         injected: 0,
+                        rto_sum_s: 0.0,
+                        rto_n: 0,
                     }))
                 }
                 ResolvedFlowKind::Cbr { rate, packet_size } => Agent::Udp(UdpAgent {
@@ -651,6 +659,11 @@ impl Sim {
         }
         match t.snd.rto_deadline() {
             Some(d) if d <= now => {
+                let rtt = &t.snd.tcb().rtt;
+                if rtt.backoff() == 1 {
+                    t.rto_sum_s += rtt.rto().as_secs_f64();
+                    t.rto_n += 1;
+                }
                 let mut out = std::mem::take(&mut self.out);
                 out.clear();
                 t.snd.on_rto(now, &mut out);
@@ -835,6 +848,8 @@ impl Sim {
                     cwnd_int: s.cwnd_integral,
                     udp_sent: 0,
                     udp_recv: 0,
+                    rto_sum: t.rto_sum_s,
+                    rto_n: t.rto_n,
                 }
             }
             Agent::Udp(u) => Snapshot {
@@ -961,6 +976,7 @@ impl Sim {
                     f64::NAN
                 },
                 mean_cwnd_segments: if kind == "tcp" { cwnd_window } else { f64::NAN },
+                mean_rto_s: if c.rto_n > s.rto_n { (c.rto_sum - s.rto_sum) / (c.rto_n - s.rto_n) as f64 } else { f64::NAN },
             });
         }
         let span = self.duration.as_secs_f64();

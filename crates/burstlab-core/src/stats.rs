@@ -40,6 +40,9 @@ pub struct FlowRow {
     pub throughput_bps: f64,
     pub mean_rtt_s: f64,
     pub mean_cwnd_segments: f64,
+    /// Mean RTO (without backoff) at the first timeout of each timeout sequence: the
+    /// `T0` of the PFTK model. NaN when no timeout occurred.
+    pub mean_rto_s: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
