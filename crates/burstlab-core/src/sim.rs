@@ -426,17 +426,19 @@ impl Sim {
         let bytes = p.bytes;
         let link = &mut self.links[li as usize];
         link.c.pkts_offered += 1;
-        // Purge packets whose transmission has finished by now.
-        while let Some(&(_, end, b)) = link.backlog.front() {
-            if end <= now {
-                link.backlog.pop_front();
-                link.backlog_bytes -= b as u64;
-            } else {
-                break;
+        // Drop-tail: count packets waiting (transmission not started), not the one on the
+        // wire. Links without a limit keep no backlog at all.
+        let limited = link.qlimit_pkts.is_some() || link.qlimit_bytes.is_some();
+        if limited {
+            // Purge packets whose transmission has finished by now.
+            while let Some(&(_, end, b)) = link.backlog.front() {
+                if end <= now {
+                    link.backlog.pop_front();
+                    link.backlog_bytes -= b as u64;
+                } else {
+                    break;
+                }
             }
-        }
-        // Drop-tail: count packets waiting (transmission not started), not the one on the wire.
-        if link.qlimit_pkts.is_some() || link.qlimit_bytes.is_some() {
             let (mut waiting, mut wbytes) = (link.backlog.len() as u64, link.backlog_bytes);
             if let Some(&(start, _, b)) = link.backlog.front() {
                 if start <= now {
@@ -445,9 +447,7 @@ impl Sim {
                 }
             }
             let over_p = link.qlimit_pkts.is_some_and(|lim| waiting >= lim);
-            let over_b = link
-                .qlimit_bytes
-                .is_some_and(|lim| wbytes + bytes as u64 > lim);
+            let over_b = link.qlimit_bytes.is_some_and(|lim| wbytes + bytes as u64 > lim);
             if over_p || over_b {
                 link.c.drops_queue += 1;
                 self.drop_packet(now, id, li);
@@ -463,8 +463,10 @@ impl Sim {
         let end = start + tx;
         link.busy_until = end;
         link.c.busy_ps += tx.0 as u128;
-        link.backlog.push_back((start, end, bytes));
-        link.backlog_bytes += bytes as u64;
+        if limited {
+            link.backlog.push_back((start, end, bytes));
+            link.backlog_bytes += bytes as u64;
+        }
         if link.loss > 0.0 && link.rng.bernoulli(link.loss) {
             // Lost on the link after occupying the transmitter.
             link.c.drops_loss += 1;
