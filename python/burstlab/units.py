@@ -23,14 +23,14 @@ import math
 import re
 
 __all__ = [
-    "parse_time",
+    "format_rate",
+    "format_time",
     "parse_rate",
     "parse_size",
-    "segments_per_second",
+    "parse_time",
     "rate_to_segments_per_second",
+    "segments_per_second",
     "segments_to_bits_per_second",
-    "format_time",
-    "format_rate",
 ]
 
 _NUMBER = r"(?P<num>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
@@ -80,7 +80,9 @@ _RATE_SUFFIXES = ("/s", "ps")
 def _split(kind: str, text: str) -> tuple[float, str]:
     m = _PATTERN.match(text)
     if m is None:
-        raise ValueError(f"cannot parse {kind} {text!r}: expected a number followed by a unit")
+        raise ValueError(
+            f"cannot parse {kind} {text!r}: expected a number followed by a unit"
+        )
     value = float(m.group("num"))
     if not math.isfinite(value):
         raise ValueError(f"{kind} {text!r} is not finite")
@@ -91,7 +93,7 @@ def _split(kind: str, text: str) -> tuple[float, str]:
 
 def _check_number(kind: str, value: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{kind} must be a string or a number, got {value!r}")
+        raise TypeError(f"{kind} must be a string or a number, got {value!r}")
     v = float(value)
     if not math.isfinite(v) or v < 0:
         raise ValueError(f"{kind} must be a finite non-negative number, got {value!r}")
@@ -136,7 +138,9 @@ def parse_rate(text: str | float) -> float:
     for suffix in _RATE_SUFFIXES:
         if unit.endswith(suffix) and len(unit) > len(suffix):
             return value * _prefixed("rate", text, unit[: -len(suffix)])
-    raise ValueError(f"rate {text!r} must end in /s or ps (e.g. 125MB/s, 10Gb/s, 500Mbps)")
+    raise ValueError(
+        f"rate {text!r} must end in /s or ps (e.g. 125MB/s, 10Gb/s, 500Mbps)"
+    )
 
 
 def parse_size(text: str | float) -> float:
@@ -146,8 +150,10 @@ def parse_size(text: str | float) -> float:
     value, unit = _split("size", text)
     if unit == "":
         return value
-    if unit.endswith("/s") or unit.endswith("ps"):
-        raise ValueError(f"size {text!r} looks like a rate; give a size such as 1000B or 64KiB")
+    if unit.endswith(("/s", "ps")):
+        raise ValueError(
+            f"size {text!r} looks like a rate; give a size such as 1000B or 64KiB"
+        )
     return value * _prefixed("size", text, unit) / 8.0
 
 

@@ -9,14 +9,12 @@ that scalar inputs give a ``numpy.float64`` and array inputs give an array.
 
 from __future__ import annotations
 
-from typing import Union
-
 import numpy as np
 import numpy.typing as npt
 
 #: What every model function returns: a ``numpy.float64`` for scalar inputs,
 #: otherwise a float64 array of the broadcast shape of the inputs.
-FloatOrArray = Union[np.float64, npt.NDArray[np.float64]]
+FloatOrArray = np.float64 | npt.NDArray[np.float64]
 
 Array = npt.NDArray[np.float64]
 
@@ -24,11 +22,15 @@ Array = npt.NDArray[np.float64]
 def arr(name: str, value: npt.ArrayLike) -> Array:
     """Convert ``value`` to a float64 array, rejecting non-numeric and non-finite input."""
     if isinstance(value, (str, bytes)):
-        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}")
+        raise TypeError(
+            f"{name} must be a number or an array of numbers, got {value!r}"
+        )
     try:
         a = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}") from exc
+        raise ValueError(
+            f"{name} must be a number or an array of numbers, got {value!r}"
+        ) from exc
     if a.size == 0:
         raise ValueError(f"{name} must not be empty")
     if not np.all(np.isfinite(a)):
@@ -46,7 +48,9 @@ def check_probability(name: str, value: npt.ArrayLike) -> Array:
     a = arr(name, value)
     ok = (a > 0.0) & (a < 1.0)
     if not np.all(ok):
-        raise ValueError(f"{name} must lie strictly between 0 and 1, got {_first_bad(a, ok)}")
+        raise ValueError(
+            f"{name} must lie strictly between 0 and 1, got {_first_bad(a, ok)}"
+        )
     return a
 
 
@@ -70,7 +74,9 @@ def check_positive(name: str, value: npt.ArrayLike, unit: str = "") -> Array:
     return a
 
 
-def check_at_least_one(name: str, value: npt.ArrayLike, unit: str = "segments") -> Array:
+def check_at_least_one(
+    name: str, value: npt.ArrayLike, unit: str = "segments"
+) -> Array:
     """A segment count that is at least 1, e.g. ``Wm`` or ``S``."""
     a = arr(name, value)
     ok = a >= 1.0
@@ -84,7 +90,9 @@ def check_b(value: npt.ArrayLike) -> Array:
     a = arr("b", value)
     ok = (a == 1.0) | (a == 2.0)
     if not np.all(ok):
-        raise ValueError(f"b (segments per ACK) must be 1 or 2, got {_first_bad(a, ok)}")
+        raise ValueError(
+            f"b (segments per ACK) must be 1 or 2, got {_first_bad(a, ok)}"
+        )
     return a
 
 

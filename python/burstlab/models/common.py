@@ -25,7 +25,9 @@ def _burst_segments(lam: Array, tb: Array, wm: Array) -> Array:
     return np.minimum(lam * tb + 1.0, wm)
 
 
-def burst_segments(lam: npt.ArrayLike, tb: npt.ArrayLike, wm: npt.ArrayLike) -> FloatOrArray:
+def burst_segments(
+    lam: npt.ArrayLike, tb: npt.ArrayLike, wm: npt.ArrayLike
+) -> FloatOrArray:
     """Segments of one flow per burst, ``S = min(λ·Tb + 1, Wm)`` (yu §II.A).
 
     Parameters
@@ -75,7 +77,9 @@ def timeout_period_duration(p: npt.ArrayLike, rto: npt.ArrayLike) -> FloatOrArra
 
     Timeouts back off as 1, 2, 4, … 64 × RTO and stay at 64 × RTO (yu eq. 23).
     """
-    return finish(_top_duration(check_probability("p", p), check_positive("rto", rto, "s")))
+    return finish(
+        _top_duration(check_probability("p", p), check_positive("rto", rto, "s"))
+    )
 
 
 def _top_segments(p: Array) -> Array:
@@ -120,7 +124,17 @@ class Params:
     ``s = min(λ·Tb + 1, Wm)`` (yu §II.A) and ``rtt = RTT0 + 2·Tb`` (yu eq. 27).
     """
 
-    __slots__ = ("p", "tb", "lam", "wm", "rtt0", "rto", "b", "s", "rtt")
+    __slots__ = ("b", "lam", "p", "rto", "rtt", "rtt0", "s", "tb", "wm")
+
+    p: Array
+    tb: Array
+    lam: Array
+    wm: Array
+    rtt0: Array
+    rto: Array
+    b: Array
+    s: Array
+    rtt: Array
 
     def __init__(
         self,
@@ -144,9 +158,16 @@ class Params:
             check_b(b),
         ]
         try:
-            bc = np.broadcast_arrays(*[np.asarray(x, dtype=np.float64) for x in parts])
+            bc: list[Array] = [
+                np.asarray(x, dtype=np.float64)
+                for x in np.broadcast_arrays(
+                    *[np.asarray(x, dtype=np.float64) for x in parts]
+                )
+            ]
         except ValueError as exc:
-            raise ValueError(f"parameter arrays have incompatible shapes: {exc}") from exc
+            raise ValueError(
+                f"parameter arrays have incompatible shapes: {exc}"
+            ) from exc
         self.p, self.tb, self.lam, self.wm, self.rtt0, self.rto, self.b = bc
         self.s = _burst_segments(self.lam, self.tb, self.wm)
         self.rtt = self.rtt0 + 2.0 * self.tb

@@ -8,7 +8,7 @@ segments. ``RTT = RTT0 + 2·Tb`` and ``S = min(λ·Tb + 1, Wm)``.
 
 Regime rule (ours): NewReno's window between losses evolves as SACK's (yu
 §III.B: "the total packets transmitted in a TDP is the same as SACK"), so the
-window is saturated when SACK's ``E[W_X]`` (eq. 10) ``>= Wm``. In that regime
+window is saturated when SACK's ``E[W_X]`` (eq. 10) ``>= Wm`` or ``S = Wm``. In that regime
 yu says NewReno equals eq. 29; we use eq. 28, whose small-``p`` limit is
 eq. 29 and which keeps the three variants identical once ``S = Wm`` (yu fig. 11).
 """
@@ -54,7 +54,11 @@ def newreno_throughput(
     rto: npt.ArrayLike,
     b: npt.ArrayLike = 1,
 ) -> FloatOrArray:
-    """NewReno throughput in segments/s: eq. 28 if SACK's ``E[W_X]`` (eq. 10) ``>= Wm``, else eq. 34.
+    """NewReno throughput in segments/s: eq. 28 if SACK's ``E[W_X]`` (eq. 10) ``>= Wm`` or ``S = Wm``, else eq. 34.
+
+    Eq. 34 is a small-``p`` form without timeouts, so for ``p`` well above 0.1
+    (or ``S`` close to ``Wm`` at moderate ``p``) the switch from eq. 28 to eq. 34
+    can make this non-monotone in ``p``.
 
     Parameters as :func:`burstlab.models.sack_throughput` (``p`` in (0, 1),
     ``tb`` >= 0 s, ``lam`` > 0 segments/s, ``wm`` >= 1 segments, ``rtt0`` and

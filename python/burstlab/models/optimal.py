@@ -133,15 +133,23 @@ def optimal_throughput_saturated(
     rounds = wm_a / 8.0 + 1.5
     first = p_a * (wm_a + 12.0) / (4.0 * lam_a)
     if form == "printed":
-        den = first + rtt0_a * p_a / wm_a + np.sqrt(8.0 * p_a * (rtt0_a + rounds) / (lam_a * wm_a))
+        den = (
+            first
+            + rtt0_a * p_a / wm_a
+            + np.sqrt(8.0 * p_a * (rtt0_a + rounds) / (lam_a * wm_a))
+        )
     else:
-        den = first + rtt0_a / wm_a + np.sqrt(8.0 * p_a * rtt0_a * rounds / (lam_a * wm_a))
+        den = (
+            first
+            + rtt0_a / wm_a
+            + np.sqrt(8.0 * p_a * rtt0_a * rounds / (lam_a * wm_a))
+        )
     return finish(1.0 / den)
 
 
 __all__ = [
-    "optimal_tb_unsaturated",
-    "optimal_throughput_unsaturated",
     "optimal_tb_saturated",
+    "optimal_tb_unsaturated",
     "optimal_throughput_saturated",
+    "optimal_throughput_unsaturated",
 ]

@@ -17,7 +17,12 @@ from .common import Params
 
 
 def loss_penalty_ratio(
-    p: npt.ArrayLike, tb: npt.ArrayLike, *, lam: npt.ArrayLike, wm: npt.ArrayLike, b: npt.ArrayLike = 1
+    p: npt.ArrayLike,
+    tb: npt.ArrayLike,
+    *,
+    lam: npt.ArrayLike,
+    wm: npt.ArrayLike,
+    b: npt.ArrayLike = 1,
 ) -> FloatOrArray:
     """Loss penalty ratio ``B(no loss)/B(p) ≈ Wm·sqrt(2bp/(3S))`` (yu eq. 55), small ``p``.
 
@@ -80,11 +85,15 @@ def retransmission_penalty_reno(
     q = Params(p, tb, lam, wm, rtt0, rto, b)
     big_l = np.log2(np.sqrt(2.0 * q.s / (q.b * q.p)))
     eq58 = np.sqrt(3.0) * (1.0 + np.sqrt(q.s * q.p / (2.0 * q.b)))
-    eq59 = np.sqrt(3.0) * (1.0 + (q.rto / q.rtt + big_l) * np.sqrt(q.p / (2.0 * q.b * q.s)))
+    eq59 = np.sqrt(3.0) * (
+        1.0 + (q.rto / q.rtt + big_l) * np.sqrt(q.p / (2.0 * q.b * q.s))
+    )
     return finish(np.where(big_l > q.s, eq58, eq59))
 
 
-def dfl_gain_ratio(tb: npt.ArrayLike, *, lam: npt.ArrayLike, wm: npt.ArrayLike) -> FloatOrArray:
+def dfl_gain_ratio(
+    tb: npt.ArrayLike, *, lam: npt.ArrayLike, wm: npt.ArrayLike
+) -> FloatOrArray:
     """Delayed-first-loss gain ratio ``sqrt(S)`` (yu eq. 61), for a fixed small ``p``.
 
     Eq. 27 over eq. 60 with the RTT difference ignored; ``S = min(λ·Tb + 1, Wm)``.

@@ -40,7 +40,11 @@ from .common import _f
 
 
 def _bcast(
-    p: npt.ArrayLike, rtt: npt.ArrayLike, rto: npt.ArrayLike, wm: npt.ArrayLike, b: npt.ArrayLike
+    p: npt.ArrayLike,
+    rtt: npt.ArrayLike,
+    rto: npt.ArrayLike,
+    wm: npt.ArrayLike,
+    b: npt.ArrayLike,
 ) -> list[Array]:
     parts = [
         check_probability("p", p),
@@ -69,8 +73,15 @@ def pftk_throughput_approx(
     ``b`` ∈ {1, 2}.
     """
     p_a, rtt_a, rto_a, wm_a, b_a = _bcast(p, rtt, rto, wm, b)
-    to = rto_a * np.minimum(1.0, 3.0 * np.sqrt(3.0 * b_a * p_a / 8.0)) * p_a * (1.0 + 32.0 * p_a**2)
-    return finish(np.minimum(wm_a / rtt_a, 1.0 / (rtt_a * np.sqrt(2.0 * b_a * p_a / 3.0) + to)))
+    to = (
+        rto_a
+        * np.minimum(1.0, 3.0 * np.sqrt(3.0 * b_a * p_a / 8.0))
+        * p_a
+        * (1.0 + 32.0 * p_a**2)
+    )
+    return finish(
+        np.minimum(wm_a / rtt_a, 1.0 / (rtt_a * np.sqrt(2.0 * b_a * p_a / 3.0) + to))
+    )
 
 
 def pftk_expected_window(p: npt.ArrayLike, *, b: npt.ArrayLike = 1) -> FloatOrArray:
@@ -116,7 +127,9 @@ def pftk_throughput_full(
     ew = _pftk_ew(p_a, b_a)
     to = rto_a * _f(p_a) / (1.0 - p_a)
     q_u = _q_hat(ew, p_a)
-    unsat = ((1.0 - p_a) / p_a + ew + q_u / (1.0 - p_a)) / (rtt_a * (b_a * ew / 2.0 + 1.0) + q_u * to)
+    unsat = ((1.0 - p_a) / p_a + ew + q_u / (1.0 - p_a)) / (
+        rtt_a * (b_a * ew / 2.0 + 1.0) + q_u * to
+    )
     q_m = _q_hat(wm_a, p_a)
     sat = ((1.0 - p_a) / p_a + wm_a + q_m / (1.0 - p_a)) / (
         rtt_a * (b_a * wm_a / 8.0 + (1.0 - p_a) / (p_a * wm_a) + 2.0) + q_m * to

@@ -12,7 +12,7 @@ eq. 52; otherwise (``log2 W <= S``, ties included) → mixed TD and TO,
 eq. 53.
 
 Regime rule (ours): the window is saturated when Reno's own ``E[W_X]``
-(eq. 41) ``>= Wm``; yu gives no saturated Reno model, so we then use SACK's
+(eq. 41) ``>= Wm`` or ``S = Wm``; yu gives no saturated Reno model, so we then use SACK's
 eq. 28 (all variants coincide once ``S = Wm``, yu fig. 11).
 
 Units: throughput in segments/s; times in seconds; λ in segments/s.
@@ -46,7 +46,8 @@ def _eq52(q: Params) -> Array:
 
 
 def _eq53(q: Params) -> Array:
-    return (q.s / q.p) / (q.rtt * (np.sqrt(2.0 * q.b * q.s / q.p) + np.log2(_w_small_p(q))) + q.rto)
+    halvings: Array = np.log2(_w_small_p(q))
+    return (q.s / q.p) / (q.rtt * (np.sqrt(2.0 * q.b * q.s / q.p) + halvings) + q.rto)
 
 
 def _unsaturated(q: Params) -> Array:
@@ -54,11 +55,16 @@ def _unsaturated(q: Params) -> Array:
 
 
 def _is_saturated(q: Params) -> npt.NDArray[np.bool_]:
-    return np.asarray(_expected_window(q.p, q.s, q.b) >= q.wm)
+    return np.asarray((_expected_window(q.p, q.s, q.b) >= q.wm) | (q.s >= q.wm))
 
 
 def reno_expected_window(
-    p: npt.ArrayLike, tb: npt.ArrayLike, *, lam: npt.ArrayLike, wm: npt.ArrayLike, b: npt.ArrayLike = 1
+    p: npt.ArrayLike,
+    tb: npt.ArrayLike,
+    *,
+    lam: npt.ArrayLike,
+    wm: npt.ArrayLike,
+    b: npt.ArrayLike = 1,
 ) -> FloatOrArray:
     """Reno's expected window at a loss, ``E[W_X]`` in segments (yu eq. 41).
 
@@ -69,7 +75,12 @@ def reno_expected_window(
 
 
 def reno_td_only(
-    p: npt.ArrayLike, tb: npt.ArrayLike, *, lam: npt.ArrayLike, wm: npt.ArrayLike, b: npt.ArrayLike = 1
+    p: npt.ArrayLike,
+    tb: npt.ArrayLike,
+    *,
+    lam: npt.ArrayLike,
+    wm: npt.ArrayLike,
+    b: npt.ArrayLike = 1,
 ) -> npt.NDArray[np.bool_] | bool:
     """True where ``log2 sqrt(2S/(bp)) > S``: Reno recovers a lost burst without a timeout (yu eq. 52)."""
     q = Params(p, tb, lam, wm, 1.0, None, b)
@@ -135,7 +146,10 @@ def reno_throughput(
     rto: npt.ArrayLike,
     b: npt.ArrayLike = 1,
 ) -> FloatOrArray:
-    """Reno throughput in segments/s: eq. 28 if ``E[W_X]`` (eq. 41) ``>= Wm``, else eq. 52/53.
+    """Reno throughput in segments/s: eq. 28 if ``E[W_X]`` (eq. 41) ``>= Wm`` or ``S = Wm``, else eq. 52/53.
+
+    Eq. 52 is a small-``p`` form without timeouts, so for ``p`` above about 0.1
+    or ``S`` close to ``Wm`` the switch from eq. 28 can make this non-monotone in ``p``.
 
     Parameters as :func:`burstlab.models.sack_throughput` (``p`` in (0, 1),
     ``tb`` >= 0 s, ``lam`` > 0 segments/s, ``wm`` >= 1 segments, ``rtt0`` and

@@ -11,7 +11,9 @@ Units: throughput in segments/s; ``tb``, ``rtt0``, ``rto`` in seconds; ``lam``
 
 Regime rule (ours; yu only says the truth lies "in between" eqs. 26 and 28):
 the window is *saturated* when the unconstrained expected window at a loss,
-``E[W_X]`` of eq. 10, is at least ``Wm``; then eq. 28 is used, else eq. 26.
+``E[W_X]`` of eq. 10, is at least ``Wm``, or when ``S = Wm`` (one burst holds
+the whole window, so every burst loss is a timeout: yu §V.B, fig. 11); then
+eq. 28 is used, else eq. 26.
 """
 
 from __future__ import annotations
@@ -39,16 +41,25 @@ def _unsaturated(q: Params) -> Array:
 def _saturated(q: Params) -> Array:
     qto = _timeout_ratio(q.wm, q.s, q.p)
     num = 1.5 * q.wm + (1.0 - q.p) / q.p * q.s + qto * _top_segments(q.p)
-    den = q.rtt * (q.s / (q.p * q.wm) + q.wm / 8.0 + 1.5) + qto * q.rto * _f(q.p) / (1.0 - q.p)
+    den = q.rtt * (q.s / (q.p * q.wm) + q.wm / 8.0 + 1.5) + qto * q.rto * _f(q.p) / (
+        1.0 - q.p
+    )
     return num / den
 
 
 def _is_saturated(q: Params) -> npt.NDArray[np.bool_]:
-    return np.asarray(_expected_window(q.p, q.s, q.b) >= q.wm)
+    # Regime rule: E[W_X] (eq. 10) >= Wm, or S = Wm (one burst carries the whole window,
+    # so every loss is a timeout and the variants coincide, yu §V.B and fig. 11).
+    return np.asarray((_expected_window(q.p, q.s, q.b) >= q.wm) | (q.s >= q.wm))
 
 
 def sack_expected_window(
-    p: npt.ArrayLike, tb: npt.ArrayLike, *, lam: npt.ArrayLike, wm: npt.ArrayLike, b: npt.ArrayLike = 1
+    p: npt.ArrayLike,
+    tb: npt.ArrayLike,
+    *,
+    lam: npt.ArrayLike,
+    wm: npt.ArrayLike,
+    b: npt.ArrayLike = 1,
 ) -> FloatOrArray:
     """Expected window at a loss, ``E[W_X]`` in segments (yu eq. 10).
 
@@ -115,7 +126,7 @@ def sack_throughput(
     rto: npt.ArrayLike,
     b: npt.ArrayLike = 1,
 ) -> FloatOrArray:
-    """SACK throughput in segments/s: yu eq. 28 if ``E[W_X]`` (eq. 10) ``>= Wm``, else eq. 26.
+    """SACK throughput in segments/s: yu eq. 28 if ``E[W_X]`` (eq. 10) ``>= Wm`` or ``S = Wm``, else eq. 26.
 
     Parameters
     ----------
@@ -148,7 +159,9 @@ def sack_throughput_small_p(
     window unsaturated. ``wm`` only bounds ``S``.
     """
     q = Params(p, tb, lam, wm, rtt0, None, b)
-    return finish((q.s / q.p) / (q.rtt * (np.sqrt(2.0 * q.b * q.s / (3.0 * q.p)) + 1.0)))
+    return finish(
+        (q.s / q.p) / (q.rtt * (np.sqrt(2.0 * q.b * q.s / (3.0 * q.p)) + 1.0))
+    )
 
 
 def sack_throughput_leading(

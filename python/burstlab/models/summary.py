@@ -30,7 +30,7 @@ class ThroughputBreakdown:
     rtt : ``RTT0 + 2·Tb``, seconds.
     expected_window : the variant's unconstrained ``E[W_X]``, segments (eq. 10
         for SACK/NewReno, eq. 41 for Reno).
-    saturated : True where ``E[W_X] >= Wm`` (then eq. 28 is used).
+    saturated : True where ``E[W_X] >= Wm`` or ``S = Wm`` (then eq. 28 is used).
     timeout_ratio : TO/TD ratio ``Q`` the formula uses: ``Q(min(E[W_X], Wm))``
         of yu eq. 25 for SACK and saturated regimes, 1 for Reno's TD+TO case
         (eq. 53: every TDP ends in a timeout), and for the small-``p`` eqs. 34
@@ -65,19 +65,21 @@ def evaluate(
     Same parameters and units as :func:`burstlab.models.sack_throughput`.
     """
     if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        raise ValueError(
+            f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}"
+        )
     q = Params(p, tb, lam, wm, rtt0, rto, b)
     sat_b = _sack._saturated(q)
     if variant == "reno":
         ew = _reno._expected_window(q.p, q.s, q.b)
-        sat = ew >= q.wm
+        sat = (ew >= q.wm) | (q.s >= q.wm)
         td = _reno._td_only(q)
         unsat_b = _reno._unsaturated(q)
         unsat_eq = np.where(td, "52", "53")
         q_unsat = np.where(td, _timeout_ratio(ew, q.s, q.p), 1.0)
     else:
         ew = _sack._expected_window(q.p, q.s, q.b)
-        sat = ew >= q.wm
+        sat = (ew >= q.wm) | (q.s >= q.wm)
         if variant == "sack":
             unsat_b = _sack._unsaturated(q)
             unsat_eq = np.full(q.p.shape, "26")
