@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 import pytest
+
 from burstlab.models import cli
 
 THROUGHPUT = [

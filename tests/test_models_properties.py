@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import burstlab.models as m
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+
+import burstlab.models as m
 
 probs = st.floats(min_value=1e-7, max_value=0.999, allow_nan=False)
 times = st.one_of(st.just(0.0), st.floats(min_value=1e-9, max_value=100.0))

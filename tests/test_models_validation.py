@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 
-import burstlab.models as m
 import numpy as np
 import pytest
+
+import burstlab.models as m
 
 OK = {"lam": 125_000.0, "wm": 50.0, "rtt0": 0.1, "rto": 1.0}
 

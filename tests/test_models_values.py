@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 
-import burstlab.models as m
 import numpy as np
 import pytest
+
+import burstlab.models as m
 
 HIGH = {
     "lam": 125_000.0,

@@ -16,7 +16,8 @@ Rules chosen where yu leaves a choice:
 
 * regime: a variant is window-*saturated* when its unconstrained expected
   window at a loss (eq. 10 for SACK/NewReno, eq. 41 for Reno) is ``>= Wm``,
-  or when ``S = Wm`` (every burst loss is then a timeout, yu §V.B); then yu eq. 28 is used for all three variants, otherwise eq. 26 (SACK),
+  or when ``S = Wm`` (every burst loss is then a timeout, yu §V.B); then yu
+  eq. 28 is used for all three variants, otherwise eq. 26 (SACK),
   eq. 34 (NewReno) or eq. 52/53 (Reno);
 * Reno's case split uses ``log2 sqrt(2S/(bp))`` against ``S`` (log base 2:
   window halvings); ties go to eq. 53;

@@ -141,7 +141,7 @@ def _acks(text: str) -> int:
 def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for k, r in enumerate(rows):
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip(), file=out)
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip(), file=out)
         if k == 0:
             print("  ".join("-" * w for w in widths), file=out)
 
