@@ -24,6 +24,10 @@ use crate::tcp::{AckSeg, TcpConfig, TcpOutput, TcpReceiver, TcpSender};
 use crate::units::{BitRate, SimTime};
 use std::collections::VecDeque;
 
+#[path = "sim_obs.rs"]
+mod obs_net;
+use obs_net::OBS_BIT;
+
 /// Event kinds. All payloads are indices, so an event is 16 bytes.
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
@@ -39,6 +43,12 @@ pub enum Ev {
     UdpSend(u32),
     /// On-off source switches state.
     OnOffToggle(u32),
+    /// Assembly timer of OBS queue `0` with generation `1` (lazily cancelled).
+    AsmTimer(u32, u64),
+    /// The burst control packet of burst `0` has been processed at its next node.
+    Bcp(u32),
+    /// The tail of burst `0` reaches its egress edge node.
+    BurstArrive(u32),
     /// End of warm-up: statistics are snapshotted.
     Warmup,
     /// End of the run.
@@ -199,6 +209,8 @@ pub struct Sim {
     trace_end: SimTime,
     cwnd_trace: Vec<CwndSample>,
     pkt_trace: Vec<PacketSample>,
+    /// The OBS network (empty without fibres).
+    obs: obs_net::Obs,
 }
 
 impl Sim {
@@ -223,24 +235,10 @@ impl Sim {
             });
             link_spec.push((l.spec_index, l.from, l.to));
         }
-        // Directed link lookup for route conversion.
-        let find_link = |a: u32, b: u32| -> Option<u32> {
-            r.links
-                .iter()
-                .position(|l| l.from == a && l.to == b)
-                .map(|i| i as u32)
-        };
-        let mut routes = Vec::new();
+        // Routes: link indices, and OBS segments as assembly-queue entries.
+        let (obs, routes) = obs_net::build(r, &mut links)?;
         let mut flows = Vec::new();
         for (fi, f) in r.flows.iter().enumerate() {
-            let to_links = |nodes: &[u32]| -> Vec<u32> {
-                nodes
-                    .windows(2)
-                    .map(|w| find_link(w[0], w[1]).expect("validated route"))
-                    .collect()
-            };
-            routes.push(to_links(&f.route));
-            routes.push(to_links(&f.reverse_route));
             let agent = match &f.kind {
                 ResolvedFlowKind::Tcp {
                     cfg,
@@ -339,6 +337,7 @@ impl Sim {
             trace_end: r.trace.end.map(|d| d.0).unwrap_or(SimTime::MAX),
             cwnd_trace: Vec::new(),
             pkt_trace: Vec::new(),
+            obs,
         };
         for (i, f) in sim.flows.iter().enumerate() {
             if f.start < sim.duration {
@@ -374,7 +373,13 @@ impl Sim {
                 Ev::OnOffToggle(f) => self.onoff_toggle(now, f),
                 Ev::FlowStart(f) => self.flow_start(now, f),
                 Ev::FlowStop(f) => self.flow_stop(f),
-                Ev::Warmup => self.snapshot_all(now),
+                Ev::AsmTimer(qi, gen) => self.asm_timer(now, qi, gen),
+                Ev::Bcp(b) => self.bcp_at_node(now, b),
+                Ev::BurstArrive(b) => self.burst_arrive(now, b),
+                Ev::Warmup => {
+                    self.snapshot_all(now);
+                    self.obs_warmup();
+                }
                 Ev::End => break,
             }
         }
@@ -415,6 +420,10 @@ impl Sim {
         let p = &mut self.pkts[id as usize];
         let li = self.routes[p.route as usize][p.hop as usize];
         p.hop += 1;
+        if li & OBS_BIT != 0 {
+            self.obs_enqueue(now, id, li & !OBS_BIT);
+            return;
+        }
         let bytes = p.bytes;
         let link = &mut self.links[li as usize];
         link.c.pkts_offered += 1;
@@ -873,7 +882,7 @@ impl Sim {
         (f.data_created, received, f.data_dropped, live)
     }
 
-    fn finish(self) -> RunResult {
+    fn finish(mut self) -> RunResult {
         let now = self.duration;
         let mut flows = Vec::new();
         for fi in 0..self.flows.len() {
@@ -964,9 +973,12 @@ impl Sim {
             });
         }
         let span = self.duration.as_secs_f64();
+        let obs_span = self.duration.saturating_sub(self.warmup).as_secs_f64();
+        let (bursts, obs_links, obs_flows, burst_hist, burst_trace) = self.obs_rows(obs_span);
         let links = self
             .links
             .iter()
+            .take(self.link_spec.len()) // hidden OBS bypass links are not reported
             .enumerate()
             .map(|(i, l)| {
                 let (spec, from, to) = self.link_spec[i];
@@ -995,6 +1007,11 @@ impl Sim {
             links,
             cwnd_trace: self.cwnd_trace,
             packet_trace: self.pkt_trace,
+            bursts,
+            obs_links,
+            obs_flows,
+            burst_hist,
+            burst_trace,
         }
     }
 
