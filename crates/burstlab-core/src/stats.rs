@@ -349,7 +349,7 @@ impl SizeHist {
             let e = (b - 128) / 16 + 7;
             let sub = ((b - 128) % 16) as u64;
             let lo = (16 + sub) << (e - 4);
-            (lo, lo + (1u64 << (e - 4)) - 1)
+            (lo, lo + ((1u64 << (e - 4)) - 1))
         }
     }
     pub fn add(&mut self, x: u64) {
