@@ -362,6 +362,11 @@ impl Sim {
         self.finish()
     }
 
+    /// The results of a world already run with [`Sim::run_until_end`].
+    pub fn into_result(self) -> RunResult {
+        self.finish()
+    }
+
     /// Processes events until the end event (exposed for tests that inspect the world).
     pub fn run_until_end(&mut self) {
         while let Some((now, ev)) = self.q.pop() {

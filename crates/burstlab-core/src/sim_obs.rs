@@ -52,6 +52,8 @@ use std::collections::HashMap;
 
 /// Marks a route entry as "join assembly queue `entry & !OBS_BIT`".
 pub(super) const OBS_BIT: u32 = 1 << 31;
+/// Route entry of an OBS segment that no packet ever takes (a UDP flow's reverse route).
+const UNUSED_QUEUE: u32 = OBS_BIT - 1;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct FibreCounters {
@@ -249,6 +251,11 @@ pub(super) fn build(
                 let egress = nodes[k];
                 let o = oc.expect("fibres imply obs settings");
                 let tcp = matches!(f.kind, ResolvedFlowKind::Tcp { .. });
+                if dir == 1 && !tcp {
+                    // UDP flows send nothing back: no queue for their reverse route.
+                    hops.push(OBS_BIT | UNUSED_QUEUE);
+                    continue;
+                }
                 if dir == 1 && tcp && o.ack_mode == AckMode::Bypass {
                     let li = *bypass.entry(path.clone()).or_insert_with(|| {
                         let rate = path
