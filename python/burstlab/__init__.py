@@ -5,9 +5,9 @@
     >>> res.flows[["variant", "goodput_segps"]]
 """
 
+from burstlab import topologies
 from burstlab._core import ScenarioError, SimulationError
 from burstlab._core import __version__ as __version__
-from burstlab import topologies
 from burstlab.api import Result, load_scenario, run
 
 __all__ = [

@@ -979,7 +979,7 @@ impl Sim {
         }
         let span = self.duration.as_secs_f64();
         let obs_span = self.duration.saturating_sub(self.warmup).as_secs_f64();
-        let (bursts, obs_links, obs_flows, burst_hist, burst_trace) = self.obs_rows(obs_span);
+        let obs_tables = self.obs_rows(obs_span);
         let links = self
             .links
             .iter()
@@ -1012,11 +1012,11 @@ impl Sim {
             links,
             cwnd_trace: self.cwnd_trace,
             packet_trace: self.pkt_trace,
-            bursts,
-            obs_links,
-            obs_flows,
-            burst_hist,
-            burst_trace,
+            bursts: obs_tables.bursts,
+            obs_links: obs_tables.links,
+            obs_flows: obs_tables.flows,
+            burst_hist: obs_tables.hist,
+            burst_trace: obs_tables.trace,
         }
     }
 

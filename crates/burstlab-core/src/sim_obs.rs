@@ -395,6 +395,15 @@ pub(super) fn build(
     Ok((obs, routes))
 }
 
+/// The OBS result tables of a run.
+pub(super) struct ObsTables {
+    pub(super) bursts: Vec<BurstRow>,
+    pub(super) links: Vec<ObsLinkRow>,
+    pub(super) flows: Vec<ObsFlowRow>,
+    pub(super) hist: Vec<BurstHistRow>,
+    pub(super) trace: Vec<BurstSample>,
+}
+
 /// Transmission time of a burst of `bytes` at `rate` (at least 1 ps; bursts may exceed
 /// the `u32` packet sizes of `BitRate::tx_time`).
 fn burst_time(rate: BitRate, bytes: u64) -> SimTime {
@@ -783,16 +792,7 @@ impl Sim {
         self.obs.bursts.len()
     }
 
-    pub(super) fn obs_rows(
-        &mut self,
-        span_s: f64,
-    ) -> (
-        Vec<BurstRow>,
-        Vec<ObsLinkRow>,
-        Vec<ObsFlowRow>,
-        Vec<BurstHistRow>,
-        Vec<BurstSample>,
-    ) {
+    pub(super) fn obs_rows(&mut self, span_s: f64) -> ObsTables {
         let name = |n: u32| self.node_names[n as usize].clone();
         let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { f64::NAN };
         let mut rows = Vec::new();
@@ -917,6 +917,12 @@ impl Sim {
             }
         }
         let trace = std::mem::take(&mut self.obs.trace);
-        (rows, links, flows, hist, trace)
+        ObsTables {
+            bursts: rows,
+            links,
+            flows,
+            hist,
+            trace,
+        }
     }
 }

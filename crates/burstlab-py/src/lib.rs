@@ -168,7 +168,10 @@ fn to_py(py: Python<'_>, r: RunResult) -> PyResult<Py<PyDict>> {
     )?;
     b.set_item("queue", t.iter().map(|s| s.queue).collect::<Vec<_>>())?;
     b.set_item("burst", t.iter().map(|s| s.burst).collect::<Vec<_>>())?;
-    b.set_item("event", t.iter().map(|s| s.event.name()).collect::<Vec<_>>())?;
+    b.set_item(
+        "event",
+        t.iter().map(|s| s.event.name()).collect::<Vec<_>>(),
+    )?;
     b.set_item("pkts", t.iter().map(|s| s.pkts).collect::<Vec<_>>())?;
     b.set_item("bytes", t.iter().map(|s| s.bytes).collect::<Vec<_>>())?;
     b.set_item(
