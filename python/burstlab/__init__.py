@@ -5,8 +5,17 @@
     >>> res.flows[["variant", "goodput_segps"]]
 """
 
+from burstlab import topologies
 from burstlab._core import ScenarioError, SimulationError
 from burstlab._core import __version__ as __version__
 from burstlab.api import Result, load_scenario, run
 
-__all__ = ["Result", "ScenarioError", "SimulationError", "load_scenario", "run", "__version__"]
+__all__ = [
+    "Result",
+    "ScenarioError",
+    "SimulationError",
+    "__version__",
+    "load_scenario",
+    "run",
+    "topologies",
+]

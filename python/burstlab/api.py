@@ -21,6 +21,9 @@ from burstlab import _core
 
 ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
 
+#: The optional OBS tables of a :class:`Result` (empty without an OBS network).
+OBS_TABLES = ("bursts", "obs_links", "obs_flows", "burst_hist", "burst_trace")
+
 
 def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
     """Returns the scenario as a dict (reading a TOML/JSON file or TOML text)."""
@@ -59,6 +62,16 @@ class Result:
         cwnd: cwnd trace (time_s, flow, cwnd_segments, ssthresh_segments) if enabled.
         packets: packet trace (time_s, flow, seq, event, retransmit) if enabled.
         scenario: the scenario as run (a dict).
+        bursts: OBS, one row per assembly queue (bursts sent/lost by reason, loss
+            probability, burst length in bytes and packets with quantiles, yu's S as
+            ``mean_data_pkts``, ACK bursts, assembly delay).
+        obs_links: OBS, one row per fibre direction (bursts offered/scheduled, losses by
+            reason, loss probability, wavelength utilisation).
+        obs_flows: OBS, one row per flow crossing an OBS network (its S as
+            ``mean_segments_per_burst``, ACK bursts, bursts lost, assembly delay).
+        burst_hist: OBS, packets-per-burst histogram (queue, pkts_lo, pkts_hi, count).
+        burst_trace: OBS burst trace (time_s, queue, burst, event, pkts, bytes, reason,
+            fibre) if ``sim.trace.bursts`` is on.
     """
 
     meta: dict[str, Any]
@@ -67,6 +80,11 @@ class Result:
     cwnd: pd.DataFrame
     packets: pd.DataFrame
     scenario: dict[str, Any] = field(default_factory=dict)
+    bursts: pd.DataFrame = field(default_factory=pd.DataFrame)
+    obs_links: pd.DataFrame = field(default_factory=pd.DataFrame)
+    obs_flows: pd.DataFrame = field(default_factory=pd.DataFrame)
+    burst_hist: pd.DataFrame = field(default_factory=pd.DataFrame)
+    burst_trace: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def seed(self) -> int:
@@ -107,8 +125,14 @@ class Result:
             ("links", self.links),
             ("cwnd_trace", self.cwnd),
             ("packet_trace", self.packets),
+            ("bursts", self.bursts),
+            ("obs_links", self.obs_links),
+            ("obs_flows", self.obs_flows),
+            ("burst_hist", self.burst_hist),
+            ("burst_trace", self.burst_trace),
         ]:
-            if name.endswith("trace") and df.empty:
+            optional = name.endswith("trace") or name in OBS_TABLES
+            if optional and df.empty:
                 continue
             p = d / f"{name}.csv"
             df.assign(**stamp).to_csv(p, index=False)
@@ -120,6 +144,10 @@ class Result:
             "flows": json.loads(self.flows.to_json(orient="records")),
             "links": json.loads(self.links.to_json(orient="records")),
         }
+        for name in OBS_TABLES:
+            df = getattr(self, name)
+            if not df.empty:
+                doc[name] = json.loads(df.to_json(orient="records"))
         p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
         written.append(p)
         return written
@@ -166,4 +194,18 @@ def run(
         cwnd=pd.DataFrame(raw["cwnd_trace"]),
         packets=pd.DataFrame(raw["packet_trace"]),
         scenario=spec,
+        bursts=_rows(raw, "bursts"),
+        obs_links=_rows(raw, "obs_links"),
+        obs_flows=_rows(raw, "obs_flows"),
+        burst_hist=_rows(raw, "burst_hist"),
+        burst_trace=pd.DataFrame(raw.get("burst_trace", {})),
     )
+
+
+def _rows(raw: Mapping[str, Any], key: str) -> pd.DataFrame:
+    """A JSON row list from the core as a DataFrame; JSON nulls (NaN) become float NaN."""
+    df = pd.DataFrame(json.loads(raw.get(key, "[]")))
+    for c in df.columns:
+        if df[c].dtype == object and df[c].isna().any():
+            df[c] = pd.to_numeric(df[c], errors="coerce").astype(float)
+    return df

@@ -7,6 +7,7 @@
 //! Quantities accept readable strings: durations `"10ms"`, rates `"10Gb/s"` / `"125MB/s"`,
 //! sizes `"1000B"`; bare numbers mean seconds, bits per second and bytes respectively.
 
+use crate::obs::AssemblerConfig;
 use crate::tcp::{Profile, TcpConfig, Variant};
 use crate::units::{parse_bytes, parse_duration, parse_rate, BitRate, SimTime};
 use serde::de::{self, Deserializer};
@@ -120,6 +121,12 @@ pub struct ScenarioSpec {
     pub links: Vec<LinkSpec>,
     #[serde(default, alias = "flow")]
     pub flows: Vec<FlowSpec>,
+    /// Optical fibres between OBS nodes (`edge`, `core`).
+    #[serde(default, alias = "fibre", alias = "fiber", alias = "fibers")]
+    pub fibres: Vec<FibreSpec>,
+    /// OBS settings shared by all edge and core nodes (see [`ObsSpec`]).
+    #[serde(default)]
+    pub obs: Option<ObsSpec>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -160,6 +167,9 @@ pub struct TraceSpec {
     pub start: Option<Dur>,
     #[serde(default)]
     pub end: Option<Dur>,
+    /// Record every burst formed, lost and delivered (OBS scenarios).
+    #[serde(default)]
+    pub bursts: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -167,6 +177,18 @@ pub struct TraceSpec {
 pub enum NodeKind {
     Host,
     Router,
+    /// OBS edge node: ingress (assembly) and egress (disassembly) between packet links
+    /// and fibres.
+    Edge,
+    /// Bufferless OBS core switch: fibres only.
+    Core,
+}
+
+impl NodeKind {
+    /// Edge and core nodes are optical (joined by fibres, not packet links).
+    pub fn is_obs(self) -> bool {
+        matches!(self, NodeKind::Edge | NodeKind::Core)
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -175,6 +197,14 @@ pub struct NodeSpec {
     pub name: String,
     #[serde(default = "default_node_kind")]
     pub kind: NodeKind,
+    /// Edge/core only: this node's switch set-up time (overrides `obs.switch_setup`;
+    /// e.g. a slow MEMS fabric, hybrid §II).
+    #[serde(default)]
+    pub switch_setup: Option<Dur>,
+    /// Edge only: assembly policy of this ingress (overrides `obs.assembly`; a flow's or
+    /// class's own `assembly` wins over it).
+    #[serde(default)]
+    pub assembly: Option<AssemblySpec>,
 }
 
 fn default_node_kind() -> NodeKind {
@@ -294,6 +324,13 @@ pub struct FlowSpec {
     pub mean_on: Option<Dur>,
     #[serde(default)]
     pub mean_off: Option<Dur>,
+    // --- OBS
+    /// Class for the `per_class` classifier (index into `obs.class`, default 0).
+    #[serde(default)]
+    pub class: Option<u32>,
+    /// Assembly policy of this flow's queues (`per_flow` classifier only).
+    #[serde(default)]
+    pub assembly: Option<AssemblySpec>,
 }
 
 fn default_flow_type() -> FlowType {
@@ -343,6 +380,297 @@ impl FlowSpec {
 }
 
 // ---------------------------------------------------------------------------------------
+// Optical burst switching.
+
+/// One `[[fibre]]`: a fibre between two OBS nodes with `wavelengths` data channels (plus
+/// a control channel that carries the burst control packets and is never congested).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FibreSpec {
+    pub a: String,
+    pub b: String,
+    /// Line rate of each data wavelength.
+    pub rate: Rate,
+    /// Propagation delay; give either `delay` or `length_km` (5 µs per km).
+    #[serde(default)]
+    pub delay: Option<Dur>,
+    #[serde(default)]
+    pub length_km: Option<f64>,
+    /// Data wavelengths `k` per direction (default 1).
+    #[serde(default = "default_wavelengths")]
+    pub wavelengths: u32,
+    /// Per-burst loss probability on this fibre (overrides `obs.loss.p`; `per_link`
+    /// scope only).
+    #[serde(default)]
+    pub loss: Option<f64>,
+    #[serde(default = "default_true")]
+    pub duplex: bool,
+}
+
+fn default_wavelengths() -> u32 {
+    1
+}
+
+/// An assembly policy. A flat record with a `type` (not an internally tagged enum, so
+/// errors keep their field path); fields that do not apply to the type are rejected.
+///
+/// - `type = "timer"`: `tb` (required), `jitter` (sd as a fraction of `tb`, ozsarac §3.3);
+/// - `type = "length"`: `max_bytes` and/or `max_pkts`;
+/// - `type = "hybrid"`: `tmax`, `lmax` (bytes) required, `lmin` (padding) optional.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AssemblySpec {
+    #[serde(rename = "type")]
+    pub kind: AssemblyType,
+    #[serde(default)]
+    pub tb: Option<Dur>,
+    #[serde(default)]
+    pub jitter: Option<f64>,
+    #[serde(default)]
+    pub max_bytes: Option<Size>,
+    #[serde(default)]
+    pub max_pkts: Option<u32>,
+    #[serde(default)]
+    pub tmax: Option<Dur>,
+    #[serde(default)]
+    pub lmax: Option<Size>,
+    #[serde(default)]
+    pub lmin: Option<Size>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AssemblyType {
+    Timer,
+    Length,
+    Hybrid,
+}
+
+/// Which assembly queue an arriving packet joins at the ingress edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Classifier {
+    /// One queue per (flow, OBS route): yu §II's per-flow assembly.
+    #[default]
+    PerFlow,
+    /// One queue per (egress, OBS route), shared by all flows: mixed-flow assembly.
+    PerEgress,
+    /// One queue per (egress, OBS route, flow class).
+    PerClass,
+}
+
+/// What happens to TCP ACKs crossing the OBS network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum AckMode {
+    /// ACKs are assembled and switched like data (yu: RTT = RTT0 + 2·Tb).
+    #[default]
+    Assemble,
+    /// ACKs cross the core as packets, never assembled or lost (ozsarac §3).
+    Bypass,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SchedulerName {
+    Ffuc,
+    Lauc,
+    #[default]
+    Laucvf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Signalling {
+    /// Just-enough-time: reserve `[burst arrival, burst end)` at each hop.
+    #[default]
+    Jet,
+    /// Just-in-time: reserve from the end of BCP processing until the burst end.
+    Jit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LossScope {
+    /// Each fibre hop drops a burst independently with probability `p`.
+    #[default]
+    PerLink,
+    /// A burst is lost once per path with probability `p` (whatever the hop count).
+    PerPath,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum LossAppliesTo {
+    /// Only bursts carrying at least one data (or UDP) packet (yu §III).
+    #[default]
+    Data,
+    /// Every burst, pure-ACK bursts included.
+    All,
+}
+
+/// Independent random burst loss (the models' assumption, yu §III).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LossSpec {
+    #[serde(default)]
+    pub p: f64,
+    #[serde(default)]
+    pub scope: LossScope,
+    #[serde(default)]
+    pub applies_to: LossAppliesTo,
+}
+
+/// Deterministic burst dropping (yu figs 8, 9): the bursts with these 0-based indices,
+/// in emission order, of the queue `queue` at ingress `edge` are lost.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DropBurstSpec {
+    pub edge: String,
+    /// The queue's key: the flow name (`per_flow`), the egress node name
+    /// (`per_egress`) or `"<egress>/<class>"` (`per_class`).
+    pub queue: String,
+    pub bursts: Vec<u64>,
+}
+
+/// Per-class overrides for the `per_class` classifier.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassSpec {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub assembly: Option<AssemblySpec>,
+    /// Added to the base offset of this class's bursts (e.g. MEMS set-up, hybrid §II).
+    #[serde(default)]
+    pub extra_offset: Option<Dur>,
+}
+
+/// The `[obs]` section. Every field has a default.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObsSpec {
+    #[serde(default)]
+    pub assembly: Option<AssemblySpec>,
+    #[serde(default)]
+    pub classifier: Classifier,
+    #[serde(default)]
+    pub ack_mode: AckMode,
+    #[serde(default)]
+    pub scheduler: SchedulerName,
+    /// Full wavelength conversion at every node; `false` enforces wavelength continuity.
+    #[serde(default = "default_true")]
+    pub conversion: bool,
+    #[serde(default)]
+    pub signalling: Signalling,
+    /// BCP processing time per node (δ).
+    #[serde(default)]
+    pub bcp_processing: Option<Dur>,
+    /// Switch set-up time (default for all OBS nodes).
+    #[serde(default)]
+    pub switch_setup: Option<Dur>,
+    /// Added to the base offset `hops·δ + setup`.
+    #[serde(default)]
+    pub extra_offset: Option<Dur>,
+    /// Fixed offset replacing `hops·δ + setup + extra_offset` (may be too short: such
+    /// bursts are lost where the offset runs out).
+    #[serde(default)]
+    pub offset: Option<Dur>,
+    /// Cap on packets per burst (ozsarac: 10 000).
+    #[serde(default)]
+    pub max_pkts_per_burst: Option<u32>,
+    /// Assembly-queue limit in packets (ozsarac: 100 000); arrivals beyond it are dropped.
+    #[serde(default)]
+    pub queue_limit: Option<u64>,
+    #[serde(default)]
+    pub loss: Option<LossSpec>,
+    #[serde(default, alias = "drop_burst")]
+    pub drop_bursts: Vec<DropBurstSpec>,
+    #[serde(default, alias = "class")]
+    pub classes: Vec<ClassSpec>,
+}
+
+impl Default for ObsSpec {
+    fn default() -> Self {
+        ObsSpec {
+            assembly: None,
+            classifier: Classifier::default(),
+            ack_mode: AckMode::default(),
+            scheduler: SchedulerName::default(),
+            conversion: true,
+            signalling: Signalling::default(),
+            bcp_processing: None,
+            switch_setup: None,
+            extra_offset: None,
+            offset: None,
+            max_pkts_per_burst: None,
+            queue_limit: None,
+            loss: None,
+            drop_bursts: Vec::new(),
+            classes: Vec::new(),
+        }
+    }
+}
+
+impl AssemblySpec {
+    /// Validates into an [`AssemblerConfig`]; `path` names this table in errors.
+    pub fn resolve(&self, path: &str, max_pkts: u32) -> Result<AssemblerConfig, ScenarioError> {
+        let given = [
+            ("tb", self.tb.is_some()),
+            ("jitter", self.jitter.is_some()),
+            ("max_bytes", self.max_bytes.is_some()),
+            ("max_pkts", self.max_pkts.is_some()),
+            ("tmax", self.tmax.is_some()),
+            ("lmax", self.lmax.is_some()),
+            ("lmin", self.lmin.is_some()),
+        ];
+        let allowed: &[&str] = match self.kind {
+            AssemblyType::Timer => &["tb", "jitter"],
+            AssemblyType::Length => &["max_bytes", "max_pkts"],
+            AssemblyType::Hybrid => &["tmax", "lmax", "lmin"],
+        };
+        if let Some((f, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
+            return Err(e(
+                format!("{path}.{f}"),
+                format!("does not apply to {:?} assembly", self.kind).to_lowercase(),
+            ));
+        }
+        let need = |f: &str, v: Option<Dur>| {
+            v.map(|d| d.0)
+                .ok_or_else(|| e(format!("{path}.{f}"), "required"))
+        };
+        let cfg = match self.kind {
+            AssemblyType::Timer => AssemblerConfig::Timer {
+                tb: need("tb", self.tb)?,
+                jitter_sd_frac: self.jitter.unwrap_or(0.0),
+            },
+            AssemblyType::Length => AssemblerConfig::Length {
+                max_bytes: self.max_bytes.map(|s| s.0),
+                max_pkts: self.max_pkts,
+            },
+            AssemblyType::Hybrid => AssemblerConfig::Hybrid {
+                tmax: need("tmax", self.tmax)?,
+                lmax_bytes: self
+                    .lmax
+                    .ok_or_else(|| e(format!("{path}.lmax"), "required"))?
+                    .0,
+                lmin_bytes: self.lmin.map(|s| s.0),
+            },
+        };
+        crate::obs::validate_assembler_at(path, &cfg, max_pkts).map_err(split_field)?;
+        Ok(cfg)
+    }
+}
+
+/// Turns an `obs` validator message `"field.path: reason"` into a [`ScenarioError`].
+fn split_field(msg: String) -> ScenarioError {
+    match msg.split_once(": ") {
+        Some((f, r)) => ScenarioError::new(f, r),
+        None => ScenarioError::new("", msg),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Parsing entry points.
 
 impl ScenarioSpec {
@@ -372,6 +700,11 @@ fn path_error(path: String, msg: String) -> ScenarioError {
         path.replace("nodes[", "node[")
             .replace("links[", "link[")
             .replace("flows[", "flow[")
+            .replace("fibres[", "fibre[")
+            .replace("fibers[", "fibre[")
+            .replace("fiber[", "fibre[")
+            .replace("drop_bursts[", "drop_burst[")
+            .replace("classes[", "class[")
     };
     ScenarioError::new(field, msg)
 }
@@ -392,6 +725,56 @@ pub struct Resolved {
     /// One entry per direction.
     pub links: Vec<ResolvedLink>,
     pub flows: Vec<ResolvedFlow>,
+    /// One entry per fibre direction.
+    pub fibres: Vec<ResolvedFibre>,
+    /// OBS settings (defaults filled in); present whenever the scenario has fibres.
+    pub obs: Option<ResolvedObs>,
+    /// Per node: switch set-up time (OBS nodes; `obs.switch_setup` unless overridden).
+    pub node_setup: Vec<SimTime>,
+    /// Per node: its own assembly policy (edge nodes with `assembly`).
+    pub node_assembly: Vec<Option<AssemblerConfig>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedFibre {
+    pub from: u32,
+    pub to: u32,
+    pub rate: BitRate,
+    pub delay: SimTime,
+    pub wavelengths: u32,
+    /// Per-burst loss probability of this direction (`per_link` scope).
+    pub loss: f64,
+    /// Index of the `[[fibre]]` entry it came from.
+    pub spec_index: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedClass {
+    pub name: String,
+    pub assembly: Option<AssemblerConfig>,
+    pub extra_offset: SimTime,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedObs {
+    pub assembly: AssemblerConfig,
+    pub classifier: Classifier,
+    pub ack_mode: AckMode,
+    pub scheduler: crate::obs::SchedulerKind,
+    pub conversion: bool,
+    pub signalling: Signalling,
+    pub bcp_processing: SimTime,
+    pub switch_setup: SimTime,
+    pub extra_offset: SimTime,
+    pub offset: Option<SimTime>,
+    pub max_pkts_per_burst: u32,
+    pub queue_limit: Option<u64>,
+    pub loss_p: f64,
+    pub loss_scope: LossScope,
+    pub loss_applies_to: LossAppliesTo,
+    /// (edge node, queue key, sorted burst indices), in spec order.
+    pub drop_bursts: Vec<(u32, String, Vec<u64>)>,
+    pub classes: Vec<ResolvedClass>,
 }
 
 #[derive(Debug, Clone)]
@@ -418,6 +801,10 @@ pub struct ResolvedFlow {
     pub route: Vec<u32>,
     pub reverse_route: Vec<u32>,
     pub kind: ResolvedFlowKind,
+    /// OBS class (`per_class` classifier).
+    pub class: u32,
+    /// The flow's own assembly policy (`per_flow` classifier).
+    pub assembly: Option<AssemblerConfig>,
 }
 
 #[derive(Debug, Clone)]
@@ -480,6 +867,39 @@ impl ScenarioSpec {
             }
             nodes.push((n.name.clone(), n.kind));
         }
+        // ---- OBS settings (defaults when the section is absent).
+        let obs_spec = self.obs.clone().unwrap_or_default();
+        let max_pkts_per_burst = obs_spec.max_pkts_per_burst.unwrap_or(u32::MAX);
+        if max_pkts_per_burst == 0 {
+            return Err(e("obs.max_pkts_per_burst", "must be at least 1 (got 0)"));
+        }
+        let default_setup = obs_spec
+            .switch_setup
+            .map(|d| d.0)
+            .unwrap_or(SimTime::from_us(5));
+        let mut node_setup = Vec::with_capacity(nodes.len());
+        let mut node_assembly = Vec::with_capacity(nodes.len());
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.switch_setup.is_some() && !n.kind.is_obs() {
+                return Err(e(
+                    format!("node[{i}].switch_setup"),
+                    "applies to edge and core nodes only",
+                ));
+            }
+            node_setup.push(n.switch_setup.map(|d| d.0).unwrap_or(default_setup));
+            node_assembly.push(match &n.assembly {
+                Some(a) if n.kind == NodeKind::Edge => {
+                    Some(a.resolve(&format!("node[{i}].assembly"), max_pkts_per_burst)?)
+                }
+                Some(_) => {
+                    return Err(e(
+                        format!("node[{i}].assembly"),
+                        "applies to edge nodes only",
+                    ))
+                }
+                None => None,
+            });
+        }
         let lookup = |field: String, name: &str| -> Result<u32, ScenarioError> {
             by_name
                 .get(name)
@@ -490,6 +910,23 @@ impl ScenarioSpec {
         for (i, l) in self.links.iter().enumerate() {
             let a = lookup(format!("link[{i}].a"), &l.a)?;
             let b = lookup(format!("link[{i}].b"), &l.b)?;
+            for (f, x) in [("a", a), ("b", b)] {
+                if nodes[x as usize].1 == NodeKind::Core {
+                    return Err(e(
+                        format!("link[{i}].{f}"),
+                        format!(
+                            "'{}' is a core node; core nodes connect by [[fibre]] only",
+                            nodes[x as usize].0
+                        ),
+                    ));
+                }
+            }
+            if nodes[a as usize].1.is_obs() && nodes[b as usize].1.is_obs() {
+                return Err(e(
+                    format!("link[{i}]"),
+                    "two OBS nodes are joined by a [[fibre]], not a [[link]]",
+                ));
+            }
             if a == b {
                 return Err(e(
                     format!("link[{i}].b"),
@@ -532,10 +969,89 @@ impl ScenarioSpec {
                 links.push(mk(b, a, lba));
             }
         }
-        // Adjacency (directed) for routing and route checks.
+        // ---- Fibres.
+        let mut fibres = Vec::new();
+        for (i, f) in self.fibres.iter().enumerate() {
+            let fld = |s: &str| format!("fibre[{i}].{s}");
+            let a = lookup(fld("a"), &f.a)?;
+            let b = lookup(fld("b"), &f.b)?;
+            for (nm, x) in [("a", a), ("b", b)] {
+                if !nodes[x as usize].1.is_obs() {
+                    return Err(e(
+                        fld(nm),
+                        format!(
+                            "'{}' is not an OBS node; fibres join nodes of kind edge or core",
+                            nodes[x as usize].0
+                        ),
+                    ));
+                }
+            }
+            if a == b {
+                return Err(e(fld("b"), "a fibre must join two different nodes"));
+            }
+            crate::obs::validate_wavelengths(f.wavelengths as usize).map_err(|m| {
+                e(
+                    fld("wavelengths"),
+                    m.split_once(": ").map_or(m.clone(), |x| x.1.to_string()),
+                )
+            })?;
+            let delay = match (f.delay, f.length_km) {
+                (Some(d), None) => d.0,
+                (None, Some(km)) => {
+                    if !(km.is_finite() && km >= 0.0) {
+                        return Err(e(
+                            fld("length_km"),
+                            format!("must be a non-negative length, got {km}"),
+                        ));
+                    }
+                    // Light in fibre: about 5 µs per km.
+                    SimTime::from_secs_f64(km * 5e-6).map_err(|m| e(fld("length_km"), m))?
+                }
+                (Some(_), Some(_)) => {
+                    return Err(e(
+                        fld("length_km"),
+                        "give either delay or length_km, not both",
+                    ))
+                }
+                (None, None) => return Err(e(fld("delay"), "required (or length_km)")),
+            };
+            let loss = match f.loss {
+                None => None,
+                Some(p) if (0.0..=1.0).contains(&p) => Some(p),
+                Some(p) => {
+                    return Err(e(
+                        fld("loss"),
+                        format!("a probability must lie in [0, 1], got {p}"),
+                    ))
+                }
+            };
+            let base_p = obs_spec.loss.as_ref().map_or(0.0, |l| l.p);
+            let mk = |from, to| ResolvedFibre {
+                from,
+                to,
+                rate: f.rate.0,
+                delay,
+                wavelengths: f.wavelengths,
+                loss: loss.unwrap_or(base_p),
+                spec_index: i,
+            };
+            fibres.push(mk(a, b));
+            if f.duplex {
+                fibres.push(mk(b, a));
+            }
+        }
+        let obs = if fibres.is_empty() && self.obs.is_none() {
+            None
+        } else {
+            Some(self.resolve_obs(&obs_spec, max_pkts_per_burst, &nodes, &by_name)?)
+        };
+        // Adjacency (directed) for routing and route checks: links and fibres.
         let mut adj: Vec<Vec<u32>> = vec![Vec::new(); nodes.len()];
         for l in &links {
             adj[l.from as usize].push(l.to);
+        }
+        for f in &fibres {
+            adj[f.from as usize].push(f.to);
         }
         for v in adj.iter_mut() {
             v.sort_unstable();
@@ -639,7 +1155,24 @@ impl ScenarioSpec {
                     }
                 }
             };
+            for (r, rf) in [(&route, "route"), (&reverse_route, "reverse_route")] {
+                check_obs_segments(r, &nodes, &fld(rf))?;
+            }
+            let nclasses = obs.as_ref().map_or(0, |o| o.classes.len()).max(1);
+            let class = f.class.unwrap_or(0);
+            if class as usize >= nclasses {
+                return Err(e(
+                    fld("class"),
+                    format!("no class {class} (obs.class has {nclasses} entries)"),
+                ));
+            }
+            let assembly = match &f.assembly {
+                Some(a) => Some(a.resolve(&fld("assembly"), max_pkts_per_burst)?),
+                None => None,
+            };
             flows.push(ResolvedFlow {
+                class,
+                assembly,
                 name: name.clone().unwrap_or_else(|| format!("flow{i}")),
                 src: s,
                 dst: d,
@@ -660,8 +1193,125 @@ impl ScenarioSpec {
             nodes,
             links,
             flows,
+            fibres,
+            obs,
+            node_setup,
+            node_assembly,
         })
     }
+
+    fn resolve_obs(
+        &self,
+        o: &ObsSpec,
+        max_pkts_per_burst: u32,
+        nodes: &[(String, NodeKind)],
+        by_name: &HashMap<&str, u32>,
+    ) -> Result<ResolvedObs, ScenarioError> {
+        let assembly = match &o.assembly {
+            Some(a) => a.resolve("obs.assembly", max_pkts_per_burst)?,
+            None => AssemblerConfig::Timer {
+                tb: SimTime::from_ms(1),
+                jitter_sd_frac: 0.0,
+            },
+        };
+        let (loss_p, loss_scope, loss_applies_to) = match &o.loss {
+            Some(l) => {
+                if !(0.0..=1.0).contains(&l.p) {
+                    return Err(e(
+                        "obs.loss.p",
+                        format!("a probability must lie in [0, 1], got {}", l.p),
+                    ));
+                }
+                (l.p, l.scope, l.applies_to)
+            }
+            None => (0.0, LossScope::PerLink, LossAppliesTo::Data),
+        };
+        if o.queue_limit == Some(0) {
+            return Err(e("obs.queue_limit", "must be at least 1 packet (got 0)"));
+        }
+        let mut drop_bursts = Vec::new();
+        for (i, d) in o.drop_bursts.iter().enumerate() {
+            let fld = |s: &str| format!("obs.drop_burst[{i}].{s}");
+            let n = *by_name
+                .get(d.edge.as_str())
+                .ok_or_else(|| e(fld("edge"), format!("unknown node '{}'", d.edge)))?;
+            if nodes[n as usize].1 != NodeKind::Edge {
+                return Err(e(fld("edge"), format!("'{}' is not an edge node", d.edge)));
+            }
+            let mut b = d.bursts.clone();
+            b.sort_unstable();
+            b.dedup();
+            drop_bursts.push((n, d.queue.clone(), b));
+        }
+        let mut classes = Vec::new();
+        for (i, c) in o.classes.iter().enumerate() {
+            classes.push(ResolvedClass {
+                name: c.name.clone().unwrap_or_else(|| format!("class{i}")),
+                assembly: match &c.assembly {
+                    Some(a) => {
+                        Some(a.resolve(&format!("obs.class[{i}].assembly"), max_pkts_per_burst)?)
+                    }
+                    None => None,
+                },
+                extra_offset: c.extra_offset.map_or(SimTime::ZERO, |d| d.0),
+            });
+        }
+        Ok(ResolvedObs {
+            assembly,
+            classifier: o.classifier,
+            ack_mode: o.ack_mode,
+            scheduler: match o.scheduler {
+                SchedulerName::Ffuc => crate::obs::SchedulerKind::Ffuc,
+                SchedulerName::Lauc => crate::obs::SchedulerKind::Lauc,
+                SchedulerName::Laucvf => crate::obs::SchedulerKind::LaucVf,
+            },
+            conversion: o.conversion,
+            signalling: o.signalling,
+            bcp_processing: o.bcp_processing.map_or(SimTime::from_us(10), |d| d.0),
+            switch_setup: o.switch_setup.map_or(SimTime::from_us(5), |d| d.0),
+            extra_offset: o.extra_offset.map_or(SimTime::ZERO, |d| d.0),
+            offset: o.offset.map(|d| d.0),
+            max_pkts_per_burst,
+            queue_limit: o.queue_limit,
+            loss_p,
+            loss_scope,
+            loss_applies_to,
+            drop_bursts,
+            classes,
+        })
+    }
+}
+
+/// Checks that every run of fibre hops in a route starts and ends at an edge node.
+fn check_obs_segments(
+    route: &[u32],
+    nodes: &[(String, NodeKind)],
+    field: &str,
+) -> Result<(), ScenarioError> {
+    let obs = |k: usize| nodes[route[k] as usize].1.is_obs();
+    let mut k = 0;
+    while k + 1 < route.len() {
+        if obs(k) && obs(k + 1) {
+            let start = k;
+            while k + 1 < route.len() && obs(k) && obs(k + 1) {
+                k += 1;
+            }
+            for (at, what) in [(start, "enters"), (k, "leaves")] {
+                let (nm, kind) = &nodes[route[at] as usize];
+                if *kind != NodeKind::Edge {
+                    return Err(ScenarioError::new(
+                        format!("{field}[{at}]"),
+                        format!(
+                            "the route {what} the OBS network at '{nm}', which is not an edge node"
+                        ),
+                    ));
+                }
+            }
+        } else {
+            k += 1;
+        }
+    }
+    Ok(())
 }
 
 fn e(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
@@ -822,7 +1472,7 @@ fn explicit_route(
         if adj[w[0] as usize].binary_search(&w[1]).is_err() {
             return Err(ScenarioError::new(
                 format!("{field}[{}]", k + 1),
-                format!("no link from '{}' to '{}'", names[k], names[k + 1]),
+                format!("no link or fibre from '{}' to '{}'", names[k], names[k + 1]),
             ));
         }
     }

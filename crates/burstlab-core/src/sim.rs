@@ -24,6 +24,10 @@ use crate::tcp::{AckSeg, TcpConfig, TcpOutput, TcpReceiver, TcpSender};
 use crate::units::{BitRate, SimTime};
 use std::collections::VecDeque;
 
+#[path = "sim_obs.rs"]
+mod obs_net;
+use obs_net::OBS_BIT;
+
 /// Event kinds. All payloads are indices, so an event is 16 bytes.
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
@@ -39,6 +43,12 @@ pub enum Ev {
     UdpSend(u32),
     /// On-off source switches state.
     OnOffToggle(u32),
+    /// Assembly timer of OBS queue `0` with generation `1` (lazily cancelled).
+    AsmTimer(u32, u64),
+    /// The burst control packet of burst `0` has been processed at its next node.
+    Bcp(u32),
+    /// The tail of burst `0` reaches its egress edge node.
+    BurstArrive(u32),
     /// End of warm-up: statistics are snapshotted.
     Warmup,
     /// End of the run.
@@ -205,6 +215,8 @@ pub struct Sim {
     trace_end: SimTime,
     cwnd_trace: Vec<CwndSample>,
     pkt_trace: Vec<PacketSample>,
+    /// The OBS network (empty without fibres).
+    obs: obs_net::Obs,
 }
 
 impl Sim {
@@ -229,24 +241,10 @@ impl Sim {
             });
             link_spec.push((l.spec_index, l.from, l.to));
         }
-        // Directed link lookup for route conversion.
-        let find_link = |a: u32, b: u32| -> Option<u32> {
-            r.links
-                .iter()
-                .position(|l| l.from == a && l.to == b)
-                .map(|i| i as u32)
-        };
-        let mut routes = Vec::new();
+        // Routes: link indices, and OBS segments as assembly-queue entries.
+        let (obs, routes) = obs_net::build(r, &mut links)?;
         let mut flows = Vec::new();
         for (fi, f) in r.flows.iter().enumerate() {
-            let to_links = |nodes: &[u32]| -> Vec<u32> {
-                nodes
-                    .windows(2)
-                    .map(|w| find_link(w[0], w[1]).expect("validated route"))
-                    .collect()
-            };
-            routes.push(to_links(&f.route));
-            routes.push(to_links(&f.reverse_route));
             let agent = match &f.kind {
                 ResolvedFlowKind::Tcp {
                     cfg,
@@ -347,6 +345,7 @@ impl Sim {
             trace_end: r.trace.end.map(|d| d.0).unwrap_or(SimTime::MAX),
             cwnd_trace: Vec::new(),
             pkt_trace: Vec::new(),
+            obs,
         };
         for (i, f) in sim.flows.iter().enumerate() {
             if f.start < sim.duration {
@@ -371,6 +370,11 @@ impl Sim {
         self.finish()
     }
 
+    /// The results of a world already run with [`Sim::run_until_end`].
+    pub fn into_result(self) -> RunResult {
+        self.finish()
+    }
+
     /// Processes events until the end event (exposed for tests that inspect the world).
     pub fn run_until_end(&mut self) {
         while let Some((now, ev)) = self.q.pop() {
@@ -382,7 +386,13 @@ impl Sim {
                 Ev::OnOffToggle(f) => self.onoff_toggle(now, f),
                 Ev::FlowStart(f) => self.flow_start(now, f),
                 Ev::FlowStop(f) => self.flow_stop(f),
-                Ev::Warmup => self.snapshot_all(now),
+                Ev::AsmTimer(qi, gen) => self.asm_timer(now, qi, gen),
+                Ev::Bcp(b) => self.bcp_at_node(now, b),
+                Ev::BurstArrive(b) => self.burst_arrive(now, b),
+                Ev::Warmup => {
+                    self.snapshot_all(now);
+                    self.obs_warmup();
+                }
                 Ev::End => break,
             }
         }
@@ -423,6 +433,10 @@ impl Sim {
         let p = &mut self.pkts[id as usize];
         let li = self.routes[p.route as usize][p.hop as usize];
         p.hop += 1;
+        if li & OBS_BIT != 0 {
+            self.obs_enqueue(now, id, li & !OBS_BIT);
+            return;
+        }
         let bytes = p.bytes;
         let link = &mut self.links[li as usize];
         link.c.pkts_offered += 1;
@@ -890,7 +904,7 @@ impl Sim {
         (f.data_created, received, f.data_dropped, live)
     }
 
-    fn finish(self) -> RunResult {
+    fn finish(mut self) -> RunResult {
         let now = self.duration;
         let mut flows = Vec::new();
         for fi in 0..self.flows.len() {
@@ -982,9 +996,12 @@ impl Sim {
             });
         }
         let span = self.duration.as_secs_f64();
+        let obs_span = self.duration.saturating_sub(self.warmup).as_secs_f64();
+        let obs_tables = self.obs_rows(obs_span);
         let links = self
             .links
             .iter()
+            .take(self.link_spec.len()) // hidden OBS bypass links are not reported
             .enumerate()
             .map(|(i, l)| {
                 let (spec, from, to) = self.link_spec[i];
@@ -1013,6 +1030,11 @@ impl Sim {
             links,
             cwnd_trace: self.cwnd_trace,
             packet_trace: self.pkt_trace,
+            bursts: obs_tables.bursts,
+            obs_links: obs_tables.links,
+            obs_flows: obs_tables.flows,
+            burst_hist: obs_tables.hist,
+            burst_trace: obs_tables.trace,
         }
     }
 

@@ -110,4 +110,315 @@ pub struct RunResult {
     pub links: Vec<LinkRow>,
     pub cwnd_trace: Vec<CwndSample>,
     pub packet_trace: Vec<PacketSample>,
+    /// OBS: one row per assembly queue (empty without an OBS network).
+    pub bursts: Vec<BurstRow>,
+    /// OBS: one row per fibre direction.
+    pub obs_links: Vec<ObsLinkRow>,
+    /// OBS: one row per flow crossing an OBS network.
+    pub obs_flows: Vec<ObsFlowRow>,
+    /// OBS: packets-per-burst histogram per queue (non-empty bins).
+    pub burst_hist: Vec<BurstHistRow>,
+    /// OBS: opt-in burst trace.
+    pub burst_trace: Vec<BurstSample>,
+}
+
+// ---------------------------------------------------------------------------------------
+// Optical burst switching.
+
+/// Why a burst was lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BurstLoss {
+    /// No data wavelength free on the output fibre (bufferless contention).
+    Contention,
+    /// Wavelength continuity: conversion is off and the burst's wavelength was busy
+    /// (or does not exist) on the output fibre.
+    NoWavelength,
+    /// The remaining offset at a node was shorter than its switch set-up time.
+    OffsetTooShort,
+    /// Independent random loss with probability `p` (yu §III).
+    Random,
+    /// Deterministic injection (`obs.drop_burst`).
+    Injected,
+}
+
+impl BurstLoss {
+    pub const ALL: [BurstLoss; 5] = [
+        BurstLoss::Contention,
+        BurstLoss::NoWavelength,
+        BurstLoss::OffsetTooShort,
+        BurstLoss::Random,
+        BurstLoss::Injected,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            BurstLoss::Contention => "contention",
+            BurstLoss::NoWavelength => "no_wavelength",
+            BurstLoss::OffsetTooShort => "offset_too_short",
+            BurstLoss::Random => "random",
+            BurstLoss::Injected => "injected",
+        }
+    }
+}
+
+/// One row per assembly queue of an ingress edge node. Counters cover `[warmup, end)`.
+/// "Segments" counts data packets (TCP segments or UDP packets); yu's `S` for a
+/// per-flow queue is `mean_data_pkts`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BurstRow {
+    pub queue: u32,
+    /// Ingress edge node.
+    pub edge: String,
+    /// Egress edge node.
+    pub egress: String,
+    /// The queue's key: flow name (`per_flow`), egress name (`per_egress`) or
+    /// `egress/class` (`per_class`); what `obs.drop_burst.queue` refers to.
+    pub key: String,
+    /// Flow index for a per-flow queue, -1 otherwise.
+    pub flow: i64,
+    pub class: u32,
+    /// Fibre hops from ingress to egress.
+    pub hops: u32,
+    /// Offset time between each BCP and its burst.
+    pub offset_s: f64,
+    pub pkts_in: u64,
+    /// Packets refused because the assembly queue was full.
+    pub pkts_dropped_queue: u64,
+    pub bursts_sent: u64,
+    /// Bursts with at least one data (or UDP) packet.
+    pub data_bursts: u64,
+    /// Bursts of ACKs only.
+    pub ack_bursts: u64,
+    pub bursts_delivered: u64,
+    pub bursts_lost: u64,
+    pub lost_contention: u64,
+    pub lost_no_wavelength: u64,
+    pub lost_offset_too_short: u64,
+    pub lost_random: u64,
+    pub lost_injected: u64,
+    /// bursts_lost / bursts_sent (NaN if none sent).
+    pub loss_prob: f64,
+    pub mean_bytes: f64,
+    pub min_bytes: u64,
+    pub max_bytes: u64,
+    /// Mean packets per burst (all kinds).
+    pub mean_pkts: f64,
+    /// Mean data packets per burst over data bursts (yu's S for a per-flow queue).
+    pub mean_data_pkts: f64,
+    /// Mean ACKs per burst over bursts carrying ACKs.
+    pub mean_ack_pkts: f64,
+    /// Quantiles of packets per burst (exact up to 128, within 1/16 above).
+    pub pkts_p10: u64,
+    pub pkts_p50: u64,
+    pub pkts_p90: u64,
+    pub pkts_p99: u64,
+    pub pkts_max: u64,
+    /// Mean time a packet waited in the assembly queue.
+    pub mean_assembly_delay_s: f64,
+    /// Mean time from a burst's first packet to its formation.
+    pub mean_burst_assembly_s: f64,
+}
+
+/// One row per fibre direction. Losses are charged to the fibre a burst was to be
+/// switched onto (contention, no wavelength), was travelling on (offset too short at the
+/// downstream node), or was lost on (random; per-path random loss is charged to the
+/// path's last fibre).
+#[derive(Clone, Debug, Serialize)]
+pub struct ObsLinkRow {
+    pub fibre: u32,
+    /// Index of the `[[fibre]]` entry.
+    pub spec_index: u32,
+    pub from: String,
+    pub to: String,
+    pub wavelengths: u32,
+    pub rate_bps: u64,
+    pub delay_s: f64,
+    /// Bursts whose reservation was attempted on this fibre.
+    pub bursts_offered: u64,
+    pub bursts_scheduled: u64,
+    pub lost_contention: u64,
+    pub lost_no_wavelength: u64,
+    pub lost_offset_too_short: u64,
+    pub lost_random: u64,
+    /// All losses charged here / bursts_offered.
+    pub loss_prob: f64,
+    /// Reserved wavelength time / (wavelengths × measured time).
+    pub utilisation: f64,
+    pub mean_burst_bytes: f64,
+}
+
+/// Per-flow view of assembly (one row per flow that crosses an OBS network).
+#[derive(Clone, Debug, Serialize)]
+pub struct ObsFlowRow {
+    pub flow: u32,
+    pub name: String,
+    /// Bursts that carried at least one of the flow's data packets.
+    pub data_bursts: u64,
+    pub segments_in_bursts: u64,
+    /// yu's `S`: mean data segments of this flow per burst carrying any.
+    pub mean_segments_per_burst: f64,
+    /// Bursts that carried at least one of the flow's ACKs.
+    pub ack_bursts: u64,
+    pub acks_in_bursts: u64,
+    pub mean_acks_per_burst: f64,
+    pub data_bursts_lost: u64,
+    pub segments_lost_in_bursts: u64,
+    /// data_bursts_lost / data_bursts.
+    pub burst_loss_prob: f64,
+    pub ack_bursts_lost: u64,
+    pub pkts_dropped_queue: u64,
+    /// Mean wait of the flow's packets in assembly queues.
+    pub mean_assembly_delay_s: f64,
+}
+
+/// Histogram of packets per burst: `count` bursts of queue `queue` had between `pkts_lo`
+/// and `pkts_hi` packets (inclusive). Only non-empty bins are listed.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct BurstHistRow {
+    pub queue: u32,
+    pub pkts_lo: u64,
+    pub pkts_hi: u64,
+    pub count: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BurstEvent {
+    Formed,
+    Lost,
+    Delivered,
+}
+
+impl BurstEvent {
+    pub fn name(self) -> &'static str {
+        match self {
+            BurstEvent::Formed => "formed",
+            BurstEvent::Lost => "lost",
+            BurstEvent::Delivered => "delivered",
+        }
+    }
+}
+
+/// One record of the opt-in burst trace (`sim.trace.bursts`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct BurstSample {
+    pub time: SimTime,
+    pub queue: u32,
+    /// 0-based index of the burst in its queue (what `obs.drop_burst.bursts` counts).
+    pub burst: u64,
+    pub event: BurstEvent,
+    pub pkts: u32,
+    pub bytes: u64,
+    /// Loss reason (`lost` only).
+    pub reason: Option<BurstLoss>,
+    /// Fibre charged with the loss (`lost` only).
+    pub fibre: Option<u32>,
+}
+
+/// Fixed-size histogram of small positive integers: exact below 128, then 16 bins per
+/// power of two. Constant memory whatever the run length.
+#[derive(Clone, Debug)]
+pub struct SizeHist {
+    bins: Vec<u64>,
+    n: u64,
+    max: u64,
+}
+
+impl Default for SizeHist {
+    fn default() -> Self {
+        SizeHist {
+            bins: vec![0; 128 + 16 * 57],
+            n: 0,
+            max: 0,
+        }
+    }
+}
+
+impl SizeHist {
+    fn bin(x: u64) -> usize {
+        if x < 128 {
+            x as usize
+        } else {
+            let e = 63 - x.leading_zeros() as usize; // >= 7
+            let sub = ((x >> (e - 4)) & 15) as usize;
+            128 + (e - 7) * 16 + sub
+        }
+    }
+    /// Inclusive value range of bin `b`.
+    fn range(b: usize) -> (u64, u64) {
+        if b < 128 {
+            (b as u64, b as u64)
+        } else {
+            let e = (b - 128) / 16 + 7;
+            let sub = ((b - 128) % 16) as u64;
+            let lo = (16 + sub) << (e - 4);
+            (lo, lo + ((1u64 << (e - 4)) - 1))
+        }
+    }
+    pub fn add(&mut self, x: u64) {
+        self.bins[Self::bin(x)] += 1;
+        self.n += 1;
+        self.max = self.max.max(x);
+    }
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+    /// The `q`-quantile (lower end of its bin, capped at the maximum); 0 if empty.
+    pub fn quantile(&self, q: f64) -> u64 {
+        if self.n == 0 {
+            return 0;
+        }
+        let target = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        let mut acc = 0;
+        for (b, &c) in self.bins.iter().enumerate() {
+            acc += c;
+            if acc >= target {
+                return Self::range(b).0.min(self.max);
+            }
+        }
+        self.max
+    }
+    /// Non-empty bins as (lo, hi, count).
+    pub fn nonempty(&self) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+        self.bins
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(b, &c)| {
+                let (lo, hi) = Self::range(b);
+                (lo, hi, c)
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_hist_bins_cover_and_quantiles() {
+        let mut prev_hi = None;
+        for b in 0..(128 + 16 * 57) {
+            let (lo, hi) = SizeHist::range(b);
+            assert!(lo <= hi);
+            assert_eq!(SizeHist::bin(lo), b);
+            assert_eq!(SizeHist::bin(hi), b);
+            if let Some(p) = prev_hi {
+                assert_eq!(lo, p + 1);
+            }
+            prev_hi = Some(hi);
+        }
+        let mut h = SizeHist::default();
+        for x in 1..=100 {
+            h.add(x);
+        }
+        assert_eq!(h.quantile(0.5), 50);
+        assert_eq!(h.quantile(0.99), 99);
+        assert_eq!(h.quantile(1.0), 100);
+        h.add(1000);
+        assert!(h.quantile(1.0) <= 1000 && h.quantile(1.0) >= 960);
+    }
 }

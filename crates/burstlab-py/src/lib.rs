@@ -48,7 +48,8 @@ fn validate(text: &str, format: &str) -> PyResult<()> {
 }
 
 /// Runs a scenario given as TOML or JSON text. Returns a dict with `meta`, `flows`,
-/// `links` (JSON row lists) and `cwnd_trace`, `packet_trace` (columns).
+/// `links`, `bursts`, `obs_links`, `obs_flows`, `burst_hist` (JSON row lists) and
+/// `cwnd_trace`, `packet_trace`, `burst_trace` (columns).
 #[pyfunction]
 #[pyo3(signature = (text, format = "toml", seed = None, replication = None))]
 fn run(
@@ -155,6 +156,37 @@ fn to_py(py: Python<'_>, r: RunResult) -> PyResult<Py<PyDict>> {
             .collect::<Vec<_>>(),
     )?;
     d.set_item("packet_trace", p)?;
+    d.set_item("bursts", js(&r.bursts))?;
+    d.set_item("obs_links", js(&r.obs_links))?;
+    d.set_item("obs_flows", js(&r.obs_flows))?;
+    d.set_item("burst_hist", js(&r.burst_hist))?;
+    let b = PyDict::new(py);
+    let t = &r.burst_trace;
+    b.set_item(
+        "time_s",
+        t.iter().map(|s| s.time.as_secs_f64()).collect::<Vec<_>>(),
+    )?;
+    b.set_item("queue", t.iter().map(|s| s.queue).collect::<Vec<_>>())?;
+    b.set_item("burst", t.iter().map(|s| s.burst).collect::<Vec<_>>())?;
+    b.set_item(
+        "event",
+        t.iter().map(|s| s.event.name()).collect::<Vec<_>>(),
+    )?;
+    b.set_item("pkts", t.iter().map(|s| s.pkts).collect::<Vec<_>>())?;
+    b.set_item("bytes", t.iter().map(|s| s.bytes).collect::<Vec<_>>())?;
+    b.set_item(
+        "reason",
+        t.iter()
+            .map(|s| s.reason.map_or("", |x| x.name()))
+            .collect::<Vec<_>>(),
+    )?;
+    b.set_item(
+        "fibre",
+        t.iter()
+            .map(|s| s.fibre.map_or(-1, |f| f as i64))
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item("burst_trace", b)?;
     Ok(d.unbind())
 }
 
