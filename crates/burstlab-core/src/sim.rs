@@ -461,7 +461,9 @@ impl Sim {
                 }
             }
             let over_p = link.qlimit_pkts.is_some_and(|lim| waiting >= lim);
-            let over_b = link.qlimit_bytes.is_some_and(|lim| wbytes + bytes as u64 > lim);
+            let over_b = link
+                .qlimit_bytes
+                .is_some_and(|lim| wbytes + bytes as u64 > lim);
             if over_p || over_b {
                 link.c.drops_queue += 1;
                 self.drop_packet(now, id, li);
@@ -992,7 +994,11 @@ impl Sim {
                     f64::NAN
                 },
                 mean_cwnd_segments: if kind == "tcp" { cwnd_window } else { f64::NAN },
-                mean_rto_s: if c.rto_n > s.rto_n { (c.rto_sum - s.rto_sum) / (c.rto_n - s.rto_n) as f64 } else { f64::NAN },
+                mean_rto_s: if c.rto_n > s.rto_n {
+                    (c.rto_sum - s.rto_sum) / (c.rto_n - s.rto_n) as f64
+                } else {
+                    f64::NAN
+                },
             });
         }
         let span = self.duration.as_secs_f64();

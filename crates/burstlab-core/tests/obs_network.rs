@@ -87,7 +87,7 @@ fn timer_assembly_of_paced_flow_gives_s_per_burst() {
 
 /// yu §II: with ACKs assembled too, RTT = RTT0 + 2·Tb.
 #[test]
-#[ignore = "needs TCP"]
+
 fn one_tcp_flow_rtt_is_rtt0_plus_two_tb() {
     let base = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),

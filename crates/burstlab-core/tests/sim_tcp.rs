@@ -50,7 +50,10 @@ wm = 64
 }
 
 fn sim(text: &str) -> Sim {
-    let r = ScenarioSpec::from_toml_str(text).unwrap().resolve(None, None).unwrap();
+    let r = ScenarioSpec::from_toml_str(text)
+        .unwrap()
+        .resolve(None, None)
+        .unwrap();
     Sim::new(&r).unwrap()
 }
 
@@ -75,7 +78,9 @@ fn data_segments_are_conserved_for_every_variant() {
 #[test]
 fn tcp_runs_are_deterministic_per_seed() {
     let text = path("sack", 0.01, "queue_pkts = 20", "", 60);
-    let run = |seed| serde_json::to_string(&burstlab_core::run_toml(&text, Some(seed), None).unwrap()).unwrap();
+    let run = |seed| {
+        serde_json::to_string(&burstlab_core::run_toml(&text, Some(seed), None).unwrap()).unwrap()
+    };
     assert_eq!(run(3), run(3));
     assert_ne!(run(3), run(4));
 }
@@ -128,7 +133,12 @@ fn scripted_drop_of_segments_17_to_21() {
     for v in ["tahoe", "reno", "newreno", "sack"] {
         let r = get(v);
         for s in 17..=21u64 {
-            assert!(r.packet_trace.iter().any(|p| p.event == PacketEvent::Received && p.seq == s), "{v} {s}");
+            assert!(
+                r.packet_trace
+                    .iter()
+                    .any(|p| p.event == PacketEvent::Received && p.seq == s),
+                "{v} {s}"
+            );
         }
         assert!(r.flows[0].segments_delivered > 1000, "{v}");
     }

@@ -105,7 +105,17 @@ impl Scoreboard {
             return;
         }
         if cum >= self.high_sacked || cum - self.una >= self.cap() {
-            self.bits.iter_mut().for_each(|w| *w = 0);
+            // Everything SACKed is now cumulatively acknowledged. Clear only what can be
+            // set (the common ACK carries no SACK information: nothing to clear).
+            if self.sacked > 0 {
+                if self.high_sacked - self.una >= self.cap() {
+                    self.bits.iter_mut().for_each(|w| *w = 0);
+                } else {
+                    for s in self.una..self.high_sacked {
+                        self.clear_bit(s);
+                    }
+                }
+            }
             self.sacked = 0;
             self.una = cum;
             self.high_sacked = cum;
