@@ -8,5 +8,9 @@
 from burstlab._core import ScenarioError, SimulationError
 from burstlab._core import __version__ as __version__
 from burstlab.api import Result, load_scenario, run
+from burstlab.sweep import SweepResult, sweep
 
-__all__ = ["Result", "ScenarioError", "SimulationError", "load_scenario", "run", "__version__"]
+__all__ = [
+    "Result", "ScenarioError", "SimulationError", "SweepResult", "load_scenario", "run",
+    "sweep", "__version__",
+]
