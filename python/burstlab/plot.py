@@ -122,17 +122,20 @@ def figure(
     si = _si_column(df, x)
     by_si = _si_column(df, by) if by else None
     xcol = si or x
+    several = ValueError(f"several sweep points per ({', '.join(keys + [x])}): another "
+                         "parameter varies; select one value with --where path=value")
     if f"{y}_mean" not in df.columns:
         if y not in df.columns:
             raise ValueError(f"no metric {y!r} in the sweep table")
+        if "point" in df.columns and df.groupby([*keys, x])["point"].nunique().gt(1).any():
+            raise several
         extra = [c for c in (si, by_si) if c]
         df = summarise(df, [*keys, x, *extra], [y])
     if by_si:  # lines in numeric order of their unit-string values
         df = df.sort_values(by_si, kind="stable")
     dup = df.duplicated([*keys, xcol])
     if dup.any():
-        raise ValueError(f"several rows per ({', '.join(keys + [x])}): another parameter "
-                         "varies; select one value with --where path=value")
+        raise several
 
     ylabel, scale = _metric_label(y, df[f"{y}_mean"].to_numpy(dtype=float))
     categorical = not pd.api.types.is_numeric_dtype(df[xcol])
@@ -153,8 +156,8 @@ def figure(
         err = np.vstack([np.nan_to_num(mean - lo), np.nan_to_num(hi - mean)])
         parts = []
         if by:
-            v = kv[by]
-            parts.append(f"{by} = {v:.4g}" if isinstance(v, float) else f"{by} = {v}")
+            val = kv[by]
+            parts.append(f"{by} = {val:.4g}" if isinstance(val, float) else f"{by} = {val}")
         if n_flows > 1:
             parts.append(f"flow {kv.get('name', kv.get('flow'))}")
         ax.errorbar(xs, mean, yerr=err, marker="o", ms=3.5, lw=1.2, capsize=3,
