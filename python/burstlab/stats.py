@@ -8,6 +8,7 @@ bisection, which is exact to ~1e-12 for every ν ≥ 1.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -81,29 +82,42 @@ def t_ppf(q: float, df: float) -> float:
     return 0.5 * (lo + hi)
 
 
+@functools.lru_cache(maxsize=1024)
+def _t_half_factor(level: float, k: int) -> float:
+    """t quantile for a two-sided ``level`` interval from ``k`` values (NaN if k < 2)."""
+    return t_ppf(0.5 + level / 2.0, k - 1) if k > 1 else math.nan
+
+
 def summarise(
     table: pd.DataFrame, by: Sequence[str], metrics: Sequence[str], level: float = 0.95
 ) -> pd.DataFrame:
     """Per group of ``by``: ``n`` (rows), and for each metric ``m``: ``m_mean``, ``m_std``
     (sample, ddof 1), ``m_ci_lo`` / ``m_ci_hi`` (two-sided Student-t interval at ``level``
-    on the mean, NaN when fewer than two non-missing values) and ``m_n`` (non-missing)."""
-    rows = []
-    groups = table.groupby(list(by), sort=False, dropna=False) if by else [((), table)]
-    for key, g in groups:
-        key_t = key if isinstance(key, tuple) else (key,)
-        row: dict[str, object] = dict(zip(by, key_t, strict=True))
-        row["n"] = len(g)
-        for m in metrics:
-            x = pd.to_numeric(g[m], errors="coerce").to_numpy(dtype=float)
-            x = x[~np.isnan(x)]
-            k = len(x)
-            mean = float(x.mean()) if k else math.nan
-            std = float(x.std(ddof=1)) if k > 1 else math.nan
-            half = t_ppf(0.5 + level / 2.0, k - 1) * std / math.sqrt(k) if k > 1 else math.nan
-            row[f"{m}_mean"] = mean
-            row[f"{m}_std"] = std
-            row[f"{m}_ci_lo"] = mean - half
-            row[f"{m}_ci_hi"] = mean + half
-            row[f"{m}_n"] = k
-        rows.append(row)
-    return pd.DataFrame(rows)
+    on the mean, NaN when fewer than two non-missing values) and ``m_n`` (non-missing).
+    Groups keep their order of first appearance."""
+    by = list(by)
+    vals = pd.DataFrame({m: pd.to_numeric(table[m], errors="coerce").astype(float)
+                         for m in metrics}, index=table.index)
+    if by:
+        keys = table[by]
+        g = pd.concat([keys, vals], axis=1).groupby(by, sort=False, dropna=False)
+        out = g.size().rename("n").reset_index()
+        mean, std, cnt = g[list(metrics)].mean(), g[list(metrics)].std(ddof=1), \
+            g[list(metrics)].count()
+        mean, std, cnt = (x.reset_index(drop=True) for x in (mean, std, cnt))
+    else:
+        out = pd.DataFrame({"n": [len(table)]})
+        mean = vals.mean().to_frame().T
+        std = vals.std(ddof=1).to_frame().T
+        cnt = vals.count().to_frame().T
+    cols: dict[str, pd.Series] = {}
+    for m in metrics:
+        k = cnt[m].astype(int)
+        tq = k.map(lambda v: _t_half_factor(level, int(v))).astype(float)
+        half = tq * std[m] / np.sqrt(k.where(k > 0))
+        cols[f"{m}_mean"] = mean[m]
+        cols[f"{m}_std"] = std[m]
+        cols[f"{m}_ci_lo"] = mean[m] - half
+        cols[f"{m}_ci_hi"] = mean[m] + half
+        cols[f"{m}_n"] = k
+    return pd.concat([out, pd.DataFrame(cols)], axis=1)
