@@ -345,3 +345,51 @@ def test_sigkill_mid_sweep_then_resume_matches_an_uninterrupted_sweep(tmp_path: 
     pd.testing.assert_frame_equal(a, b)
     pd.testing.assert_frame_equal(pd.read_csv(out / "summary.csv"),
                                   pd.read_csv(fresh / "summary.csv"))
+
+
+def test_ctrl_c_stops_at_once_and_the_sweep_resumes(tmp_path: Path) -> None:
+    sc = write_scenario(tmp_path, duration="30s")
+    out, store = tmp_path / "o", tmp_path / "o" / "store.sqlite"
+    cmd = [sys.executable, "-m", "burstlab.cli", "sweep", str(sc), "--out", str(out),
+           "--grid", "link.1.loss_ab=1e-3..1e-1:log:10", "--grid", "flow.0.rate=1Mb/s,2Mb/s",
+           "--reps", "2", "--jobs", "2", "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while _count(store) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert proc.poll() is None, "the sweep finished before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "burstlab: interrupted"
+    stopped_at = _count(store)
+    assert 3 <= stopped_at < 40
+    with sqlite3.connect(store) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"({stopped_at} from the store, {40 - stopped_at} run now" in resumed.stdout
+
+
+def test_cli_dask_scheduler_address(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    sc = write_scenario(tmp_path)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        rc = main(["sweep", str(sc), "--grid", "flow.0.rate=1Mb/s,10Mb/s", "--reps", "2",
+                   "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "d"),
+                   "--no-progress"])
+    assert rc == 0
+    local = burstlab.sweep(sc, {"flow.0.rate": "1Mb/s,10Mb/s"}, replications=2, jobs=2,
+                           progress=False)
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "d" / "sweep.csv"),
+                                  _roundtrip(comparable(local.table), tmp_path))
+    info = json.loads((tmp_path / "d" / "sweep.json").read_text())
+    assert info["stats"]["executor"] == "dask"
+
+
+def _roundtrip(df: pd.DataFrame, tmp_path: Path) -> pd.DataFrame:
+    """The table as read back from CSV (dtypes as in a written sweep.csv)."""
+    df.to_csv(tmp_path / "roundtrip.csv", index=False)
+    return pd.read_csv(tmp_path / "roundtrip.csv")

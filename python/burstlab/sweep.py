@@ -57,9 +57,10 @@ import sqlite3
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -73,6 +74,8 @@ from burstlab.grid import GridError, Value, apply, normalise_grid, numeric_value
 from burstlab.stats import summarise
 
 EXECUTORS = ("local", "dask", "serial")
+#: What an executor yields: one outcome dict (see :func:`execute`) per task, as they finish.
+Outcomes = Generator[dict[str, Any], None, None]
 SCHEMA_VERSION = 1
 
 #: Flow-table columns that identify or configure a flow rather than measure it.
@@ -249,12 +252,12 @@ def _failed(task: Task, why: str) -> dict[str, Any]:
 # Executors: each yields the outcome of every task, in completion order.
 
 
-def _iter_serial(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Iterator[dict]:
+def _iter_serial(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outcomes:
     for t in tasks:
         yield execute(t)
 
 
-def _iter_local(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Iterator[dict]:
+def _iter_local(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outcomes:
     queue = deque(tasks)
     window = 4 * jobs
     pool: ProcessPoolExecutor | None = None
@@ -289,7 +292,7 @@ def _iter_local(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Iter
             pool.shutdown(wait=clean, cancel_futures=True)
 
 
-def _iter_dask(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Iterator[dict]:
+def _iter_dask(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outcomes:
     try:
         import logging
 
@@ -356,11 +359,19 @@ class Progress:
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self.t0 = time.monotonic()
         self.last = 0.0
+        self.open_line = False
 
     def update(self, ok: bool) -> None:
         self.done += 1
         self.failed += 0 if ok else 1
         self.draw()
+
+    def close(self) -> None:
+        """Ends a half-drawn terminal line (after an interruption)."""
+        if self.enabled and self.tty and self.open_line:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open_line = False
 
     def draw(self, final: bool = False) -> None:
         if not self.enabled:
@@ -384,6 +395,7 @@ class Progress:
         line = "  ".join(parts)
         if self.tty:
             self.stream.write("\r" + line + ("\n" if final else ""))
+            self.open_line = not final
         else:
             self.stream.write(line + "\n")
         self.stream.flush()
@@ -559,17 +571,21 @@ def sweep(
             tasks.append(Task(run_key(sc, base_seed, r, version), i, text, base_seed, r))
 
     st = Store(store) if store is not None else Store(":memory:")
-    try:
+    with ExitStack() as stack:
+        stack.callback(st.close)
         done = st.finished((t.key for t in tasks), include_errors=not retry_errors)
         todo = [t for t in tasks if t.key not in done]
         bar = Progress(len(todo), len(tasks) - len(todo), enabled=progress)
         bar.draw(final=not todo)
+        stack.callback(bar.close)
         n_failed = 0
         run_s = 0.0
         t_runs = time.perf_counter()
         if todo:
             by_key = {t.key: t for t in todo}
-            for rec in _EXECUTOR_FNS[executor](todo, jobs, scheduler):
+            outcomes = _EXECUTOR_FNS[executor](todo, jobs, scheduler)
+            # closing(): on Ctrl-C the executor stops its workers at once, not at exit
+            for rec in stack.enter_context(closing(outcomes)):
                 task = by_key[rec["key"]]
                 rec = {**rec, "params": canonical_json(point_params[task.point]),
                        "scenario": task.text, "seed": task.seed,
@@ -583,8 +599,6 @@ def sweep(
             bar.draw(final=True)
         t_end_runs = time.perf_counter()
         stored = st.get([t.key for t in tasks])
-    finally:
-        st.close()
 
     table, runs, links = _assemble(tasks, stored, point_params, params, axes)
     skip = {*ID_COLUMNS, *params, *_stamp_cols(params, axes)}
