@@ -393,3 +393,17 @@ def _roundtrip(df: pd.DataFrame, tmp_path: Path) -> pd.DataFrame:
     """The table as read back from CSV (dtypes as in a written sweep.csv)."""
     df.to_csv(tmp_path / "roundtrip.csv", index=False)
     return pd.read_csv(tmp_path / "roundtrip.csv")
+
+
+def test_sweeping_the_seed(tmp_path: Path) -> None:
+    sc = write_scenario(tmp_path)
+    res = burstlab.sweep(sc, {"sim.seed": "3,4"}, replications=2, executor="serial",
+                         progress=False)
+    t = res.table
+    assert t.groupby("point")["seed"].unique().map(list).tolist() == [[3], [4]]
+    on = t[t["kind"] == "onoff"].set_index(["seed", "replication"])["segments_sent"]
+    assert on.nunique() == 4  # four distinct random streams
+    with pytest.raises(ValueError, match="seeds must be non-negative integers"):
+        burstlab.sweep(sc, {"sim.seed": "1.5"}, progress=False)
+    with pytest.raises(ValueError, match="use replications="):
+        burstlab.sweep(sc, {"sim.replication": "1,2"}, progress=False)

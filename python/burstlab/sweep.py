@@ -557,8 +557,17 @@ def sweep(
     version = _core.__version__
     tasks: list[Task] = []
     point_params: list[dict[str, Value]] = []
+    if "sim.replication" in axes:
+        raise GridError("grid entry 'sim.replication': use replications= (--reps) instead")
+    seen: set[str] = set()
     for i, pt in enumerate(pts):
         sc = apply(base, pt)
+        # The seed and replication travel beside the scenario (and into the key); a
+        # swept sim.seed is that point's base seed.
+        pt_seed = pt.get("sim.seed", base_seed)
+        if not isinstance(pt_seed, int) or isinstance(pt_seed, bool) or pt_seed < 0:
+            raise GridError(f"grid entry 'sim.seed': seeds must be non-negative integers, "
+                            f"got {pt_seed!r}")
         if isinstance(sc.get("sim"), dict):
             sc["sim"].pop("seed", None)
             sc["sim"].pop("replication", None)
@@ -568,7 +577,11 @@ def sweep(
             raise GridError(f"grid point {pt}: {e}") from None
         point_params.append(pt)
         for r in range(replications):
-            tasks.append(Task(run_key(sc, base_seed, r, version), i, text, base_seed, r))
+            key = run_key(sc, pt_seed, r, version)
+            if key in seen:
+                raise GridError(f"grid point {pt} repeats an earlier point")
+            seen.add(key)
+            tasks.append(Task(key, i, text, pt_seed, r))
 
     st = Store(store) if store is not None else Store(":memory:")
     with ExitStack() as stack:
