@@ -407,3 +407,30 @@ def test_sweeping_the_seed(tmp_path: Path) -> None:
         burstlab.sweep(sc, {"sim.seed": "1.5"}, progress=False)
     with pytest.raises(ValueError, match="use replications="):
         burstlab.sweep(sc, {"sim.replication": "1,2"}, progress=False)
+
+
+def test_a_worker_that_dies_is_recorded_and_the_sweep_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("needs forked workers to inherit the patched core")
+    sc = write_scenario(tmp_path)
+    real = sweep_mod._core.run
+
+    def crashing(text: str, fmt: str, seed: int, rep: int) -> Any:
+        if json.loads(text)["link"][1]["loss_ab"] == 0.01:
+            os._exit(3)  # a segfault or an OOM kill, as far as the pool can tell
+        return real(text, fmt, seed, rep)
+
+    monkeypatch.setattr(sweep_mod._core, "run", crashing)
+    loss = "1e-3,2e-3,3e-3,1e-2,4e-3,5e-3,6e-3,7e-3,8e-3,9e-3"
+    res = burstlab.sweep(sc, {"link.1.loss_ab": loss}, store=tmp_path / "s.sqlite", jobs=2,
+                         progress=False)
+    runs = res.runs.set_index("link.1.loss_ab")
+    assert len(runs) == 10
+    assert runs.loc[0.01, "status"] == "error"
+    assert runs.loc[0.01, "error"].startswith("WorkerDied")
+    assert (runs["status"] == "ok").sum() == 9  # the bystanders were rerun, not failed
+    assert len(res.table) == 9 * 2

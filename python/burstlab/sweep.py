@@ -15,8 +15,9 @@ disk and how a run is identified), the executors (``_iter_local``, ``_iter_dask`
 **Runs and seeds.** A *point* is one combination of grid values applied to the base
 scenario (:func:`burstlab.grid.apply`). Every point runs ``replications`` times; run ``r``
 uses the base seed (``seed=``, else the scenario's ``sim.seed``, else 1) and replication
-index ``r``, from which the core derives its independent random substreams. Both are
-written into every output row. Sweeps drop ``sim.trace``: observation never changes
+index ``r``, from which the core derives its independent random substreams; a swept
+``sim.seed`` sets the base seed of its points. Seed and replication are written into
+every output row. Sweeps drop ``sim.trace``: observation never changes
 results, and traces would only cost memory.
 
 **The store.** Every finished run is written, by the parent process only, to an SQLite
@@ -35,7 +36,10 @@ burstlab version recomputes everything. Killing a sweep loses at most the runs i
 
 **Failures.** A run that raises (a :class:`burstlab.ScenarioError` from an invalid grid
 value, a panic in the core, a worker that died) is stored with ``status = 'error'`` and
-its error text; the sweep goes on. Failed runs are not retried on resume unless
+its error text; the sweep goes on. A worker process that dies (a crash, an OOM kill)
+breaks the process pool and every run then in flight; the local executor reruns those
+one at a time on fresh pools and stores only the run that kills its worker alone, as
+``WorkerDied``. Failed runs are not retried on resume unless
 ``retry_errors=True`` (errors are deterministic, except for a dead worker).
 
 **Executors.** ``"local"`` (default): a :class:`concurrent.futures.ProcessPoolExecutor`
@@ -258,31 +262,44 @@ def _iter_serial(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Out
 
 
 def _iter_local(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outcomes:
+    """Process pool. A worker that dies breaks the whole pool and fails every run then in
+    flight; those runs become *suspects* and are rerun one at a time on fresh pools, so
+    only a run that kills its worker while alone is recorded as ``WorkerDied``."""
     queue = deque(tasks)
+    suspects: deque[Task] = deque()
     window = 4 * jobs
     pool: ProcessPoolExecutor | None = None
     inflight: dict[Future[dict[str, Any]], Task] = {}
     clean = False
     try:
-        while queue or inflight:
+        while queue or suspects or inflight:
             if pool is None:
                 pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
-            while queue and len(inflight) < window:
-                t = queue.popleft()
-                inflight[pool.submit(execute, t)] = t
+            solo = bool(suspects)
+            if solo:
+                if not inflight:
+                    t = suspects.popleft()
+                    inflight[pool.submit(execute, t)] = t
+            else:
+                while queue and len(inflight) < window:
+                    t = queue.popleft()
+                    inflight[pool.submit(execute, t)] = t
             done, _ = wait(inflight, return_when=FIRST_COMPLETED)
-            broken = False
-            for f in done:
-                t = inflight.pop(f)
-                try:
-                    yield f.result()
-                except BrokenProcessPool as e:
-                    broken = True
-                    yield _failed(t, f"WorkerDied: a worker process died while this run was "
-                                     f"in flight ({e}); rerun with --retry-errors")
-            if broken:
+            if any(isinstance(f.exception(), BrokenProcessPool) for f in done):
+                done, _ = wait(inflight)  # the rest fail at once too: collect them all
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = None
+            for f in done:
+                t = inflight.pop(f)
+                err = f.exception()
+                if isinstance(err, BrokenProcessPool):
+                    if solo:
+                        yield _failed(t, "WorkerDied: the worker process died while running "
+                                         "this run alone (a crash or an out-of-memory kill)")
+                    else:
+                        suspects.append(t)
+                else:
+                    yield f.result()
         clean = True
     finally:
         if pool is not None:
