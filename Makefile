@@ -39,6 +39,7 @@ test: lint rust-test py-test
 
 bench: build
 	$(PY) benchmarks/bench_path.py
+	$(PY) benchmarks/bench_sweep.py
 
 clean:
 	rm -rf $(VENV) target $(OUT) python/burstlab/_core*.so

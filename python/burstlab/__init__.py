@@ -9,13 +9,16 @@ from burstlab import topologies
 from burstlab._core import ScenarioError, SimulationError
 from burstlab._core import __version__ as __version__
 from burstlab.api import Result, load_scenario, run
+from burstlab.sweep import SweepResult, sweep
 
 __all__ = [
     "Result",
     "ScenarioError",
     "SimulationError",
+    "SweepResult",
     "__version__",
     "load_scenario",
     "run",
+    "sweep",
     "topologies",
 ]

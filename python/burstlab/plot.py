@@ -1,0 +1,221 @@
+"""Figures from sweep tables: a metric against one swept parameter, one line per value of
+another, error bars = 95 % confidence intervals of the mean over replications.
+
+    burstlab plot out/sweep --x obs.tb --by link.1.loss_ab --logx --out tput.svg
+
+The input is a sweep output directory (``sweep.csv`` + ``sweep.json``, written by
+``burstlab sweep --out``), a tidy ``sweep.csv`` (summarised here with
+:func:`burstlab.stats.summarise`) or a ``summary.csv``. Parameters swept as unit strings
+(``"10ms"``) are plotted on their SI column (``obs.tb [s]``). Axis labels carry units,
+taken from the column suffix (``_bps`` → b/s, scaled to kb/s, Mb/s or Gb/s; ``_segps`` →
+segments/s; ``_s`` → s). The format follows the output file's extension (PNG, SVG, PDF).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from burstlab.stats import summarise
+
+_UNITS = [("_segps", "segments/s"), ("_bps", "b/s"), ("_segments", "segments"),
+          ("_bytes", "B"), ("_s", "s")]
+
+
+def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Reads a sweep directory or CSV; returns (table, info from sweep.json or {})."""
+    p = Path(path)
+    info: dict[str, Any] = {}
+    if p.is_dir():
+        if (p / "sweep.json").is_file():
+            info = json.loads((p / "sweep.json").read_text(encoding="utf-8"))
+        p = p / "sweep.csv"
+    elif (p.parent / "sweep.json").is_file():
+        info = json.loads((p.parent / "sweep.json").read_text(encoding="utf-8"))
+    if not p.is_file():
+        raise ValueError(f"no sweep table at {p}")
+    if p.suffix == ".parquet":
+        df = pd.read_parquet(p)
+    else:
+        df = pd.read_csv(p)
+    return df, info
+
+
+def _metric_label(metric: str, values: np.ndarray) -> tuple[str, float]:
+    """Axis label with unit, and the factor to divide values by."""
+    for suffix, unit in _UNITS:
+        if metric.endswith(suffix):
+            name = metric[: -len(suffix)].replace("_", " ")
+            if unit == "b/s":
+                top = float(np.nanmax(np.abs(values))) if values.size else 0.0
+                for pfx, f in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+                    if top >= f:
+                        return f"{name} [{pfx}b/s]", f
+            return f"{name} [{unit}]", 1.0
+    return metric.replace("_", " "), 1.0
+
+
+def _si_column(df: pd.DataFrame, param: str) -> str | None:
+    """``"obs.tb [s]"`` for ``"obs.tb"`` if the table has it."""
+    return next((c for c in df.columns if isinstance(c, str) and c.startswith(f"{param} [")),
+                None)
+
+
+def _matches(col: pd.Series, value: str) -> pd.Series:
+    as_text = col.astype(str) == value
+    try:
+        x = float(value)
+    except ValueError:
+        return as_text
+    num = pd.to_numeric(col, errors="coerce")
+    return as_text | np.isclose(num.to_numpy(dtype=float), x, rtol=1e-9, atol=0.0)
+
+
+def figure(
+    data: pd.DataFrame,
+    *,
+    x: str,
+    y: str = "goodput_bps",
+    by: str | None = None,
+    flow: str | None = None,
+    where: Mapping[str, str] | None = None,
+    logx: bool = False,
+    logy: bool = False,
+    title: str | None = None,
+) -> Any:
+    """Builds the figure (a :class:`matplotlib.figure.Figure`) of ``y`` against ``x``.
+
+    Args:
+        data: a tidy sweep table (one row per run and flow) or a summary table.
+        x: the parameter on the horizontal axis (a swept path).
+        y: the metric (a flow column, e.g. ``goodput_bps``, ``goodput_segps``).
+        by: a parameter drawn as one line per value.
+        flow: keep one flow (its index or name); by default one line per flow.
+        where: ``{path: value}`` filters for the other swept parameters.
+
+    Raises:
+        ValueError: a column is missing, or several rows fall on one point of a line
+            (another parameter varies: fix it with ``where``).
+    """
+    from matplotlib.figure import Figure
+
+    df = data
+    for col in [x, *([by] if by else []), *(where or {})]:
+        if col not in df.columns:
+            raise ValueError(f"no column {col!r} in the sweep table "
+                             f"(columns: {', '.join(map(str, df.columns[:12]))}, …)")
+    for k, v in (where or {}).items():
+        df = df[_matches(df[k], v)]
+    if flow is not None:
+        sel = _matches(df["flow"], flow) | (df["name"].astype(str) == flow)
+        df = df[sel]
+    if df.empty:
+        raise ValueError("no rows left to plot (check --flow / --where)")
+
+    keys = [c for c in [by, "flow", "name"] if c and c in df.columns]
+    si = _si_column(df, x)
+    by_si = _si_column(df, by) if by else None
+    xcol = si or x
+    several = ValueError(f"several sweep points per ({', '.join(keys + [x])}): another "
+                         "parameter varies; select one value with --where path=value")
+    if f"{y}_mean" not in df.columns:
+        if y not in df.columns:
+            raise ValueError(f"no metric {y!r} in the sweep table")
+        if "point" in df.columns and df.groupby([*keys, x])["point"].nunique().gt(1).any():
+            raise several
+        extra = [c for c in (si, by_si) if c]
+        df = summarise(df, [*keys, x, *extra], [y])
+    if by_si:  # lines in numeric order of their unit-string values
+        df = df.sort_values(by_si, kind="stable")
+    dup = df.duplicated([*keys, xcol])
+    if dup.any():
+        raise several
+
+    ylabel, scale = _metric_label(y, df[f"{y}_mean"].to_numpy(dtype=float))
+    categorical = not pd.api.types.is_numeric_dtype(df[xcol])
+    cats = list(dict.fromkeys(df[xcol].astype(str))) if categorical else []
+    fig = Figure(figsize=(7, 4.5))
+    ax = fig.add_subplot()
+    n_flows = df["flow"].nunique() if "flow" in df.columns else 1
+    groups = df.groupby(keys, sort=not by_si, dropna=False) if keys else [((), df)]
+    for key, g in groups:
+        key_t = key if isinstance(key, tuple) else (key,)
+        kv = dict(zip(keys, key_t, strict=True))
+        g = g.sort_values(xcol) if not categorical else g
+        xs = (np.array([cats.index(str(v)) for v in g[xcol]], dtype=float) if categorical
+              else g[xcol].to_numpy(dtype=float))
+        mean = g[f"{y}_mean"].to_numpy(dtype=float) / scale
+        lo = g[f"{y}_ci_lo"].to_numpy(dtype=float) / scale
+        hi = g[f"{y}_ci_hi"].to_numpy(dtype=float) / scale
+        err = np.vstack([np.nan_to_num(mean - lo), np.nan_to_num(hi - mean)])
+        parts = []
+        if by:
+            val = kv[by]
+            parts.append(f"{by} = {val:.4g}" if isinstance(val, float) else f"{by} = {val}")
+        if n_flows > 1:
+            parts.append(f"flow {kv.get('name', kv.get('flow'))}")
+        ax.errorbar(xs, mean, yerr=err, marker="o", ms=3.5, lw=1.2, capsize=3,
+                    label=", ".join(parts) or None)
+    if categorical:
+        ax.set_xticks(range(len(cats)), cats)
+    if logx and not categorical:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xcol)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="both", alpha=0.3)
+    if by or n_flows > 1:
+        ax.legend(fontsize=8)
+    if title is None:
+        lo, hi = (int(df["n"].min()), int(df["n"].max())) if "n" in df.columns else (0, 0)
+        runs = f"{lo}" if lo == hi else f"{lo}–{hi}"
+        title = f"{ylabel.split(' [')[0]} vs {x}  (mean of {runs} runs, 95 % CI)"
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_sweep(
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    *,
+    x: str | None = None,
+    y: str = "goodput_bps",
+    by: str | None = None,
+    flow: str | None = None,
+    where: Mapping[str, str] | None = None,
+    logx: bool = False,
+    logy: bool = False,
+    title: str | None = None,
+) -> Path:
+    """Reads a sweep (see :func:`load`), draws :func:`figure` and saves it.
+
+    ``x`` defaults to the first swept parameter and ``by`` to the second (from
+    ``sweep.json``); ``out`` defaults to ``<y>_vs_<x>.png`` next to the table.
+    """
+    df, info = load(path)
+    params: Sequence[str] = info.get("params", [])
+    if x is None:
+        if not params:
+            raise ValueError("give --x (no sweep.json to take the swept parameters from)")
+        x = params[0]
+        if by is None and len(params) > 1:
+            by = params[1]
+    fig = figure(df, x=x, y=y, by=by, flow=flow, where=where, logx=logx, logy=logy,
+                 title=title)
+    if out is None:
+        base = Path(path) if Path(path).is_dir() else Path(path).parent
+        out = base / f"{y}_vs_{x}.png"
+    outp = Path(out)
+    if outp.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise ValueError(f"output {outp}: use a .png, .svg or .pdf file name")
+    outp.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(outp, dpi=150)
+    return outp

@@ -1,0 +1,721 @@
+"""Parameter sweeps: many runs of one scenario over a grid, in parallel, resumable.
+
+    >>> import burstlab
+    >>> res = burstlab.sweep("examples/single_flow.toml",
+    ...                      grid={"link.1.loss_ab": "1e-4..1e-1:log:4",
+    ...                            "flow.0.variant": "reno,newreno,sack"},
+    ...                      replications=5, store="out/sweep.sqlite")
+    >>> res.summary[["link.1.loss_ab", "flow.0.variant", "goodput_bps_mean", "n"]]
+
+Read in this order: :func:`sweep` (the entry point), :class:`Store` (what is kept on
+disk and how a run is identified), the executors (``_iter_local``, ``_iter_dask``,
+``_iter_serial``), then :func:`_assemble` (the tables). Grid syntax is in
+:mod:`burstlab.grid`, the statistics in :mod:`burstlab.stats`.
+
+**Runs and seeds.** A *point* is one combination of grid values applied to the base
+scenario (:func:`burstlab.grid.apply`). Every point runs ``replications`` times; run ``r``
+uses the base seed (``seed=``, else the scenario's ``sim.seed``, else 1) and replication
+index ``r``, from which the core derives its independent random substreams; a swept
+``sim.seed`` sets the base seed of its points. Seed and replication are written into
+every output row. Sweeps drop ``sim.trace``: observation never changes
+results, and traces would only cost memory.
+
+**The store.** Every finished run is written, by the parent process only, to an SQLite
+database in WAL mode, one transaction per run. SQLite because a committed transaction
+is atomic and durable against the writer being killed at any instant (SIGKILL, Ctrl-C,
+an out-of-memory kill): the journal is replayed or discarded on the next open, so the file
+is never left half-written — which a CSV or Parquet file being appended to cannot promise
+— and because ``sqlite3`` is in the standard library, so resumability costs no
+dependency. WAL mode lets a reader (a notebook looking at partial results) open the
+store while a sweep writes; ``synchronous=NORMAL`` keeps a commit cheap (no fsync per
+run) and still survives a killed process (only a power loss may drop the last commits,
+never corrupt the file). A run is keyed by the SHA-256 of the canonical JSON of
+``(scenario of the point, seed, replication, burstlab version)``, so re-running a sweep —
+or a different sweep that shares points — skips every run already in the store, and a new
+burstlab version recomputes everything. Killing a sweep loses at most the runs in flight.
+
+**Failures.** A run that raises (a :class:`burstlab.ScenarioError` from an invalid grid
+value, a panic in the core, a worker that died) is stored with ``status = 'error'`` and
+its error text; the sweep goes on. A worker process that dies (a crash, an OOM kill)
+breaks the process pool and every run then in flight; the local executor reruns those
+one at a time on fresh pools and stores only the run that kills its worker alone, as
+``WorkerDied``. Failed runs are not retried on resume unless
+``retry_errors=True`` (errors are deterministic, except for a dead worker).
+
+**Executors.** ``"local"`` (default): a :class:`concurrent.futures.ProcessPoolExecutor`
+with ``jobs`` workers (default: all usable cores); ``"dask"``: a Dask ``distributed``
+cluster at ``scheduler`` (``tcp://host:8786``), or a ``LocalCluster`` with ``jobs``
+workers when no scheduler is given — install ``burstlab[dask]``, and burstlab itself on
+every worker; ``"serial"``: in this process, for debugging. At most ``4 × jobs`` runs are
+in flight at a time, so memory stays flat for large grids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import socket
+import sqlite3
+import sys
+import time
+from collections import deque
+from collections.abc import Generator, Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack, closing
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TextIO
+
+import pandas as pd
+
+from burstlab import _core
+from burstlab.api import ScenarioLike, load_scenario
+from burstlab.grid import GridError, Value, apply, normalise_grid, numeric_values, points
+from burstlab.stats import summarise
+
+EXECUTORS = ("local", "dask", "serial")
+#: What an executor yields: one outcome dict (see :func:`execute`) per task, as they finish.
+Outcomes = Generator[dict[str, Any], None, None]
+SCHEMA_VERSION = 1
+
+#: Flow-table columns that identify or configure a flow rather than measure it.
+ID_COLUMNS = ("flow", "name", "kind", "variant", "profile", "src", "dst", "mss_bytes",
+              "wm_segments", "b", "measured_s")
+
+
+# ---------------------------------------------------------------------------------------
+# Identity of a run.
+
+
+def canonical_json(obj: Any) -> str:
+    """Sorted keys, no whitespace, no NaN: equal dicts give equal text."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False, default=str)
+
+
+def run_key(scenario: Mapping[str, Any], seed: int, replication: int, version: str) -> str:
+    """SHA-256 (hex) of the canonical JSON of (scenario, seed, replication, version)."""
+    doc = {"scenario": scenario, "seed": seed, "replication": replication,
+           "version": version}
+    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run to do. ``text`` is the point's scenario as JSON, ready for the core."""
+
+    key: str
+    point: int
+    text: str
+    seed: int
+    replication: int
+
+
+# ---------------------------------------------------------------------------------------
+# The store.
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS store_info (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    key          TEXT PRIMARY KEY,   -- run_key(): sha256 of (scenario, seed, replication, version)
+    params       TEXT NOT NULL,      -- JSON {path: value} of the swept parameters
+    scenario     TEXT NOT NULL,      -- canonical JSON of the scenario as run
+    seed         INTEGER NOT NULL,
+    replication  INTEGER NOT NULL,
+    version      TEXT NOT NULL,      -- burstlab version
+    status       TEXT NOT NULL CHECK (status IN ('ok', 'error')),
+    error        TEXT,               -- 'ExceptionType: message' when status = 'error'
+    flows        TEXT,               -- JSON records, one per flow (Result.flows)
+    links        TEXT,               -- JSON records, one per link direction (Result.links)
+    meta         TEXT,               -- JSON (Result.meta)
+    wall_s       REAL,               -- wall time of the run inside the worker
+    host         TEXT,
+    pid          INTEGER,
+    finished_utc TEXT NOT NULL
+);
+"""
+
+
+class Store:
+    """The SQLite file of finished runs (see the module docstring for why SQLite).
+
+    Only the sweep's parent process opens it for writing; every :meth:`put` is its own
+    transaction.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        if self.path.parent and not self.path.parent.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+            self.db.execute(
+                "INSERT OR IGNORE INTO store_info VALUES ('schema_version', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+            row = self.db.execute(
+                "SELECT value FROM store_info WHERE name = 'schema_version'"
+            ).fetchone()
+        except sqlite3.DatabaseError as e:
+            raise ValueError(f"store {self.path}: not a burstlab sweep store ({e})") from None
+        if row is None or row[0] != str(SCHEMA_VERSION):
+            raise ValueError(f"store {self.path}: schema version {row and row[0]}, "
+                             f"expected {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def finished(self, keys: Iterable[str], include_errors: bool = True) -> set[str]:
+        """The subset of ``keys`` already stored (only successful ones unless
+        ``include_errors``)."""
+        out: set[str] = set()
+        ks = list(keys)
+        cond = "" if include_errors else " AND status = 'ok'"
+        for i in range(0, len(ks), 500):
+            chunk = ks[i : i + 500]
+            q = f"SELECT key FROM runs WHERE key IN ({','.join('?' * len(chunk))}){cond}"
+            out.update(r[0] for r in self.db.execute(q, chunk))
+        return out
+
+    def put(self, rec: Mapping[str, Any]) -> None:
+        """Stores one finished run in one transaction (replacing an earlier attempt)."""
+        cols = ("key", "params", "scenario", "seed", "replication", "version", "status",
+                "error", "flows", "links", "meta", "wall_s", "host", "pid", "finished_utc")
+        with self.db:  # isolation_level=None: make the transaction explicit
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute(
+                f"INSERT OR REPLACE INTO runs ({','.join(cols)}) "
+                f"VALUES ({','.join('?' * len(cols))})",
+                tuple(rec.get(c) for c in cols),
+            )
+
+    def get(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The stored rows for ``keys`` (missing keys are absent)."""
+        out: dict[str, dict[str, Any]] = {}
+        for i in range(0, len(keys), 500):
+            chunk = list(keys[i : i + 500])
+            cur = self.db.execute(
+                f"SELECT * FROM runs WHERE key IN ({','.join('?' * len(chunk))})", chunk
+            )
+            names = [d[0] for d in cur.description]
+            for row in cur:
+                rec = dict(zip(names, row, strict=True))
+                out[rec["key"]] = rec
+        return out
+
+
+# ---------------------------------------------------------------------------------------
+# What a worker does.
+
+
+def _worker_init() -> None:
+    # Ctrl-C goes to the whole process group; only the parent should react to it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def execute(task: Task) -> dict[str, Any]:
+    """Runs one task and returns its outcome as plain data (never raises, except to
+    let the interpreter exit)."""
+    t0 = time.perf_counter()
+    rec: dict[str, Any] = {"key": task.key}
+    try:
+        raw = _core.run(task.text, "json", task.seed, task.replication)
+        rec.update(status="ok", error=None, flows=raw["flows"], links=raw["links"],
+                   meta=json.dumps(raw["meta"]))
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: B036 - pyo3 panics derive from BaseException
+        rec.update(status="error", error=f"{type(e).__name__}: {e}", flows=None, links=None,
+                   meta=None)
+    rec.update(wall_s=time.perf_counter() - t0, host=socket.gethostname(), pid=os.getpid())
+    return rec
+
+
+def _failed(task: Task, why: str) -> dict[str, Any]:
+    return {"key": task.key, "status": "error", "error": why, "flows": None, "links": None,
+            "meta": None, "wall_s": None, "host": None, "pid": None}
+
+
+# ---------------------------------------------------------------------------------------
+# Executors: each yields the outcome of every task, in completion order.
+
+
+def _iter_serial(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outcomes:
+    for t in tasks:
+        yield execute(t)
+
+
+def _iter_local(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outcomes:
+    """Process pool. A worker that dies breaks the whole pool and fails every run then in
+    flight; those runs become *suspects* and are rerun one at a time on fresh pools, so
+    only a run that kills its worker while alone is recorded as ``WorkerDied``."""
+    queue = deque(tasks)
+    suspects: deque[Task] = deque()
+    window = 4 * jobs
+    pool: ProcessPoolExecutor | None = None
+    inflight: dict[Future[dict[str, Any]], Task] = {}
+    clean = False
+    try:
+        while queue or suspects or inflight:
+            if pool is None:
+                pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+            solo = bool(suspects)
+            if solo:
+                if not inflight:
+                    t = suspects.popleft()
+                    inflight[pool.submit(execute, t)] = t
+            else:
+                while queue and len(inflight) < window:
+                    t = queue.popleft()
+                    inflight[pool.submit(execute, t)] = t
+            done, _ = wait(inflight, return_when=FIRST_COMPLETED)
+            if any(isinstance(f.exception(), BrokenProcessPool) for f in done):
+                done, _ = wait(inflight)  # the rest fail at once too: collect them all
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = None
+            for f in done:
+                t = inflight.pop(f)
+                err = f.exception()
+                if isinstance(err, BrokenProcessPool):
+                    if solo:
+                        yield _failed(t, "WorkerDied: the worker process died while running "
+                                         "this run alone (a crash or an out-of-memory kill)")
+                    else:
+                        suspects.append(t)
+                else:
+                    yield f.result()
+        clean = True
+    finally:
+        if pool is not None:
+            if not clean:  # interrupted: do not wait for the runs in flight
+                for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                    proc.terminate()
+            pool.shutdown(wait=clean, cancel_futures=True)
+
+
+def _iter_dask(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outcomes:
+    try:
+        import logging
+
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ValueError("the dask executor needs dask.distributed: "
+                         "pip install 'burstlab[dask]'") from None
+    cluster = None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except OSError as e:
+            raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    else:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+        client = Client(cluster)
+    try:
+        window = 4 * max(jobs, sum(client.nthreads().values()) or 1)
+        queue = deque(tasks)
+        inflight: dict[Any, Task] = {}
+        ac = as_completed()
+
+        def refill() -> None:
+            while queue and len(inflight) < window:
+                t = queue.popleft()
+                fut = client.submit(execute, t, key=f"burstlab-run-{t.key}", pure=False)
+                inflight[fut] = t
+                ac.add(fut)
+
+        refill()
+        for fut in ac:
+            t = inflight.pop(fut)
+            try:
+                rec = fut.result()
+            except Exception as e:  # a lost worker, a serialisation error
+                rec = _failed(t, f"DaskError: {type(e).__name__}: {e}")
+            fut.release()
+            yield rec
+            refill()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+_EXECUTOR_FNS = {"local": _iter_local, "dask": _iter_dask, "serial": _iter_serial}
+
+
+# ---------------------------------------------------------------------------------------
+# Progress.
+
+
+class Progress:
+    """A one-line progress bar with ETA on a stream (stderr), redrawn at most 10×/s.
+
+    When the stream is not a terminal it prints a plain line every 10 s instead."""
+
+    def __init__(self, total: int, cached: int, stream: TextIO | None = None,
+                 enabled: bool = True) -> None:
+        self.total, self.cached, self.done, self.failed = total, cached, 0, 0
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.t0 = time.monotonic()
+        self.last = 0.0
+        self.open_line = False
+
+    def update(self, ok: bool) -> None:
+        self.done += 1
+        self.failed += 0 if ok else 1
+        self.draw()
+
+    def close(self) -> None:
+        """Ends a half-drawn terminal line (after an interruption)."""
+        if self.enabled and self.tty and self.open_line:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open_line = False
+
+    def draw(self, final: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not final and now - self.last < (0.1 if self.tty else 10.0):
+            return
+        self.last = now
+        el = now - self.t0
+        frac = self.done / self.total if self.total else 1.0
+        eta = el / self.done * (self.total - self.done) if self.done else float("nan")
+        width = 24
+        bar = "#" * int(frac * width) + "." * (width - int(frac * width))
+        parts = [f"sweep [{bar}] {self.done}/{self.total} runs", f"{100 * frac:3.0f}%"]
+        if self.cached:
+            parts.append(f"{self.cached} cached")
+        if self.failed:
+            parts.append(f"{self.failed} failed")
+        parts.append(f"elapsed {_hms(el)}")
+        parts.append("done" if final else f"ETA {_hms(eta)}")
+        line = "  ".join(parts)
+        if self.tty:
+            self.stream.write("\r" + line + ("\n" if final else ""))
+            self.open_line = not final
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def _hms(s: float) -> str:
+    if s != s:  # NaN
+        return "--:--"
+    s = int(round(s))
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
+
+
+# ---------------------------------------------------------------------------------------
+# The result.
+
+
+@dataclass
+class SweepResult:
+    """The tables of a sweep.
+
+    Attributes:
+        table: tidy, one row per (point, replication, flow) of the successful runs:
+            ``point`` (index in grid order), one column per swept path (the value as
+            given to the scenario), ``<path> [unit]`` with SI numbers for axes of unit
+            strings, ``seed``, ``replication``, ``burstlab_version``, then the columns of
+            :attr:`burstlab.Result.flows`.
+        summary: one row per (point, flow): ``n`` and, per metric ``m``, ``m_mean``,
+            ``m_std``, ``m_ci_lo``, ``m_ci_hi`` (95 % Student-t interval) and ``m_n``.
+        runs: one row per run (successful or not): parameters, seed, replication,
+            ``status``, ``error``, ``wall_s`` (time inside the worker), ``host``, ``key``.
+        links: like ``table`` for :attr:`burstlab.Result.links`.
+        params: the swept paths, in grid order.
+        metrics: the summarised flow columns.
+        stats: counts and timings of this call (``total``, ``cached``, ``ran``,
+            ``failed``, ``wall_s``, ``executor``, ``jobs``).
+    """
+
+    table: pd.DataFrame
+    summary: pd.DataFrame
+    runs: pd.DataFrame
+    links: pd.DataFrame
+    params: list[str]
+    metrics: list[str]
+    store: Path
+    stats: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> pd.DataFrame:
+        """The failed runs (parameters, seed, replication, error)."""
+        return self.runs[self.runs["status"] == "error"].reset_index(drop=True)
+
+    def to_dir(self, out: str | os.PathLike[str]) -> list[Path]:
+        """Writes ``sweep.csv`` (the tidy table), ``summary.csv``, ``runs.csv``,
+        ``links.csv`` and ``sweep.json`` (grid, parameters, metrics, counts) into
+        ``out``; also ``.parquet`` copies of the first two when pyarrow is installed."""
+        d = Path(out)
+        d.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, df in (("sweep", self.table), ("summary", self.summary),
+                         ("runs", self.runs), ("links", self.links)):
+            p = d / f"{name}.csv"
+            df.to_csv(p, index=False)
+            written.append(p)
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            pass
+        else:
+            for name, df in (("sweep", self.table), ("summary", self.summary)):
+                p = d / f"{name}.parquet"
+                _for_parquet(df).to_parquet(p, index=False)
+                written.append(p)
+        p = d / "sweep.json"
+        doc = {**self.info, "params": self.params, "metrics": self.metrics,
+               "store": str(self.store), "stats": self.stats}
+        p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
+        written.append(p)
+        return written
+
+
+def _for_parquet(df: pd.DataFrame) -> pd.DataFrame:
+    # Parameter columns may mix types (1, "1ms"); Parquet wants one type per column.
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype == object and out[c].map(type).nunique() > 1:
+            out[c] = out[c].astype(str)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The entry point.
+
+
+def sweep(
+    base_scenario: ScenarioLike,
+    grid: Mapping[str, Any],
+    *,
+    replications: int = 1,
+    store: str | os.PathLike[str] | None = None,
+    executor: str = "local",
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    seed: int | None = None,
+    progress: bool = True,
+    retry_errors: bool = False,
+) -> SweepResult:
+    """Runs ``base_scenario`` at every point of ``grid``, ``replications`` times each.
+
+    Args:
+        base_scenario: a scenario file, TOML text or dict (as for :func:`burstlab.run`).
+        grid: ``{path: spec}``; ``spec`` is a grid string (``"1us..100ms:log:13"``,
+            ``"reno,newreno,sack"``, see :mod:`burstlab.grid`) or a list of literal values.
+        replications: runs per point; run ``r`` has replication index ``r``.
+        store: SQLite file of finished runs (created if missing; reused to resume). With
+            ``None`` a temporary in-memory store is used: nothing can be resumed.
+        executor: ``"local"`` (process pool), ``"dask"`` or ``"serial"``.
+        jobs: worker processes (default: usable cores). For ``"dask"`` with no scheduler,
+            the number of LocalCluster workers.
+        scheduler: a Dask scheduler address (``tcp://host:8786``); implies ``"dask"``.
+        seed: base seed (default: the scenario's ``sim.seed``, else 1).
+        progress: draw a progress bar with ETA on stderr.
+        retry_errors: rerun runs stored as failed.
+
+    Raises:
+        ValueError: a malformed grid (naming the entry) or argument.
+        ScenarioError: the base scenario cannot be read.
+    """
+    t_start = time.perf_counter()
+    if scheduler:
+        if executor == "serial":
+            raise ValueError("--scheduler needs the dask executor")
+        executor = "dask"
+    if executor not in EXECUTORS:
+        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if not isinstance(replications, int) or isinstance(replications, bool) or replications < 1:
+        raise ValueError(f"replications must be a positive integer, got {replications!r}")
+    if jobs is None:
+        jobs = _usable_cores()
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+
+    base = load_scenario(base_scenario)
+    base = json.loads(json.dumps(base, default=str))  # plain JSON types (TOML dates → str)
+    sim = base.get("sim")
+    if isinstance(sim, dict):
+        sim.pop("trace", None)
+        base_seed = int(sim.get("seed", 1)) if seed is None else seed
+    else:
+        base_seed = 1 if seed is None else seed
+    if not isinstance(base_seed, int) or base_seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {base_seed!r}")
+
+    axes = normalise_grid(grid)
+    params = list(axes)
+    pts = points(axes)
+    version = _core.__version__
+    tasks: list[Task] = []
+    point_params: list[dict[str, Value]] = []
+    if "sim.replication" in axes:
+        raise GridError("grid entry 'sim.replication': use replications= (--reps) instead")
+    seen: set[str] = set()
+    for i, pt in enumerate(pts):
+        sc = apply(base, pt)
+        # The seed and replication travel beside the scenario (and into the key); a
+        # swept sim.seed is that point's base seed.
+        pt_seed = pt.get("sim.seed", base_seed)
+        if not isinstance(pt_seed, int) or isinstance(pt_seed, bool) or pt_seed < 0:
+            raise GridError(f"grid entry 'sim.seed': seeds must be non-negative integers, "
+                            f"got {pt_seed!r}")
+        if isinstance(sc.get("sim"), dict):
+            sc["sim"].pop("seed", None)
+            sc["sim"].pop("replication", None)
+        try:
+            text = canonical_json(sc)
+        except ValueError as e:
+            raise GridError(f"grid point {pt}: {e}") from None
+        point_params.append(pt)
+        for r in range(replications):
+            key = run_key(sc, pt_seed, r, version)
+            if key in seen:
+                raise GridError(f"grid point {pt} repeats an earlier point")
+            seen.add(key)
+            tasks.append(Task(key, i, text, pt_seed, r))
+
+    st = Store(store) if store is not None else Store(":memory:")
+    with ExitStack() as stack:
+        stack.callback(st.close)
+        done = st.finished((t.key for t in tasks), include_errors=not retry_errors)
+        todo = [t for t in tasks if t.key not in done]
+        bar = Progress(len(todo), len(tasks) - len(todo), enabled=progress)
+        bar.draw(final=not todo)
+        stack.callback(bar.close)
+        n_failed = 0
+        run_s = 0.0
+        t_runs = time.perf_counter()
+        if todo:
+            by_key = {t.key: t for t in todo}
+            outcomes = _EXECUTOR_FNS[executor](todo, jobs, scheduler)
+            # closing(): on Ctrl-C the executor stops its workers at once, not at exit
+            for rec in stack.enter_context(closing(outcomes)):
+                task = by_key[rec["key"]]
+                rec = {**rec, "params": canonical_json(point_params[task.point]),
+                       "scenario": task.text, "seed": task.seed,
+                       "replication": task.replication, "version": version,
+                       "finished_utc": datetime.now(timezone.utc).isoformat()}
+                st.put(rec)
+                ok = rec["status"] == "ok"
+                n_failed += 0 if ok else 1
+                run_s += rec["wall_s"] or 0.0
+                bar.update(ok)
+            bar.draw(final=True)
+        t_end_runs = time.perf_counter()
+        stored = st.get([t.key for t in tasks])
+
+    table, runs, links = _assemble(tasks, stored, point_params, params, axes)
+    skip = {*ID_COLUMNS, *params, *_stamp_cols(params, axes)}
+    metrics = [c for c in table.columns if c not in skip and _is_metric(table[c])]
+    group = ["point", *params, *_si_cols(params, axes), "flow", "name", "kind"]
+    group = [c for c in group if c in table.columns]
+    summary = summarise(table, group, metrics) if len(table) else pd.DataFrame(columns=group)
+    stats = {
+        "total": len(tasks), "cached": len(tasks) - len(todo), "ran": len(todo),
+        "failed": int((runs["status"] == "error").sum()) if len(runs) else 0,
+        "failed_now": n_failed, "wall_s": time.perf_counter() - t_start,
+        "runs_wall_s": t_end_runs - t_runs, "sum_run_s": run_s,
+        "executor": executor, "jobs": jobs, "scheduler": scheduler,
+    }
+    info = {"grid": {k: list(v) for k, v in axes.items()}, "replications": replications,
+            "seed": base_seed, "burstlab_version": version, "scenario": base}
+    return SweepResult(table=table, summary=summary, runs=runs, links=links, params=params,
+                       metrics=metrics, store=Path(store) if store else Path(":memory:"),
+                       stats=stats, info=info)
+
+
+def _is_metric(col: pd.Series) -> bool:
+    return bool(pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col))
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _si_cols(params: Sequence[str], axes: Mapping[str, Sequence[Value]]) -> list[str]:
+    out = []
+    for p in params:
+        nv = numeric_values(axes[p])
+        if nv is not None:
+            out.append(f"{p} [{nv[1]}]")
+    return out
+
+
+def _stamp_cols(params: Sequence[str], axes: Mapping[str, Sequence[Value]]) -> set[str]:
+    return {"point", "seed", "replication", "burstlab_version", *_si_cols(params, axes)}
+
+
+def _assemble(
+    tasks: Sequence[Task],
+    stored: Mapping[str, Mapping[str, Any]],
+    point_params: Sequence[Mapping[str, Value]],
+    params: Sequence[str],
+    axes: Mapping[str, Sequence[Value]],
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Builds the tidy flow table, the per-run table and the tidy link table."""
+    si: dict[str, tuple[dict[str, float], str]] = {}
+    for p in params:
+        nv = numeric_values(axes[p])
+        if nv is not None:
+            si[p] = ({repr(v): x for v, x in zip(axes[p], nv[0], strict=True)}, nv[1])
+
+    def stamp(t: Task, version: str) -> dict[str, Any]:
+        row: dict[str, Any] = {"point": t.point}
+        pp = point_params[t.point]
+        for p in params:
+            row[p] = pp[p]
+        for p, (conv, unit) in si.items():
+            row[f"{p} [{unit}]"] = conv[repr(pp[p])]
+        row.update(seed=t.seed, replication=t.replication, burstlab_version=version)
+        return row
+
+    flow_rows: list[dict[str, Any]] = []
+    link_rows: list[dict[str, Any]] = []
+    run_rows: list[dict[str, Any]] = []
+    for t in tasks:
+        rec = stored.get(t.key)
+        if rec is None:  # only when another process deleted it meanwhile
+            continue
+        s = stamp(t, rec["version"])
+        run_rows.append({**s, "status": rec["status"], "error": rec["error"],
+                         "wall_s": rec["wall_s"], "host": rec["host"], "key": t.key})
+        if rec["status"] != "ok":
+            continue
+        for f in json.loads(rec["flows"]):
+            flow_rows.append({**s, **f})
+        for ln in json.loads(rec["links"]):
+            link_rows.append({**s, **ln})
+    table = pd.DataFrame(flow_rows)
+    for c in ("mean_rtt_s", "mean_cwnd_segments"):
+        if c in table.columns:  # JSON carries NaN as null
+            table[c] = pd.to_numeric(table[c], errors="coerce").astype(float)
+    return table, pd.DataFrame(run_rows), pd.DataFrame(link_rows)
