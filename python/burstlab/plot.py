@@ -174,8 +174,8 @@ def figure(
     if by or n_flows > 1:
         ax.legend(fontsize=8)
     if title is None:
-        lo, hi = (int(df["n"].min()), int(df["n"].max())) if "n" in df.columns else (0, 0)
-        runs = f"{lo}" if lo == hi else f"{lo}–{hi}"
+        n_lo, n_hi = (int(df["n"].min()), int(df["n"].max())) if "n" in df.columns else (0, 0)
+        runs = f"{n_lo}" if n_lo == n_hi else f"{n_lo}–{n_hi}"
         title = f"{ylabel.split(' [')[0]} vs {x}  (mean of {runs} runs, 95 % CI)"
     ax.set_title(title, fontsize=10)
     fig.tight_layout()

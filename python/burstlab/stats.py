@@ -114,7 +114,7 @@ def summarise(
     for m in metrics:
         k = cnt[m].astype(int)
         tq = k.map(lambda v: _t_half_factor(level, int(v))).astype(float)
-        half = tq * std[m] / np.sqrt(k.where(k > 0))
+        half: pd.Series = tq * std[m] / np.sqrt(k.where(k > 0))
         cols[f"{m}_mean"] = mean[m]
         cols[f"{m}_std"] = std[m]
         cols[f"{m}_ci_lo"] = mean[m] - half

@@ -66,7 +66,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -620,7 +620,7 @@ def sweep(
                 rec = {**rec, "params": canonical_json(point_params[task.point]),
                        "scenario": task.text, "seed": task.seed,
                        "replication": task.replication, "version": version,
-                       "finished_utc": datetime.now(timezone.utc).isoformat()}
+                       "finished_utc": datetime.now(UTC).isoformat()}
                 st.put(rec)
                 ok = rec["status"] == "ok"
                 n_failed += 0 if ok else 1
