@@ -39,6 +39,8 @@ test: lint rust-test py-test
 
 bench: build
 	$(PY) benchmarks/bench_path.py
+	$(PY) benchmarks/bench_path.py --scenario benchmarks/yu_1flow.toml
+	$(PY) benchmarks/bench_path.py --scenario benchmarks/mesh_9flow.toml --runs 3 --no-short
 	$(PY) benchmarks/bench_sweep.py
 
 clean:
