@@ -37,6 +37,9 @@ from typing import Any
 
 import burstlab
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_path import cpu_model  # noqa: E402  (the shared machine description)
+
 SCENARIO: dict[str, Any] = {
     "name": "bench-sweep",
     "sim": {"duration": "300s", "seed": 1},
@@ -52,16 +55,6 @@ SCENARIO: dict[str, Any] = {
          "packet_size": "1000B", "mean_on": "10ms", "mean_off": "90ms"},
     ],
 }
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def background_busy(seconds: float = 2.0) -> float | None:
