@@ -97,14 +97,14 @@ class Mode:
 
 
 MODES = {
-    "full": Mode("full", reps=5, events=800, min_s=200.0, max_s=1.5e7, max_segments=1.2e7,
-                 tb_per_decade=3,
+    "full": Mode("full", reps=5, events=1000, min_s=10_000.0, max_s=1.5e7,
+                 max_segments=5e6, tb_per_decade=3,
                  p={"fig5": (1e-4, 1e-3, 1e-2, 1e-1), "fig6": (1e-3, 1e-2, 1e-1),
                     "fig7": (0.003, 0.01, 0.03, 0.1)}),
-    "quick": Mode("quick", reps=3, events=120, min_s=100.0, max_s=2e6, max_segments=1.5e6,
-                  tb_per_decade=1,
-                  p={"fig5": (1e-3, 1e-2, 1e-1), "fig6": (1e-2, 1e-1),
-                     "fig7": (0.01, 0.1)}),
+    "quick": Mode("quick", reps=4, events=400, min_s=3000.0, max_s=3e6, max_segments=4e6,
+                  tb_per_decade=2,
+                  p={"fig5": (1e-3, 1e-2, 1e-1), "fig6": (1e-3, 1e-2, 1e-1),
+                     "fig7": (0.003, 0.03, 0.1)}),
     "smoke": Mode("smoke", reps=2, events=8, min_s=20.0, max_s=2e4, max_segments=3e4,
                   tb_per_decade=0.5,
                   p={"fig5": (1e-2,), "fig6": (1e-1,), "fig7": (0.1,)},

@@ -550,6 +550,11 @@ def fig7_text(r: Report, ati: pd.DataFrame) -> None:
         "monotonically with p here. Yu's measured RTT at this λ was 5.4–18 s; ours is in "
         f"{fmt(float(ati['rtt_measured_s'].min()))}–{fmt(float(ati['rtt_measured_s'].max()))}"
         " s (the access link queues up to Wm segments at 1.25 segments/s).")
+    r.p("At the largest Tb the round-trip time (≈ 2·Tb plus seconds of access queueing) "
+        "approaches the ns-2 maximum RTO of 60 s: the sender then times out before any "
+        "ACK can return, every RTT sample is ambiguous (Karn), and goodput collapses "
+        "(the points with no measured RTT in the table below). This is a limit of the "
+        "configured TCP (Agent/TCP maxrto_ 60), not of OBS.")
 
 
 def fig11_text(r: Report, f11: pd.DataFrame) -> None:
