@@ -137,6 +137,8 @@ def test_recovery_summary_and_timeouts() -> None:
     assert s["retransmissions"] == 2
     assert s["timeouts"] == 1 and s["first_timeout_rel_s"] == pytest.approx(1.0)
     assert s["repaired_rel_s"] == pytest.approx(1.6)
+    assert s["first_retransmit_rel_s"] == pytest.approx(0.5)
+    assert s["first_repair_rel_s"] == pytest.approx(0.6)
     assert s["cwnd_before"] == 20.0 and s["cwnd_min_after"] == 1.0
     # segments above the highest sent before t = 5 s (seq 49) first sent in [5, 8] s:
     # seq 50..80 (the window's ends are inclusive)

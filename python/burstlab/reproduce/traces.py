@@ -121,6 +121,8 @@ def recovery_summary(
     (cwnd falls to 1 in that window), ``first_timeout_rel_s`` (NaN if none),
     ``new_segments_after`` (segments above the highest sequence sent before ``t_drop``
     first sent in the window: the new data the sender managed despite the loss),
+    ``first_retransmit_rel_s`` / ``first_repair_rel_s`` (when the first retransmission
+    left the sender / the first lost segment first reached the receiver),
     ``repaired_rel_s`` (when the last of the dropped segments finally reached the
     receiver, relative to ``t_drop``; NaN if not within the window), ``cwnd_before``
     (cwnd just before ``t_drop``) and ``cwnd_min_after`` (smallest cwnd in the window).
@@ -140,8 +142,11 @@ def recovery_summary(
     before = pk[(pk["time_s"] < t_drop) & (pk["event"] == "sent")]
     top = int(before["seq"].max()) if len(before) else -1
     sent = win[(win["event"] == "sent") & ~win["retransmit"]]
+    rtx = win[(win["event"] == "sent") & win["retransmit"]]
     return {
         "segments_dropped": len(lost),
+        "first_retransmit_rel_s": float(rtx["t_rel_s"].min()) if len(rtx) else math.nan,
+        "first_repair_rel_s": float(recv["t_rel_s"].min()) if len(recv) else math.nan,
         "new_segments_after": int((sent["seq"] > top).sum()),
         "retransmissions": int(((win["event"] == "sent") & win["retransmit"]).sum()),
         "timeouts": len(to),

@@ -233,6 +233,16 @@ def add_models(df: pd.DataFrame) -> pd.DataFrame:
                                               rto=rto[i])))
         else:
             ms.append(math.nan)
+    # TO share: simulated TO/(TD + TO) beside the model's TO/TD ratio Q(W) (eq. 25,
+    # W = min(E[W_X], Wm)); Q counts only timeouts from losing every burst of a round.
+    td = out["td_events_mean"].to_numpy(float)
+    to = out["to_events_mean"].to_numpy(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["to_share_sim"] = to / (td + to)
+    s_nom = np.minimum(lam * tb + 1.0, wm)
+    ew = np.asarray(models.sack_expected_window(p, tb, lam=lam, wm=wm), dtype=float)
+    out["model_Q"] = np.asarray(models.timeout_ratio(np.minimum(ew, wm), s_nom, p),
+                                dtype=float)
     out["model_segps"] = m
     out["model_nominal_segps"] = mn
     out["model_measured_S_segps"] = ms
@@ -261,28 +271,33 @@ class TracePanel:
 
 
 def _trace_run(tb: float, p: float, variant: str, wm: int, duration: float,
-               drop: list[int] | None = None) -> Result:
+               drop: list[int] | None = None, min_rto: float | None = None) -> Result:
     sc = yu_path(tb, p, access="125KB/s", variant=variant, wm=wm, duration=duration,
                  seed=SEED, drop_bursts=drop,
                  trace={"cwnd": True, "packets": True, "bursts": True})
+    if min_rto is not None:
+        sc["flow"][0]["min_rto"] = min_rto
     return run(sc, seed=SEED, replication=0)
 
 
 def single_drop_panel(figure: str, variant: str, w: int, s: int, after: float,
-                      label: str) -> TracePanel:
+                      label: str, min_rto: float | None = None) -> TracePanel:
     """One burst dropped once cwnd has reached ``W`` (``Wm = W``; see
-    :func:`burstlab.reproduce.traces.pick_drop_burst`)."""
+    :func:`burstlab.reproduce.traces.pick_drop_burst`). ``min_rto`` overrides the
+    profile's 0.2 s (a diagnostic for fig. 8(b))."""
     tb = tb_for_s(s, "125KB/s")
     probe_len = 20.0 + w * 0.1
-    probe = _trace_run(tb, 0.0, variant, w, probe_len)
+    probe = _trace_run(tb, 0.0, variant, w, probe_len, min_rto=min_rto)
     choice = tr.pick_drop_burst(probe.cwnd, probe.burst_trace, w=w, data_queue=0,
                                 settle_s=1.0)
-    res = _trace_run(tb, 0.0, variant, w, choice.time_s + after, [choice.burst])
+    res = _trace_run(tb, 0.0, variant, w, choice.time_s + after, [choice.burst],
+                     min_rto=min_rto)
     win = tr.trace_window(res.packets, choice.time_s, before=1.0, after=after)
     summ = tr.recovery_summary(res.packets, res.cwnd, choice.time_s, horizon=after)
     f = res.flows.iloc[0]
     row = {"figure": figure, "panel": label, "variant": variant, "W_segments": w,
-           "S_segments": s, "tb_s": tb, "dropped_burst_index": choice.burst,
+           "S_segments": s, "tb_s": tb, "min_rto_s": min_rto if min_rto else 0.2,
+           "dropped_burst_index": choice.burst,
            "drop_time_s": choice.time_s, "cwnd_reached_W_s": choice.w_reached_s,
            **summ, "td_events": int(f["td_events"]), "to_events": int(f["to_events"]),
            "mean_rto_s": float(f["mean_rto_s"]), "mean_rtt_s": float(f["mean_rtt_s"])}
@@ -315,6 +330,11 @@ def trace_experiments(mode: Mode) -> dict[str, list[TracePanel]]:
     for w in (20, 200):
         out["fig8"].append(single_drop_panel("fig8", "reno", w, 5, after,
                                              f"({'a' if w == 20 else 'b'}) Reno, W = {w}"))
+    # Diagnostic for fig. 8(b): a minimum RTO large enough that the retransmission timer
+    # cannot fire while the fast retransmission waits in the 125 KB/s access queue.
+    out["fig8"].append(single_drop_panel("fig8", "reno", 200, 5, max(after, 12.0),
+                                         "(b') Reno, W = 200, min RTO 5 s (diagnostic)",
+                                         min_rto=5.0))
     for s in (5, 25):
         for v in VARIANTS:
             out["fig9"].append(single_drop_panel("fig9", v, 40, s, after,
