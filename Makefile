@@ -27,7 +27,7 @@ demo: build
 demo-variants: build
 	$(BIN)/burstlab demo --out $(OUT)/demo
 
-# The full yu reproduction (see README: about 15-20 minutes on 2 cores).
+# The full yu reproduction (see README: about 6 minutes on 2 cores).
 reproduce-yu: build
 	$(BIN)/burstlab reproduce yu --out $(OUT)
 
