@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo test build env lint rust-test py-test bench clean
+.PHONY: demo demo-variants reproduce-yu test build env lint rust-test py-test bench clean
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,15 @@ build: env
 	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --extras dev -q
 
 demo: build
+	$(BIN)/burstlab reproduce yu --quick --out $(OUT)
+
+# The older single-path demo (four TCP variants, cwnd plot): `burstlab demo`.
+demo-variants: build
 	$(BIN)/burstlab demo --out $(OUT)/demo
+
+# The full yu reproduction (see README: about 6 minutes on 2 cores).
+reproduce-yu: build
+	$(BIN)/burstlab reproduce yu --out $(OUT)
 
 lint: build
 	cargo fmt --all -- --check

@@ -52,6 +52,7 @@ in flight at a time, so memory stays flat for large grids.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -236,8 +237,12 @@ def execute(task: Task) -> dict[str, Any]:
     rec: dict[str, Any] = {"key": task.key}
     try:
         raw = _core.run(task.text, "json", task.seed, task.replication)
+        meta = dict(raw["meta"])
+        obs_flows = raw.get("obs_flows")
+        if obs_flows:  # OBS: keep each flow's burst statistics (yu's S) with the run
+            meta["obs_flows"] = json.loads(obs_flows)
         rec.update(status="ok", error=None, flows=raw["flows"], links=raw["links"],
-                   meta=json.dumps(raw["meta"]))
+                   meta=json.dumps(meta))
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as e:  # noqa: B036 - pyo3 panics derive from BaseException
@@ -440,7 +445,8 @@ class SweepResult:
             ``point`` (index in grid order), one column per swept path (the value as
             given to the scenario), ``<path> [unit]`` with SI numbers for axes of unit
             strings, ``seed``, ``replication``, ``burstlab_version``, then the columns of
-            :attr:`burstlab.Result.flows`.
+            :attr:`burstlab.Result.flows`; OBS runs add ``segments_per_burst`` (yu's S),
+            ``data_bursts`` and ``data_bursts_lost`` from :attr:`burstlab.Result.obs_flows`.
         summary: one row per (point, flow): ``n`` and, per metric ``m``, ``m_mean``,
             ``m_std``, ``m_ci_lo``, ``m_ci_hi`` (95 % Student-t interval) and ``m_n``.
         runs: one row per run (successful or not): parameters, seed, replication,
@@ -569,22 +575,99 @@ def sweep(
         raise ValueError(f"seed must be a non-negative integer, got {base_seed!r}")
 
     axes = normalise_grid(grid)
-    params = list(axes)
-    pts = points(axes)
-    version = _core.__version__
-    tasks: list[Task] = []
-    point_params: list[dict[str, Value]] = []
     if "sim.replication" in axes:
         raise GridError("grid entry 'sim.replication': use replications= (--reps) instead")
-    seen: set[str] = set()
-    for i, pt in enumerate(pts):
-        sc = apply(base, pt)
+    pts = points(axes)
+    scenarios = []
+    for pt in pts:
         # The seed and replication travel beside the scenario (and into the key); a
         # swept sim.seed is that point's base seed.
         pt_seed = pt.get("sim.seed", base_seed)
         if not isinstance(pt_seed, int) or isinstance(pt_seed, bool) or pt_seed < 0:
             raise GridError(f"grid entry 'sim.seed': seeds must be non-negative integers, "
                             f"got {pt_seed!r}")
+        scenarios.append((pt, apply(base, pt), pt_seed))
+    info = {"grid": {k: list(v) for k, v in axes.items()}, "replications": replications,
+            "seed": base_seed, "burstlab_version": _core.__version__, "scenario": base}
+    return _run_points(scenarios, list(axes), axes, info, replications=replications,
+                       store=store, executor=executor, jobs=jobs, scheduler=scheduler,
+                       progress=progress, retry_errors=retry_errors, t_start=t_start)
+
+
+def sweep_points(
+    scenarios: Sequence[tuple[Mapping[str, Value], ScenarioLike]],
+    *,
+    replications: int = 1,
+    store: str | os.PathLike[str] | None = None,
+    executor: str = "local",
+    jobs: int | None = None,
+    seed: int | None = None,
+    progress: bool = True,
+    retry_errors: bool = False,
+) -> SweepResult:
+    """Runs a list of ``(params, scenario)`` points, ``replications`` times each, like
+    :func:`sweep` (same store, executors, progress bar and tables).
+
+    Use it when the points are not a Cartesian product — e.g. when each point needs its
+    own simulated duration. ``params`` (``{column: value}``) labels the point in the
+    tables; every point should have the same keys. The scenarios are run as given (their
+    ``sim.trace`` dropped); ``seed`` (default: each scenario's ``sim.seed``, else 1) is the
+    base seed of every point.
+    """
+    t_start = time.perf_counter()
+    if executor not in EXECUTORS:
+        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    params: list[str] = []
+    triples = []
+    for pt, sc in scenarios:
+        for k in pt:
+            if k not in params:
+                params.append(k)
+        spec = json.loads(json.dumps(load_scenario(sc), default=str))
+        sim = spec.get("sim")
+        pt_seed = seed if seed is not None else (
+            int(sim.get("seed", 1)) if isinstance(sim, dict) else 1)
+        if isinstance(sim, dict):
+            sim.pop("trace", None)
+        if not isinstance(pt_seed, int) or pt_seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {pt_seed!r}")
+        triples.append((dict(pt), spec, pt_seed))
+    axes: dict[str, list[Value]] = {p: [t[0].get(p, "") for t in triples] for p in params}
+    info = {"points": [t[0] for t in triples], "replications": replications, "seed": seed,
+            "burstlab_version": _core.__version__}
+    return _run_points(triples, params, axes, info, replications=replications, store=store,
+                       executor=executor, jobs=jobs, scheduler=None, progress=progress,
+                       retry_errors=retry_errors, t_start=t_start)
+
+
+def _run_points(
+    scenarios: Sequence[tuple[Mapping[str, Value], dict[str, Any], int]],
+    params: list[str],
+    axes: Mapping[str, Sequence[Value]],
+    info: dict[str, Any],
+    *,
+    replications: int,
+    store: str | os.PathLike[str] | None,
+    executor: str,
+    jobs: int | None,
+    scheduler: str | None,
+    progress: bool,
+    retry_errors: bool,
+    t_start: float,
+) -> SweepResult:
+    """Runs ``(params, scenario, seed)`` points and assembles the tables."""
+    if not isinstance(replications, int) or isinstance(replications, bool) or replications < 1:
+        raise ValueError(f"replications must be a positive integer, got {replications!r}")
+    if jobs is None:
+        jobs = _usable_cores()
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    version = _core.__version__
+    tasks: list[Task] = []
+    point_params: list[dict[str, Value]] = []
+    seen: set[str] = set()
+    for i, (pt, sc0, pt_seed) in enumerate(scenarios):
+        sc = copy.deepcopy(sc0)
         if isinstance(sc.get("sim"), dict):
             sc["sim"].pop("seed", None)
             sc["sim"].pop("replication", None)
@@ -592,7 +675,7 @@ def sweep(
             text = canonical_json(sc)
         except ValueError as e:
             raise GridError(f"grid point {pt}: {e}") from None
-        point_params.append(pt)
+        point_params.append(dict(pt))
         for r in range(replications):
             key = run_key(sc, pt_seed, r, version)
             if key in seen:
@@ -643,8 +726,6 @@ def sweep(
         "runs_wall_s": t_end_runs - t_runs, "sum_run_s": run_s,
         "executor": executor, "jobs": jobs, "scheduler": scheduler,
     }
-    info = {"grid": {k: list(v) for k, v in axes.items()}, "replications": replications,
-            "seed": base_seed, "burstlab_version": version, "scenario": base}
     return SweepResult(table=table, summary=summary, runs=runs, links=links, params=params,
                        metrics=metrics, store=Path(store) if store else Path(":memory:"),
                        stats=stats, info=info)
@@ -710,12 +791,20 @@ def _assemble(
                          "wall_s": rec["wall_s"], "host": rec["host"], "key": t.key})
         if rec["status"] != "ok":
             continue
+        meta = json.loads(rec["meta"]) if rec.get("meta") else {}
+        obs = {o.get("flow"): o for o in meta.get("obs_flows", [])}
         for f in json.loads(rec["flows"]):
-            flow_rows.append({**s, **f})
+            o = obs.get(f.get("flow"))
+            extra = {} if o is None else {
+                "segments_per_burst": o.get("mean_segments_per_burst"),
+                "data_bursts": o.get("data_bursts"),
+                "data_bursts_lost": o.get("data_bursts_lost"),
+            }
+            flow_rows.append({**s, **f, **extra})
         for ln in json.loads(rec["links"]):
             link_rows.append({**s, **ln})
     table = pd.DataFrame(flow_rows)
-    for c in ("mean_rtt_s", "mean_cwnd_segments"):
+    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s", "segments_per_burst"):
         if c in table.columns:  # JSON carries NaN as null
             table[c] = pd.to_numeric(table[c], errors="coerce").astype(float)
     return table, pd.DataFrame(run_rows), pd.DataFrame(link_rows)

@@ -1,0 +1,190 @@
+"""`burstlab reproduce yu`: a smoke run on a tiny grid (structure of the outputs), and unit
+tests of the trace extraction and the ratio tables."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from burstlab.cli import main
+from burstlab.reproduce import traces as tr
+from burstlab.reproduce.ratios import ratio_ci, ratio_table
+from burstlab.reproduce.report import markdown_to_html, md_table
+from burstlab.reproduce.yu import MODES, duration_for, tb_for_s, throughput_points
+
+
+@pytest.fixture(scope="module")
+def smoke_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("repro")
+    rc = main(["reproduce", "yu", "--smoke", "--jobs", "2", "--no-progress",
+               "--out", str(out)])
+    assert rc == 0
+    return out / "yu"
+
+
+def test_smoke_writes_every_output(smoke_out: Path) -> None:
+    for name in ("fig5", "fig6", "fig7", "fig11", "fig8", "fig9", "fig10", "tables"):
+        assert (smoke_out / f"{name}.png").stat().st_size > 1000
+    for name in ("fig5", "fig6", "fig7", "fig11", "table1_S5", "fig8_trace", "fig8_summary",
+                 "fig9_trace", "fig9_summary", "fig10_trace", "fig10_summary", "runs"):
+        assert (smoke_out / f"{name}.csv").is_file(), name
+    assert (smoke_out / "runs.sqlite").is_file()
+    assert (smoke_out / "report.md").is_file() and (smoke_out / "report.html").is_file()
+
+
+def test_smoke_figure_csv_columns(smoke_out: Path) -> None:
+    df = pd.read_csv(smoke_out / "fig5.csv")
+    for c in ("tb_s", "p", "variant", "S_nominal", "S_measured_mean", "duration_s",
+              "goodput_segps_mean", "goodput_segps_ci_lo", "goodput_segps_ci_hi",
+              "rtt_measured_s", "model_segps", "model_nominal_segps", "rel_err", "seed",
+              "replications", "burstlab_version"):
+        assert c in df.columns, c
+    assert (df["replications_n"] == MODES["smoke"].reps).all()
+    assert (df["goodput_segps_mean"] > 0).all()
+    t = pd.read_csv(smoke_out / "table1_S5.csv")
+    assert set(t["ratio_name"]) == {"NewReno/Reno", "SACK/Reno"}
+    for c in ("log10_p", "ratio", "ratio_ci_lo", "ratio_ci_hi", "paper_ratio", "seed"):
+        assert c in t.columns
+    tr8 = pd.read_csv(smoke_out / "fig8_trace.csv")
+    assert {"time_s", "seq_mod", "event", "retransmit", "panel"} <= set(tr8.columns)
+    assert tr8["seq_mod"].between(0, 59).all()
+
+
+def test_smoke_report_sections(smoke_out: Path) -> None:
+    md = (smoke_out / "report.md").read_text(encoding="utf-8")
+    for head in ("## Summary", "## Figure 5", "## Figure 6", "## Figure 7", "## Figure 11",
+                 "## Tables I and II", "## Figures 8 and 9", "## Figure 10",
+                 "## Simulation vs model"):
+        assert head in md, head
+    assert "![fig5](fig5.png)" in md
+    assert "Fig. 8 (b) Reno, W = 200" in md
+    html = (smoke_out / "report.html").read_text(encoding="utf-8")
+    assert '<img src="fig5.png"' in html and "<table>" in html
+
+
+def test_cli_rejects_bad_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reproduce", "yu", "--smoke", "--jobs", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--jobs" in err
+
+
+def test_points_and_durations() -> None:
+    m = MODES["quick"]
+    pts = throughput_points(m)
+    figs = {p["figure"] for p, _ in pts}
+    assert figs == {"fig5", "fig6", "fig7", "fig11", "table_S5", "table_S25"}
+    for params, sc in pts:
+        assert m.min_s <= params["duration_s"] <= max(m.max_s, m.min_s)
+        assert sc["sim"]["duration"] == params["duration_s"]
+    # more loss events wanted at smaller p ⇒ longer runs
+    assert duration_for(m, 1e-3, 1e-3, "125MB/s", 50) > duration_for(m, 1e-1, 1e-3,
+                                                                       "125MB/s", 50)
+    # Tb = (S − ½)/λ on the wire: 5 segments of 1040 B at 125 KB/s in 36.4 ms
+    assert tb_for_s(5, "125KB/s") == pytest.approx(4.5 * 1040 / 125e3)
+
+
+# --- traces -----------------------------------------------------------------------------
+
+
+def _packets() -> pd.DataFrame:
+    rows = []
+    for i in range(130):
+        rows.append((i * 0.1, 0, i, "sent", False))
+    rows += [(5.0, 0, 50, "dropped", False), (5.0, 0, 51, "dropped", False),
+             (5.5, 0, 50, "sent", True), (5.6, 0, 50, "received", True),
+             (6.5, 0, 51, "sent", True), (6.6, 0, 51, "received", True),
+             (5.0, 1, 999, "sent", False)]
+    df = pd.DataFrame(rows, columns=["time_s", "flow", "seq", "event", "retransmit"])
+    return df.sort_values("time_s", kind="stable").reset_index(drop=True)
+
+
+def test_trace_window_seq_mod_and_bounds() -> None:
+    w = tr.trace_window(_packets(), 5.0, before=1.0, after=2.0)
+    assert w["time_s"].between(4.0, 7.0).all()
+    assert (w["seq_mod"] == w["seq"] % 60).all()
+    assert w["seq_mod"].max() < 60
+    assert 999 not in set(w["seq"])  # other flow excluded
+    assert w["t_rel_s"].iloc[0] == pytest.approx(w["time_s"].iloc[0] - 5.0)
+    assert list(w.columns) == ["time_s", "t_rel_s", "seq", "seq_mod", "event", "retransmit"]
+    with pytest.raises(ValueError):
+        tr.trace_window(_packets(), 5.0, before=-1)
+
+
+def _cwnd() -> pd.DataFrame:
+    return pd.DataFrame({"time_s": [0.1, 1.0, 2.0, 5.5, 6.0, 6.5],
+                         "flow": [0] * 6,
+                         "cwnd_segments": [2.0, 10.0, 20.0, 10.0, 1.0, 2.0],
+                         "ssthresh_segments": [20, 20, 20, 10, 5, 5]})
+
+
+def test_pick_drop_burst_waits_for_w_and_settle() -> None:
+    bt = pd.DataFrame({"time_s": [1.0, 2.5, 3.1, 3.2, 3.3],
+                       "queue": [0, 0, 1, 0, 0], "burst": [0, 1, 0, 2, 3],
+                       "event": ["formed", "formed", "formed", "lost", "formed"]})
+    c = tr.pick_drop_burst(_cwnd(), bt, w=20, data_queue=0, settle_s=1.0)
+    assert (c.burst, c.time_s, c.w_reached_s) == (3, 3.3, 2.0)
+    with pytest.raises(ValueError, match="never reached"):
+        tr.pick_drop_burst(_cwnd(), bt, w=40)
+
+
+def test_recovery_summary_and_timeouts() -> None:
+    assert tr.timeouts(_cwnd()) == [6.0]
+    s = tr.recovery_summary(_packets(), _cwnd(), 5.0, horizon=3.0)
+    assert s["segments_dropped"] == 2
+    assert s["retransmissions"] == 2
+    assert s["timeouts"] == 1 and s["first_timeout_rel_s"] == pytest.approx(1.0)
+    assert s["repaired_rel_s"] == pytest.approx(1.6)
+    assert s["first_retransmit_rel_s"] == pytest.approx(0.5)
+    assert s["first_repair_rel_s"] == pytest.approx(0.6)
+    assert s["cwnd_before"] == 20.0 and s["cwnd_min_after"] == 1.0
+    # segments above the highest sent before t = 5 s (seq 49) first sent in [5, 8] s:
+    # seq 50..80 (the window's ends are inclusive)
+    assert s["new_segments_after"] == 31
+
+
+# --- ratio tables ---------------------------------------------------------------------
+
+
+def test_ratio_ci_delta_method() -> None:
+    r, lo, hi = ratio_ci(110.0, 99.0, 121.0, 100.0, 95.0, 105.0)
+    assert r == pytest.approx(1.1)
+    rel = math.sqrt(0.1**2 + 0.05**2)
+    assert lo == pytest.approx(1.1 * (1 - rel)) and hi == pytest.approx(1.1 * (1 + rel))
+    r, lo, hi = ratio_ci(2.0, 2.0, 2.0, 1.0, 1.0, 1.0)
+    assert (r, lo, hi) == (2.0, 2.0, 2.0)
+    assert all(math.isnan(x) for x in ratio_ci(1.0, 0.9, 1.1, 0.0, 0.0, 0.0))
+
+
+def test_ratio_table_pairs_by_p_and_s() -> None:
+    rows = []
+    for s in (5, 25):
+        for lp in (-3.0, -2.0):
+            for v, g in (("reno", 100.0), ("newreno", 120.0 if s == 5 else 90.0)):
+                g = g + lp  # makes every (S, p) pair distinct
+                rows.append({"variant": v, "S": s, "log10_p": lp, "goodput_segps_mean": g,
+                             "goodput_segps_ci_lo": g - 1, "goodput_segps_ci_hi": g + 1})
+    rows.append({"variant": "newreno", "S": 5, "log10_p": -1.0, "goodput_segps_mean": 1.0,
+                 "goodput_segps_ci_lo": 0.5, "goodput_segps_ci_hi": 1.5})  # no partner
+    summ = pd.DataFrame(rows).sample(frac=1.0, random_state=3)  # order must not matter
+    t = ratio_table(summ, num="newreno", den="reno", by=["S", "log10_p"])
+    assert len(t) == 4
+    for _, r in t.iterrows():
+        num = (120.0 if r["S"] == 5 else 90.0) + r["log10_p"]
+        den = 100.0 + r["log10_p"]
+        assert r["ratio"] == pytest.approx(num / den)
+        assert r["newreno_segps"] == pytest.approx(num)
+        rel = math.sqrt((1 / num) ** 2 + (1 / den) ** 2)
+        assert r["ratio_ci_hi"] - r["ratio"] == pytest.approx(r["ratio"] * rel)
+    assert (t[t["S"] == 5]["ratio"] > 1).all() and (t[t["S"] == 25]["ratio"] < 1).all()
+
+
+def test_markdown_to_html_subset() -> None:
+    md = "# T\n\npara *it* **b** `c<d>`\n\n- one\n- two\n\n" + md_table(
+        pd.DataFrame({"a": [1.23456, float("nan")], "b": ["x", "y"]})) + "\n\n![f](f.png)\n"
+    h = markdown_to_html(md)
+    assert "<h1>T</h1>" in h and "<em>it</em>" in h and "<strong>b</strong>" in h
+    assert "<code>c&lt;d&gt;</code>" in h and "<li>two</li>" in h
+    assert "<td>1.23</td>" in h and "<td>–</td>" in h and '<img src="f.png"' in h
