@@ -767,7 +767,8 @@ def summary_verdicts(figs: dict[str, pd.DataFrame], tables: dict[int, pd.DataFra
     coincide = len(sat) > 0 and float(sat["spread_max_over_min"].max()) < 1.1
     sack_best = int(uns["sack_best_within_ci"].sum())
     rows.append(["Fig. 11 variants coincide at S = Wm", "identical for Tb > 1 ms",
-                 f"max spread {fmt(float(sat['spread_max_over_min'].max()))}×"
+                 f"max spread {100 * (float(sat['spread_max_over_min'].max()) - 1):.2g} % "
+                 "(highest/lowest variant − 1)"
                  if len(sat) else "–", "yes" if coincide else "no"])
     rows.append(["Fig. 11 SACK best for S < Wm", "SACK always highest below 1 ms",
                  f"SACK highest (or within its CI of the highest) at {sack_best}/{len(uns)} "
