@@ -51,3 +51,11 @@ def test_obs_errors_name_fields() -> None:
     sc["obs"]["assembly"]["tb"] = "-1ms"
     with pytest.raises(burstlab.ScenarioError, match=r"obs\.assembly\.tb"):
         burstlab.run(sc)
+
+
+def test_summary_shows_burst_table() -> None:
+    res = burstlab.run(yu_path(tb="1ms", p=0.01, duration=20, wm=50))
+    text = res.summary()
+    assert "mean_segments_per_burst" in text and "burst_loss_prob" in text
+    plain = burstlab.run("examples/single_flow.toml").summary()
+    assert "OBS" not in plain

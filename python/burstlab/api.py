@@ -103,7 +103,14 @@ class Result:
             f"replication {self.meta['replication']}  burstlab {self.meta['version']}  "
             f"simulated {self.meta['duration_s']:g} s"
         )
-        return head + "\n" + df.to_string(index=False, float_format=lambda x: f"{x:.4g}")
+        text = head + "\n" + df.to_string(index=False, float_format=lambda x: f"{x:.4g}")
+        if not self.obs_flows.empty:
+            ocols = ["flow", "data_bursts", "mean_segments_per_burst", "burst_loss_prob",
+                     "ack_bursts", "mean_assembly_delay_s"]
+            odf = self.obs_flows[[c for c in ocols if c in self.obs_flows.columns]]
+            text += "\nOBS (mean_segments_per_burst is yu's S)\n" + odf.to_string(
+                index=False, float_format=lambda x: f"{x:.4g}")
+        return text
 
     def to_dir(self, out: str | os.PathLike[str]) -> list[Path]:
         """Writes flows.csv, links.csv, traces (if any) and result.json into ``out``.
