@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import burstlab
@@ -57,5 +59,5 @@ def test_summary_shows_burst_table() -> None:
     res = burstlab.run(yu_path(tb="1ms", p=0.01, duration=20, wm=50))
     text = res.summary()
     assert "mean_segments_per_burst" in text and "burst_loss_prob" in text
-    plain = burstlab.run("examples/single_flow.toml").summary()
+    plain = burstlab.run(Path(__file__).resolve().parents[1] / "examples" / "single_flow.toml").summary()
     assert "OBS" not in plain
