@@ -37,17 +37,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from burstlab import units
+
 Value = str | int | float | bool
 
-_TIME_UNITS = {
-    "s": 1.0, "sec": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6,
-    "ns": 1e-9, "ps": 1e-12, "min": 60.0, "h": 3600.0,
-}
-_SIZE_UNITS = {
-    "B": 1.0, "KB": 1e3, "kB": 1e3, "MB": 1e6, "GB": 1e9,
-    "KiB": 1024.0, "MiB": 1024.0**2, "GiB": 1024.0**3,
-}
-_RATE_PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 # Output units, smallest first, for formatting generated points.
 _TIME_OUT = [("ps", 1e-12), ("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)]
 _SIZE_OUT = [("B", 1.0), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9)]
@@ -81,19 +74,14 @@ def quantity(text: str) -> tuple[float, str | None, float] | None:
 
 
 def _unit_dimension(unit: str) -> tuple[str, float] | None:
-    if unit in _TIME_UNITS:
-        return "time", _TIME_UNITS[unit]
-    if unit in _SIZE_UNITS:
-        return "size", _SIZE_UNITS[unit]
-    u = unit
-    for tail in ("/s", "ps"):
-        if u.endswith(tail):
-            u = u[: -len(tail)]
-            break
-    else:
-        return None
-    if u and u[-1] in "bB" and u[:-1] in _RATE_PREFIX:
-        return "rate", _RATE_PREFIX[u[:-1]] * (8.0 if u[-1] == "B" else 1.0)
+    """The dimension of a unit and its factor to SI, using the parsers of
+    :mod:`burstlab.units` (time before rate, so ``ps`` is a picosecond)."""
+    parsers = (("time", units.parse_time), ("rate", units.parse_rate), ("size", units.parse_size))
+    for dim, parse in parsers:
+        try:
+            return dim, parse(f"1{unit}")
+        except ValueError:
+            continue
     return None
 
 
