@@ -684,8 +684,16 @@ impl ScenarioSpec {
     pub fn from_json_str(text: &str) -> Result<Self, ScenarioError> {
         let mut de = serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            let msg = e.inner().to_string();
-            // serde_json appends " at line L column C"; keep it only for syntax errors.
+            let inner = e.inner();
+            let mut msg = inner.to_string();
+            // serde_json appends " at line L column C". For a data error the field path
+            // says where (and the JSON is often generated from a Python dict), so the
+            // position is dropped; syntax errors keep it.
+            if inner.is_data() {
+                if let Some(i) = msg.rfind(" at line ") {
+                    msg.truncate(i);
+                }
+            }
             path_error(e.path().to_string(), msg)
         })
     }

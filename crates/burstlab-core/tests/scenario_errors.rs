@@ -115,3 +115,21 @@ fn duration_must_be_positive_and_flow_to_router_rejected() {
     let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"r\"\n");
     assert!(e.starts_with("flow[0].dst"), "{e}");
 }
+
+#[test]
+fn json_data_errors_name_the_field_without_a_position() {
+    let text = r#"{"sim": {"duration": 1}, "node": [{"name": "a", "kind": "host"}, {"name": "b", "kind": "host"}],
+        "link": [{"a": "a", "b": "b", "rate": "10Mb/s", "delay": "1e9s"}]}"#;
+    let e = burstlab_core::run_json(text, None, None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("link[0].delay: "), "{e}");
+    assert!(!e.contains("at line"), "{e}");
+    let e = burstlab_core::run_json("{\"sim\": ", None, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 1"),
+        "syntax errors keep their position: {e}"
+    );
+}
