@@ -77,3 +77,11 @@ def test_bad_input_exit_2_without_traceback(tmp_path) -> None:
 def test_missing_file_and_bad_seed(tmp_path, capsys) -> None:
     assert main(["run", str(tmp_path / "nope.toml")]) == 2
     assert main(["run", str(write(tmp_path, CBR)), "--seed", "x"]) == 2
+
+
+def test_every_shipped_scenario_validates(capsys) -> None:
+    root = Path(__file__).resolve().parents[1]
+    files = sorted((root / "examples").glob("*.toml")) + sorted((root / "benchmarks").glob("*.toml"))
+    assert len(files) >= 6
+    for f in files:
+        assert main(["validate", str(f)]) == 0, capsys.readouterr().err
