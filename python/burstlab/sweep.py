@@ -554,14 +554,7 @@ def sweep(
         if executor == "serial":
             raise ValueError("--scheduler needs the dask executor")
         executor = "dask"
-    if executor not in EXECUTORS:
-        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
-    if not isinstance(replications, int) or isinstance(replications, bool) or replications < 1:
-        raise ValueError(f"replications must be a positive integer, got {replications!r}")
-    if jobs is None:
-        jobs = _usable_cores()
-    if not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    jobs = _check_run_args(executor, replications, jobs)
 
     base = load_scenario(base_scenario)
     base = json.loads(json.dumps(base, default=str))  # plain JSON types (TOML dates → str)
@@ -615,8 +608,7 @@ def sweep_points(
     base seed of every point.
     """
     t_start = time.perf_counter()
-    if executor not in EXECUTORS:
-        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    jobs = _check_run_args(executor, replications, jobs)
     params: list[str] = []
     triples = []
     for pt, sc in scenarios:
@@ -640,6 +632,20 @@ def sweep_points(
                        retry_errors=retry_errors, t_start=t_start)
 
 
+def _check_run_args(executor: str, replications: int, jobs: int | None) -> int:
+    """Checks the run arguments shared by :func:`sweep` and :func:`sweep_points`;
+    returns the number of workers (all usable cores when ``jobs`` is None)."""
+    if executor not in EXECUTORS:
+        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if not isinstance(replications, int) or isinstance(replications, bool) or replications < 1:
+        raise ValueError(f"replications must be a positive integer, got {replications!r}")
+    if jobs is None:
+        jobs = _usable_cores()
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    return jobs
+
+
 def _run_points(
     scenarios: Sequence[tuple[Mapping[str, Value], dict[str, Any], int]],
     params: list[str],
@@ -649,19 +655,14 @@ def _run_points(
     replications: int,
     store: str | os.PathLike[str] | None,
     executor: str,
-    jobs: int | None,
+    jobs: int,
     scheduler: str | None,
     progress: bool,
     retry_errors: bool,
     t_start: float,
 ) -> SweepResult:
-    """Runs ``(params, scenario, seed)`` points and assembles the tables."""
-    if not isinstance(replications, int) or isinstance(replications, bool) or replications < 1:
-        raise ValueError(f"replications must be a positive integer, got {replications!r}")
-    if jobs is None:
-        jobs = _usable_cores()
-    if not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    """Runs ``(params, scenario, seed)`` points and assembles the tables (arguments
+    already checked by :func:`_check_run_args`)."""
     version = _core.__version__
     tasks: list[Task] = []
     point_params: list[dict[str, Value]] = []
