@@ -475,7 +475,7 @@ impl Sim {
         } else {
             now
         };
-        let tx = link.rate.tx_time(bytes);
+        let tx = link.rate.tx_time(bytes.into());
         let end = start + tx;
         link.busy_until = end;
         link.c.busy_ps += tx.0 as u128;
@@ -786,7 +786,7 @@ impl Sim {
         let seq = u.next_seq;
         u.next_seq += 1;
         let size = u.size;
-        let gap = u.rate.tx_time(size);
+        let gap = u.rate.tx_time(size.into());
         u.pending_send = true;
         let fwd = f.fwd;
         self.q.push(now + gap, Ev::UdpSend(fi));

@@ -404,11 +404,10 @@ pub(super) struct ObsTables {
     pub(super) trace: Vec<BurstSample>,
 }
 
-/// Transmission time of a burst of `bytes` at `rate` (at least 1 ps; bursts may exceed
-/// the `u32` packet sizes of `BitRate::tx_time`).
+/// Transmission time of a burst of `bytes` at `rate` (at least 1 ps, so that even an
+/// empty burst occupies its wavelength for a non-empty interval).
 fn burst_time(rate: BitRate, bytes: u64) -> SimTime {
-    let num = bytes as u128 * 8 * crate::units::PS_PER_SEC as u128;
-    SimTime((num.div_ceil(rate.bps() as u128) as u64).max(1))
+    rate.tx_time(bytes).max(SimTime(1))
 }
 
 impl Sim {

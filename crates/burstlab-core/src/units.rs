@@ -99,9 +99,10 @@ impl BitRate {
     pub fn bps(self) -> u64 {
         self.0
     }
-    /// Serialisation time of `bytes` bytes at this rate, rounded up to a whole picosecond.
+    /// Serialisation time of `bytes` bytes (a packet or a whole burst) at this rate,
+    /// rounded up to a whole picosecond.
     #[inline]
-    pub fn tx_time(self, bytes: u32) -> SimTime {
+    pub fn tx_time(self, bytes: u64) -> SimTime {
         let num = bytes as u128 * 8 * PS_PER_SEC as u128;
         let r = self.0 as u128;
         SimTime(num.div_ceil(r) as u64)

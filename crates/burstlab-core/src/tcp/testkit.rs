@@ -126,7 +126,7 @@ impl Harness {
             let depart = match self.rate {
                 Some(r) => {
                     let start = self.link_free.max(now);
-                    self.link_free = start + r.tx_time(self.seg_bytes);
+                    self.link_free = start + r.tx_time(self.seg_bytes.into());
                     self.link_free
                 }
                 None => now,
