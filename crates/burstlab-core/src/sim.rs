@@ -105,7 +105,6 @@ pub struct LinkCounters {
 }
 
 struct Link {
-    to: u32,
     rate: BitRate,
     delay: SimTime,
     qlimit_pkts: Option<u64>,
@@ -163,8 +162,6 @@ struct UdpAgent {
     on: bool,
     next_seq: u64,
     recv: u64,
-    /// Generation of the send chain, so that a toggled-off chain dies lazily.
-    gen: u64,
     pending_send: bool,
 }
 
@@ -226,7 +223,6 @@ impl Sim {
         let mut link_spec = Vec::new();
         for (i, l) in r.links.iter().enumerate() {
             links.push(Link {
-                to: l.to,
                 rate: l.rate,
                 delay: l.delay,
                 qlimit_pkts: l.queue_pkts,
@@ -274,7 +270,6 @@ impl Sim {
                     on: true,
                     next_seq: 0,
                     recv: 0,
-                    gen: 0,
                     pending_send: false,
                 }),
                 ResolvedFlowKind::OnOff {
@@ -293,7 +288,6 @@ impl Sim {
                     on: false,
                     next_seq: 0,
                     recv: 0,
-                    gen: 0,
                     pending_send: false,
                 }),
             };
@@ -466,7 +460,7 @@ impl Sim {
                 .is_some_and(|lim| wbytes + bytes as u64 > lim);
             if over_p || over_b {
                 link.c.drops_queue += 1;
-                self.drop_packet(now, id, li);
+                self.drop_packet(now, id);
                 return;
             }
         }
@@ -486,7 +480,7 @@ impl Sim {
         if link.loss > 0.0 && link.rng.bernoulli(link.loss) {
             // Lost on the link after occupying the transmitter.
             link.c.drops_loss += 1;
-            self.drop_packet(now, id, li);
+            self.drop_packet(now, id);
             return;
         }
         let arrive = end + link.delay;
@@ -504,9 +498,8 @@ impl Sim {
                 Some(&(t, id)) if t <= now => {
                     link.pipe.pop_front();
                     link.c.pkts_delivered += 1;
-                    let to = link.to;
                     link.c.bytes_delivered += self.pkts[id as usize].bytes as u64;
-                    self.node_receive(now, to, id);
+                    self.node_receive(now, id);
                 }
                 Some(&(t, _)) => {
                     self.q.push(t, Ev::LinkArrive(li));
@@ -518,7 +511,7 @@ impl Sim {
     }
 
     #[inline]
-    fn node_receive(&mut self, now: SimTime, _node: u32, id: u32) {
+    fn node_receive(&mut self, now: SimTime, id: u32) {
         let p = &self.pkts[id as usize];
         if (p.hop as usize) < self.routes[p.route as usize].len() {
             self.forward(now, id);
@@ -527,7 +520,7 @@ impl Sim {
         }
     }
 
-    fn drop_packet(&mut self, now: SimTime, id: u32, _where: u32) {
+    fn drop_packet(&mut self, now: SimTime, id: u32) {
         let p = self.pkts[id as usize];
         if p.kind == PktKind::Data {
             let f = &mut self.flows[p.flow as usize];
@@ -631,7 +624,7 @@ impl Sim {
                 if let Agent::Tcp(t) = &mut self.flows[fi].agent {
                     t.injected += 1;
                 }
-                self.drop_packet(now, id, u32::MAX);
+                self.drop_packet(now, id);
             } else {
                 self.forward(now, id);
             }
@@ -818,7 +811,6 @@ impl Sim {
         self.q.push(now + d, Ev::OnOffToggle(fi));
         if u.on && !u.pending_send {
             u.pending_send = true;
-            u.gen += 1;
             self.q.push(now, Ev::UdpSend(fi));
         }
     }

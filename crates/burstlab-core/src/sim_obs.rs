@@ -267,7 +267,6 @@ pub(super) fn build(
                             .iter()
                             .fold(SimTime::ZERO, |acc, &x| acc + r.fibres[x as usize].delay);
                         links.push(Link {
-                            to: egress,
                             rate,
                             delay,
                             qlimit_pkts: None,
@@ -423,7 +422,7 @@ impl Sim {
             q.s.dropped_full += 1;
             self.obs.flows[p.flow as usize].dropped_full += 1;
             self.obs.cons_dropped += 1;
-            self.drop_packet(now, id, u32::MAX);
+            self.drop_packet(now, id);
             return;
         }
         q.pkts.push_back((now, id));
@@ -667,10 +666,9 @@ impl Sim {
         let qi = self.obs.bursts[b as usize].queue as usize;
         self.obs.queues[qi].s.delivered += 1;
         let mut list = std::mem::take(&mut self.obs.bursts[b as usize].pkts);
-        let egress = self.obs.queues[qi].egress;
         self.obs.cons_out += list.len() as u64;
         for &id in &list {
-            self.node_receive(now, egress, id);
+            self.node_receive(now, id);
         }
         list.clear();
         self.obs.bursts[b as usize].pkts = list;
@@ -706,7 +704,7 @@ impl Sim {
                     fo.data_lost += 1;
                 }
             }
-            self.drop_packet(now, id, u32::MAX);
+            self.drop_packet(now, id);
         }
         list.clear();
         self.obs.bursts[b as usize].pkts = list;
