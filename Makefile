@@ -37,7 +37,10 @@ lint: build
 	$(BIN)/ruff check python tests benchmarks
 	$(BIN)/mypy python/burstlab
 
+# Core tests twice: debug (where the fast structures are checked against their slow
+# references on every call) and release (what users run); the golden tables must agree.
 rust-test:
+	cargo test -p burstlab-core
 	cargo test -p burstlab-core --release
 
 py-test: build
