@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu test build env lint rust-test py-test bench clean
+.PHONY: demo demo-variants reproduce-yu test build env lint rust-test py-test bench clean system-deps
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -46,7 +46,20 @@ rust-test:
 py-test: build
 	$(BIN)/pytest tests
 
-test: lint rust-test py-test
+# Debian packages that the differential tests use (ns-2.35). Installed when missing and
+# running as root with apt-get (CI); elsewhere those tests skip and say why.
+SYSTEM_DEPS := ns:ns2
+system-deps:
+	@missing=""; for d in $(SYSTEM_DEPS); do \
+	  command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "not root or no apt-get: tests needing$$missing will skip"; fi; \
+	fi
+
+test: system-deps lint rust-test py-test
 
 bench: build
 	$(PY) benchmarks/bench_path.py

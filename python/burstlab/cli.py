@@ -3,6 +3,7 @@
     burstlab run scenario.toml [--seed N] [--replication R] [--out DIR]
     burstlab validate scenario.toml
     burstlab demo [--out DIR]
+    burstlab export ns2 scenario.toml [--out FILE] [--compare]
 
 Bad input prints one line on stderr and exits with code 2; no traceback.
 """
@@ -72,7 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--duration", type=float, default=200.0, help="simulated seconds per run")
     d.set_defaults(func=_cmd_demo)
 
-    for name in ("burstlab.models.cli", "burstlab.sweep_cli", "burstlab.reproduce.cli"):
+    for name in (
+        "burstlab.models.cli",
+        "burstlab.sweep_cli",
+        "burstlab.reproduce.cli",
+        "burstlab.export.cli",
+    ):
         try:
             mod = __import__(name, fromlist=["add_parser"])
         except ImportError:
