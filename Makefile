@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu test build env lint rust-test py-test bench clean system-deps
+.PHONY: demo demo-variants reproduce-yu test build env lint rust-test py-test bench clean system-deps fuzz
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,13 @@ system-deps:
 	fi
 
 test: system-deps lint rust-test py-test
+
+# The long fuzzing run (the test suite runs a short one): findings go to out/fuzz.jsonl.
+FUZZ_COUNT ?= 5000
+FUZZ_SEED  ?= 7
+fuzz: build
+	mkdir -p $(OUT)
+	$(PY) -m burstlab.fuzz --count $(FUZZ_COUNT) --seed $(FUZZ_SEED) --out $(OUT)/fuzz.jsonl
 
 bench: build
 	$(PY) benchmarks/bench_path.py
