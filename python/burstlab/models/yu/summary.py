@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from .._validate import FloatOrArray, finish
 from . import reno as _reno
 from . import sack as _sack
-from .._validate import FloatOrArray, finish
 from .common import Params, _timeout_ratio
 from .newreno import _eq34
 
