@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu test build env lint rust-test py-test bench clean
+.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build env lint rust-test py-test bench clean
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,10 @@ env: $(BIN)/maturin
 build: env
 	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --extras dev -q
 
+# Every paper's quick reproduction and the site: $(OUT)/index.html links each paper's
+# page $(OUT)/<paper>/report.html (about 1.5 minutes per paper on 2 cores).
 demo: build
-	$(BIN)/burstlab reproduce yu --quick --out $(OUT)
+	$(BIN)/burstlab reproduce all --quick --out $(OUT)
 
 # The older single-path demo (four TCP variants, cwnd plot): `burstlab demo`.
 demo-variants: build
@@ -30,6 +32,18 @@ demo-variants: build
 # The full yu reproduction (see README: about 6 minutes on 2 cores).
 reproduce-yu: build
 	$(BIN)/burstlab reproduce yu --out $(OUT)
+
+# Every paper in full mode, plus the site.
+reproduce-all: build
+	$(BIN)/burstlab reproduce all --out $(OUT)
+
+# The site's browser test loads pages in headless Chromium: Debian's chromium package,
+# installed here when it is missing and we are root (CI); otherwise that test skips.
+browser:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else echo "chromium is missing and we are not root: the browser test will skip"; fi
 
 lint: build
 	cargo fmt --all -- --check
@@ -40,7 +54,7 @@ lint: build
 rust-test:
 	cargo test -p burstlab-core --release
 
-py-test: build
+py-test: build browser
 	$(BIN)/pytest tests
 
 test: lint rust-test py-test
