@@ -106,7 +106,8 @@ def test_ratio_verdicts() -> None:
     assert ratio_verdict(1.2, 1.15, 1.25, 1.5)[0] == "same direction"
     assert ratio_verdict(0.9, 0.85, 0.95, 1.3)[0] == "differs"
     assert ratio_verdict(1.0, 0.97, 1.03, 1.3)[0] == "differs"  # no effect vs a 30 % gain
-    assert ratio_verdict(1.02, 1.01, 1.03, 1.0)[0] == "same direction"  # both ≈ 1
+    assert ratio_verdict(1.02, 1.01, 1.03, 1.0)[0] == "reproduces"  # both ≈ 1: no effect
+    assert ratio_verdict(1.08, 1.07, 1.09, 1.0)[0] == "differs"  # an effect the paper lacks
     assert ratio_verdict(float("nan"), 0, 0, 1.0)[0] == "not comparable"
     v, note = ratio_verdict(0.9, 0.85, 0.95, 1.3)
     assert "0.9" in note and "1.3" in note

@@ -137,8 +137,9 @@ def ci_precision(sw: SweepResult) -> dict[str, float]:
 
 def ratio_verdict(r: float, lo: float, hi: float, paper: float) -> tuple[str, str]:
     """Verdict and reason for one ratio of tables I–II: ``reproduces`` when the paper's
-    value lies in burstlab's 95 % CI; ``same direction`` when both are above 1, both
-    below, or both within ±0.05 of 1; ``differs`` otherwise."""
+    value lies in burstlab's 95 % CI, or when both are within ±0.05 of 1 (no difference
+    between the variants: yu's "similar performance", §V.B.3); ``same direction`` when
+    both are above 1 or both below; ``differs`` otherwise."""
     if not (np.isfinite(r) and np.isfinite(paper)):
         return "not comparable", "no simulated ratio or no paper value at this p"
 
@@ -149,6 +150,9 @@ def ratio_verdict(r: float, lo: float, hi: float, paper: float) -> tuple[str, st
     if np.isfinite(lo) and lo <= paper <= hi:
         return "reproduces", f"the paper's {fmt(paper)} lies in burstlab's 95 % CI"
     s_sim = 0 if (np.isfinite(lo) and lo <= 1 <= hi) else side(r)
+    if s_sim == side(paper) == 0:
+        return "reproduces", (f"no difference in either: burstlab's {fmt(r)} and the paper's "
+                              f"{fmt(paper)} are both within ±{RATIO_TOL:g} of 1")
     if s_sim == side(paper):
         return "same direction", (f"both {words[s_sim]}, but burstlab's {fmt(r)} differs from "
                                   f"{fmt(paper)} by {fmt(r - paper, 2)}")
