@@ -81,7 +81,7 @@ def test_registry_finds_every_paper_folder() -> None:
     for name in paper_names():
         p = load(name)
         assert p.name == name and p.data_file.is_file()
-        assert {"quick", "full"} <= set(p.modes)
+        assert {"quick", "full", "smoke"} <= set(p.modes)
         assert p.figures and p.claim_fns and p.experiments
     with pytest.raises(ValueError, match="known papers: .*yu"):
         load("nosuchpaper")

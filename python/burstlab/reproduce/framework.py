@@ -255,7 +255,8 @@ class Paper:
         name: the command-line name (``burstlab reproduce <name>``).
         title: shown on the site.
         data_file: the TOML file of reported values.
-        modes: mode name → mode object; must hold ``quick`` and ``full``.
+        modes: mode name → mode object; must hold ``quick``, ``full`` and ``smoke`` (a
+            tiny grid the tests run through ``burstlab reproduce all --smoke``).
         experiments: run in order of their dependencies.
         analyse: ``(ctx) -> None``; fills ``ctx.tables`` and ``ctx.values``.
         report: ``(ctx, claims) -> Report``; the page's body (the framework adds the
