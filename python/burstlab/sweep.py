@@ -392,7 +392,8 @@ class Progress:
         tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self.bar: Any = None
         if enabled and total:
-            self.bar = tqdm(total=total, file=self.stream, desc="sweep", ascii=".#",
+            out: Any = self.stream if tty else _Lines(self.stream)
+            self.bar = tqdm(total=total, file=out, desc="sweep", ascii=".#",
                             mininterval=0.1 if tty else 10.0, dynamic_ncols=False,
                             bar_format=self.FORMAT + "ETA {remaining}", leave=True)
             self._postfix()
@@ -427,8 +428,24 @@ class Progress:
                 self.stream.flush()
             return
         self.bar.bar_format = self.FORMAT + "done"
-        self.bar.refresh()
-        self.close()
+        self.close()  # tqdm draws the final state as it closes
+
+
+class _Lines:
+    """A stream for tqdm when stderr is a file or pipe: each redraw becomes one line
+    (tqdm redraws in place with carriage returns, which a log file shows as one long
+    line)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, s: str) -> None:
+        line = s.replace("\r", "").rstrip()
+        if line:
+            self.stream.write(line + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
 
 
 # ---------------------------------------------------------------------------------------
