@@ -4,6 +4,7 @@ and unit tests of the trace extraction, the ratio tables and the ratio verdicts.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -99,6 +100,15 @@ def test_smoke_claims_csv(smoke_out: Path) -> None:
     md = (smoke_out / "report.md").read_text(encoding="utf-8")
     for cid in c["claim_id"]:
         assert f"`{cid}`" in md, cid
+    # ... and keeps 7 cells per row in HTML although notes hold '|' (e.g. |sim/model − 1|)
+    assert c["burstlab_value"].str.contains("|", regex=False).any()
+    html = (smoke_out / "report.html").read_text(encoding="utf-8")
+    table = html[html.index("<th>claim</th>"):]
+    table = table[:table.index("</table>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
+    assert len(rows) == len(c)
+    assert all(r.count("<td>") == 7 for r in rows)
+    assert sum("<td>median |sim/model − 1| " in r for r in rows) == 4  # figs 5, 6, 7, 11
 
 
 def test_ratio_verdicts() -> None:
