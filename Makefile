@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu test build env lint rust-test py-test bench clean system-deps fuzz
+.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build env lint rust-test py-test bench clean system-deps fuzz
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,10 @@ env: $(BIN)/maturin
 build: env
 	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --extras dev -q
 
+# Every paper's quick reproduction and the site: $(OUT)/index.html links each paper's
+# page $(OUT)/<paper>/report.html (about 1.5 minutes per paper on 2 cores).
 demo: build
-	$(BIN)/burstlab reproduce yu --quick --out $(OUT)
+	$(BIN)/burstlab reproduce all --quick --out $(OUT)
 
 # The older single-path demo (four TCP variants, cwnd plot): `burstlab demo`.
 demo-variants: build
@@ -30,6 +32,10 @@ demo-variants: build
 # The full yu reproduction (see README: about 6 minutes on 2 cores).
 reproduce-yu: build
 	$(BIN)/burstlab reproduce yu --out $(OUT)
+
+# Every paper in full mode, plus the site.
+reproduce-all: build
+	$(BIN)/burstlab reproduce all --out $(OUT)
 
 lint: build
 	cargo fmt --all -- --check
@@ -43,12 +49,14 @@ rust-test:
 	cargo test -p burstlab-core
 	cargo test -p burstlab-core --release
 
-py-test: build
+py-test: build system-deps
 	$(BIN)/pytest tests
 
-# Debian packages that the differential tests use (ns-2.35). Installed when missing and
-# running as root with apt-get (CI); elsewhere those tests skip and say why.
-SYSTEM_DEPS := ns:ns2
+# Debian packages some tests use: ns-2.35 (differential tests against ns-2) and Chromium
+# (the site's browser test). Installed when missing and running as root with apt-get
+# (CI); elsewhere those tests skip and say why. `command:package` pairs.
+SYSTEM_DEPS := ns:ns2 chromium:chromium
+browser: system-deps
 system-deps:
 	@missing=""; for d in $(SYSTEM_DEPS); do \
 	  command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \

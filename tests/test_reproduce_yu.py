@@ -1,9 +1,10 @@
-"""`burstlab reproduce yu`: a smoke run on a tiny grid (structure of the outputs), and unit
-tests of the trace extraction and the ratio tables."""
+"""`burstlab reproduce yu`: a smoke run on a tiny grid (structure of the outputs, claims),
+and unit tests of the trace extraction, the ratio tables and the ratio verdicts."""
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -11,25 +12,30 @@ import pytest
 
 from burstlab.cli import main
 from burstlab.reproduce import traces as tr
+from burstlab.reproduce.framework import VERDICTS
+from burstlab.reproduce.papers.yu.claims import ratio_verdict
+from burstlab.reproduce.papers.yu.experiments import (
+    MODES,
+    PAPER,
+    duration_for,
+    tb_for_s,
+    throughput_points,
+)
 from burstlab.reproduce.ratios import ratio_ci, ratio_table
 from burstlab.reproduce.report import markdown_to_html, md_table
-from burstlab.reproduce.yu import MODES, duration_for, tb_for_s, throughput_points
 
 
 @pytest.fixture(scope="module")
-def smoke_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("repro")
-    rc = main(["reproduce", "yu", "--smoke", "--jobs", "2", "--no-progress",
-               "--out", str(out)])
-    assert rc == 0
-    return out / "yu"
+def smoke_out(smoke_site: Path) -> Path:
+    return smoke_site / "yu"
 
 
 def test_smoke_writes_every_output(smoke_out: Path) -> None:
     for name in ("fig5", "fig6", "fig7", "fig11", "fig8", "fig9", "fig10", "tables"):
         assert (smoke_out / f"{name}.png").stat().st_size > 1000
     for name in ("fig5", "fig6", "fig7", "fig11", "table1_S5", "fig8_trace", "fig8_summary",
-                 "fig9_trace", "fig9_summary", "fig10_trace", "fig10_summary", "runs"):
+                 "fig9_trace", "fig9_summary", "fig10_trace", "fig10_summary", "runs",
+                 "claims"):
         assert (smoke_out / f"{name}.csv").is_file(), name
     assert (smoke_out / "runs.sqlite").is_file()
     assert (smoke_out / "report.md").is_file() and (smoke_out / "report.html").is_file()
@@ -55,20 +61,87 @@ def test_smoke_figure_csv_columns(smoke_out: Path) -> None:
 
 def test_smoke_report_sections(smoke_out: Path) -> None:
     md = (smoke_out / "report.md").read_text(encoding="utf-8")
-    for head in ("## Summary", "## Figure 5", "## Figure 6", "## Figure 7", "## Figure 11",
+    for head in ("## Claims", "## Figure 5", "## Figure 6", "## Figure 7", "## Figure 11",
                  "## Tables I and II", "## Figures 8 and 9", "## Figure 10",
                  "## Simulation vs model"):
         assert head in md, head
-    assert "![fig5](fig5.png)" in md
-    assert "Fig. 8 (b) Reno, W = 200" in md
+    assert "(fig5.png)" in md
+    assert "Reno, W = 200" in md
     html = (smoke_out / "report.html").read_text(encoding="utf-8")
     assert '<img src="fig5.png"' in html and "<table>" in html
+    # every registered figure is drawn and shown
+    for f in PAPER.figures:
+        assert f'<img src="{f.file}"' in html, f.name
+
+
+def test_smoke_claims_csv(smoke_out: Path) -> None:
+    c = pd.read_csv(smoke_out / "claims.csv", keep_default_na=False)
+    assert list(c.columns) == ["paper", "claim_id", "source", "statement", "paper_value",
+                               "burstlab_value", "ci", "verdict", "note"]
+    assert (c["paper"] == "yu").all() and c["claim_id"].is_unique
+    assert set(c["verdict"]) <= set(VERDICTS)
+    assert (c["note"].str.len() > 0).all()
+    # every table ratio simulated in this mode is a claim, with the paper's printed value
+    t = pd.read_csv(smoke_out / "table1_S5.csv")
+    for _, r in t.iterrows():
+        num = "newreno" if r["ratio_name"].startswith("NewReno") else "sack"
+        row = c[c["claim_id"] == f"table1.{num}_over_reno.log10p={r['log10_p']:g}"]
+        assert len(row) == 1
+        assert row["paper_value"].iloc[0].startswith(f"{r['paper_ratio']:.3g}")
+    for cid in ("fig5.optimal_tb", "eq32.optimal_tb", "fig8a.reno_w20_timeout",
+                "fig8b.reno_w200_no_timeout", "fig9a.ranking", "fig9b.ranking",
+                "fig10a.timeouts_all", "fig10b.sack_best", "fig11.sack_best",
+                "fig5.model_matches", "fig7.ati_range"):
+        assert cid in set(c["claim_id"]), cid
+    # eq. 32 as printed is a pure model value: ≈ 3.97 ms (DESIGN.md), so it reproduces
+    eq = c[c["claim_id"] == "eq32.optimal_tb"].iloc[0]
+    assert eq["verdict"] == "reproduces" and "3.97 ms" in eq["burstlab_value"]
+    # the report's claims table holds every claim
+    md = (smoke_out / "report.md").read_text(encoding="utf-8")
+    for cid in c["claim_id"]:
+        assert f"`{cid}`" in md, cid
+    # ... and keeps 7 cells per row in HTML although notes hold '|' (e.g. |sim/model − 1|)
+    assert c["burstlab_value"].str.contains("|", regex=False).any()
+    html = (smoke_out / "report.html").read_text(encoding="utf-8")
+    table = html[html.index("<th>claim</th>"):]
+    table = table[:table.index("</table>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
+    assert len(rows) == len(c)
+    assert all(r.count("<td>") == 7 for r in rows)
+    assert sum("<td>median |sim/model − 1| " in r for r in rows) == 4  # figs 5, 6, 7, 11
+
+
+def test_ratio_verdicts() -> None:
+    assert ratio_verdict(1.2, 1.1, 1.3, 1.25)[0] == "reproduces"
+    assert ratio_verdict(1.2, 1.15, 1.25, 1.5)[0] == "same direction"
+    assert ratio_verdict(0.9, 0.85, 0.95, 1.3)[0] == "differs"
+    assert ratio_verdict(1.0, 0.97, 1.03, 1.3)[0] == "differs"  # no effect vs a 30 % gain
+    assert ratio_verdict(1.02, 1.01, 1.03, 1.0)[0] == "reproduces"  # both ≈ 1: no effect
+    assert ratio_verdict(1.08, 1.07, 1.09, 1.0)[0] == "differs"  # an effect the paper lacks
+    assert ratio_verdict(float("nan"), 0, 0, 1.0)[0] == "not comparable"
+    v, note = ratio_verdict(0.9, 0.85, 0.95, 1.3)
+    assert "0.9" in note and "1.3" in note
 
 
 def test_cli_rejects_bad_jobs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reproduce", "yu", "--smoke", "--jobs", "0"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--jobs" in err
+
+
+def test_cli_unknown_paper_names_the_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reproduce", "nosuchpaper"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nosuchpaper" in err and "yu" in err
+    assert "Traceback" not in err
+    assert main(["reproduce"]) == 2
+    assert "--list" in capsys.readouterr().err
+
+
+def test_cli_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reproduce", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("yu\t") and "TCP over OBS" in out
 
 
 def test_points_and_durations() -> None:
@@ -183,8 +256,11 @@ def test_ratio_table_pairs_by_p_and_s() -> None:
 
 def test_markdown_to_html_subset() -> None:
     md = "# T\n\npara *it* **b** `c<d>`\n\n- one\n- two\n\n" + md_table(
-        pd.DataFrame({"a": [1.23456, float("nan")], "b": ["x", "y"]})) + "\n\n![f](f.png)\n"
+        pd.DataFrame({"a": [1.23456, float("nan")], "b": ["x", "y | z"]})) + "\n\n![f](f.png)\n"
     h = markdown_to_html(md)
     assert "<h1>T</h1>" in h and "<em>it</em>" in h and "<strong>b</strong>" in h
     assert "<code>c&lt;d&gt;</code>" in h and "<li>two</li>" in h
     assert "<td>1.23</td>" in h and "<td>–</td>" in h and '<img src="f.png"' in h
+    # a '|' inside a cell stays in its cell (the table keeps two columns)
+    assert "<td>y | z</td>" in h
+    assert h.count("<th>") == 2

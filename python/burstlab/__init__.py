@@ -3,13 +3,25 @@
     >>> import burstlab
     >>> res = burstlab.run("examples/single_flow.toml", seed=3)
     >>> res.flows[["variant", "goodput_segps"]]
+
+``import burstlab`` is light: pandas and matplotlib are imported only when a name that
+needs them (``run``, ``sweep``, ``Result``, …) is first used.
 """
 
-from burstlab import topologies
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from burstlab._core import ScenarioError, SimulationError
 from burstlab._core import __version__ as __version__
-from burstlab.api import Result, load_scenario, run
-from burstlab.sweep import SweepResult, sweep
+
+if TYPE_CHECKING:
+    from burstlab import topologies
+    from burstlab.api import Result, load_scenario, run
+    from burstlab.sweep import SweepResult, sweep
 
 __all__ = [
     "Result",
@@ -22,3 +34,35 @@ __all__ = [
     "sweep",
     "topologies",
 ]
+
+#: Public names imported on first use: name → module that defines it.
+_LAZY = {"Result": "burstlab.api", "load_scenario": "burstlab.api", "run": "burstlab.api",
+         "SweepResult": "burstlab.sweep", "sweep": "burstlab.sweep",
+         "topologies": "burstlab.topologies"}
+
+
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'burstlab' has no attribute {name!r}")
+    m = importlib.import_module(mod)
+    value = m if name == "topologies" else getattr(m, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
+
+class _Package(types.ModuleType):
+    """``burstlab.sweep`` is the function; importing the submodule ``burstlab.sweep``
+    (which Python then binds on the package) must not replace it."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType) and name != "topologies":
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -132,6 +132,22 @@ class Result:
                 index=False, float_format=lambda x: f"{x:.4g}")
         return text
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the run's header, then its flow, link and OBS tables as HTML."""
+        import html
+
+        m = self.meta
+        parts = [f"<p><b>burstlab Result</b>: scenario {html.escape(str(m.get('scenario')))}, "
+                 f"seed {m.get('seed')}, replication {m.get('replication')}, "
+                 f"{m.get('duration_s', float('nan')):g} s simulated, burstlab "
+                 f"{html.escape(str(m.get('version')))}</p>"]
+        for name in ("flows", "links", "obs_flows", "bursts"):
+            df = getattr(self, name)
+            if not df.empty:
+                parts.append(f"<p><code>{name}</code></p>"
+                             + df.to_html(index=False, max_rows=40, border=0))
+        return "\n".join(parts)
+
     def to_dir(self, out: str | os.PathLike[str]) -> list[Path]:
         """Writes flows.csv, links.csv, traces (if any) and result.json into ``out``.
 

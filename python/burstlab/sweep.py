@@ -75,7 +75,7 @@ from typing import Any, TextIO
 import pandas as pd
 
 from burstlab import _core
-from burstlab.api import ScenarioLike, load_scenario
+from burstlab.api import Result, ScenarioLike, load_scenario
 from burstlab.grid import GridError, Value, apply, normalise_grid, numeric_values, points
 from burstlab.stats import summarise
 
@@ -118,6 +118,7 @@ class Task:
     text: str
     seed: int
     replication: int
+    keep_traces: bool = False
 
 
 # ---------------------------------------------------------------------------------------
@@ -318,6 +319,10 @@ def execute(task: Task) -> dict[str, Any]:
         obs_flows = raw.get("obs_flows")
         if obs_flows:  # OBS: keep each flow's burst statistics (yu's S) with the run
             meta["obs_flows"] = json.loads(obs_flows)
+        if task.keep_traces:  # trace experiments: the traces are stored with the run
+            meta["traces"] = {"cwnd": raw.get("cwnd_trace") or {},
+                              "packets": raw.get("packet_trace") or {},
+                              "bursts": raw.get("burst_trace") or {}}
         rec.update(status="ok", error=None, flows=raw["flows"], links=raw["links"],
                    meta=json.dumps(meta))
     except (KeyboardInterrupt, SystemExit):
@@ -462,67 +467,78 @@ _EXECUTOR_FNS = {"local": _iter_local, "dask": _iter_dask, "serial": _iter_seria
 
 
 class Progress:
-    """A one-line progress bar with ETA on a stream (stderr), redrawn at most 10×/s.
+    """The sweep's progress bar with ETA on stderr (tqdm), or nothing when disabled.
 
-    When the stream is not a terminal it prints a plain line every 10 s instead."""
+    On a terminal it is redrawn at most 10×/s; when stderr is not a terminal, at most
+    every 10 s."""
+
+    FORMAT = "{desc} [{bar:24}] {n_fmt}/{total_fmt} runs {percentage:3.0f}%{postfix}  " \
+             "elapsed {elapsed}  "
 
     def __init__(self, total: int, cached: int, stream: TextIO | None = None,
                  enabled: bool = True) -> None:
-        self.total, self.cached, self.done, self.failed = total, cached, 0, 0
+        from tqdm import tqdm
+
+        self.total, self.cached, self.failed = total, cached, 0
         self.stream = stream or sys.stderr
         self.enabled = enabled
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.t0 = time.monotonic()
-        self.last = 0.0
-        self.open_line = False
+        tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.bar: Any = None
+        if enabled and total:
+            out: Any = self.stream if tty else _Lines(self.stream)
+            self.bar = tqdm(total=total, file=out, desc="sweep", ascii=".#",
+                            mininterval=0.1 if tty else 10.0, dynamic_ncols=False,
+                            bar_format=self.FORMAT + "ETA {remaining}", leave=True)
+            self._postfix()
 
-    def update(self, ok: bool) -> None:
-        self.done += 1
-        self.failed += 0 if ok else 1
-        self.draw()
-
-    def close(self) -> None:
-        """Ends a half-drawn terminal line (after an interruption)."""
-        if self.enabled and self.tty and self.open_line:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.open_line = False
-
-    def draw(self, final: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not final and now - self.last < (0.1 if self.tty else 10.0):
-            return
-        self.last = now
-        el = now - self.t0
-        frac = self.done / self.total if self.total else 1.0
-        eta = el / self.done * (self.total - self.done) if self.done else float("nan")
-        width = 24
-        bar = "#" * int(frac * width) + "." * (width - int(frac * width))
-        parts = [f"sweep [{bar}] {self.done}/{self.total} runs", f"{100 * frac:3.0f}%"]
-        if self.cached:
-            parts.append(f"{self.cached} cached")
+    def _postfix(self) -> None:
+        parts = [f"{self.cached} cached"] if self.cached else []
         if self.failed:
             parts.append(f"{self.failed} failed")
-        parts.append(f"elapsed {_hms(el)}")
-        parts.append("done" if final else f"ETA {_hms(eta)}")
-        line = "  ".join(parts)
-        if self.tty:
-            self.stream.write("\r" + line + ("\n" if final else ""))
-            self.open_line = not final
-        else:
+        self.bar.set_postfix_str(("  " + "  ".join(parts)) if parts else "", refresh=False)
+
+    def update(self, ok: bool) -> None:
+        if self.bar is None:
+            return
+        if not ok:
+            self.failed += 1
+            self._postfix()
+        self.bar.update(1)
+
+    def close(self) -> None:
+        """Ends the bar (also after an interruption)."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def draw(self, final: bool = False) -> None:
+        """Redraws; ``final`` marks the bar done and closes it."""
+        if not self.enabled or not final:
+            return
+        if self.bar is None:
+            if not self.total:
+                self.stream.write(f"sweep: nothing to run, {self.cached} cached  done\n")
+                self.stream.flush()
+            return
+        self.bar.bar_format = self.FORMAT + "done"
+        self.close()  # tqdm draws the final state as it closes
+
+
+class _Lines:
+    """A stream for tqdm when stderr is a file or pipe: each redraw becomes one line
+    (tqdm redraws in place with carriage returns, which a log file shows as one long
+    line)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, s: str) -> None:
+        line = s.replace("\r", "").rstrip()
+        if line:
             self.stream.write(line + "\n")
+
+    def flush(self) -> None:
         self.stream.flush()
-
-
-def _hms(s: float) -> str:
-    if s != s:  # NaN
-        return "--:--"
-    s = int(round(s))
-    h, rest = divmod(s, 3600)
-    m, sec = divmod(rest, 60)
-    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -549,6 +565,9 @@ class SweepResult:
         metrics: the summarised flow columns.
         stats: counts and timings of this call (``total``, ``cached``, ``ran``,
             ``failed``, ``wall_s``, ``executor``, ``jobs``).
+        kept: with ``keep_traces=True``, every successful run as a
+            :class:`burstlab.Result` (traces included), keyed by (point, replication);
+            use :meth:`result`.
     """
 
     table: pd.DataFrame
@@ -560,6 +579,26 @@ class SweepResult:
     store: Path
     stats: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
+    kept: dict[tuple[int, int], Result] = field(default_factory=dict)
+
+    def result(self, point: int, replication: int = 0) -> Result:
+        """One run of a sweep made with ``keep_traces=True``, as a :class:`Result`."""
+        try:
+            return self.kept[(point, replication)]
+        except KeyError:
+            raise KeyError(f"run (point {point}, replication {replication}) was not kept: "
+                           "sweep with keep_traces=True") from None
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the summary table (and failures, if any) as HTML."""
+        head = (f"<p><b>SweepResult</b>: {len(self.summary)} points, "
+                f"{self.stats.get('total', len(self.runs))} runs "
+                f"({self.stats.get('cached', 0)} from the store, "
+                f"{len(self.errors)} failed); store <code>{self.store}</code></p>")
+        cols = [c for c in self.summary.columns
+                if not c.endswith(("_std", "_ci_lo", "_ci_hi", "_n"))]
+        return (head + "<p>means per point (<code>.summary</code> has std and 95 % CIs)</p>"
+                + self.summary[cols].to_html(max_rows=60, border=0))
 
     @property
     def errors(self) -> pd.DataFrame:
@@ -696,6 +735,7 @@ def sweep_points(
     seed: int | None = None,
     progress: bool = True,
     retry_errors: bool = False,
+    keep_traces: bool = False,
 ) -> SweepResult:
     """Runs a list of ``(params, scenario)`` points, ``replications`` times each, like
     :func:`sweep` (same store, executors, progress bar and tables).
@@ -703,8 +743,13 @@ def sweep_points(
     Use it when the points are not a Cartesian product — e.g. when each point needs its
     own simulated duration. ``params`` (``{column: value}``) labels the point in the
     tables; every point should have the same keys. The scenarios are run as given (their
-    ``sim.trace`` dropped); ``seed`` (default: each scenario's ``sim.seed``, else 1) is the
-    base seed of every point.
+    ``sim.trace`` dropped unless ``keep_traces``); ``seed`` (default: each scenario's
+    ``sim.seed``, else 1) is the base seed of every point.
+
+    With ``keep_traces=True`` each run keeps its ``sim.trace`` and the trace tables are
+    stored with it (in the run's ``meta``), so trace experiments are parallel and
+    resumable like the rest; :meth:`SweepResult.result` gives each run back as a
+    :class:`burstlab.Result`.
     """
     t_start = time.perf_counter()
     jobs = _check_run_args(executor, replications, jobs)
@@ -718,7 +763,7 @@ def sweep_points(
         sim = spec.get("sim")
         pt_seed = seed if seed is not None else (
             int(sim.get("seed", 1)) if isinstance(sim, dict) else 1)
-        if isinstance(sim, dict):
+        if isinstance(sim, dict) and not keep_traces:
             sim.pop("trace", None)
         if not isinstance(pt_seed, int) or not 0 <= pt_seed < 2**64:
             raise ValueError(f"seed must be a non-negative integer, got {pt_seed!r}")
@@ -728,7 +773,7 @@ def sweep_points(
             "burstlab_version": _core.__version__}
     return _run_points(triples, params, axes, info, replications=replications, store=store,
                        executor=executor, jobs=jobs, scheduler=None, progress=progress,
-                       retry_errors=retry_errors, t_start=t_start)
+                       retry_errors=retry_errors, t_start=t_start, keep_traces=keep_traces)
 
 
 def _check_run_args(executor: str, replications: int, jobs: int | None) -> int:
@@ -759,6 +804,7 @@ def _run_points(
     progress: bool,
     retry_errors: bool,
     t_start: float,
+    keep_traces: bool = False,
 ) -> SweepResult:
     """Runs ``(params, scenario, seed)`` points and assembles the tables (arguments
     already checked by :func:`_check_run_args`)."""
@@ -781,7 +827,7 @@ def _run_points(
             if key in seen:
                 raise GridError(f"grid point {pt} repeats an earlier point")
             seen.add(key)
-            tasks.append(Task(key, i, text, pt_seed, r))
+            tasks.append(Task(key, i, text, pt_seed, r, keep_traces))
 
     st = Store(store) if store is not None else Store(":memory:")
     with ExitStack() as stack:
@@ -814,7 +860,7 @@ def _run_points(
         t_end_runs = time.perf_counter()
         stored = st.get([t.key for t in tasks])
 
-    table, runs, links = _assemble(tasks, stored, point_params, params, axes)
+    table, runs, links, kept = _assemble(tasks, stored, point_params, params, axes)
     skip = {*ID_COLUMNS, *params, *_stamp_cols(params, axes)}
     metrics = [c for c in table.columns if c not in skip and _is_metric(table[c])]
     group = ["point", *params, *_si_cols(params, axes), "flow", "name", "kind"]
@@ -829,7 +875,7 @@ def _run_points(
     }
     return SweepResult(table=table, summary=summary, runs=runs, links=links, params=params,
                        metrics=metrics, store=Path(store) if store else Path(":memory:"),
-                       stats=stats, info=info)
+                       stats=stats, info=info, kept=kept)
 
 
 def _is_metric(col: pd.Series) -> bool:
@@ -862,8 +908,9 @@ def _assemble(
     point_params: Sequence[Mapping[str, Value]],
     params: Sequence[str],
     axes: Mapping[str, Sequence[Value]],
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Builds the tidy flow table, the per-run table and the tidy link table."""
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[tuple[int, int], Result]]:
+    """Builds the tidy flow table, the per-run table, the tidy link table and, for runs
+    stored with traces, their :class:`Result`."""
     si: dict[str, tuple[dict[str, float], str]] = {}
     for p in params:
         nv = numeric_values(axes[p])
@@ -883,6 +930,7 @@ def _assemble(
     flow_rows: list[dict[str, Any]] = []
     link_rows: list[dict[str, Any]] = []
     run_rows: list[dict[str, Any]] = []
+    kept: dict[tuple[int, int], Result] = {}
     for t in tasks:
         rec = stored.get(t.key)
         if rec is None:  # only when another process deleted it meanwhile
@@ -893,6 +941,9 @@ def _assemble(
         if rec["status"] != "ok":
             continue
         meta = json.loads(rec["meta"]) if rec.get("meta") else {}
+        traces = meta.pop("traces", None)
+        if t.keep_traces and traces is not None:
+            kept[(t.point, t.replication)] = _kept_result(rec, meta, traces)
         obs = {o.get("flow"): o for o in meta.get("obs_flows", [])}
         for f in json.loads(rec["flows"]):
             o = obs.get(f.get("flow"))
@@ -908,4 +959,19 @@ def _assemble(
     for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s", "segments_per_burst"):
         if c in table.columns:  # JSON carries NaN as null
             table[c] = pd.to_numeric(table[c], errors="coerce").astype(float)
-    return table, pd.DataFrame(run_rows), pd.DataFrame(link_rows)
+    return table, pd.DataFrame(run_rows), pd.DataFrame(link_rows), kept
+
+
+def _kept_result(rec: Mapping[str, Any], meta: dict[str, Any],
+                 traces: Mapping[str, Any]) -> Result:
+    """A stored run (with its traces) as a :class:`Result`, as :func:`burstlab.run`
+    would have returned it."""
+    flows = pd.DataFrame(json.loads(rec["flows"]))
+    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s"):
+        if c in flows.columns:  # JSON carries NaN as null
+            flows[c] = pd.to_numeric(flows[c], errors="coerce").astype(float)
+    obs_flows = pd.DataFrame(meta.pop("obs_flows", []))
+    return Result(meta=meta, flows=flows, links=pd.DataFrame(json.loads(rec["links"])),
+                  cwnd=pd.DataFrame(traces["cwnd"]), packets=pd.DataFrame(traces["packets"]),
+                  scenario=json.loads(rec["scenario"]), obs_flows=obs_flows,
+                  burst_trace=pd.DataFrame(traces["bursts"]))

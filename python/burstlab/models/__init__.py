@@ -1,6 +1,12 @@
-"""Closed-form models of TCP over optical burst switching (yu §III–IV) and PFTK.
+"""Closed-form models of TCP over optical burst switching, organised per paper, and PFTK.
 
-Read first: yu §II.A for the notation, then :mod:`.sack`. Every function is
+- :mod:`.yu`: yu §III–IV (SACK, NewReno, Reno, optimal ``Tb``, penalties);
+- :mod:`.pftk`: the packet-switched baseline (Padhye et al. 1998).
+
+The names below re-export every model. Old module paths (``burstlab.models.sack`` …)
+remain importable as aliases of ``burstlab.models.yu.*``.
+
+Read first: yu §II.A for the notation, then :mod:`.yu.sack`. Every function is
 pure and vectorised: arguments broadcast like numpy arrays, scalar inputs give
 a ``numpy.float64``, and invalid input raises ``ValueError`` naming the
 parameter.
@@ -29,28 +35,6 @@ Rules chosen where yu leaves a choice:
 from __future__ import annotations
 
 from ._validate import FloatOrArray
-from .common import (
-    burst_segments,
-    round_trip_time,
-    timeout_backoff_factor,
-    timeout_period_duration,
-    timeout_period_segments,
-    timeout_ratio,
-)
-from .newreno import newreno_throughput, newreno_throughput_unsaturated
-from .optimal import (
-    optimal_tb_saturated,
-    optimal_tb_unsaturated,
-    optimal_throughput_saturated,
-    optimal_throughput_unsaturated,
-)
-from .penalties import (
-    delay_penalty_ratio,
-    dfl_gain_ratio,
-    loss_penalty_ratio,
-    retransmission_penalty_newreno,
-    retransmission_penalty_reno,
-)
 from .pftk import (
     packet_switched_throughput,
     pftk_expected_window,
@@ -58,24 +42,42 @@ from .pftk import (
     pftk_throughput_full,
     pftk_timeout_probability,
 )
-from .reno import (
+from .yu import (
+    VARIANTS,
+    ThroughputBreakdown,
+    burst_segments,
+    delay_penalty_ratio,
+    dfl_gain_ratio,
+    evaluate,
+    loss_penalty_ratio,
+    newreno_throughput,
+    newreno_throughput_unsaturated,
+    optimal_tb_saturated,
+    optimal_tb_unsaturated,
+    optimal_throughput_saturated,
+    optimal_throughput_unsaturated,
     reno_expected_window,
     reno_td_only,
     reno_throughput,
     reno_throughput_td_only,
     reno_throughput_td_to,
     reno_throughput_unsaturated,
-)
-from .sack import (
+    retransmission_penalty_newreno,
+    retransmission_penalty_reno,
+    round_trip_time,
     sack_expected_window,
     sack_throughput,
     sack_throughput_leading,
     sack_throughput_saturated,
     sack_throughput_small_p,
     sack_throughput_unsaturated,
+    throughput,
+    timeout_backoff_factor,
+    timeout_period_duration,
+    timeout_period_segments,
+    timeout_ratio,
     window_limited_throughput,
 )
-from .summary import VARIANTS, ThroughputBreakdown, evaluate, throughput
 
 __all__ = [
     "VARIANTS",

@@ -25,11 +25,11 @@ from typing import NoReturn, TextIO
 import numpy as np
 
 from .. import units
-from . import optimal as _opt
 from . import pftk as _pftk
-from .common import burst_segments
-from .sack import sack_throughput
-from .summary import VARIANTS, evaluate, throughput
+from .yu import optimal as _opt
+from .yu.common import burst_segments
+from .yu.sack import sack_throughput
+from .yu.summary import VARIANTS, evaluate, throughput
 
 EXIT_USAGE = 2
 

@@ -36,7 +36,11 @@ from ._validate import (
     check_probability,
     finish,
 )
-from .common import _f
+
+
+def _f(p: Array) -> Array:
+    """PFTK's timeout back-off factor ``f(p)`` (PFTK §2.3; yu eq. 24 reuses it)."""
+    return 1.0 + p + 2 * p**2 + 4 * p**3 + 8 * p**4 + 16 * p**5 + 32 * p**6
 
 
 def _bcast(

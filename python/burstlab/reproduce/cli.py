@@ -1,8 +1,12 @@
-"""``burstlab reproduce <paper>``: run a paper's experiments and write its report.
+"""``burstlab reproduce``: run papers' experiments and write their reports and the site.
 
-    burstlab reproduce yu [--quick] [--jobs N] [--out DIR]
+    burstlab reproduce --list
+    burstlab reproduce NAME [--quick] [--jobs N] [--out DIR]
+    burstlab reproduce all [--quick] [--jobs N] [--out DIR]
 
-Writes ``DIR/yu/`` (CSV per figure/table, PNG figures, ``report.md``, ``report.html``).
+``NAME`` writes ``DIR/NAME/`` (CSV per figure/table, PNG figures, ``claims.csv``,
+``report.md``, ``report.html``); ``all`` runs every paper and adds the site's index,
+``DIR/index.html``, and every paper's claims in ``DIR/claims.csv``.
 """
 
 from __future__ import annotations
@@ -10,24 +14,44 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any
-
-from burstlab.reproduce import PAPERS
 
 
 def _cmd(args: argparse.Namespace) -> int:
     from burstlab.cli import CliError
-    from burstlab.reproduce import yu
+    from burstlab.reproduce import load, paper_names
 
+    if args.list:
+        for name in paper_names():
+            print(f"{name}\t{load(name).title}")
+        return 0
+    if args.paper is None:
+        raise CliError("name a paper (" + ", ".join(paper_names())
+                       + ", or all); --list shows them")
     if args.jobs is not None and args.jobs < 1:
         raise CliError(f"--jobs must be a positive integer, got {args.jobs}")
+    names = list(paper_names()) if args.paper == "all" else [args.paper]
+    papers = [load(n) for n in names]  # unknown names fail here, before any run
     mode = "smoke" if args.smoke else ("quick" if args.quick else "full")
+    from burstlab.reproduce.framework import reproduce, verdict_counts
+
     t0 = time.perf_counter()
-    res = yu.reproduce(args.out, mode=mode, jobs=args.jobs, progress=not args.no_progress)
-    wall = time.perf_counter() - t0
-    print(f"wrote {len(res.files)} files under {res.out_dir}/ "
-          f"(report: {res.out_dir / 'report.md'}, {res.out_dir / 'report.html'})")
-    print(f"total wall time {wall:.1f} s ({mode} mode, {res.sweep.stats['jobs']} jobs)")
+    outcomes = []
+    for paper in papers:
+        res = reproduce(paper, args.out, mode=mode, jobs=args.jobs,
+                        progress=not args.no_progress)
+        outcomes.append(res)
+        counts = verdict_counts(c.verdict for c in res.claims)
+        print(f"{paper.name}: {len(res.claims)} claims ("
+              + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+              + f"); report {res.out_dir / 'report.html'}; {res.wall_s:.1f} s")
+    if args.paper == "all":
+        from burstlab.reproduce.site import write_site
+
+        index = write_site(Path(args.out), outcomes)
+        print(f"site: {index}")
+    print(f"total wall time {time.perf_counter() - t0:.1f} s ({mode} mode)")
     sys.stdout.flush()
     return 0
 
@@ -35,11 +59,13 @@ def _cmd(args: argparse.Namespace) -> int:
 def add_parser(subparsers: Any) -> None:
     """Registers ``reproduce`` on the ``burstlab`` command line."""
     r = subparsers.add_parser(
-        "reproduce", help="reproduce a paper's figures and tables (simulation, model, paper)"
-    )
-    r.add_argument("paper", choices=PAPERS, help="which paper (yu: figs 5-11, tables I-II)")
+        "reproduce", help="reproduce papers' figures, tables and claims (simulation, model, "
+                          "paper)")
+    r.add_argument("paper", nargs="?", default=None,
+                   help="a paper's name, or 'all' (every paper plus the site index)")
+    r.add_argument("--list", action="store_true", help="list the papers and exit")
     r.add_argument("--quick", action="store_true",
-                   help="fewer points and shorter runs (about two minutes on 2 cores)")
+                   help="fewer points and shorter runs (about 1.5 minutes per paper on 2 cores)")
     r.add_argument("--jobs", type=int, default=None,
                    help="worker processes (default: all usable cores)")
     r.add_argument("--out", default="out", help="output root; writes OUT/<paper>/ (default out)")

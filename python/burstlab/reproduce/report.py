@@ -1,20 +1,22 @@
-"""A small report writer: build Markdown, convert it to a self-contained HTML page.
+"""Report pages: Markdown built block by block, rendered to self-contained HTML.
 
-The Markdown subset is what the reproductions write: ``#`` headings, paragraphs,
-``- `` lists, pipe tables, fenced code blocks, images ``![alt](file.png)``, links,
-``**bold**``, ``*italic*`` and ``code``. No dependency beyond the standard library.
+Read first: :class:`Report` (what a paper's report body calls), then :func:`write_page`.
+Markdown is rendered by markdown-it-py (CommonMark plus pipe tables), the page shell by a
+Jinja2 template (:mod:`burstlab.reproduce.templates`). Pages load nothing from the
+network: the style is inline, images are files beside the page.
 """
 
 from __future__ import annotations
 
-import html
 import math
-import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from burstlab.reproduce.framework import Claim
 
 
 def fmt(x: Any, digits: int = 3) -> str:
@@ -34,13 +36,29 @@ def fmt(x: Any, digits: int = 3) -> str:
     return f"{v:.{digits}g}"
 
 
+def cell(text: str) -> str:
+    """Text safe inside a Markdown pipe-table cell: ``|`` escaped, no line breaks."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
 def md_table(df: pd.DataFrame, digits: int = 3) -> str:
     """A pipe table of ``df`` (numbers with ``digits`` significant digits)."""
-    head = "| " + " | ".join(str(c) for c in df.columns) + " |"
+    head = "| " + " | ".join(cell(str(c)) for c in df.columns) + " |"
     sep = "|" + "|".join("---" for _ in df.columns) + "|"
     lines = [head, sep]
     for _, row in df.iterrows():
-        lines.append("| " + " | ".join(fmt(v, digits) for v in row.tolist()) + " |")
+        lines.append("| " + " | ".join(cell(fmt(v, digits)) for v in row.tolist()) + " |")
+    return "\n".join(lines)
+
+
+def claims_table(claims: Sequence[Claim]) -> str:
+    """The claims as a pipe table (one row per claim, verdict in bold)."""
+    lines = ["| claim | source | paper | burstlab | 95 % CI | verdict | why |",
+             "|---|---|---|---|---|---|---|"]
+    for c in claims:
+        lines.append("| " + " | ".join(cell(x) for x in (
+            f"`{c.id}`", c.source, c.paper_value, c.burstlab_value, c.ci or "–",
+            f"**{c.verdict}**", c.note)) + " |")
     return "\n".join(lines)
 
 
@@ -48,6 +66,7 @@ class Report:
     """Accumulates Markdown blocks."""
 
     def __init__(self, title: str) -> None:
+        self.title = title
         self.blocks: list[str] = [f"# {title}"]
 
     def h(self, level: int, text: str) -> None:
@@ -63,6 +82,15 @@ class Report:
     def table(self, df: pd.DataFrame, digits: int = 3) -> None:
         self.blocks.append(md_table(df, digits))
 
+    def claims(self, claims: Sequence[Claim]) -> None:
+        """The claims table with the verdict counts above it."""
+        from burstlab.reproduce.framework import verdict_counts
+
+        counts = verdict_counts(c.verdict for c in claims)
+        self.p(f"{len(claims)} claims: " + ", ".join(f"{n} {v}" for v, n in counts.items())
+               + ". Every row is also in `claims.csv`.")
+        self.blocks.append(claims_table(claims))
+
     def image(self, path: str, alt: str) -> None:
         self.blocks.append(f"![{alt}]({path})")
 
@@ -72,102 +100,32 @@ class Report:
     def markdown(self) -> str:
         return "\n\n".join(self.blocks) + "\n"
 
-    def write(self, out_dir: Path, stem: str = "report") -> tuple[Path, Path]:
-        md = self.markdown()
-        p_md = out_dir / f"{stem}.md"
-        p_html = out_dir / f"{stem}.html"
-        p_md.write_text(md, encoding="utf-8")
-        p_html.write_text(markdown_to_html(md), encoding="utf-8")
-        return p_md, p_html
+
+def markdown_to_html(md: str) -> str:
+    """The HTML body of ``md`` (CommonMark with pipe tables; raw HTML is escaped)."""
+    from markdown_it import MarkdownIt
+
+    mdi = MarkdownIt("commonmark", {"html": False}).enable("table")
+    return mdi.render(md)
 
 
-_INLINE = [
-    (re.compile(r"!\[([^\]]*)\]\(([^)]+)\)"), r'<img src="\2" alt="\1">'),
-    (re.compile(r"\[([^\]]+)\]\(([^)]+)\)"), r'<a href="\2">\1</a>'),
-    (re.compile(r"\*\*([^*]+)\*\*"), r"<strong>\1</strong>"),
-    (re.compile(r"(?<![*\w])\*([^*\s][^*]*)\*(?!\w)"), r"<em>\1</em>"),
-]
+def render_page(title: str, body_html: str, *, nav: Sequence[tuple[str, str]] = ()) -> str:
+    """A complete, self-contained HTML page around ``body_html``."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("burstlab.reproduce", "templates"),
+        autoescape=jinja2.select_autoescape(["html"]))
+    return env.get_template("page.html").render(title=title, body=body_html, nav=list(nav))
 
 
-def _inline(text: str) -> str:
-    parts = re.split(r"(`[^`]*`)", text)
-    out = []
-    for part in parts:
-        if part.startswith("`") and part.endswith("`") and len(part) >= 2:
-            out.append(f"<code>{html.escape(part[1:-1])}</code>")
-            continue
-        s = html.escape(part, quote=False)
-        for rx, rep in _INLINE:
-            s = rx.sub(rep, s)
-        out.append(s)
-    return "".join(out)
-
-
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
-
-
-def markdown_to_html(md: str, title: str | None = None) -> str:
-    """Converts the Markdown subset above into a standalone HTML page."""
-    lines = md.splitlines()
-    body: list[str] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if not line.strip():
-            i += 1
-            continue
-        if line.startswith("```"):
-            j = i + 1
-            buf = []
-            while j < len(lines) and not lines[j].startswith("```"):
-                buf.append(lines[j])
-                j += 1
-            body.append("<pre><code>" + html.escape("\n".join(buf)) + "</code></pre>")
-            i = j + 1
-            continue
-        m = re.match(r"^(#{1,6})\s+(.*)$", line)
-        if m:
-            n = len(m.group(1))
-            if title is None and n == 1:
-                title = m.group(2)
-            body.append(f"<h{n}>{_inline(m.group(2))}</h{n}>")
-            i += 1
-            continue
-        if line.startswith("|"):
-            rows = []
-            while i < len(lines) and lines[i].startswith("|"):
-                rows.append(lines[i])
-                i += 1
-            head = _cells(rows[0])
-            t = ["<table>", "<thead><tr>" + "".join(f"<th>{_inline(c)}</th>" for c in head)
-                 + "</tr></thead>", "<tbody>"]
-            for r in rows[2:] if len(rows) > 1 and set(rows[1]) <= set("|-: ") else rows[1:]:
-                t.append("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in _cells(r))
-                         + "</tr>")
-            t.append("</tbody></table>")
-            body.append("\n".join(t))
-            continue
-        if line.startswith("- "):
-            items = []
-            while i < len(lines) and lines[i].startswith("- "):
-                items.append(lines[i][2:])
-                i += 1
-                while i < len(lines) and lines[i].startswith("  ") and lines[i].strip():
-                    items[-1] += " " + lines[i].strip()
-                    i += 1
-            body.append("<ul>" + "".join(f"<li>{_inline(x)}</li>" for x in items) + "</ul>")
-            continue
-        buf = []
-        while i < len(lines) and lines[i].strip() and not re.match(r"^(#|\||- |```)", lines[i]):
-            buf.append(lines[i])
-            i += 1
-        body.append("<p>" + _inline(" ".join(buf)) + "</p>")
-    style = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;"
-             "line-height:1.45}table{border-collapse:collapse;margin:1em 0;font-size:90%}"
-             "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}"
-             "th{background:#eee}img{max-width:100%;border:1px solid #ddd}"
-             "code{background:#f4f4f4}pre{background:#f4f4f4;padding:.5em;overflow:auto}")
-    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title or 'report')}</title><style>{style}</style></head>\n"
-            "<body>\n" + "\n".join(body) + "\n</body></html>\n")
+def write_page(rep: Report, out_dir: Path, *, title: str, stem: str = "report",
+               nav: Sequence[tuple[str, str]] = (("../index.html", "all papers"),)
+               ) -> tuple[Path, Path]:
+    """Writes ``<stem>.md`` and the self-contained ``<stem>.html``."""
+    md = rep.markdown()
+    p_md = out_dir / f"{stem}.md"
+    p_html = out_dir / f"{stem}.html"
+    p_md.write_text(md, encoding="utf-8")
+    p_html.write_text(render_page(title, markdown_to_html(md), nav=nav), encoding="utf-8")
+    return p_md, p_html

@@ -1,10 +1,11 @@
-"""Reproduction of yu §V (figs 5–11, tables I–II): simulation beside model beside paper.
+"""yu §V (figs 5–11, tables I–II): the experiments and the analysis of their results.
 
-Read first: :func:`reproduce` (the whole job), :class:`Mode` (what ``--quick`` changes),
-:func:`throughput_points` (the sweeps of figs 5, 6, 7, 11 and tables I–II, all run in
-one pool of local processes with one progress bar), :func:`trace_experiments` (figs
-8–10, single runs with packet traces), then :mod:`burstlab.reproduce.yu_report` (the
-checks and ``report.md``).
+Read first: :data:`PAPER` (the reproduction's declaration), :class:`Mode` (what
+``--quick`` changes), :func:`throughput_points` (figs 5, 6, 7, 11 and tables I–II, one
+sweep), the trace experiments (:func:`probe_points`, :func:`drop_points`,
+:func:`random_points`: figs 8–10, run through the same store with their traces kept),
+then :func:`analyse`. Figures are in :mod:`.figures`, claims in :mod:`.claims`, the
+report body in :mod:`.report`.
 
 Setting (yu §V, DESIGN.md): sender –(λ, 10 ms)– E1 –(10 ms)– C1 –(10 ms)– C2 –(10 ms)–
 E2 –(λ, 10 ms)– receiver, core 10 GB/s, 1 KB segments (+40 B of headers on the wire),
@@ -20,11 +21,7 @@ for a target number of burst-loss events (``events``): the expected loss rate is
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import time
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,9 +30,10 @@ import numpy as np
 import pandas as pd
 
 from burstlab import _core, models
-from burstlab.api import Result, run
+from burstlab.api import Result
 from burstlab.reproduce import traces as tr
-from burstlab.sweep import SweepResult, sweep_points
+from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.ratios import ratio_table
 from burstlab.topologies import yu_path
 
 MSS = 1000  # bytes of payload per segment (yu: 1 KB)
@@ -48,14 +46,10 @@ VARIANTS = ("reno", "newreno", "sack")
 #: Access bandwidths of yu figs 5–7 and the traces/tables (bytes/s).
 ACCESS = {"125MB/s": 125e6, "500KB/s": 500e3, "1.25KB/s": 1.25e3, "125KB/s": 125e3}
 
-#: yu tables I and II as printed (log10 p → ratio).
+#: log10 p of yu tables I and II (their values are in ``paper.toml``).
 LOG10_P = (-3.0, -2.5, -2.0, -1.5, -1.0, -0.5)
-PAPER_TABLES: dict[int, dict[str, tuple[float, ...]]] = {
-    5: {"newreno": (1.0, 1.1, 1.29, 1.19, 1.03, 0.93),
-        "sack": (1.0, 1.07, 1.58, 1.4, 1.33, 1.07)},
-    25: {"newreno": (1.0, 0.94, 0.9, 0.76, 0.93, 1.06),
-         "sack": (1.0, 1.03, 1.02, 1.1, 1.0, 1.0)},
-}
+#: Table number per S, and the ``paper.toml`` id of each ratio.
+TABLE_OF_S = {5: 1, 25: 2}
 
 #: What each throughput figure sweeps (λ name, Tb decades, p values per mode).
 FIGURES = {
@@ -253,7 +247,7 @@ def add_models(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------------------
-# Figs 8–10: packet traces.
+# Figs 8–10: packet traces, run through the store with their traces kept.
 
 
 @dataclass
@@ -270,47 +264,114 @@ class TracePanel:
     timeouts: list[float]
 
 
-def _trace_run(tb: float, p: float, variant: str, wm: int, duration: float,
-               drop: list[int] | None = None, min_rto: float | None = None) -> Result:
+@dataclass(frozen=True)
+class DropPanel:
+    """A panel of figs 8–9: one burst dropped once cwnd has reached ``W`` (``Wm = W``).
+    ``min_rto`` overrides the profile's 0.2 s (a diagnostic for fig. 8(b))."""
+
+    figure: str
+    variant: str
+    w: int
+    s: int
+    after: float
+    label: str
+    min_rto: float | None = None
+
+
+def drop_panels(mode: Mode) -> list[DropPanel]:
+    after = mode.trace_after_s
+    out = [DropPanel("fig8", "reno", w, 5, after, f"({'a' if w == 20 else 'b'}) Reno, W = {w}")
+           for w in (20, 200)]
+    # Diagnostic for fig. 8(b): a minimum RTO large enough that the retransmission timer
+    # cannot fire while the fast retransmission waits in the 125 KB/s access queue.
+    out.append(DropPanel("fig8", "reno", 200, 5, max(after, 12.0),
+                         "(b') Reno, W = 200, min RTO 5 s (diagnostic)", min_rto=5.0))
+    for s in (5, 25):
+        for v in VARIANTS:
+            out.append(DropPanel("fig9", v, 40, s, after, f"S = {s}, {v}"))
+    return out
+
+
+def random_panels(mode: Mode) -> list[tuple[str, str, float, str]]:
+    """Fig. 10: (figure, variant, p, label) with random burst loss, S = 5."""
+    out = []
+    for lp, name in ((-1.5, "medium-high"), (-2.5, "medium-low")):
+        for v in VARIANTS:
+            out.append(("fig10", v, float(f"{10 ** lp:.6g}"), f"{name} p = 10^{lp:g}, {v}"))
+    return out
+
+
+def _trace_scenario(tb: float, p: float, variant: str, wm: int, duration: float,
+                    drop: list[int] | None = None,
+                    min_rto: float | None = None) -> dict[str, Any]:
     sc = yu_path(tb, p, access="125KB/s", variant=variant, wm=wm, duration=duration,
                  seed=SEED, drop_bursts=drop,
                  trace={"cwnd": True, "packets": True, "bursts": True})
     if min_rto is not None:
         sc["flow"][0]["min_rto"] = min_rto
-    return run(sc, seed=SEED, replication=0)
+    return sc
 
 
-def single_drop_panel(figure: str, variant: str, w: int, s: int, after: float,
-                      label: str, min_rto: float | None = None) -> TracePanel:
-    """One burst dropped once cwnd has reached ``W`` (``Wm = W``; see
-    :func:`burstlab.reproduce.traces.pick_drop_burst`). ``min_rto`` overrides the
-    profile's 0.2 s (a diagnostic for fig. 8(b))."""
-    tb = tb_for_s(s, "125KB/s")
-    probe_len = 20.0 + w * 0.1
-    probe = _trace_run(tb, 0.0, variant, w, probe_len, min_rto=min_rto)
-    choice = tr.pick_drop_burst(probe.cwnd, probe.burst_trace, w=w, data_queue=0,
-                                settle_s=1.0)
-    res = _trace_run(tb, 0.0, variant, w, choice.time_s + after, [choice.burst],
-                     min_rto=min_rto)
-    win = tr.trace_window(res.packets, choice.time_s, before=1.0, after=after)
-    summ = tr.recovery_summary(res.packets, res.cwnd, choice.time_s, horizon=after)
+def probe_points(ctx: Context) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Figs 8–9, first run of each panel: no loss, ``Wm = W``, so cwnd climbs to W and
+    stays there; its traces choose the burst to drop (:func:`tr.pick_drop_burst`)."""
+    pts = []
+    for pn in drop_panels(ctx.mode):
+        tb = tb_for_s(pn.s, "125KB/s")
+        pts.append(({"panel": pn.label}, _trace_scenario(tb, 0.0, pn.variant, pn.w,
+                                                         20.0 + pn.w * 0.1,
+                                                         min_rto=pn.min_rto)))
+    return pts
+
+
+def drop_points(ctx: Context) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Figs 8–9, second run of each panel: identical up to the chosen burst, which is
+    dropped (``obs.drop_burst``)."""
+    probes = ctx.results["trace_probes"]
+    pts = []
+    choices = {}
+    for i, pn in enumerate(drop_panels(ctx.mode)):
+        probe = probes.result(i)
+        choice = tr.pick_drop_burst(probe.cwnd, probe.burst_trace, w=pn.w, data_queue=0,
+                                    settle_s=1.0)
+        choices[pn.label] = choice
+        tb = tb_for_s(pn.s, "125KB/s")
+        pts.append(({"panel": pn.label},
+                    _trace_scenario(tb, 0.0, pn.variant, pn.w, choice.time_s + pn.after,
+                                    [choice.burst], min_rto=pn.min_rto)))
+    ctx.values["drop_choices"] = choices
+    return pts
+
+
+def random_points(ctx: Context) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Fig. 10: random burst loss ``p``; the trace from 10 s to ``10 + length`` s."""
+    return [({"panel": label},
+             _trace_scenario(tb_for_s(5, "125KB/s"), p, v, 50, 10.0 + ctx.mode.random_trace_s))
+            for _, v, p, label in random_panels(ctx.mode)]
+
+
+def single_drop_panel(pn: DropPanel, choice: tr.DropChoice, res: Result) -> TracePanel:
+    tb = tb_for_s(pn.s, "125KB/s")
+    win = tr.trace_window(res.packets, choice.time_s, before=1.0, after=pn.after)
+    summ = tr.recovery_summary(res.packets, res.cwnd, choice.time_s, horizon=pn.after)
     f = res.flows.iloc[0]
-    row = {"figure": figure, "panel": label, "variant": variant, "W_segments": w,
-           "S_segments": s, "tb_s": tb, "min_rto_s": min_rto if min_rto else 0.2,
+    row = {"figure": pn.figure, "panel": pn.label, "variant": pn.variant,
+           "W_segments": pn.w, "S_segments": pn.s, "tb_s": tb,
+           "min_rto_s": pn.min_rto if pn.min_rto else 0.2,
            "dropped_burst_index": choice.burst,
            "drop_time_s": choice.time_s, "cwnd_reached_W_s": choice.w_reached_s,
            **summ, "td_events": int(f["td_events"]), "to_events": int(f["to_events"]),
            "mean_rto_s": float(f["mean_rto_s"]), "mean_rtt_s": float(f["mean_rtt_s"])}
     to = [t for t in tr.timeouts(res.cwnd) if choice.time_s <= t]
-    return TracePanel(figure, label, variant, {"W": w, "S": s}, win, row, choice.time_s, to)
+    return TracePanel(pn.figure, pn.label, pn.variant, {"W": pn.w, "S": pn.s}, win, row,
+                      choice.time_s, to)
 
 
-def random_loss_panel(figure: str, variant: str, p: float, s: int, length: float,
-                      label: str) -> TracePanel:
-    """Random burst loss ``p``; the trace from 10 s to ``10 + length`` s."""
+def random_loss_panel(figure: str, variant: str, p: float, length: float, label: str,
+                      res: Result) -> TracePanel:
+    s = 5
     tb = tb_for_s(s, "125KB/s")
     t0 = 10.0
-    res = _trace_run(tb, p, variant, 50, t0 + length)
     win = tr.trace_window(res.packets, t0, before=0.0, after=length)
     bt = res.burst_trace
     lost = bt[(bt["queue"] == 0) & (bt["event"] == "lost") & (bt["time_s"] >= t0)]
@@ -324,95 +385,74 @@ def random_loss_panel(figure: str, variant: str, p: float, s: int, length: float
     return TracePanel(figure, label, variant, {"p": p, "S": s}, win, row, t0, to)
 
 
-def trace_experiments(mode: Mode) -> dict[str, list[TracePanel]]:
-    after = mode.trace_after_s
+def trace_panels(ctx: Context) -> dict[str, list[TracePanel]]:
     out: dict[str, list[TracePanel]] = {"fig8": [], "fig9": [], "fig10": []}
-    for w in (20, 200):
-        out["fig8"].append(single_drop_panel("fig8", "reno", w, 5, after,
-                                             f"({'a' if w == 20 else 'b'}) Reno, W = {w}"))
-    # Diagnostic for fig. 8(b): a minimum RTO large enough that the retransmission timer
-    # cannot fire while the fast retransmission waits in the 125 KB/s access queue.
-    out["fig8"].append(single_drop_panel("fig8", "reno", 200, 5, max(after, 12.0),
-                                         "(b') Reno, W = 200, min RTO 5 s (diagnostic)",
-                                         min_rto=5.0))
-    for s in (5, 25):
-        for v in VARIANTS:
-            out["fig9"].append(single_drop_panel("fig9", v, 40, s, after,
-                                                 f"S = {s}, {v}"))
-    for lp, name in ((-1.5, "medium-high"), (-2.5, "medium-low")):
-        for v in VARIANTS:
-            out["fig10"].append(random_loss_panel("fig10", v, float(f"{10 ** lp:.6g}"), 5,
-                                                  mode.random_trace_s,
-                                                  f"{name} p = 10^{lp:g}, {v}"))
+    drops = ctx.results["trace_drops"]
+    choices = ctx.values["drop_choices"]
+    for i, pn in enumerate(drop_panels(ctx.mode)):
+        out[pn.figure].append(single_drop_panel(pn, choices[pn.label], drops.result(i)))
+    rnd = ctx.results["trace_random"]
+    for i, (fig, v, p, label) in enumerate(random_panels(ctx.mode)):
+        out[fig].append(random_loss_panel(fig, v, p, ctx.mode.random_trace_s, label,
+                                          rnd.result(i)))
     return out
 
 
 # ---------------------------------------------------------------------------------------
-# The job.
+# The declaration and the analysis.
+
+FIG_COLUMNS = [
+    "figure", "access", "lambda_segps", "tb_s", "p", "variant", "wm", "S_nominal",
+    "segments_per_burst_mean", "duration_s", "n", "goodput_segps_mean",
+    "goodput_segps_ci_lo", "goodput_segps_ci_hi", "throughput_segps_mean",
+    "td_events_mean", "to_events_mean", "mean_rtt_s_mean", "mean_rto_s_mean",
+    "rtt0_measured_s", "rto_measured_s", "model_segps", "model_nominal_segps",
+    "model_measured_S_segps", "rel_err", "rel_err_nominal", "rel_err_measured_S",
+    "to_share_sim", "model_Q",
+]
+RENAME = {"segments_per_burst_mean": "S_measured_mean", "n": "replications_n",
+          "mean_rtt_s_mean": "rtt_measured_s", "mean_rto_s_mean": "rto_mean_s",
+          "td_events_mean": "td_events_per_run", "to_events_mean": "to_events_per_run"}
 
 
-@dataclass
-class Outputs:
-    """What :func:`reproduce` produced (tables are also written as CSV)."""
-
-    out_dir: Path
-    mode: Mode
-    figures: dict[str, pd.DataFrame]
-    tables: dict[int, pd.DataFrame]
-    traces: dict[str, list[TracePanel]]
-    sweep: SweepResult
-    wall_s: float
-    files: list[Path]
-    stamp: dict[str, Any]
+def _stamp(ctx: Context) -> dict[str, Any]:
+    m: Mode = ctx.mode
+    return {"seed": SEED, "replications": m.reps,
+            "replication_indices": f"0..{m.reps - 1}",
+            "burstlab_version": _core.__version__, "mode": m.name}
 
 
-def _stamp(mode: Mode) -> dict[str, Any]:
-    return {"seed": SEED, "replications": mode.reps,
-            "replication_indices": f"0..{mode.reps - 1}",
-            "burstlab_version": _core.__version__, "mode": mode.name}
+PAPER = Paper(
+    name="yu",
+    title="yu: TCP over OBS — figures 5–11 and tables I–II reproduced",
+    data_file=Path(__file__).with_name("paper.toml"),
+    modes=MODES,
+    stamp=_stamp,
+)
+PAPER.experiments += [
+    Experiment("throughput", lambda ctx: throughput_points(ctx.mode),
+               replications=lambda ctx: int(ctx.mode.reps)),
+    Experiment("trace_probes", probe_points, keep_traces=True),
+    Experiment("trace_drops", drop_points, keep_traces=True, after=("trace_probes",)),
+    Experiment("trace_random", random_points, keep_traces=True),
+]
 
 
-def reproduce(
-    out: str | os.PathLike[str] = "out",
-    *,
-    mode: str = "full",
-    jobs: int | None = None,
-    progress: bool = True,
-    log: Callable[[str], None] = print,
-) -> Outputs:
-    """Runs the yu reproduction and writes everything under ``out/yu/``.
+def paper_ratio(s: int, num: str, log10_p: float, ctx: Context) -> float:
+    """The paper's table I/II value (``paper.toml``) for ``num``/Reno at S and log10 p."""
+    return ctx.data[f"table{TABLE_OF_S[s]}.{num}_over_reno"].at(log10_p)
 
-    Args:
-        out: the output root (``out/yu/`` is created).
-        mode: ``"full"``, ``"quick"`` or ``"smoke"`` (a tiny grid for tests).
-        jobs: worker processes (default: all usable cores).
-        progress: progress bar with ETA on stderr.
-        log: where progress lines go.
-    """
-    from burstlab.reproduce import yu_report
 
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    m = MODES[mode]
-    t0 = time.perf_counter()
-    d = Path(out) / "yu"
-    d.mkdir(parents=True, exist_ok=True)
-    pts = throughput_points(m)
-    sim_s = sum(p["duration_s"] for p, _ in pts) * m.reps
-    log(f"burstlab reproduce yu ({m.name}): {len(pts)} points × {m.reps} replications, "
-        f"{sim_s:.3g} s simulated in total; store {d / 'runs.sqlite'}")
-    sw = sweep_points(pts, replications=m.reps, store=d / "runs.sqlite", jobs=jobs,
-                      progress=progress)
-    if len(sw.errors):
-        first = sw.errors.iloc[0]
-        raise RuntimeError(f"{len(sw.errors)} runs failed, e.g. {first['error']}")
+def analyse(ctx: Context) -> None:
+    """Model columns beside the simulation (figs 5–7, 11), the ratio tables (I–II) and
+    the trace panels (figs 8–10); everything written as CSV goes into ``ctx.tables``."""
+    m: Mode = ctx.mode
+    sw = ctx.results["throughput"]
     summ = sw.summary
     figs: dict[str, pd.DataFrame] = {}
     for fig in ("fig5", "fig6", "fig7", "fig11"):
         figs[fig] = add_models(summ[summ["figure"] == fig].reset_index(drop=True))
     tables = {}
-    from burstlab.reproduce.ratios import ratio_table
-
     for s in m.table_s:
         t = summ[summ["figure"] == f"table_S{s}"].copy()
         t["log10_p"] = np.round(np.log10(t["p"].astype(float)), 2)
@@ -423,25 +463,35 @@ def reproduce(
             r = r.rename(columns={f"{num}_segps": "num_goodput_segps",
                                   "reno_segps": "reno_goodput_segps"})
             r.insert(2, "ratio_name", f"{'NewReno' if num == 'newreno' else 'SACK'}/Reno")
-            paper = dict(zip(LOG10_P, PAPER_TABLES[s][num], strict=True))
-            r["paper_ratio"] = [paper.get(float(x), math.nan) for x in r["log10_p"]]
+            r["paper_ratio"] = [paper_ratio(s, num, float(x), ctx) for x in r["log10_p"]]
             parts.append(r)
         tab = pd.concat(parts, ignore_index=True)
         reno_s = t.loc[t["variant"] == "reno", "segments_per_burst_mean"]
         tab["S_measured_reno"] = float(reno_s.mean()) if len(reno_s) else math.nan
         tables[s] = tab
-    log("running the packet-trace experiments (figs 8–10) …")
-    trs = trace_experiments(m)
-    stamp = _stamp(m)
-    files = yu_report.write_all(d, m, figs, tables, trs, sw, stamp,
-                                wall_s=time.perf_counter() - t0)
-    wall = time.perf_counter() - t0
-    res = Outputs(d, m, figs, tables, trs, sw, wall, files, stamp)
-    (d / "run.json").write_text(json.dumps({**stamp, "wall_s": wall,
-                                            "points": len(pts), "runs": sw.stats},
-                                           indent=2, default=str), encoding="utf-8")
-    return res
+    trs = trace_panels(ctx)
+    ctx.values.update(figs=figs, tables=tables, traces=trs, sweep=sw)
+
+    stamp = ctx.stamp
+    for name, df in figs.items():
+        cols = [c for c in FIG_COLUMNS if c in df.columns]
+        ctx.tables[name] = df[cols].rename(columns=RENAME).assign(**stamp)
+    for s, t in tables.items():
+        ctx.tables[f"table{TABLE_OF_S[s]}_S{s}"] = t.assign(**stamp)
+    for name, panels in trs.items():
+        win = pd.concat([pn.window.assign(panel=pn.label, variant=pn.variant)
+                         for pn in panels], ignore_index=True)
+        ctx.tables[f"{name}_trace"] = win.assign(
+            **{k: stamp[k] for k in ("seed", "burstlab_version")})
+        ctx.tables[f"{name}_summary"] = pd.DataFrame([pn.summary for pn in panels]).assign(
+            seed=stamp["seed"], burstlab_version=stamp["burstlab_version"])
+    runs = sw.table
+    keep = [c for c in ["figure", "access", "tb_s", "p", "variant", "wm", "duration_s",
+                        "seed", "replication", "burstlab_version", "goodput_segps",
+                        "throughput_segps", "segments_sent", "retransmits", "td_events",
+                        "to_events", "mean_rtt_s", "mean_rto_s", "segments_per_burst",
+                        "measured_s"] if c in runs.columns]
+    ctx.tables["runs"] = runs[keep]
 
 
-def mode_names() -> Sequence[str]:
-    return tuple(MODES)
+PAPER.analyse = analyse

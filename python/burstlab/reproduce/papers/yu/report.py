@@ -1,359 +1,53 @@
-"""Writes the yu reproduction's CSVs, PNG figures and report (``report.md``/``.html``).
+"""yu's report body: the claims table, then figure by figure the simulation beside the
+model and the paper, with the numbers that explain each verdict.
 
-Read first: :func:`write_all`. The checks (``check_*``) compute, from the simulated
-tables only, each statement the report makes about the paper's claims; nothing is
-asserted in code — a claim that does not reproduce is reported as such, with numbers.
+Read first: :func:`build_report`. Every number comes from the tables of
+:func:`.experiments.analyse` and the checks in :mod:`.claims`.
 """
 
 from __future__ import annotations
-
-import math
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from burstlab import models
-from burstlab.reproduce.report import Report, fmt
-from burstlab.reproduce.yu import (
+from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.papers.yu.claims import (
+    _tb,
+    check_ati,
+    check_fig11,
+    check_optimum,
+    ci_precision,
+    model_error_summary,
+    ratio_verdict,
+)
+from burstlab.reproduce.papers.yu.experiments import (
     FIGURES,
+    PAPER,
     RTT0_NOMINAL,
     VARIANTS,
-    Mode,
-    TracePanel,
     wire_lambda,
 )
-from burstlab.sweep import SweepResult
-
-FIG_COLUMNS = [
-    "figure", "access", "lambda_segps", "tb_s", "p", "variant", "wm", "S_nominal",
-    "segments_per_burst_mean", "duration_s", "n", "goodput_segps_mean",
-    "goodput_segps_ci_lo", "goodput_segps_ci_hi", "throughput_segps_mean",
-    "td_events_mean", "to_events_mean", "mean_rtt_s_mean", "mean_rto_s_mean",
-    "rtt0_measured_s", "rto_measured_s", "model_segps", "model_nominal_segps",
-    "model_measured_S_segps", "rel_err", "rel_err_nominal", "rel_err_measured_S",
-    "to_share_sim", "model_Q",
-]
-RENAME = {"segments_per_burst_mean": "S_measured_mean", "n": "replications_n",
-          "mean_rtt_s_mean": "rtt_measured_s", "mean_rto_s_mean": "rto_mean_s",
-          "td_events_mean": "td_events_per_run", "to_events_mean": "to_events_per_run"}
-COLORS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
-VCOL = {"reno": "tab:red", "newreno": "tab:blue", "sack": "tab:green"}
+from burstlab.reproduce.report import Report, fmt
 
 
-def _plt() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+def img(r: Report, name: str) -> None:
+    """An image of a registered figure (fails if the figure is not registered)."""
+    f = PAPER.figure_named(name)
+    r.image(f.file, f.caption)
 
 
-def fig_csv(df: pd.DataFrame, stamp: dict[str, Any]) -> pd.DataFrame:
-    cols = [c for c in FIG_COLUMNS if c in df.columns]
-    return df[cols].rename(columns=RENAME).assign(**stamp)
-
-
-# ---------------------------------------------------------------------------------------
-# Plots.
-
-
-def plot_throughput(df: pd.DataFrame, path: Path, title: str) -> None:
-    """Goodput vs Tb (log–log): simulation with 95 % CIs, the model with measured RTT0
-    and RTO (solid) and with the nominal RTT0 = 0.1 s (dotted)."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7.5, 5))
-    for i, (p, g) in enumerate(df.groupby("p", sort=True)):
-        g = g.sort_values("tb_s")
-        c = COLORS[i % len(COLORS)]
-        y = g["goodput_segps_mean"].to_numpy(float)
-        err = np.vstack([y - g["goodput_segps_ci_lo"].to_numpy(float),
-                         g["goodput_segps_ci_hi"].to_numpy(float) - y])
-        ax.errorbar(g["tb_s"], y, yerr=np.nan_to_num(err), fmt="o", color=c, ms=4,
-                    capsize=2, label=f"simulation, p = {p:g}")
-        ax.plot(g["tb_s"], g["model_segps"], "-", color=c, lw=1.2,
-                label=f"model eq. 26/28, measured RTT0/RTO, p = {p:g}")
-        ax.plot(g["tb_s"], g["model_nominal_segps"], ":", color=c, lw=1.0)
-    ax.plot([], [], "k:", label="model eq. 26/28, nominal RTT0 = 0.1 s")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("assembly time Tb (s)")
-    ax.set_ylabel("goodput (segments/s, 1 segment = 1 KB)")
-    ax.set_title(title, fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=6.5, ncol=2, loc="best")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-def plot_fig11(df: pd.DataFrame, path: Path) -> None:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7.5, 5))
-    for v, g in df.groupby("variant", sort=False):
-        g = g.sort_values("tb_s")
-        c = VCOL.get(str(v), "k")
-        y = g["goodput_segps_mean"].to_numpy(float)
-        err = np.vstack([y - g["goodput_segps_ci_lo"].to_numpy(float),
-                         g["goodput_segps_ci_hi"].to_numpy(float) - y])
-        ax.errorbar(g["tb_s"], y, yerr=np.nan_to_num(err), fmt="o-", color=c, ms=4,
-                    capsize=2, lw=0.8, label=f"simulation, {v}")
-        ax.plot(g["tb_s"], g["model_segps"], "--", color=c, lw=1.0,
-                label=f"model, {v} (measured RTT0/RTO)")
-    ax.set_xscale("log")
-    ax.set_xlabel("assembly time Tb (s)")
-    ax.set_ylabel("goodput (segments/s)")
-    ax.set_title("Fig. 11: Reno, NewReno, SACK vs Tb (p = 0.03, λ = 125 MB/s, Wm = 50)",
-                 fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-def plot_tables(tables: dict[int, pd.DataFrame], path: Path) -> None:
-    plt = _plt()
-    fig, axes = plt.subplots(1, len(tables), figsize=(6 * len(tables), 4.2), squeeze=False)
-    for ax, (s, t) in zip(axes[0], sorted(tables.items()), strict=True):
-        for j, (name, g) in enumerate(t.groupby("ratio_name", sort=False)):
-            c = "tab:blue" if str(name).startswith("NewReno") else "tab:green"
-            x = g["log10_p"].to_numpy(float) + (j - 0.5) * 0.06
-            y = g["ratio"].to_numpy(float)
-            err = np.vstack([y - g["ratio_ci_lo"].to_numpy(float),
-                             g["ratio_ci_hi"].to_numpy(float) - y])
-            ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", color=c, capsize=3,
-                        label=f"{name}, burstlab")
-            ax.plot(g["log10_p"], g["paper_ratio"], "x--", color=c, lw=0.8,
-                    label=f"{name}, yu (paper)")
-        ax.axhline(1.0, color="k", lw=0.6)
-        ax.set_xlabel("log10 p (burst loss probability)")
-        ax.set_ylabel("throughput ratio (goodput / Reno goodput)")
-        ax.set_title(f"Table {'I' if s == 5 else 'II'}: S = {s}, λ = 125 KB/s, Wm = 50",
-                     fontsize=10)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-def plot_traces(panels: Sequence[TracePanel], path: Path, title: str, ncols: int) -> None:
-    plt = _plt()
-    nrows = math.ceil(len(panels) / ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.4 * nrows),
-                             squeeze=False)
-    for ax, pn in zip(axes.flat, panels, strict=False):
-        w = pn.window
-        sent = w[(w["event"] == "sent") & ~w["retransmit"]]
-        rtx = w[(w["event"] == "sent") & w["retransmit"]]
-        drop = w[w["event"] == "dropped"]
-        ax.plot(sent["time_s"], sent["seq_mod"], ".", ms=2, color="tab:blue",
-                label="sent (new)")
-        ax.plot(rtx["time_s"], rtx["seq_mod"], "x", ms=5, color="tab:orange",
-                label="retransmitted")
-        ax.plot(drop["time_s"], drop["seq_mod"], "s", ms=4, mfc="none", color="tab:red",
-                label="lost in a burst")
-        for t in pn.timeouts:
-            if w["time_s"].min() <= t <= w["time_s"].max():
-                ax.axvline(t, color="k", ls=":", lw=0.8)
-        ax.set_title(pn.label, fontsize=9)
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("sequence number mod 60")
-        ax.set_ylim(-2, 61)
-    for ax in list(axes.flat)[len(panels):]:
-        ax.axis("off")
-    axes.flat[0].plot([], [], "k:", lw=0.8, label="timeout (cwnd → 1)")
-    axes.flat[0].legend(fontsize=6.5, loc="lower right")
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-# ---------------------------------------------------------------------------------------
-# Checks (from the simulated tables).
-
-
-def _argmax(g: pd.DataFrame, col: str = "goodput_segps_mean") -> tuple[float, float]:
-    i = int(np.nanargmax(g[col].to_numpy(float)))
-    return float(g["tb_s"].iloc[i]), float(g[col].iloc[i])
-
-
-def model_argmax(p: float, access: str, rtt0: float, rto: float, wm: int = 50,
-                 lo: float = -6.0, hi: float = 2.0) -> tuple[float, float]:
-    """The Tb (s) maximising SACK eq. 26/28 on a fine log grid, and the maximum."""
-    tb = np.logspace(lo, hi, 1601)
-    b = np.asarray(models.sack_throughput(p, tb, lam=wire_lambda(access), wm=wm,
-                                          rtt0=rtt0, rto=rto))
-    i = int(np.nanargmax(b))
-    return float(tb[i]), float(b[i])
-
-
-def check_optimum(df: pd.DataFrame, access: str, lo: float, hi: float) -> pd.DataFrame:
-    rows = []
-    for p, g in df.groupby("p", sort=True):
-        tb_s, b_s = _argmax(g)
-        rtt0 = float(np.nanmedian(g["rtt0_measured_s"]))
-        rto = float(np.nanmedian(g["rto_measured_s"]))
-        tb_m, b_m = model_argmax(float(str(p)), access, rtt0, rto, lo=lo, hi=hi)
-        first = g.sort_values("tb_s").iloc[0]
-        rows.append({"p": p, "sim_argmax_tb_s": tb_s, "sim_max_segps": b_s,
-                     "sim_at_smallest_tb_segps": float(first["goodput_segps_mean"]),
-                     "gain_over_smallest_tb": b_s / float(first["goodput_segps_mean"]),
-                     "model_argmax_tb_s": tb_m, "model_max_segps": b_m,
-                     "rtt0_measured_s": rtt0, "rto_measured_s": rto})
-    return pd.DataFrame(rows)
-
-
-def check_ati(df: pd.DataFrame, within: float = 0.10) -> pd.DataFrame:
-    """Per p: the Tb values whose goodput is within ``within`` of the best (ATI range)."""
-    rows = []
-    for p, g in df.groupby("p", sort=True):
-        g = g.sort_values("tb_s")
-        best = g["goodput_segps_mean"].max()
-        ok = g[g["goodput_segps_mean"] >= (1 - within) * best]
-        rtt0 = float(np.nanmedian(g["rtt0_measured_s"]))
-        rows.append({"p": p, "ati_from_tb_s": float(ok["tb_s"].min()),
-                     "ati_to_tb_s": float(ok["tb_s"].max()),
-                     "ati_span_decades": float(np.log10(ok["tb_s"].max() / ok["tb_s"].min())),
-                     "ati_points": len(ok), "points": len(g),
-                     "sim_argmax_tb_s": _argmax(g)[0],
-                     "rtt_measured_s": float(np.nanmedian(g["mean_rtt_s_mean"])),
-                     "eq30_tb_opt_s": rtt0 / 2.0,
-                     "max_over_min": float(best / g["goodput_segps_mean"].min())})
-    return pd.DataFrame(rows)
-
-
-def check_fig11(df: pd.DataFrame) -> pd.DataFrame:
-    rows = []
-    for tb, g in df.groupby("tb_s", sort=True):
-        gi = g.set_index("variant")
-        m = gi["goodput_segps_mean"]
-        sack_hi = float(gi["goodput_segps_ci_hi"].get("sack", math.nan))
-        rows.append({"tb_s": tb, "S_nominal": float(g["S_nominal"].iloc[0]),
-                     "S_measured": float(g["segments_per_burst_mean"].mean()),
-                     **{f"{v}_segps": float(m.get(v, math.nan)) for v in VARIANTS},
-                     "spread_max_over_min": float(m.max() / m.min()),
-                     "best": str(m.idxmax()),
-                     "sack_best_within_ci": bool(sack_hi >= float(m.max())),
-                     "newreno_over_reno": float(m.get("newreno", math.nan)
-                                                / m.get("reno", math.nan))})
-    return pd.DataFrame(rows)
-
-
-def model_error_summary(figs: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    rows = []
-    for name, df in figs.items():
-        for regime, g in (("S < Wm", df[df["S_nominal"] < df["wm"]]),
-                          ("S = Wm", df[df["S_nominal"] >= df["wm"]]), ("all", df)):
-            if g.empty:
-                continue
-            rows.append({"figure": name, "regime": regime, "points": len(g),
-                         "median_rel_err": float(g["rel_err"].median()),
-                         "median_abs_rel_err": float(g["rel_err"].abs().median()),
-                         "max_abs_rel_err": float(g["rel_err"].abs().max()),
-                         "within_20pct": float((g["rel_err"].abs() <= 0.2).mean()),
-                         "median_rel_err_nominal": float(g["rel_err_nominal"].median()),
-                         "median_rel_err_measured_S": float(g["rel_err_measured_S"].median())})
-    return pd.DataFrame(rows)
-
-
-def ci_precision(figs: dict[str, pd.DataFrame], tables: dict[int, pd.DataFrame],
-                 sw: SweepResult) -> dict[str, float]:
-    s = sw.summary
-    half = (s["goodput_segps_ci_hi"] - s["goodput_segps_ci_lo"]) / 2 / s["goodput_segps_mean"]
-    return {"points": float(len(s)), "median_rel_half_width": float(half.median()),
-            "within_5pct": float((half <= 0.05).mean()),
-            "within_10pct": float((half <= 0.10).mean()),
-            "max_rel_half_width": float(half.max())}
-
-
-# ---------------------------------------------------------------------------------------
-# The report.
-
-
-def _ratio_verdict(r: float, lo: float, hi: float, paper: float, tol: float = 0.05) -> str:
-    def side(x: float) -> int:
-        return 0 if abs(x - 1) <= tol else (1 if x > 1 else -1)
-
-    s_paper = side(paper)
-    s_sim = 0 if lo <= 1 <= hi or abs(r - 1) <= tol else (1 if r > 1 else -1)
-    if s_sim == s_paper:
-        return "same direction"
-    if s_sim == 0 or s_paper == 0:
-        return "weaker" if s_sim == 0 else "stronger"
-    return "opposite"
-
-
-def write_all(d: Path, mode: Mode, figs: dict[str, pd.DataFrame],
-              tables: dict[int, pd.DataFrame], trs: dict[str, list[TracePanel]],
-              sw: SweepResult, stamp: dict[str, Any], wall_s: float) -> list[Path]:
-    files: list[Path] = []
-
-    def csv(df: pd.DataFrame, name: str) -> None:
-        p = d / name
-        df.to_csv(p, index=False)
-        files.append(p)
-
-    for name, df in figs.items():
-        csv(fig_csv(df, stamp), f"{name}.csv")
-    for s, t in tables.items():
-        csv(t.assign(**stamp), f"table{'1' if s == 5 else '2'}_S{s}.csv")
-    for name, panels in trs.items():
-        win = pd.concat([pn.window.assign(panel=pn.label, variant=pn.variant)
-                         for pn in panels], ignore_index=True)
-        csv(win.assign(**{k: stamp[k] for k in ("seed", "burstlab_version")}),
-            f"{name}_trace.csv")
-        csv(pd.DataFrame([pn.summary for pn in panels]).assign(
-            seed=stamp["seed"], burstlab_version=stamp["burstlab_version"]),
-            f"{name}_summary.csv")
-    runs = sw.table
-    keep = [c for c in ["figure", "access", "tb_s", "p", "variant", "wm", "duration_s",
-                        "seed", "replication", "burstlab_version", "goodput_segps",
-                        "throughput_segps", "segments_sent", "retransmits", "td_events",
-                        "to_events", "mean_rtt_s", "mean_rto_s", "segments_per_burst",
-                        "measured_s"] if c in runs.columns]
-    csv(runs[keep], "runs.csv")
-
-    for fig in ("fig5", "fig6", "fig7"):
-        spec = FIGURES[fig]
-        plot_throughput(figs[fig], d / f"{fig}.png",
-                        f"Fig. {fig[3:]}: SACK goodput vs Tb, λ = {spec['access']} "
-                        f"({spec['title']}), Wm = 50")
-    plot_fig11(figs["fig11"], d / "fig11.png")
-    plot_tables(tables, d / "tables.png")
-    plot_traces(trs["fig8"], d / "fig8.png",
-                "Fig. 8: Reno, one burst of S = 5 lost when cwnd = W (λ = 125 KB/s)", 3)
-    plot_traces(trs["fig9"], d / "fig9.png",
-                "Fig. 9: one burst lost at W = 40 (rows: S = 5, S = 25)", 3)
-    plot_traces(trs["fig10"], d / "fig10.png",
-                "Fig. 10: random burst losses, S = 5 (rows: medium-high, medium-low p)", 3)
-    files += [d / f"{n}.png" for n in ("fig5", "fig6", "fig7", "fig11", "tables", "fig8",
-                                       "fig9", "fig10")]
-    rep = build_report(mode, figs, tables, trs, sw, stamp, wall_s)
-    files += list(rep.write(d))
-    return files
-
-
-def _tb(x: float) -> str:
-    if not np.isfinite(x):
-        return "–"
-    if x >= 1:
-        return f"{x:.3g} s"
-    if x >= 1e-3:
-        return f"{x * 1e3:.3g} ms"
-    return f"{x * 1e6:.3g} µs"
-
-
-def build_report(mode: Mode, figs: dict[str, pd.DataFrame], tables: dict[int, pd.DataFrame],
-                 trs: dict[str, list[TracePanel]], sw: SweepResult, stamp: dict[str, Any],
-                 wall_s: float) -> Report:
-    r = Report("yu: TCP over OBS — figures 5–11 and tables I–II reproduced")
-    prec = ci_precision(figs, tables, sw)
+def build_report(ctx: Context, claims: list[Claim]) -> Report:
+    """The report body: set-up, the claims table, then each figure and table."""
+    mode = ctx.mode
+    figs: dict[str, pd.DataFrame] = ctx.values["figs"]
+    tables: dict[int, pd.DataFrame] = ctx.values["tables"]
+    trs = ctx.values["traces"]
+    sw = ctx.values["sweep"]
+    stamp = ctx.stamp
+    wall_s = ctx.wall_s
+    r = Report(PAPER.title)
+    prec = ci_precision(sw)
     r.p(f"Mode **{mode.name}**: {int(prec['points'])} simulated points × {mode.reps} "
         f"replications (seed {stamp['seed']}, replication indices "
         f"{stamp['replication_indices']}), burstlab {stamp['burstlab_version']}. "
@@ -376,10 +70,13 @@ def build_report(mode: Mode, figs: dict[str, pd.DataFrame], tables: dict[int, pd
         "measured mean RTO); dotted = nominal RTT0 = 0.1 s and RTO = max(0.2 s, 2·RTT).")
 
     # -- Summary table
-    r.h(2, "Summary")
-    summary_rows = summary_verdicts(figs, tables, trs)
-    r.table(pd.DataFrame(summary_rows, columns=["result", "paper says", "burstlab",
-                                                "reproduces?"]))
+    r.h(2, "Claims")
+    r.p("Each row compares a number or statement of the paper (`paper.toml`: source, and "
+        "whether it was printed, read off a plot or stated) with burstlab's simulated or "
+        "model value. Verdicts: *reproduces* (within the CI or the stated tolerance), "
+        "*same direction* (the paper's sign or ordering, not its size), *differs*, *not "
+        "comparable* (this mode cannot decide).")
+    r.claims(claims)
 
     # -- Figures 5–7
     for fig in ("fig5", "fig6", "fig7"):
@@ -387,7 +84,7 @@ def build_report(mode: Mode, figs: dict[str, pd.DataFrame], tables: dict[int, pd
         spec = FIGURES[fig]
         access = str(spec["access"])
         r.h(2, f"Figure {fig[3:]}: SACK throughput vs Tb, λ = {access}")
-        r.image(f"{fig}.png", f"{fig}")
+        img(r, fig)
         if fig in ("fig5", "fig6"):
             lo, hi = spec["tb"]  # type: ignore[misc]
             opt = check_optimum(df, access, float(lo), float(hi))  # type: ignore[arg-type]
@@ -422,7 +119,7 @@ def build_report(mode: Mode, figs: dict[str, pd.DataFrame], tables: dict[int, pd
 
     # -- Fig 11
     r.h(2, "Figure 11: Reno, NewReno and SACK vs Tb (p = 0.03, λ = 125 MB/s)")
-    r.image("fig11.png", "fig11")
+    img(r, "fig11")
     f11 = check_fig11(figs["fig11"])
     r.table(f11.assign(tb=f11["tb_s"].map(_tb))[
         ["tb", "S_nominal", "S_measured", "reno_segps", "newreno_segps", "sack_segps",
@@ -431,7 +128,7 @@ def build_report(mode: Mode, figs: dict[str, pd.DataFrame], tables: dict[int, pd
 
     # -- Tables
     r.h(2, "Tables I and II: throughput ratios over Reno (λ = 125 KB/s, Wm = 50)")
-    r.image("tables.png", "tables")
+    img(r, "tables")
     for s, t in sorted(tables.items()):
         r.h(3, f"Table {'I' if s == 5 else 'II'}: S = {s} (Tb = (S − ½)/λ; measured mean "
                f"S of Reno runs {fmt(float(t['S_measured_reno'].iloc[0]))})")
@@ -441,7 +138,7 @@ def build_report(mode: Mode, figs: dict[str, pd.DataFrame], tables: dict[int, pd
                                         strict=True)]
         tt["paper"] = tt["paper_ratio"]
         tt["difference"] = tt["ratio"] - tt["paper_ratio"]
-        tt["verdict"] = [_ratio_verdict(a, b, c, d) for a, b, c, d in
+        tt["verdict"] = [ratio_verdict(a, b, c, d)[0] for a, b, c, d in
                          zip(tt["ratio"], tt["ratio_ci_lo"], tt["ratio_ci_hi"],
                              tt["paper_ratio"], strict=True)]
         r.table(tt[["ratio_name", "log10_p", "burstlab [95 % CI]", "paper", "difference",
@@ -455,8 +152,8 @@ def build_report(mode: Mode, figs: dict[str, pd.DataFrame], tables: dict[int, pd
         "is the first data burst formed at least 1 s after cwnd first reached W. A second "
         "run, identical up to that burst, drops it (`obs.drop_burst`). λ = 125 KB/s, "
         "Tb = (S − ½)/λ. Dotted vertical lines: timeouts (cwnd falls to 1).")
-    r.image("fig8.png", "fig8")
-    r.image("fig9.png", "fig9")
+    img(r, "fig8")
+    img(r, "fig9")
     cols = ["panel", "W_segments", "S_segments", "min_rto_s", "drop_time_s",
             "segments_dropped", "retransmissions", "new_segments_after",
             "first_retransmit_rel_s", "first_repair_rel_s", "td_events", "timeouts", "first_timeout_rel_s",
@@ -467,7 +164,7 @@ def build_report(mode: Mode, figs: dict[str, pd.DataFrame], tables: dict[int, pd
     traces_text(r, s8, s9)
     r.table(s9[cols])
     r.h(2, "Figure 10: packet traces with random burst losses")
-    r.image("fig10.png", "fig10")
+    img(r, "fig10")
     s10 = pd.DataFrame([pn.summary for pn in trs["fig10"]])
     r.table(s10[["panel", "p", "bursts_lost", "timeouts", "segments_sent", "retransmissions",
                  "new_segments_per_s"]])
@@ -739,81 +436,4 @@ def model_text(r: Report, err: pd.DataFrame, figs: dict[str, pd.DataFrame]) -> N
         "(several seconds, RTO large), conditions the model's fixed RTT does not capture.")
 
 
-def summary_verdicts(figs: dict[str, pd.DataFrame], tables: dict[int, pd.DataFrame],
-                     trs: dict[str, list[TracePanel]]) -> list[list[str]]:
-    rows: list[list[str]] = []
-    opt = check_optimum(figs["fig5"], "125MB/s", -6.0, -1.0)
-    row = opt[np.isclose(opt["p"], 0.01)]
-    if len(row):
-        x = row.iloc[0]
-        interior = float(x["gain_over_smallest_tb"]) > 1.05 and \
-            float(x["sim_argmax_tb_s"]) < float(figs["fig5"]["tb_s"].max())
-        rows.append(["Fig. 5 optimal Tb (p = 0.01)", "≈ 1 ms sample (eq. 32: ≈ 4 ms)",
-                     f"sim argmax {_tb(float(x['sim_argmax_tb_s']))}, model argmax "
-                     f"{_tb(float(x['model_argmax_tb_s']))}, gain "
-                     f"{fmt(float(x['gain_over_smallest_tb']))}×",
-                     "yes (an optimum exists)" if interior else "no"])
-    ati = check_ati(figs["fig7"])
-    mono = bool(np.all(np.diff(ati.sort_values("p")["ati_span_decades"].to_numpy()) <= 1e-9))
-    rows.append(["Fig. 7 ATI range at low λ", "throughput ~independent of Tb; wider for "
-                 "lower p",
-                 "spans " + ", ".join(f"{fmt(float(s), 2)} dec" for s in
-                                      ati["ati_span_decades"]),
-                 "yes" if ati["ati_span_decades"].max() >= 1 and mono else
-                 ("partly" if ati["ati_span_decades"].max() >= 1 else "no")])
-    f11 = check_fig11(figs["fig11"])
-    sat = f11[f11["S_nominal"] >= 50]
-    uns = f11[f11["S_nominal"] < 50]
-    coincide = len(sat) > 0 and float(sat["spread_max_over_min"].max()) < 1.1
-    sack_best = int(uns["sack_best_within_ci"].sum())
-    rows.append(["Fig. 11 variants coincide at S = Wm", "identical for Tb > 1 ms",
-                 f"max spread {100 * (float(sat['spread_max_over_min'].max()) - 1):.2g} % "
-                 "(highest/lowest variant − 1)"
-                 if len(sat) else "–", "yes" if coincide else "no"])
-    rows.append(["Fig. 11 SACK best for S < Wm", "SACK always highest below 1 ms",
-                 f"SACK highest (or within its CI of the highest) at {sack_best}/{len(uns)} "
-                 "Tb", "yes" if len(uns) and sack_best == len(uns)
-                 else ("partly" if sack_best else "no")])
-    nr_small = uns[uns["tb_s"] < 1e-4]
-    nr_mid = uns[(uns["tb_s"] > 1e-4) & (uns["tb_s"] < 1e-3)]
-    if len(nr_small) and len(nr_mid):
-        a = float(nr_small["newreno_over_reno"].max())
-        b = float(nr_mid["newreno_over_reno"].min())
-        rows.append(["Fig. 11 NewReno vs Reno", "NewReno ahead for Tb < 0.1 ms, Reno ahead "
-                     "for 0.1–1 ms", f"NewReno/Reno up to {fmt(a)} below 0.1 ms, down to "
-                     f"{fmt(b)} between 0.1 and 1 ms",
-                     "yes" if a > 1.05 and b < 0.95 else "partly"])
-    for s, t in sorted(tables.items()):
-        for name, g in t.groupby("ratio_name", sort=False):
-            v = [_ratio_verdict(a, b, c, d) for a, b, c, d in
-                 zip(g["ratio"], g["ratio_ci_lo"], g["ratio_ci_hi"], g["paper_ratio"],
-                     strict=True)]
-            same = sum(x == "same direction" for x in v)
-            rows.append([f"Table {'I' if s == 5 else 'II'} {name} (S = {s})",
-                         ", ".join(fmt(float(x)) for x in g["paper_ratio"]),
-                         ", ".join(fmt(float(x)) for x in g["ratio"]),
-                         f"{same}/{len(v)} same direction"])
-    s8 = pd.DataFrame([pn.summary for pn in trs["fig8"]])
-    for _, x in s8[s8["min_rto_s"] <= 0.2 + 1e-9].iterrows():
-        want = "timeout" if int(x["W_segments"]) == 20 else "no timeout"
-        got = "timeout" if int(x["timeouts"]) else "no timeout"
-        rows.append([f"Fig. 8 {x['panel']}", want, f"{got} ({int(x['td_events'])} TD, "
-                     f"{int(x['timeouts'])} TO)", "yes" if want == got else "no"])
-    s9 = pd.DataFrame([pn.summary for pn in trs["fig9"]])
-    for s_seg, g in s9.groupby("S_segments"):
-        new = {str(v): int(n) for v, n in zip(g["variant"], g["new_segments_after"],
-                                              strict=True)}
-        order = sorted(new, key=lambda v: -new[v])
-        want = "sack, newreno, reno" if str(s_seg) == "5" else "sack, reno, newreno"
-        rows.append([f"Fig. 9 ranking by new segments sent after the loss (S = {s_seg})",
-                     want, ", ".join(f"{v} ({new[v]})" for v in order),
-                     "yes" if ", ".join(order) == want else "no"])
-    err = model_error_summary(figs)
-    alle = err[err["regime"] == "all"]
-    rows.append(["Simulation ≈ model (figs 5–7, 11)", "\"approximately matches\"",
-                 "median |rel err| " + ", ".join(
-                     f"{a} {fmt(100 * float(b), 2)} %" for a, b in
-                     zip(alle["figure"], alle["median_abs_rel_err"], strict=True)),
-                 "see below"])
-    return rows
-
+PAPER.report = build_report

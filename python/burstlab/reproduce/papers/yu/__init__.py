@@ -1,0 +1,11 @@
+"""yu: "Performance Evaluation of TCP Implementations in OBS Networks" (§V).
+
+``paper.toml`` holds the paper's numbers; :mod:`.experiments` the runs and their
+analysis (and :data:`PAPER`); :mod:`.figures`, :mod:`.claims` and :mod:`.report`
+register the figures, the claims and the report body on it.
+"""
+
+from burstlab.reproduce.papers.yu import claims, figures, report
+from burstlab.reproduce.papers.yu.experiments import PAPER
+
+__all__ = ["PAPER", "claims", "figures", "report"]

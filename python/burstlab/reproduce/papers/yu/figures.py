@@ -1,0 +1,189 @@
+"""yu's figures, each registered on :data:`PAPER` where it is drawn.
+
+Read first: the registered functions at the bottom; each draws one PNG of the report
+from the tables :func:`.experiments.analyse` put in ``ctx.values``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from burstlab.reproduce.framework import Context
+from burstlab.reproduce.papers.yu.experiments import FIGURES, PAPER, TracePanel
+
+COLORS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
+VCOL = {"reno": "tab:red", "newreno": "tab:blue", "sack": "tab:green"}
+
+
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+# ---------------------------------------------------------------------------------------
+# Plots.
+
+
+def plot_throughput(df: pd.DataFrame, path: Path, title: str) -> None:
+    """Goodput vs Tb (log–log): simulation with 95 % CIs, the model with measured RTT0
+    and RTO (solid) and with the nominal RTT0 = 0.1 s (dotted)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    for i, (p, g) in enumerate(df.groupby("p", sort=True)):
+        g = g.sort_values("tb_s")
+        c = COLORS[i % len(COLORS)]
+        y = g["goodput_segps_mean"].to_numpy(float)
+        err = np.vstack([y - g["goodput_segps_ci_lo"].to_numpy(float),
+                         g["goodput_segps_ci_hi"].to_numpy(float) - y])
+        ax.errorbar(g["tb_s"], y, yerr=np.nan_to_num(err), fmt="o", color=c, ms=4,
+                    capsize=2, label=f"simulation, p = {p:g}")
+        ax.plot(g["tb_s"], g["model_segps"], "-", color=c, lw=1.2,
+                label=f"model eq. 26/28, measured RTT0/RTO, p = {p:g}")
+        ax.plot(g["tb_s"], g["model_nominal_segps"], ":", color=c, lw=1.0)
+    ax.plot([], [], "k:", label="model eq. 26/28, nominal RTT0 = 0.1 s")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("assembly time Tb (s)")
+    ax.set_ylabel("goodput (segments/s, 1 segment = 1 KB)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=6.5, ncol=2, loc="best")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_fig11(df: pd.DataFrame, path: Path) -> None:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    for v, g in df.groupby("variant", sort=False):
+        g = g.sort_values("tb_s")
+        c = VCOL.get(str(v), "k")
+        y = g["goodput_segps_mean"].to_numpy(float)
+        err = np.vstack([y - g["goodput_segps_ci_lo"].to_numpy(float),
+                         g["goodput_segps_ci_hi"].to_numpy(float) - y])
+        ax.errorbar(g["tb_s"], y, yerr=np.nan_to_num(err), fmt="o-", color=c, ms=4,
+                    capsize=2, lw=0.8, label=f"simulation, {v}")
+        ax.plot(g["tb_s"], g["model_segps"], "--", color=c, lw=1.0,
+                label=f"model, {v} (measured RTT0/RTO)")
+    ax.set_xscale("log")
+    ax.set_xlabel("assembly time Tb (s)")
+    ax.set_ylabel("goodput (segments/s)")
+    ax.set_title("Fig. 11: Reno, NewReno, SACK vs Tb (p = 0.03, λ = 125 MB/s, Wm = 50)",
+                 fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_tables(tables: dict[int, pd.DataFrame], path: Path) -> None:
+    plt = _plt()
+    fig, axes = plt.subplots(1, len(tables), figsize=(6 * len(tables), 4.2), squeeze=False)
+    for ax, (s, t) in zip(axes[0], sorted(tables.items()), strict=True):
+        for j, (name, g) in enumerate(t.groupby("ratio_name", sort=False)):
+            c = "tab:blue" if str(name).startswith("NewReno") else "tab:green"
+            x = g["log10_p"].to_numpy(float) + (j - 0.5) * 0.06
+            y = g["ratio"].to_numpy(float)
+            err = np.vstack([y - g["ratio_ci_lo"].to_numpy(float),
+                             g["ratio_ci_hi"].to_numpy(float) - y])
+            ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", color=c, capsize=3,
+                        label=f"{name}, burstlab")
+            ax.plot(g["log10_p"], g["paper_ratio"], "x--", color=c, lw=0.8,
+                    label=f"{name}, yu (paper)")
+        ax.axhline(1.0, color="k", lw=0.6)
+        ax.set_xlabel("log10 p (burst loss probability)")
+        ax.set_ylabel("throughput ratio (goodput / Reno goodput)")
+        ax.set_title(f"Table {'I' if s == 5 else 'II'}: S = {s}, λ = 125 KB/s, Wm = 50",
+                     fontsize=10)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_traces(panels: Sequence[TracePanel], path: Path, title: str, ncols: int) -> None:
+    plt = _plt()
+    nrows = math.ceil(len(panels) / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.4 * nrows),
+                             squeeze=False)
+    for ax, pn in zip(axes.flat, panels, strict=False):
+        w = pn.window
+        sent = w[(w["event"] == "sent") & ~w["retransmit"]]
+        rtx = w[(w["event"] == "sent") & w["retransmit"]]
+        drop = w[w["event"] == "dropped"]
+        ax.plot(sent["time_s"], sent["seq_mod"], ".", ms=2, color="tab:blue",
+                label="sent (new)")
+        ax.plot(rtx["time_s"], rtx["seq_mod"], "x", ms=5, color="tab:orange",
+                label="retransmitted")
+        ax.plot(drop["time_s"], drop["seq_mod"], "s", ms=4, mfc="none", color="tab:red",
+                label="lost in a burst")
+        for t in pn.timeouts:
+            if w["time_s"].min() <= t <= w["time_s"].max():
+                ax.axvline(t, color="k", ls=":", lw=0.8)
+        ax.set_title(pn.label, fontsize=9)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("sequence number mod 60")
+        ax.set_ylim(-2, 61)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    axes.flat[0].plot([], [], "k:", lw=0.8, label="timeout (cwnd → 1)")
+    axes.flat[0].legend(fontsize=6.5, loc="lower right")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------
+# The registered figures: each function draws one file of the report.
+
+
+def _throughput_figure(fig: str) -> None:
+    spec = FIGURES[fig]
+
+    @PAPER.figure(fig, f"Fig. {fig[3:]}: SACK goodput vs Tb, λ = {spec['access']} "
+                       f"({spec['title']}), Wm = 50")
+    def draw(ctx: Context, path: Path) -> None:
+        plot_throughput(ctx.values["figs"][fig], path, PAPER.figure_named(fig).caption)
+
+
+for _fig in ("fig5", "fig6", "fig7"):
+    _throughput_figure(_fig)
+
+
+@PAPER.figure("fig11", "Fig. 11: Reno, NewReno, SACK vs Tb (p = 0.03, λ = 125 MB/s, Wm = 50)")
+def draw_fig11(ctx: Context, path: Path) -> None:
+    plot_fig11(ctx.values["figs"]["fig11"], path)
+
+
+@PAPER.figure("tables", "Tables I and II: throughput ratios over Reno, burstlab beside yu")
+def draw_tables(ctx: Context, path: Path) -> None:
+    plot_tables(ctx.values["tables"], path)
+
+
+@PAPER.figure("fig8", "Fig. 8: Reno, one burst of S = 5 lost when cwnd = W (λ = 125 KB/s)")
+def draw_fig8(ctx: Context, path: Path) -> None:
+    plot_traces(ctx.values["traces"]["fig8"], path, PAPER.figure_named("fig8").caption, 3)
+
+
+@PAPER.figure("fig9", "Fig. 9: one burst lost at W = 40 (rows: S = 5, S = 25)")
+def draw_fig9(ctx: Context, path: Path) -> None:
+    plot_traces(ctx.values["traces"]["fig9"], path, PAPER.figure_named("fig9").caption, 3)
+
+
+@PAPER.figure("fig10", "Fig. 10: random burst losses, S = 5 (rows: medium-high, medium-low p)")
+def draw_fig10(ctx: Context, path: Path) -> None:
+    plot_traces(ctx.values["traces"]["fig10"], path, PAPER.figure_named("fig10").caption, 3)

@@ -1,0 +1,183 @@
+"""The reproduction framework: paper data files, claims and verdicts, the registry, the
+experiment pipeline through the sweep store (traces included)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from _scenarios import two_host_cbr
+from burstlab.reproduce import load, paper_names
+from burstlab.reproduce.framework import (
+    VERDICTS,
+    Claim,
+    Context,
+    Experiment,
+    Paper,
+    PaperData,
+    reproduce,
+    verdict_counts,
+)
+
+
+def _toml(tmp_path: Path, body: str) -> Path:
+    p = tmp_path / "paper.toml"
+    p.write_text('[paper]\nname = "t"\n\n' + body, encoding="utf-8")
+    return p
+
+
+def test_paper_data_reads_values_with_sources(tmp_path: Path) -> None:
+    d = PaperData(_toml(tmp_path, """
+[[value]]
+id = "table1.x"
+source = "Table I"
+how = "printed"
+x_name = "log10_p"
+x = [-3, -2]
+value = [1.0, 1.5]
+
+[[value]]
+id = "fig2.peak"
+source = "Fig. 2"
+how = "read off plot"
+value = 0.001
+uncertainty = "±half a decade"
+"""))
+    assert d["table1.x"].at(-2.0) == 1.5
+    assert d["table1.x"].at(-1.0) != d["table1.x"].at(-1.0)  # NaN: not listed
+    assert d["fig2.peak"].how == "read off plot" and d["fig2.peak"].uncertainty
+    with pytest.raises(KeyError, match="no value 'nope'"):
+        d["nope"]
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ('[[value]]\nid = "a"\nsource = "T"\nhow = "guessed"\n', "how must be one of"),
+    ('[[value]]\nid = "a"\nhow = "printed"\n', "missing 'source'"),
+    ('[[value]]\nid = "a"\nsource = "F"\nhow = "read off plot"\nvalue = 1\n', "uncertainty"),
+    ('[[value]]\nid = "a"\nsource = "T"\nhow = "printed"\nx = [1, 2]\nvalue = [1]\n',
+     "as long as 'x'"),
+    ('[[value]]\nid = "a"\nsource = "T"\nhow = "stated"\n' * 2, "duplicate id"),
+])
+def test_paper_data_rejects_bad_entries(tmp_path: Path, body: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        PaperData(_toml(tmp_path, body))
+
+
+def test_claim_verdicts_are_a_fixed_vocabulary() -> None:
+    c = Claim(id="a", source="Fig. 1", statement="s", paper_value="1", burstlab_value="2",
+              verdict="differs", note="2 is not 1")
+    assert c.row("p")["verdict"] == "differs" and c.row("p")["paper"] == "p"
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        Claim(id="a", source="", statement="", paper_value="", burstlab_value="",
+              verdict="partly", note="")
+    assert verdict_counts(["differs", "reproduces", "differs"]) == {
+        "reproduces": 1, "same direction": 0, "differs": 2, "not comparable": 0}
+
+
+def test_registry_finds_every_paper_folder() -> None:
+    assert "yu" in paper_names()
+    for name in paper_names():
+        p = load(name)
+        assert p.name == name and p.data_file.is_file()
+        assert {"quick", "full", "smoke"} <= set(p.modes)
+        assert p.figures and p.claim_fns and p.experiments
+    with pytest.raises(ValueError, match="known papers: .*yu"):
+        load("nosuchpaper")
+
+
+def _toy_paper(tmp_path: Path) -> Paper:
+    """A two-stage toy reproduction: a probe with traces, then runs chosen from it."""
+    data = _toml(tmp_path, '[[value]]\nid = "rate"\nsource = "§1"\nhow = "printed"\n'
+                           'value = 1000.0\nunit = "pkt/s"\n')
+
+    def probe(ctx: Context) -> list[tuple[dict, dict]]:
+        sc = {"name": "probe", "sim": {"duration": 2.0, "trace": {"packets": True}},
+              "node": [{"name": "a", "kind": "host"}, {"name": "b", "kind": "host"}],
+              "link": [{"a": "a", "b": "b", "rate": "10Mb/s", "delay": "1ms", "loss": 0.01}],
+              "flow": [{"type": "tcp", "src": "a", "dst": "b", "variant": "reno"}]}
+        return [({"role": "probe"}, sc)]
+
+    def follow(ctx: Context) -> list[tuple[dict, dict]]:
+        res = ctx.results["probe"].result(0)
+        n = len(res.packets)
+        ctx.values["probe_packets"] = n
+        return [({"rate": r}, two_host_cbr(rate=r, duration=1.0)) for r in ("4Mb/s", "8Mb/s")]
+
+    paper = Paper(name="toy", title="toy", data_file=data, modes={"quick": 1, "full": 2},
+                  stamp=lambda ctx: {"seed": 1})
+    paper.experiments += [
+        Experiment("follow", follow, replications=lambda ctx: int(ctx.mode), after=("probe",)),
+        Experiment("probe", probe, keep_traces=True),
+    ]
+
+    def analyse(ctx: Context) -> None:
+        ctx.tables["follow"] = ctx.results["follow"].summary
+
+    paper.analyse = analyse
+
+    @paper.claim
+    def rate(ctx: Context) -> Claim:
+        s = ctx.results["follow"].summary
+        got = float(s["throughput_segps_mean"].iloc[-1]) if "throughput_segps_mean" in s else 0
+        return Claim(id="rate", source=ctx.data["rate"].source, statement="rate",
+                     paper_value="1000", burstlab_value=f"{got:g}",
+                     verdict="reproduces" if ctx.values["probe_packets"] > 0 else "differs",
+                     note="the probe's packet trace came back from the store")
+
+    @paper.figure("f", "a figure")
+    def draw(ctx: Context, path: Path) -> None:
+        path.write_bytes(b"\x89PNG\r\n\x1a\n")
+
+    return paper
+
+
+def test_pipeline_runs_stages_through_the_store(tmp_path: Path) -> None:
+    paper = _toy_paper(tmp_path)
+    out = tmp_path / "out"
+    res = reproduce(paper, out, mode="quick", jobs=1, progress=False, log=lambda s: None)
+    d = out / "toy"
+    assert {"probe", "follow"} == set(res.ctx.results)
+    assert res.ctx.results["follow"].stats["ran"] == 2
+    assert res.ctx.values["probe_packets"] > 0
+    with (d / "claims.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["claim_id"] for r in rows] == ["rate"] and rows[0]["verdict"] in VERDICTS
+    assert (d / "follow.csv").is_file() and (d / "f.png").is_file()
+    assert "`rate`" in (d / "report.md").read_text(encoding="utf-8")
+    again = reproduce(paper, out, mode="quick", jobs=1, progress=False, log=lambda s: None)
+    assert again.ctx.results["probe"].stats["cached"] == 1  # resumed from the store
+    assert again.ctx.results["follow"].stats["ran"] == 0
+    assert again.ctx.values["probe_packets"] == res.ctx.values["probe_packets"]
+
+
+def test_pipeline_rejects_unknown_mode_and_cycles(tmp_path: Path) -> None:
+    paper = _toy_paper(tmp_path)
+    with pytest.raises(ValueError, match="mode must be one of"):
+        reproduce(paper, tmp_path / "o", mode="smoke", progress=False, log=lambda s: None)
+    paper.experiments[1] = Experiment("probe", paper.experiments[1].points, after=("follow",))
+    with pytest.raises(ValueError, match="cycle"):
+        reproduce(paper, tmp_path / "o", mode="quick", progress=False, log=lambda s: None)
+
+
+def test_kept_traces_equal_a_direct_run(tmp_path: Path) -> None:
+    """A trace run through the store returns exactly what burstlab.run returns."""
+    import burstlab
+    from burstlab.sweep import sweep_points
+
+    sc = {"name": "probe", "sim": {"duration": 2.0, "seed": 4,
+                                   "trace": {"packets": True, "cwnd": True}},
+          "node": [{"name": "a", "kind": "host"}, {"name": "b", "kind": "host"}],
+          "link": [{"a": "a", "b": "b", "rate": "10Mb/s", "delay": "1ms", "loss": 0.02}],
+          "flow": [{"type": "tcp", "src": "a", "dst": "b", "variant": "sack"}]}
+    sw = sweep_points([({"k": 1}, sc)], store=tmp_path / "s.sqlite", keep_traces=True,
+                      executor="serial", progress=False)
+    direct = burstlab.run(sc, seed=4, replication=0)
+    kept = sw.result(0)
+    assert len(kept.packets) > 100
+    for name in ("packets", "cwnd", "flows"):
+        a, b = getattr(kept, name), getattr(direct, name)
+        assert a.equals(b), name
+    with pytest.raises(KeyError, match="keep_traces"):
+        sw.result(0, 1)
