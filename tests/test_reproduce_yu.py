@@ -119,6 +119,9 @@ def test_ratio_verdicts() -> None:
     assert ratio_verdict(1.02, 1.01, 1.03, 1.0)[0] == "reproduces"  # both ≈ 1: no effect
     assert ratio_verdict(1.08, 1.07, 1.09, 1.0)[0] == "differs"  # an effect the paper lacks
     assert ratio_verdict(float("nan"), 0, 0, 1.0)[0] == "not comparable"
+    # a CI holding both the paper's 1.29 and 1 cannot decide between effect and none
+    assert ratio_verdict(1.16, -0.1, 2.44, 1.29)[0] == "not comparable"
+    assert ratio_verdict(1.16, 1.10, 1.35, 1.29)[0] == "reproduces"
     v, note = ratio_verdict(0.9, 0.85, 0.95, 1.3)
     assert "0.9" in note and "1.3" in note
 

@@ -136,9 +136,11 @@ def ci_precision(sw: SweepResult) -> dict[str, float]:
 
 
 def ratio_verdict(r: float, lo: float, hi: float, paper: float) -> tuple[str, str]:
-    """Verdict and reason for one ratio of tables I–II: ``reproduces`` when the paper's
-    value lies in burstlab's 95 % CI, or when both are within ±0.05 of 1 (no difference
-    between the variants: yu's "similar performance", §V.B.3); ``same direction`` when
+    """Verdict and reason for one ratio of tables I–II: ``not comparable`` when burstlab's
+    95 % CI holds both the paper's value and 1 (it cannot tell the paper's effect from
+    none); ``reproduces`` when the paper's value lies in burstlab's 95 % CI, or when both
+    are within ±0.05 of 1 (no difference between the variants: yu's "similar
+    performance", §V.B.3); ``same direction`` when
     both are above 1 or both below; ``differs`` otherwise."""
     if not (np.isfinite(r) and np.isfinite(paper)):
         return "not comparable", "no simulated ratio or no paper value at this p"
@@ -147,6 +149,10 @@ def ratio_verdict(r: float, lo: float, hi: float, paper: float) -> tuple[str, st
         return 0 if abs(x - 1) <= RATIO_TOL else (1 if x > 1 else -1)
 
     words = {1: "above 1", -1: "below 1", 0: f"within ±{RATIO_TOL:g} of 1"}
+    if np.isfinite(lo) and lo <= paper <= hi and lo <= 1 <= hi and side(paper) != 0:
+        return "not comparable", (f"burstlab's 95 % CI [{fmt(lo)}, {fmt(hi)}] holds both the "
+                                  f"paper's {fmt(paper)} and 1 (no effect): too wide to decide "
+                                  "(a longer mode narrows it)")
     if np.isfinite(lo) and lo <= paper <= hi:
         return "reproduces", f"the paper's {fmt(paper)} lies in burstlab's 95 % CI"
     s_sim = 0 if (np.isfinite(lo) and lo <= 1 <= hi) else side(r)
