@@ -84,7 +84,7 @@ Outcomes = Generator[dict[str, Any], None, None]
 SCHEMA_VERSION = 1
 
 #: Flow-table columns that identify or configure a flow rather than measure it.
-ID_COLUMNS = ("flow", "name", "kind", "variant", "profile", "src", "dst", "mss_bytes",
+ID_COLUMNS = ("flow", "name", "kind", "variant", "cc", "profile", "src", "dst", "mss_bytes",
               "wm_segments", "b", "measured_s")
 
 
