@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu test build env lint rust-test py-test bench clean
+.PHONY: demo demo-variants reproduce-yu test build env lint rust-test py-test bench clean system-deps fuzz
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -37,13 +37,36 @@ lint: build
 	$(BIN)/ruff check python tests benchmarks
 	$(BIN)/mypy python/burstlab
 
+# Core tests twice: debug (where the fast structures are checked against their slow
+# references on every call) and release (what users run); the golden tables must agree.
 rust-test:
+	cargo test -p burstlab-core
 	cargo test -p burstlab-core --release
 
 py-test: build
 	$(BIN)/pytest tests
 
-test: lint rust-test py-test
+# Debian packages that the differential tests use (ns-2.35). Installed when missing and
+# running as root with apt-get (CI); elsewhere those tests skip and say why.
+SYSTEM_DEPS := ns:ns2
+system-deps:
+	@missing=""; for d in $(SYSTEM_DEPS); do \
+	  command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "not root or no apt-get: tests needing$$missing will skip"; fi; \
+	fi
+
+test: system-deps lint rust-test py-test
+
+# The long fuzzing run (the test suite runs a short one): findings go to out/fuzz.jsonl.
+FUZZ_COUNT ?= 5000
+FUZZ_SEED  ?= 7
+fuzz: build
+	mkdir -p $(OUT)
+	$(PY) -m burstlab.fuzz --count $(FUZZ_COUNT) --seed $(FUZZ_SEED) --out $(OUT)/fuzz.jsonl
 
 bench: build
 	$(PY) benchmarks/bench_path.py

@@ -39,15 +39,35 @@ def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
 
 
 def _text_and_format(scenario: str | os.PathLike[str]) -> tuple[str, str]:
-    if isinstance(scenario, os.PathLike) or (
-        isinstance(scenario, str) and "\n" not in scenario and "=" not in scenario
-    ):
+    if not isinstance(scenario, (str, os.PathLike)):
+        raise TypeError(f"scenario must be a file path, TOML text or a dict, got "
+                        f"{type(scenario).__name__}")
+    # An existing file wins, even if its name contains '=' ("a=1.toml"); otherwise text
+    # with a newline or '=' is TOML, anything else a path that must exist.
+    if isinstance(scenario, str) and ("\n" in scenario or "=" in scenario):
+        is_path = "\n" not in scenario and len(scenario) < 4096 and Path(scenario).is_file()
+    else:
+        is_path = True
+    if is_path:
         path = Path(scenario)
         if not path.is_file():
             raise _core.ScenarioError(f"scenario file not found: {path}")
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
         return path.read_text(encoding="utf-8"), fmt
     return str(scenario), "toml"
+
+
+#: Seeds and replication indices are unsigned 64-bit integers in the core.
+U64_MAX = 2**64 - 1
+
+
+def check_u64(name: str, v: object) -> None:
+    """Raises ScenarioError unless ``v`` is None or an integer in [0, 2^64 − 1]."""
+    if v is None:
+        return
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= U64_MAX:
+        raise _core.ScenarioError(
+            f"{name}: must be an integer from 0 to 2^64 - 1 = {U64_MAX}, got {v!r}")
 
 
 @dataclass
@@ -177,8 +197,7 @@ def run(
         ScenarioError: the scenario is malformed; the message names the field.
     """
     for name, v in (("seed", seed), ("replication", replication)):
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
-            raise _core.ScenarioError(f"{name}: must be a non-negative integer, got {v!r}")
+        check_u64(name, v)
     if isinstance(scenario, Mapping):
         spec = dict(scenario)
         try:

@@ -3,6 +3,7 @@
     burstlab run scenario.toml [--seed N] [--replication R] [--out DIR]
     burstlab validate scenario.toml
     burstlab demo [--out DIR]
+    burstlab export ns2 scenario.toml [--out FILE] [--compare]
 
 Bad input prints one line on stderr and exits with code 2; no traceback.
 """
@@ -22,8 +23,11 @@ class CliError(Exception):
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from burstlab._files import writable_dir
     from burstlab.api import run
 
+    if args.out:  # checked first: a finished run is never lost to an unwritable folder
+        writable_dir(args.out)
     res = run(args.scenario, seed=args.seed, replication=args.replication)
     print(res.summary())
     if args.out:
@@ -42,10 +46,23 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    from burstlab._files import writable_dir
     from burstlab.demo import demo
 
+    writable_dir(args.out)
     demo(Path(args.out), duration_s=args.duration)
     return 0
+
+
+def _u64(text: str) -> int:
+    """argparse type: an integer from 0 to 2^64 - 1 (seeds, replication indices)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 0 <= v < 2**64:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 2^64 - 1, got {v}")
+    return v
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,8 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run one scenario and print a summary table")
     r.add_argument("scenario", help="scenario file (.toml or .json)")
-    r.add_argument("--seed", type=int, default=None, help="master seed (overrides sim.seed)")
-    r.add_argument("--replication", type=int, default=None, help="replication index")
+    r.add_argument("--seed", type=_u64, default=None,
+                   help="master seed, 0 to 2^64-1 (overrides sim.seed)")
+    r.add_argument("--replication", type=_u64, default=None, help="replication index")
     r.add_argument("--out", default=None, help="directory for CSV/JSON results")
     r.set_defaults(func=_cmd_run)
 
@@ -72,7 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--duration", type=float, default=200.0, help="simulated seconds per run")
     d.set_defaults(func=_cmd_demo)
 
-    for name in ("burstlab.models.cli", "burstlab.sweep_cli", "burstlab.reproduce.cli"):
+    for name in (
+        "burstlab.models.cli",
+        "burstlab.sweep_cli",
+        "burstlab.reproduce.cli",
+        "burstlab.export.cli",
+    ):
         try:
             mod = __import__(name, fromlist=["add_parser"])
         except ImportError:
@@ -91,6 +114,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(e.code) if isinstance(e.code, int) else 2
     except (_core.ScenarioError, CliError, ValueError, FileNotFoundError) as e:
         print(f"burstlab: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # a file or folder that cannot be read or written
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"burstlab: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("burstlab: interrupted", file=sys.stderr)

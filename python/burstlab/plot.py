@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,13 @@ def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     else:
         df = pd.read_csv(p)
     return df, info
+
+
+def _safe_name(text: str) -> str:
+    """``text`` reduced to letters, digits, ``.``, ``_`` and ``-`` (other runs become
+    ``_``; no leading dots), for file names built from table columns."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", str(text)).lstrip(".")
+    return name[:100] or "param"
 
 
 def _metric_label(metric: str, values: np.ndarray) -> tuple[str, float]:
@@ -211,8 +219,10 @@ def plot_sweep(
     fig = figure(df, x=x, y=y, by=by, flow=flow, where=where, logx=logx, logy=logy,
                  title=title)
     if out is None:
+        # x and y may come from sweep.json, which is data, not a trusted file name: keep
+        # only safe characters so the figure is always written inside the sweep folder.
         base = Path(path) if Path(path).is_dir() else Path(path).parent
-        out = base / f"{y}_vs_{x}.png"
+        out = base / f"{_safe_name(y)}_vs_{_safe_name(x)}.png"
     outp = Path(out)
     if outp.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ValueError(f"output {outp}: use a .png, .svg or .pdf file name")

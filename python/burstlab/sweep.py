@@ -55,6 +55,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import math
 import os
 import signal
 import socket
@@ -81,7 +82,10 @@ from burstlab.stats import summarise
 EXECUTORS = ("local", "dask", "serial")
 #: What an executor yields: one outcome dict (see :func:`execute`) per task, as they finish.
 Outcomes = Generator[dict[str, Any], None, None]
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+#: The most runs one sweep may hold (its tasks and rows live in memory).
+MAX_RUNS = 1_000_000
 
 #: Flow-table columns that identify or configure a flow rather than measure it.
 ID_COLUMNS = ("flow", "name", "kind", "variant", "cc", "profile", "src", "dst", "mss_bytes",
@@ -139,9 +143,24 @@ CREATE TABLE IF NOT EXISTS runs (
     wall_s       REAL,               -- wall time of the run inside the worker
     host         TEXT,
     pid          INTEGER,
-    finished_utc TEXT NOT NULL
+    finished_utc TEXT NOT NULL,
+    checksum     TEXT                -- row_checksum() of the outcome; a mismatch = recompute
 );
 """
+
+#: Columns that carry a run's outcome, covered by its checksum.
+_OUTCOME = ("key", "status", "error", "flows", "links", "meta")
+
+
+def row_checksum(rec: Mapping[str, Any]) -> str:
+    """SHA-256 of a run's outcome columns: a stored row whose bytes were damaged no longer
+    matches, and its run is recomputed instead of reused."""
+    doc = [rec.get(c) for c in _OUTCOME]
+    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
+
+
+class StoreError(ValueError):
+    """The store file cannot be used (not SQLite, damaged, another schema)."""
 
 
 class Store:
@@ -167,11 +186,21 @@ class Store:
             row = self.db.execute(
                 "SELECT value FROM store_info WHERE name = 'schema_version'"
             ).fetchone()
+            if row is not None and row[0] == "1":  # v1 -> v2: rows gain a checksum
+                self.db.execute("ALTER TABLE runs ADD COLUMN checksum TEXT")
+                self.db.execute("UPDATE store_info SET value = ? WHERE name = "
+                                "'schema_version'", (str(SCHEMA_VERSION),))
+                row = (str(SCHEMA_VERSION),)
         except sqlite3.DatabaseError as e:
-            raise ValueError(f"store {self.path}: not a burstlab sweep store ({e})") from None
+            raise StoreError(f"store {self.path}: not a burstlab sweep store or damaged "
+                             f"({e}); delete it or choose another --store") from None
         if row is None or row[0] != str(SCHEMA_VERSION):
-            raise ValueError(f"store {self.path}: schema version {row and row[0]}, "
+            raise StoreError(f"store {self.path}: schema version {row and row[0]}, "
                              f"expected {SCHEMA_VERSION}")
+
+    def _damaged(self, e: sqlite3.DatabaseError) -> StoreError:
+        return StoreError(f"store {self.path}: damaged ({e}); delete it or choose another "
+                          "--store (runs will be recomputed)")
 
     def close(self) -> None:
         self.db.close()
@@ -185,39 +214,44 @@ class Store:
     def finished(self, keys: Iterable[str], include_errors: bool = True) -> set[str]:
         """The subset of ``keys`` already stored (only successful ones unless
         ``include_errors``)."""
-        out: set[str] = set()
         ks = list(keys)
-        cond = "" if include_errors else " AND status = 'ok'"
-        for i in range(0, len(ks), 500):
-            chunk = ks[i : i + 500]
-            q = f"SELECT key FROM runs WHERE key IN ({','.join('?' * len(chunk))}){cond}"
-            out.update(r[0] for r in self.db.execute(q, chunk))
-        return out
+        return {k for k, rec in self.get(ks).items()
+                if include_errors or rec["status"] == "ok"}
 
     def put(self, rec: Mapping[str, Any]) -> None:
         """Stores one finished run in one transaction (replacing an earlier attempt)."""
         cols = ("key", "params", "scenario", "seed", "replication", "version", "status",
-                "error", "flows", "links", "meta", "wall_s", "host", "pid", "finished_utc")
-        with self.db:  # isolation_level=None: make the transaction explicit
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute(
-                f"INSERT OR REPLACE INTO runs ({','.join(cols)}) "
-                f"VALUES ({','.join('?' * len(cols))})",
-                tuple(rec.get(c) for c in cols),
-            )
+                "error", "flows", "links", "meta", "wall_s", "host", "pid", "finished_utc",
+                "checksum")
+        rec = {**rec, "checksum": row_checksum(rec)}
+        try:
+            with self.db:  # isolation_level=None: make the transaction explicit
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.execute(
+                    f"INSERT OR REPLACE INTO runs ({','.join(cols)}) "
+                    f"VALUES ({','.join('?' * len(cols))})",
+                    tuple(rec.get(c) for c in cols),
+                )
+        except sqlite3.DatabaseError as e:
+            raise self._damaged(e) from None
 
     def get(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """The stored rows for ``keys`` (missing keys are absent)."""
+        """The stored rows for ``keys`` whose checksum holds (missing keys, and rows whose
+        bytes were damaged since they were written, are absent)."""
         out: dict[str, dict[str, Any]] = {}
-        for i in range(0, len(keys), 500):
-            chunk = list(keys[i : i + 500])
-            cur = self.db.execute(
-                f"SELECT * FROM runs WHERE key IN ({','.join('?' * len(chunk))})", chunk
-            )
-            names = [d[0] for d in cur.description]
-            for row in cur:
-                rec = dict(zip(names, row, strict=True))
-                out[rec["key"]] = rec
+        try:
+            for i in range(0, len(keys), 500):
+                chunk = list(keys[i : i + 500])
+                cur = self.db.execute(
+                    f"SELECT * FROM runs WHERE key IN ({','.join('?' * len(chunk))})", chunk
+                )
+                names = [d[0] for d in cur.description]
+                for row in cur:
+                    rec = dict(zip(names, row, strict=True))
+                    if rec.get("checksum") == row_checksum(rec):
+                        out[rec["key"]] = rec
+        except sqlite3.DatabaseError as e:
+            raise self._damaged(e) from None
         return out
 
 
@@ -228,6 +262,49 @@ class Store:
 def _worker_init() -> None:
     # Ctrl-C goes to the whole process group; only the parent should react to it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the parent's SIGTERM-as-interrupt handler; terminating a
+    # worker must simply end it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _exit_with_parent()
+
+
+def _exit_with_parent(poll_s: float = 0.5) -> None:
+    """Ends this worker when its parent dies, whatever killed it (SIGKILL included): a
+    daemon thread watches the parent pid and exits the process when it changes (the
+    orphan is re-parented)."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="burstlab-parent-watch", daemon=True).start()
+
+
+class _SigtermAsInterrupt:
+    """While active (main thread only), SIGTERM — what ``timeout`` and batch schedulers
+    send — stops a sweep the way Ctrl-C does: workers are terminated and the store stays
+    consistent."""
+
+    def __enter__(self) -> _SigtermAsInterrupt:
+        import threading
+
+        self.old: Any = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc: object) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
 
 
 def execute(task: Task) -> dict[str, Any]:
@@ -324,6 +401,7 @@ def _iter_dask(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outco
                          "pip install 'burstlab[dask]'") from None
     cluster = None
     if scheduler:
+        _warn_if_plaintext_remote(scheduler)
         try:
             client = Client(scheduler, timeout="20s")
         except OSError as e:
@@ -359,6 +437,21 @@ def _iter_dask(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outco
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _warn_if_plaintext_remote(address: str) -> None:
+    """Dask sends pickled data, which whoever can reach the scheduler can use to run code
+    in the workers: say so when the scheduler is on another host without TLS."""
+    from urllib.parse import urlsplit
+
+    u = urlsplit(address if "://" in address else f"tcp://{address}")
+    local = u.hostname in ("localhost", "127.0.0.1", "::1") or (
+        u.hostname or "").startswith("127.")
+    if u.scheme != "tls" and not local and u.scheme != "inproc":
+        print(f"burstlab: warning: the Dask scheduler {address} is not on this machine and "
+              "not TLS (tls://): Dask exchanges pickled data, which anyone who can reach "
+              "it can use to run code on the workers; use TLS or an SSH tunnel",
+              file=sys.stderr)
 
 
 _EXECUTOR_FNS = {"local": _iter_local, "dask": _iter_dask, "serial": _iter_serial}
@@ -564,19 +657,25 @@ def sweep(
         base_seed = int(sim.get("seed", 1)) if seed is None else seed
     else:
         base_seed = 1 if seed is None else seed
-    if not isinstance(base_seed, int) or base_seed < 0:
+    if not isinstance(base_seed, int) or not 0 <= base_seed < 2**64:
         raise ValueError(f"seed must be a non-negative integer, got {base_seed!r}")
 
     axes = normalise_grid(grid)
     if "sim.replication" in axes:
         raise GridError("grid entry 'sim.replication': use replications= (--reps) instead")
+    n_runs = math.prod(len(v) for v in axes.values()) * replications
+    if n_runs > MAX_RUNS:
+        sizes = " x ".join(f"{len(v)} ({k})" for k, v in axes.items())
+        raise GridError(f"the grid has {sizes} points x {replications} replication(s) = "
+                        f"{n_runs:,} runs, more than {MAX_RUNS:,}: split it into smaller "
+                        "sweeps (they can share one --store)")
     pts = points(axes)
     scenarios = []
     for pt in pts:
         # The seed and replication travel beside the scenario (and into the key); a
         # swept sim.seed is that point's base seed.
         pt_seed = pt.get("sim.seed", base_seed)
-        if not isinstance(pt_seed, int) or isinstance(pt_seed, bool) or pt_seed < 0:
+        if not isinstance(pt_seed, int) or isinstance(pt_seed, bool) or not 0 <= pt_seed < 2**64:
             raise GridError(f"grid entry 'sim.seed': seeds must be non-negative integers, "
                             f"got {pt_seed!r}")
         scenarios.append((pt, apply(base, pt), pt_seed))
@@ -621,7 +720,7 @@ def sweep_points(
             int(sim.get("seed", 1)) if isinstance(sim, dict) else 1)
         if isinstance(sim, dict):
             sim.pop("trace", None)
-        if not isinstance(pt_seed, int) or pt_seed < 0:
+        if not isinstance(pt_seed, int) or not 0 <= pt_seed < 2**64:
             raise ValueError(f"seed must be a non-negative integer, got {pt_seed!r}")
         triples.append((dict(pt), spec, pt_seed))
     axes: dict[str, list[Value]] = {p: [t[0].get(p, "") for t in triples] for p in params}
@@ -697,6 +796,7 @@ def _run_points(
         t_runs = time.perf_counter()
         if todo:
             by_key = {t.key: t for t in todo}
+            stack.enter_context(_SigtermAsInterrupt())
             outcomes = _EXECUTOR_FNS[executor](todo, jobs, scheduler)
             # closing(): on Ctrl-C the executor stops its workers at once, not at exit
             for rec in stack.enter_context(closing(outcomes)):

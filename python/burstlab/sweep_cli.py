@@ -37,6 +37,7 @@ def _int(text: str | None, name: str, minimum: int) -> int | None:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
+    from burstlab._files import writable_dir
     from burstlab.grid import parse_grid_entry
     from burstlab.sweep import sweep
 
@@ -49,10 +50,14 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     reps = _int(args.reps, "--reps", 1)
     jobs = _int(args.jobs, "--jobs", 1)
     seed = _int(args.seed, "--seed", 0)
+    if seed is not None and seed >= 2**64:
+        raise CliError(f"--seed: must be from 0 to 2^64 - 1, got {seed}")
     if not Path(args.scenario).is_file():
         raise CliError(f"scenario file not found: {args.scenario}")
     out = Path(args.out) if args.out else Path("out") / f"sweep-{Path(args.scenario).stem}"
     store = Path(args.store) if args.store else out / "store.sqlite"
+    writable_dir(out)
+    writable_dir(store.parent, "--store")
     res = sweep(args.scenario, grid, replications=reps or 1, store=store,
                 executor=args.executor, jobs=jobs, scheduler=args.scheduler, seed=seed,
                 progress=not args.no_progress, retry_errors=args.retry_errors)

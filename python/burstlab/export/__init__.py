@@ -1,0 +1,26 @@
+"""Exports of burstlab scenarios to other simulators (ns-2.35 for now).
+
+``export_ns2(scenario)`` validates the scenario with burstlab's own rules first, so a
+malformed file fails with the same field-naming error as ``burstlab validate``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from burstlab import _core
+from burstlab.export.ns2 import Ns2Script, to_ns2
+
+__all__ = ["Ns2Script", "export_ns2", "to_ns2"]
+
+
+def export_ns2(scenario: Any, *, seed: int | None = None, replication: int | None = None,
+               trace: str | None = None) -> Ns2Script:
+    """Validates ``scenario`` (path, TOML text or dict) and translates it to ns-2 Tcl."""
+    from burstlab.api import load_scenario
+
+    spec: Mapping[str, Any] = load_scenario(scenario)
+    _core.validate(json.dumps(spec), "json")
+    return to_ns2(spec, seed=seed, replication=replication, trace=trace)

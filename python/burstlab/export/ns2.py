@@ -1,0 +1,342 @@
+"""Export a packet-network scenario as an ns-2.35 Tcl script.
+
+Read first: :func:`to_ns2`. The script builds the same hosts, routers and links (rate,
+delay, drop-tail limit, independent loss), the same TCP and UDP flows with their settings,
+start and stop times and scripted drops, runs for ``sim.duration`` and prints one
+``burstlab-ns2-flow`` line per flow at the end (the agents' own counters), so that the two
+simulators can be compared flow by flow (:mod:`burstlab.export.ns2trace` reads both).
+
+Conventions that differ between the two simulators, and how the export bridges them:
+
+* **Queue limits.** burstlab's ``queue_pkts = N`` lets N packets *wait* behind the one
+  being transmitted. ns-2's ``queue-limit N`` (``DropTail::enque``: drop when
+  ``length + 1 >= limit``) lets N − 1 wait. The export writes ``N + 1``. A link without a
+  limit gets ``queue-limit 1000000`` (ns-2's own default, 50, would drop). ``queue_bytes =
+  B`` becomes a byte-counted queue (``queue_in_bytes_``, ``mean_pktsize_ 1``) of
+  ``B + 1`` for the same reason.
+* **Segment numbers.** ns-2's one-way TCP (``syn_ true``) sends a 40-byte SYN as sequence
+  number 0, so its first data segment is 1; burstlab's first data segment is 0. Scripted
+  drops of burstlab segments ``[a, b]`` become ns-2 packets ``a + 1 … b + 1`` of an
+  ``ErrorModel/List`` on the flow's first link, which counts every packet that link
+  carries (the SYN is packet 0). That count equals the segment number only while no
+  retransmission precedes the drop and no other flow shares that link direction: the
+  script says so in a comment, and :func:`to_ns2` lists such cases in ``warnings``.
+* **Randomness.** Loss and on-off sources draw from ns-2's ``defaultRNG``, seeded from
+  burstlab's seed and replication. Random runs agree only in distribution, never packet
+  by packet.
+* **Routes.** ns-2 routes by fewest hops, as burstlab does by default; explicit
+  ``route`` / ``reverse_route`` lists are not carried over (listed in ``warnings``).
+
+OBS scenarios (``[[fibre]]``, ``[obs]``) cannot be exported: ns-2 has no burst switching.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from burstlab import _core
+from burstlab.units import parse_rate, parse_size, parse_time
+
+#: burstlab TCP variant -> (ns-2 sender class, sink class, delayed-ACK sink class).
+AGENTS: dict[str, tuple[str, str, str]] = {
+    "tahoe": ("Agent/TCP", "Agent/TCPSink", "Agent/TCPSink/DelAck"),
+    "reno": ("Agent/TCP/Reno", "Agent/TCPSink", "Agent/TCPSink/DelAck"),
+    "newreno": ("Agent/TCP/Newreno", "Agent/TCPSink", "Agent/TCPSink/DelAck"),
+    "sack": ("Agent/TCP/Sack1", "Agent/TCPSink/Sack1", "Agent/TCPSink/Sack1/DelAck"),
+}
+
+#: Settings of burstlab's ``rfc`` profile that have an ns-2 knob (sender side). The
+#: recovery algorithms themselves (RFC 6582, RFC 6675) are ns-2's own in the export.
+_RFC_SENDER = {"minrto_": 1.0, "rtxcur_init_": 1.0, "tcpTick_": 0.001}
+
+#: Unlimited queues: large enough that nothing is dropped.
+UNLIMITED_QUEUE = 1_000_000
+
+#: The line prefix of the per-flow summary the script prints at the end.
+SUMMARY_TAG = "burstlab-ns2-flow"
+
+
+@dataclass
+class Ns2Script:
+    """An exported script and what the export could not carry over exactly."""
+
+    tcl: str
+    flows: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _num(x: float) -> str:
+    """A Tcl number that reads back as the same double."""
+    return repr(float(x)) if not float(x).is_integer() else str(int(x))
+
+
+def _err(path: str, reason: str) -> _core.ScenarioError:
+    return _core.ScenarioError(f"{path}: {reason}")
+
+
+def _node_names(spec: Mapping[str, Any]) -> list[str]:
+    return [str(n["name"]) for n in spec.get("node", [])]
+
+
+def to_ns2(
+    spec: Mapping[str, Any],
+    *,
+    seed: int | None = None,
+    replication: int | None = None,
+    trace: str | None = None,
+) -> Ns2Script:
+    """Translates a validated scenario dict into an ns-2.35 Tcl script.
+
+    Args:
+        spec: the scenario (validate it first: :func:`burstlab.export.export_ns2` does).
+        seed, replication: override ``sim.seed`` / ``sim.replication``.
+        trace: if given, the script writes ns-2's packet trace (``trace-all``) there.
+
+    Raises:
+        ScenarioError: the scenario uses something ns-2 does not have (an OBS network);
+            the message names the field.
+    """
+    for key in ("fibre", "obs"):
+        if spec.get(key):
+            raise _err(key, "OBS scenarios cannot be exported to ns-2 (it has no burst "
+                       "switching); export the packet network only")
+    sim = spec.get("sim", {})
+    duration = parse_time(sim.get("duration", 0))
+    seed_v = int(sim.get("seed", 1) if seed is None else seed)
+    rep_v = int(sim.get("replication", 0) if replication is None else replication)
+    # ns-2's RNG takes seeds in [1, 2^31 - 2]; 0 would mean "from the clock".
+    ns_seed = (seed_v * 1_000_003 + rep_v) % 2_147_483_646 + 1
+
+    out: list[str] = []
+    warnings: list[str] = []
+    w = out.append
+    name = spec.get("name", "scenario")
+    w(f"# ns-2.35 script exported by burstlab from scenario {name!r}")
+    w(f"# burstlab seed {seed_v}, replication {rep_v} -> ns-2 defaultRNG seed {ns_seed}")
+    w("# Run: ns THIS_FILE   (Debian/Ubuntu: apt-get install ns2)")
+    w("set ns [new Simulator]")
+    w(f"$defaultRNG seed {ns_seed}")
+    if trace:
+        w(f'set tf [open "{trace}" w]')
+        w("$ns trace-all $tf")
+    names = _node_names(spec)
+    for n in names:
+        w(f"set n({n}) [$ns node]")
+
+    # Links: rate, delay, drop-tail limit (converted), independent loss per direction.
+    first_hop_users: dict[tuple[str, str], int] = {}
+    for i, link in enumerate(spec.get("link", [])):
+        a, b = str(link["a"]), str(link["b"])
+        rate = parse_rate(link["rate"])
+        delay = parse_time(link["delay"])
+        duplex = bool(link.get("duplex", True))
+        kind = "duplex-link" if duplex else "simplex-link"
+        w(f"$ns {kind} $n({a}) $n({b}) {_num(rate)} {_num(delay)} DropTail")
+        dirs = [(a, b), (b, a)] if duplex else [(a, b)]
+        for x, y in dirs:
+            if "queue_bytes" in link:
+                qb = int(parse_size(link["queue_bytes"]))
+                w(f"set q [[$ns link $n({x}) $n({y})] queue]")
+                w("$q set queue_in_bytes_ true")
+                w("$q set mean_pktsize_ 1")
+                w(f"$q set limit_ {qb + 1}  ;# burstlab queue_bytes {qb}: B bytes may wait")
+            elif "queue_pkts" in link:
+                qp = int(link["queue_pkts"])
+                w(f"$ns queue-limit $n({x}) $n({y}) {qp + 1}  ;# burstlab queue_pkts {qp}")
+            else:
+                w(f"$ns queue-limit $n({x}) $n({y}) {UNLIMITED_QUEUE}  ;# unlimited")
+        loss_ab = link.get("loss_ab", link.get("loss", 0.0))
+        loss_ba = link.get("loss_ba", link.get("loss", 0.0))
+        for (x, y), p in zip(dirs, (loss_ab, loss_ba), strict=False):
+            if p and float(p) > 0:
+                w(f"set em [new ErrorModel]  ;# link[{i}] {x}->{y}: independent loss")
+                w("$em unit pkt")
+                w(f"$em set rate_ {_num(float(p))}")
+                w("$em ranvar [new RandomVariable/Uniform]")
+                w("$em drop-target [new Agent/Null]")
+                w(f"$ns lossmodel $em $n({x}) $n({y})")
+
+    adjacency = _adjacency(spec)
+    flows_out: list[dict[str, Any]] = []
+    summary: list[str] = []
+    for i, f in enumerate(spec.get("flow", [])):
+        kind = f.get("type", "tcp")
+        src, dst = str(f["src"]), str(f["dst"])
+        fname = str(f.get("name", f"flow{i}"))
+        start = parse_time(f.get("start", 0))
+        stop = parse_time(f["stop"]) if "stop" in f else None
+        for key in ("route", "reverse_route"):
+            if key in f:
+                warnings.append(f"flow[{i}].{key}: explicit routes are not exported; ns-2 "
+                                "routes by fewest hops")
+        w(f"# flow[{i}] {fname}: {kind} {src} -> {dst}")
+        if kind == "tcp":
+            _tcp_flow(w, i, f, src, dst, start, stop, warnings, adjacency, first_hop_users)
+            summary.append(
+                f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '
+                f'[$tcp({i}) set nrexmitpack_] [$tcp({i}) set nrexmit_]"'
+            )
+        else:
+            _udp_flow(w, i, f, src, dst, start, stop, kind)
+            summary.append(f'puts "{SUMMARY_TAG} {i} [$sink({i}) set npkts_] 0 0 0"')
+        flows_out.append({"flow": i, "name": fname, "type": kind})
+
+    for (x, y), users in first_hop_users.items():
+        if users > 1:
+            warnings.append(f"link {x}->{y} is the first hop of {users} TCP flows: scripted "
+                            "drops count all their packets")
+    w("proc finish {} {")
+    w("    global ns tcp sink tf")
+    w(f"    puts \"# {SUMMARY_TAG} flow ack_or_packets ndatapack nrexmitpack nrexmit\"")
+    for line in summary:
+        w("    " + line)
+    if trace:
+        w("    $ns flush-trace")
+        w("    close $tf")
+    w("    exit 0")
+    w("}")
+    w(f"$ns at {_num(duration)} finish")
+    w("$ns run")
+    for msg in warnings:
+        out.insert(3, f"# warning: {msg}")
+    return Ns2Script(tcl="\n".join(out) + "\n", flows=flows_out, warnings=warnings)
+
+
+def _adjacency(spec: Mapping[str, Any]) -> dict[str, list[str]]:
+    adj: dict[str, list[str]] = {n: [] for n in _node_names(spec)}
+    for link in spec.get("link", []):
+        a, b = str(link["a"]), str(link["b"])
+        adj.setdefault(a, []).append(b)
+        if link.get("duplex", True):
+            adj.setdefault(b, []).append(a)
+    return adj
+
+
+def _first_hop(adj: Mapping[str, list[str]], src: str, dst: str) -> str | None:
+    """The next node after ``src`` on a fewest-hop path (breadth-first, as ns-2 and
+    burstlab route by default)."""
+    prev: dict[str, str] = {src: src}
+    frontier = [src]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in adj.get(u, []):
+                if v not in prev:
+                    prev[v] = u
+                    nxt.append(v)
+        frontier = nxt
+    if dst not in prev:
+        return None
+    v = dst
+    while prev[v] != src:
+        v = prev[v]
+    return v
+
+
+def _tcp_flow(
+    w: Any, i: int, f: Mapping[str, Any], src: str, dst: str, start: float,
+    stop: float | None, warnings: list[str], adj: Mapping[str, list[str]],
+    first_hop_users: dict[tuple[str, str], int],
+) -> None:
+    variant = str(f.get("variant", "reno"))
+    profile = str(f.get("profile", "ns2"))
+    b = int(f.get("b", 1 if profile == "ns2" else 2))
+    sender, sink, delack_sink = AGENTS[variant]
+    w(f"set tcp({i}) [new {sender}]")
+    w(f"set sink({i}) [new {delack_sink if b == 2 else sink}]")
+    w(f"$tcp({i}) set fid_ {i}")
+    sets: list[tuple[str, str, Any]] = []  # (agent, ns-2 name, value)
+    if profile == "rfc":
+        warnings.append(f"flow[{i}].profile: 'rfc' is exported as ns-2's {sender} with the "
+                        "RFC profile's timer settings; its recovery is ns-2's, not RFC 6675")
+        mss_rfc = int(parse_size(f.get("mss", 1460)))
+        iw = 2 if mss_rfc > 2190 else 3 if mss_rfc > 1095 else 4  # RFC 5681 §3.1
+        sets += [("tcp", "windowInit_", iw), ("tcp", "ssthresh_", 1 << 30),
+                 ("sink", "interval_", 0.2)]
+        sets += [("tcp", k, v) for k, v in _RFC_SENDER.items()]
+        if "mss" not in f:
+            sets.append(("tcp", "packetSize_", 1460))
+    simple = {
+        "wm": ("tcp", "window_", int),
+        "init_cwnd": ("tcp", "windowInit_", int),
+        "init_ssthresh": ("tcp", "ssthresh_", int),
+        "dupack_thresh": ("tcp", "numdupacks_", int),
+        "sack_blocks": ("sink", "maxSackBlocks_", int),
+    }
+    for key, (agent, nsname, conv) in simple.items():
+        if key in f:
+            sets.append((agent, nsname, conv(f[key])))
+    sizes = {"mss": ("tcp", "packetSize_"), "header_bytes": ("tcp", "tcpip_base_hdr_size_"),
+             "ack_bytes": ("sink", "packetSize_")}
+    for key, (agent, nsname) in sizes.items():
+        if key in f:
+            sets.append((agent, nsname, int(parse_size(f[key]))))
+    times = {"min_rto": ("tcp", "minrto_"), "max_rto": ("tcp", "maxrto_"),
+             "init_rto": ("tcp", "rtxcur_init_"), "clock_granularity": ("tcp", "tcpTick_"),
+             "delack_timeout": ("sink", "interval_")}
+    for key, (agent, nsname) in times.items():
+        if key in f:
+            sets.append((agent, nsname, parse_time(f[key])))
+    if "max_backoff" in f and int(f["max_backoff"]) != 64:
+        warnings.append(f"flow[{i}].max_backoff: ns-2 caps the back-off at 64; not exported")
+    for agent, nsname, value in sets:
+        if agent == "sink" and nsname == "interval_" and b != 2:
+            continue
+        w(f"${agent}({i}) set {nsname} {_num(value)}")
+    w(f"$ns attach-agent $n({src}) $tcp({i})")
+    w(f"$ns attach-agent $n({dst}) $sink({i})")
+    w(f"$ns connect $tcp({i}) $sink({i})")
+    w(f"set app({i}) [$tcp({i}) attach-app FTP]")
+    if "segments" in f:
+        w(f'$ns at {_num(start)} "$app({i}) produce {int(f["segments"])}"')
+    else:
+        w(f'$ns at {_num(start)} "$app({i}) start"')
+    if stop is not None:
+        w(f'$ns at {_num(stop)} "$app({i}) stop"')
+    hop = _first_hop(adj, src, dst)
+    if hop is not None:
+        first_hop_users[(src, hop)] = first_hop_users.get((src, hop), 0) + 1
+    drops = f.get("drop_segments")
+    if drops:
+        if hop is None:
+            raise _err(f"flow[{i}].dst", f"no path from {src} to {dst}")
+        pkts = sorted({s + 1 for a, z in drops for s in range(int(a), int(z) + 1)})
+        if len(drops) > 1:
+            warnings.append(f"flow[{i}].drop_segments: several ranges; ns-2 drops by packet "
+                            "count, which matches segment numbers only before the first "
+                            "retransmission")
+        w(f"# drop_segments {list(map(list, drops))}: burstlab segment s is ns-2 packet s+1 "
+          "on the first link (the SYN is packet 0); exact only while no retransmission "
+          "precedes the drop and no other flow uses that link direction")
+        w(f"set drop({i}) [new ErrorModel/List]")
+        w(f"$drop({i}) droplist {{{' '.join(map(str, pkts))}}}")
+        w(f"$ns lossmodel $drop({i}) $n({src}) $n({hop})")
+
+
+def _udp_flow(
+    w: Any, i: int, f: Mapping[str, Any], src: str, dst: str, start: float,
+    stop: float | None, kind: str,
+) -> None:
+    size = int(parse_size(f.get("packet_size", 1000)))
+    rate = parse_rate(f["rate"])
+    w(f"set udp({i}) [new Agent/UDP]")
+    w(f"$udp({i}) set fid_ {i}")
+    w(f"$udp({i}) set packetSize_ {size}")
+    w(f"set sink({i}) [new Agent/LossMonitor]")
+    w(f"$ns attach-agent $n({src}) $udp({i})")
+    w(f"$ns attach-agent $n({dst}) $sink({i})")
+    w(f"$ns connect $udp({i}) $sink({i})")
+    if kind == "cbr":
+        w(f"set app({i}) [new Application/Traffic/CBR]")
+    else:
+        w(f"set app({i}) [new Application/Traffic/Exponential]")
+        w(f"$app({i}) set burst_time_ {_num(parse_time(f['mean_on']))}")
+        w(f"$app({i}) set idle_time_ {_num(parse_time(f['mean_off']))}")
+    w(f"$app({i}) set packetSize_ {size}")
+    w(f"$app({i}) set rate_ {_num(rate)}")
+    w(f"$app({i}) attach-agent $udp({i})")
+    w(f'$ns at {_num(start)} "$app({i}) start"')
+    if stop is not None:
+        w(f'$ns at {_num(stop)} "$app({i}) stop"')

@@ -1,0 +1,164 @@
+"""`burstlab export ns2`: the script's content, bad input, and differential runs against
+ns-2.35 itself where `ns` is installed (CI installs Debian's ns2 package)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import burstlab
+from burstlab.export import export_ns2
+from burstlab.export.ns2trace import (
+    burstlab_sends,
+    compare,
+    first_divergence,
+    ns2_sends,
+    ns_binary,
+    read_trace,
+    run_ns2,
+)
+
+needs_ns = pytest.mark.skipif(
+    ns_binary() is None, reason="ns-2 not installed (apt-get install ns2); the CI installs it"
+)
+
+
+def path_spec(variant: str = "reno", **flow: Any) -> dict[str, Any]:
+    """s -(100 Mb/s, 10 ms)- r -(10 Mb/s, 20 ms, queue 5 waiting)- d, one TCP flow."""
+    f = {"type": "tcp", "src": "s", "dst": "d", "variant": variant, "wm": 40, **flow}
+    return {
+        "name": "export-test",
+        "sim": {"duration": "3s", "seed": 4},
+        "node": [{"name": "s", "kind": "host"}, {"name": "r"},
+                 {"name": "d", "kind": "host"}],
+        "link": [
+            {"a": "s", "b": "r", "rate": "100Mb/s", "delay": "10ms"},
+            {"a": "r", "b": "d", "rate": "10Mb/s", "delay": "20ms", "queue_pkts": 5,
+             "loss_ab": 0.01},
+        ],
+        "flow": [f],
+    }
+
+
+def test_script_carries_links_queues_loss_and_agents() -> None:
+    tcl = export_ns2(path_spec("sack", b=2, mss="1460B", min_rto="1s")).tcl
+    assert "$ns duplex-link $n(s) $n(r) 100000000 0.01 DropTail" in tcl
+    # queue_pkts = 5 lets 5 wait; ns-2's limit counts one more (DropTail::enque).
+    assert "$ns queue-limit $n(r) $n(d) 6" in tcl
+    assert "$ns queue-limit $n(s) $n(r) 1000000" in tcl  # no limit in burstlab
+    assert "$em set rate_ 0.01" in tcl and "$ns lossmodel $em $n(r) $n(d)" in tcl
+    assert "$ns lossmodel $em $n(d) $n(r)" not in tcl  # loss_ab only
+    assert "[new Agent/TCP/Sack1]" in tcl and "[new Agent/TCPSink/Sack1/DelAck]" in tcl
+    assert "$tcp(0) set packetSize_ 1460" in tcl and "$tcp(0) set minrto_ 1" in tcl
+    assert "$tcp(0) set window_ 40" in tcl
+
+
+@pytest.mark.parametrize(
+    ("variant", "sender", "sink"),
+    [("tahoe", "Agent/TCP]", "Agent/TCPSink]"), ("reno", "Agent/TCP/Reno]", "Agent/TCPSink]"),
+     ("newreno", "Agent/TCP/Newreno]", "Agent/TCPSink]"),
+     ("sack", "Agent/TCP/Sack1]", "Agent/TCPSink/Sack1]")],
+)
+def test_each_variant_maps_to_its_ns2_agents(variant: str, sender: str, sink: str) -> None:
+    tcl = export_ns2(path_spec(variant)).tcl
+    assert f"set tcp(0) [new {sender}" in tcl and f"set sink(0) [new {sink}" in tcl
+
+
+def test_scripted_drops_become_a_packet_list_shifted_by_the_syn() -> None:
+    s = export_ns2(path_spec(drop_segments=[[16, 18]]))
+    assert "$drop(0) droplist {17 18 19}" in s.tcl
+    assert "$ns lossmodel $drop(0) $n(s) $n(r)" in s.tcl
+    assert not s.warnings
+    s2 = export_ns2(path_spec(drop_segments=[[16, 16], [40, 41]]))
+    assert any("several ranges" in w for w in s2.warnings)
+
+
+def test_udp_flows_and_warnings_for_what_ns2_cannot_carry() -> None:
+    spec = path_spec(route=["s", "r", "d"])
+    spec["flow"].append({"type": "onoff", "src": "s", "dst": "d", "rate": "1Mb/s",
+                         "mean_on": "10ms", "mean_off": "90ms", "start": "1s"})
+    s = export_ns2(spec)
+    assert "Application/Traffic/Exponential" in s.tcl and "burst_time_ 0.01" in s.tcl
+    assert any("explicit routes" in w for w in s.warnings)
+
+
+def test_obs_scenario_is_refused_naming_the_field() -> None:
+    yu = Path(__file__).resolve().parent.parent / "examples" / "yu_path.toml"
+    with pytest.raises(burstlab.ScenarioError, match="^fibre: OBS scenarios"):
+        export_ns2(yu)
+
+
+def test_malformed_scenario_fails_like_validate() -> None:
+    spec = path_spec()
+    spec["link"][1]["rate"] = "-3Mb/s"
+    with pytest.raises(burstlab.ScenarioError, match=r"link\[1\]\.rate"):
+        export_ns2(spec)
+
+
+def test_cli_bad_input_exits_2_without_traceback(tmp_path: Path) -> None:
+    yu = Path(__file__).resolve().parent.parent / "examples" / "yu_path.toml"
+    p = subprocess.run([sys.executable, "-m", "burstlab.cli", "export", "ns2", str(yu)],
+                       capture_output=True, text=True, check=False)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.startswith("burstlab: error: fibre:")
+
+
+def test_cli_writes_the_script_and_says_how_to_compare(tmp_path: Path) -> None:
+    scen = Path(__file__).resolve().parent.parent / "examples" / "single_flow.toml"
+    out = tmp_path / "s.tcl"
+    p = subprocess.run([sys.executable, "-m", "burstlab.cli", "export", "ns2", str(scen),
+                        "--out", str(out)], capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    assert "how to compare" in p.stdout and out.read_text().endswith("$ns run\n")
+
+
+@needs_ns
+def test_cbr_through_a_drop_tail_bottleneck_agrees_exactly() -> None:
+    """Deterministic UDP: 13 Mb/s of 1000-byte packets into a 10 Mb/s link whose queue
+    lets 5 packets wait. Both simulators deliver exactly the same number of packets;
+    exporting ns-2's limit without the +1 delivers one fewer (checked below), so this
+    pins the queue-limit convention."""
+    spec = path_spec()
+    spec["link"][1].pop("loss_ab")
+    spec["flow"] = [{"type": "cbr", "src": "s", "dst": "d", "rate": "13Mb/s",
+                     "packet_size": "1000B", "start": "0.1s", "stop": "1.5s"}]
+    df = compare(spec)
+    assert df.goodput_segps_burstlab[0] == df.goodput_segps_ns2[0]
+    assert df.goodput_segps_ns2[0] * 3 == 1755
+    off_by_one = export_ns2(spec).tcl.replace("$n(r) $n(d) 6", "$n(r) $n(d) 5")
+    assert run_ns2(off_by_one)[0].acked_segments == 1754
+
+
+@needs_ns
+def test_exported_tcp_and_udp_flows_all_report(tmp_path: Path) -> None:
+    spec = path_spec("newreno")
+    spec["flow"].append({"type": "cbr", "src": "s", "dst": "d", "rate": "1Mb/s"})
+    flows = run_ns2(export_ns2(spec), workdir=tmp_path)
+    assert sorted(flows) == [0, 1]
+    assert flows[0].acked_segments > 100 and flows[0].retransmitted_packets > 0
+    assert flows[1].acked_segments > 100
+
+
+@needs_ns
+@pytest.mark.parametrize("variant", ["tahoe", "reno", "newreno", "sack"])
+@pytest.mark.xfail(
+    strict=True,
+    reason="known difference (issue 11): ns-2's one-way TCP spends one RTT on a 40-byte "
+    "SYN (syn_ true) before data; burstlab's ns2 profile starts sending data at once",
+)
+def test_scripted_drop_send_sequence_matches_ns2(variant: str, tmp_path: Path) -> None:
+    """Drop segments 16-20 on a loss-free path: the send sequences (segment, time,
+    retransmission) of burstlab and ns-2 must agree packet for packet."""
+    spec = path_spec(variant, drop_segments=[[16, 20]])
+    spec["link"][1].pop("loss_ab")
+    spec["link"][1]["queue_pkts"] = 999
+    spec["sim"]["trace"] = {"packets": True}
+    trace = tmp_path / "ns.tr"
+    run_ns2(export_ns2(spec, trace=str(trace)), workdir=tmp_path)
+    ns = ns2_sends(read_trace(trace), src_node=0, flow=0)
+    ours = burstlab_sends(burstlab.run(spec).packets, 0)
+    assert first_divergence(ns, ours) is None
