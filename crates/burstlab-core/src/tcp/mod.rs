@@ -30,9 +30,10 @@
 //!   start, +1/cwnd in congestion avoidance; per ACK, not per acked segment), clamped to
 //!   `[1, wm]`. IEEE arithmetic without fast-math is deterministic. RTT/RTO state is
 //!   integer picoseconds (`rtt.rs`).
-//! - On a triple-duplicate loss, ssthresh = max(⌊min(cwnd, wm)⌋ / 2, 2) (ns-2 `window()`),
-//!   cwnd = ssthresh; on a timeout ssthresh = max(FlightSize / 2, 2) (RFC 5681 eq. 4),
-//!   cwnd = 1, go-back-N from `snd_una`.
+//! - With the AIMD controller (`cc.rs`), on a triple-duplicate loss ssthresh =
+//!   max(⌊min(cwnd, wm)⌋ / 2, 2) (ns-2 `window()`), and cwnd = ssthresh (Tahoe: 1); on a
+//!   timeout ssthresh = max(FlightSize / 2, 2) (RFC 5681 eq. 4), cwnd = 1, go-back-N from
+//!   `snd_una`.
 //! - Reno re-enters fast retransmit for every further hole of the same window (yu §II.B),
 //!   unlike ns-2.35's `bugFix_ true`; NewReno is RFC 6582 "Slow-but-Steady" (timer reset
 //!   on each partial ACK, as ns-2 `Agent/TCP/Newreno`); SACK follows RFC 6675 (pipe,
