@@ -31,6 +31,14 @@ def test_run_toml_file_and_overrides(root) -> None:
     assert res.scenario["name"] == "single-flow"
 
 
+def test_flows_report_recovery_variant_and_congestion_control() -> None:
+    sc = two_host_cbr(duration=1.0)
+    sc["flow"].append({"type": "tcp", "src": "a", "dst": "b", "variant": "newreno"})
+    sc["flow"].append({"type": "tcp", "src": "a", "dst": "b", "variant": "sack", "cc": "aimd"})
+    f = burstlab.run(sc).flows
+    assert f[["variant", "cc"]].values.tolist() == [["", ""], ["newreno", "aimd"], ["sack", "aimd"]]
+
+
 def test_same_seed_identical_different_seed_differs() -> None:
     sc = two_host_cbr(loss=0.1)
     a = burstlab.run(sc, seed=1).flows
@@ -48,6 +56,13 @@ def test_scenario_error_names_field() -> None:
     sc = two_host_cbr()
     sc["flow"][0] = {"type": "tcp", "src": "a", "dst": "b", "variant": "cubicle"}
     with pytest.raises(burstlab.ScenarioError, match=r"flow\[0\]\.variant"):
+        burstlab.run(sc)
+    sc["flow"][0] = {"type": "tcp", "src": "a", "dst": "b", "cc": "cubicle"}
+    with pytest.raises(burstlab.ScenarioError, match=r"flow\[0\]\.cc: .*`aimd`"):
+        burstlab.run(sc)
+    sc = two_host_cbr()
+    sc["flow"][0]["cc"] = "aimd"  # a TCP-only key on a UDP flow
+    with pytest.raises(burstlab.ScenarioError, match=r"flow\[0\]\.cc"):
         burstlab.run(sc)
     with pytest.raises(ValueError):  # ScenarioError is a ValueError
         burstlab.run({"sim": {}})

@@ -68,6 +68,12 @@ def test_each_variant_maps_to_its_ns2_agents(variant: str, sender: str, sink: st
     assert f"set tcp(0) [new {sender}" in tcl and f"set sink(0) [new {sink}" in tcl
 
 
+def test_aimd_congestion_control_is_ns2s_own() -> None:
+    s = export_ns2(path_spec("newreno", cc="aimd"))
+    assert s.tcl == export_ns2(path_spec("newreno")).tcl
+    assert not s.warnings
+
+
 def test_scripted_drops_become_a_packet_list_shifted_by_the_syn() -> None:
     s = export_ns2(path_spec(drop_segments=[[16, 18]]))
     assert "$drop(0) droplist {17 18 19}" in s.tcl

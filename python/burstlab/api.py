@@ -113,7 +113,7 @@ class Result:
     def summary(self) -> str:
         """A fixed-width table of the main per-flow figures."""
         cols = [
-            "flow", "name", "kind", "variant", "goodput_segps", "goodput_bps",
+            "flow", "name", "kind", "variant", "cc", "goodput_segps", "goodput_bps",
             "segments_sent", "retransmits", "td_events", "to_events", "mean_rtt_s",
             "mean_cwnd_segments",
         ]

@@ -88,7 +88,7 @@ SCHEMA_VERSION = 2
 MAX_RUNS = 1_000_000
 
 #: Flow-table columns that identify or configure a flow rather than measure it.
-ID_COLUMNS = ("flow", "name", "kind", "variant", "profile", "src", "dst", "mss_bytes",
+ID_COLUMNS = ("flow", "name", "kind", "variant", "cc", "profile", "src", "dst", "mss_bytes",
               "wm_segments", "b", "measured_s")
 
 

@@ -8,7 +8,7 @@
 //! sizes `"1000B"`; bare numbers mean seconds, bits per second and bytes respectively.
 
 use crate::obs::AssemblerConfig;
-use crate::tcp::{Profile, TcpConfig, Variant};
+use crate::tcp::{CcKind, Profile, TcpConfig, Variant};
 use crate::units::{parse_bytes, parse_duration, parse_rate, BitRate, SimTime};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
@@ -273,8 +273,12 @@ pub struct FlowSpec {
     #[serde(default)]
     pub reverse_route: Option<Vec<String>>,
     // --- TCP
+    /// Loss-recovery variant (default `reno`).
     #[serde(default)]
     pub variant: Option<Variant>,
+    /// Congestion controller, independent of the variant (default `aimd`).
+    #[serde(default)]
+    pub cc: Option<CcKind>,
     #[serde(default)]
     pub profile: Option<Profile>,
     /// Finite transfer of this many segments (default: infinite FTP source).
@@ -342,6 +346,7 @@ impl FlowSpec {
     fn misplaced(&self) -> Option<&'static str> {
         let tcp_only = [
             ("variant", self.variant.is_some()),
+            ("cc", self.cc.is_some()),
             ("profile", self.profile.is_some()),
             ("segments", self.segments.is_some()),
             ("drop_segments", self.drop_segments.is_some()),
@@ -1360,6 +1365,9 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
         t.variant.unwrap_or(Variant::Reno),
         t.profile.unwrap_or(Profile::Ns2),
     );
+    if let Some(k) = t.cc {
+        c.cc = k;
+    }
     if let Some(m) = t.mss {
         if m.0 == 0 || m.0 > 1 << 24 {
             return Err(e(

@@ -915,12 +915,13 @@ impl Sim {
                 _ => now,
             };
             let elapsed = t1.saturating_sub(t0).as_secs_f64();
-            let (kind, variant, profile, mss, wm, b) = match &f.agent {
+            let (kind, variant, cc, profile, mss, wm, b) = match &f.agent {
                 Agent::Tcp(t) => {
                     let cfg: &TcpConfig = t.snd.config();
                     (
                         "tcp",
                         cfg.variant.name(),
+                        cfg.cc.name(),
                         format!("{:?}", cfg.profile).to_lowercase(),
                         cfg.mss,
                         cfg.wm,
@@ -929,6 +930,7 @@ impl Sim {
                 }
                 Agent::Udp(u) => (
                     if u.onoff.is_some() { "onoff" } else { "cbr" },
+                    "",
                     "",
                     String::new(),
                     u.size,
@@ -955,6 +957,7 @@ impl Sim {
                 name: f.name.clone(),
                 kind: kind.into(),
                 variant: variant.into(),
+                cc: cc.into(),
                 profile,
                 src: self.node_names[f.src as usize].clone(),
                 dst: self.node_names[f.dst as usize].clone(),

@@ -13,7 +13,10 @@ pub struct FlowRow {
     pub name: String,
     /// `tcp`, `cbr` or `onoff`.
     pub kind: String,
+    /// Loss-recovery variant (`tahoe`, `reno`, `newreno`, `sack`; empty for UDP).
     pub variant: String,
+    /// Congestion controller (`aimd`; empty for UDP).
+    pub cc: String,
     pub profile: String,
     pub src: String,
     pub dst: String,

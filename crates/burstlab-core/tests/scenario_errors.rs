@@ -48,6 +48,18 @@ fn unknown_variant_names_the_field() {
 }
 
 #[test]
+fn unknown_congestion_control_names_the_field_and_the_choices() {
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ncc = \"cubic\"\n");
+    assert!(e.starts_with("flow[0].cc"), "{e}");
+    assert!(e.contains("cubic") && e.contains("aimd"), "{e}");
+    // A TCP-only key on a UDP flow.
+    let e = err(
+        "[[flow]]\ntype = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nrate = \"1Mb/s\"\ncc = \"aimd\"\n",
+    );
+    assert!(e.starts_with("flow[0].cc"), "{e}");
+}
+
+#[test]
 fn negative_rate_names_the_field() {
     let e = run_toml(
         &BASE.replacen("rate = \"10Mb/s\"", "rate = \"-5Mb/s\"", 1),

@@ -143,3 +143,36 @@ fn scripted_drop_of_segments_17_to_21() {
         assert!(r.flows[0].segments_delivered > 1000, "{v}");
     }
 }
+
+#[test]
+fn flows_report_variant_and_congestion_control_separately() {
+    // `cc` selects the controller independently of the loss-recovery variant; AIMD is the
+    // default, so naming it changes nothing.
+    for v in ["tahoe", "reno", "newreno", "sack"] {
+        let implicit = burstlab_core::run_toml(&path(v, 0.01, "", "", 20), None, None).unwrap();
+        let explicit =
+            burstlab_core::run_toml(&path(v, 0.01, "", "cc = \"aimd\"", 20), None, None).unwrap();
+        for r in [&implicit, &explicit] {
+            assert_eq!(
+                (r.flows[0].variant.as_str(), r.flows[0].cc.as_str()),
+                (v, "aimd")
+            );
+        }
+        let (a, b) = (&implicit.flows[0], &explicit.flows[0]);
+        assert_eq!(
+            (
+                a.segments_sent,
+                a.td_events,
+                a.to_events,
+                a.goodput_bps.to_bits()
+            ),
+            (
+                b.segments_sent,
+                b.td_events,
+                b.to_events,
+                b.goodput_bps.to_bits()
+            ),
+            "{v}"
+        );
+    }
+}

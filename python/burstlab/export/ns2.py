@@ -244,6 +244,9 @@ def _tcp_flow(
     profile = str(f.get("profile", "ns2"))
     b = int(f.get("b", 1 if profile == "ns2" else 2))
     sender, sink, delack_sink = AGENTS[variant]
+    cc = str(f.get("cc", "aimd"))
+    if cc != "aimd":  # ns-2's Agent/TCP classes grow and cut cwnd by AIMD only
+        raise _err(f"flow[{i}].cc", f"ns-2's {sender} implements only 'aimd', not {cc!r}")
     w(f"set tcp({i}) [new {sender}]")
     w(f"set sink({i}) [new {delack_sink if b == 2 else sink}]")
     w(f"$tcp({i}) set fid_ {i}")

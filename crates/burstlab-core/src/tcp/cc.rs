@@ -2,33 +2,59 @@
 //!
 //! Read first: [`CongestionControl`]. Loss *recovery* (which segments to retransmit, when
 //! recovery ends) is a separate concern, see `recovery.rs`; a new controller (CUBIC,
-//! HighSpeed, …) is one new variant of [`Cc`], dispatched statically by `match`.
+//! HighSpeed, …) is one new file with a struct implementing [`CongestionControl`], one
+//! variant of [`Cc`] (dispatched statically by `match`) and one of
+//! [`CcKind`](super::CcKind) (the scenario key `cc`).
+//!
+//! Only the sender calls a controller, on these events, each with the time:
+//! - `on_ack`: an ACK of new data outside fast recovery, with the number of segments
+//!   it acknowledged; the controller grows cwnd;
+//! - `on_rtt_sample`: a valid (Karn) RTT measurement, after the RFC 6298 estimator took it;
+//! - `on_loss`: a loss detected by duplicate ACKs (TD), before recovery changes cwnd;
+//!   returns ssthresh;
+//! - `on_timeout`: a retransmission timeout, before cwnd is reset to 1; returns ssthresh;
+//! - `on_phase_change`: every change of [`Phase`], in order (after `on_loss` or
+//!   `on_timeout` for the change they cause).
+//!
+//! A controller reads the control block; it may change cwnd only in `on_ack` (the loss
+//! response sets cwnd from the returned ssthresh in the recovery strategy, and cwnd = 1
+//! after a timeout in the sender).
 //!
 //! cwnd is an `f64` counted in segments and updated with ns-2's rules (`opencwnd`,
 //! `windowOption_` 1): +1 per new ACK in slow start, +1/cwnd per new ACK in congestion
 //! avoidance. IEEE-754 arithmetic without fast-math is deterministic, so runs are
 //! bit-identical.
 
-use super::sender::Tcb;
+use super::tcb::{Phase, Tcb};
+use super::CcKind;
+use crate::units::SimTime;
 
 /// A congestion controller working on the shared control block.
 pub trait CongestionControl {
-    /// Window growth on an ACK that acknowledges new data outside loss recovery
-    /// (called once per ACK, not per acknowledged segment, as ns-2 and yu's `b` model).
-    fn on_ack(&mut self, tcb: &mut Tcb, newly_acked: u64);
-    /// ssthresh after a loss detected by duplicate ACKs (TD).
-    fn ssthresh_on_td(&self, tcb: &Tcb) -> u32;
-    /// ssthresh after a retransmission timeout (TO).
-    fn ssthresh_on_to(&self, tcb: &Tcb) -> u32;
+    /// Window growth on an ACK that acknowledges `acked_segs` new segments outside loss
+    /// recovery (called once per ACK, not per acknowledged segment, as ns-2 and yu's `b`
+    /// model).
+    fn on_ack(&mut self, tcb: &mut Tcb, now: SimTime, acked_segs: u64);
+    /// A valid RTT sample (Karn's rule applied; `tcb.rtt` already updated).
+    fn on_rtt_sample(&mut self, _tcb: &Tcb, _now: SimTime, _rtt: SimTime) {}
+    /// A loss detected by duplicate ACKs (TD). Returns the new ssthresh; `tcb` still holds
+    /// the window the loss was detected at.
+    fn on_loss(&mut self, tcb: &Tcb, now: SimTime) -> u32;
+    /// A retransmission timeout (TO). Returns the new ssthresh; `tcb` still holds the
+    /// window at the timeout.
+    fn on_timeout(&mut self, tcb: &Tcb, now: SimTime) -> u32;
+    /// The congestion phase changed from `from` to `to` at `now`.
+    fn on_phase_change(&mut self, _tcb: &Tcb, _now: SimTime, _from: Phase, _to: Phase) {}
     fn name(&self) -> &'static str;
 }
 
-/// Standard AIMD (RFC 5681 §3.1).
+/// Standard AIMD (RFC 5681 §3.1). Memoryless: everything it needs is in the `Tcb`.
 #[derive(Clone, Debug, Default)]
 pub struct Aimd;
 
 impl CongestionControl for Aimd {
-    fn on_ack(&mut self, tcb: &mut Tcb, _newly_acked: u64) {
+    #[inline]
+    fn on_ack(&mut self, tcb: &mut Tcb, _now: SimTime, _acked_segs: u64) {
         let w = tcb.cwnd();
         if w < tcb.ssthresh() as f64 {
             // RFC 5681 §3.1 (2): slow start, cwnd += SMSS per ACK.
@@ -39,14 +65,14 @@ impl CongestionControl for Aimd {
             tcb.set_cwnd(w + 1.0 / w);
         }
     }
-    fn ssthresh_on_td(&self, tcb: &Tcb) -> u32 {
+    fn on_loss(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
         // RFC 5681 §3.2 step 2, eq. (4) ssthresh = max(FlightSize/2, 2·SMSS), with
         // FlightSize measured as ns-2's `window()` = min(cwnd, wnd) (`slowdown`,
         // CLOSE_SSTHRESH_HALF). This is what makes Reno halve W, W/2, W/4… on repeated
         // fast retransmits in one window (yu §III.C, eq. 36).
         (tcb.loss_window() / 2).max(2) as u32
     }
-    fn ssthresh_on_to(&self, tcb: &Tcb) -> u32 {
+    fn on_timeout(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
         // RFC 5681 §3.1 eq. (4) with FlightSize = segments outstanding (snd_max − snd_una).
         (tcb.flight_size() / 2).max(2) as u32
     }
@@ -59,6 +85,18 @@ impl CongestionControl for Aimd {
 #[derive(Clone, Debug)]
 pub enum Cc {
     Aimd(Aimd),
+    /// Test-only controller with memory (`cc_probe.rs`).
+    #[cfg(test)]
+    Probe(super::cc_probe::Probe),
+}
+
+impl Cc {
+    /// The controller a scenario's `cc` setting selects, with its default parameters.
+    pub fn new(kind: CcKind) -> Self {
+        match kind {
+            CcKind::Aimd => Cc::Aimd(Aimd),
+        }
+    }
 }
 
 impl Default for Cc {
@@ -69,26 +107,50 @@ impl Default for Cc {
 
 impl CongestionControl for Cc {
     #[inline]
-    fn on_ack(&mut self, tcb: &mut Tcb, n: u64) {
+    fn on_ack(&mut self, tcb: &mut Tcb, now: SimTime, n: u64) {
         match self {
-            Cc::Aimd(c) => c.on_ack(tcb, n),
+            Cc::Aimd(c) => c.on_ack(tcb, now, n),
+            #[cfg(test)]
+            Cc::Probe(c) => c.on_ack(tcb, now, n),
         }
     }
     #[inline]
-    fn ssthresh_on_td(&self, tcb: &Tcb) -> u32 {
+    fn on_rtt_sample(&mut self, tcb: &Tcb, now: SimTime, rtt: SimTime) {
         match self {
-            Cc::Aimd(c) => c.ssthresh_on_td(tcb),
+            Cc::Aimd(c) => c.on_rtt_sample(tcb, now, rtt),
+            #[cfg(test)]
+            Cc::Probe(c) => c.on_rtt_sample(tcb, now, rtt),
         }
     }
     #[inline]
-    fn ssthresh_on_to(&self, tcb: &Tcb) -> u32 {
+    fn on_loss(&mut self, tcb: &Tcb, now: SimTime) -> u32 {
         match self {
-            Cc::Aimd(c) => c.ssthresh_on_to(tcb),
+            Cc::Aimd(c) => c.on_loss(tcb, now),
+            #[cfg(test)]
+            Cc::Probe(c) => c.on_loss(tcb, now),
+        }
+    }
+    #[inline]
+    fn on_timeout(&mut self, tcb: &Tcb, now: SimTime) -> u32 {
+        match self {
+            Cc::Aimd(c) => c.on_timeout(tcb, now),
+            #[cfg(test)]
+            Cc::Probe(c) => c.on_timeout(tcb, now),
+        }
+    }
+    #[inline]
+    fn on_phase_change(&mut self, tcb: &Tcb, now: SimTime, from: Phase, to: Phase) {
+        match self {
+            Cc::Aimd(c) => c.on_phase_change(tcb, now, from, to),
+            #[cfg(test)]
+            Cc::Probe(c) => c.on_phase_change(tcb, now, from, to),
         }
     }
     fn name(&self) -> &'static str {
         match self {
             Cc::Aimd(c) => c.name(),
+            #[cfg(test)]
+            Cc::Probe(c) => c.name(),
         }
     }
 }
@@ -97,7 +159,6 @@ impl CongestionControl for Cc {
 mod tests {
     use super::*;
     use crate::tcp::{Profile, TcpConfig, Variant};
-    use crate::units::SimTime;
 
     #[test]
     fn test_aimd_slow_start_then_avoidance() {
@@ -109,7 +170,7 @@ mod tests {
         let mut cc = Cc::default();
         let mut seen = vec![];
         for _ in 0..5 {
-            cc.on_ack(&mut tcb, 1);
+            cc.on_ack(&mut tcb, SimTime::ZERO, 1);
             seen.push(tcb.cwnd());
         }
         assert_eq!(&seen[..3], &[2.0, 3.0, 4.0]);
@@ -124,7 +185,7 @@ mod tests {
         let mut tcb = Tcb::new(&cfg, SimTime::ZERO);
         let mut cc = Cc::default();
         for _ in 0..10 {
-            cc.on_ack(&mut tcb, 1);
+            cc.on_ack(&mut tcb, SimTime::ZERO, 1);
         }
         assert_eq!(tcb.cwnd(), 3.0);
     }

@@ -1,7 +1,16 @@
 //! Segment-granularity TCP, in the style of ns-2's one-way agents (which the papers used).
 //!
-//! Read first: [`TcpConfig`], then `sender.rs` (the control block and the event entry
-//! points), `cc.rs` (congestion control) and `recovery.rs` (loss recovery strategies).
+//! Read first: [`TcpConfig`], then `tcb.rs` (the shared control block and the congestion
+//! phase), `sender.rs` (the event entry points, the only caller of the congestion
+//! controller), `cc.rs` (congestion control) and `recovery.rs` (loss recovery strategies).
+//!
+//! Module layering, bottom up, with no import cycle: this file's shared types and
+//! `rtt.rs` → `tcb.rs` → {`cc.rs`, `recovery.rs` (+ `scoreboard.rs`)} → `sender.rs`.
+//! `cc.rs` and `recovery.rs` never import each other or the sender: a recovery strategy
+//! reports what happened (a loss detected by duplicate ACKs, a partial ACK, the end of
+//! recovery) and the sender calls the controller's hooks. The controller (selected by
+//! [`TcpConfig::cc`], scenario key `cc`) is chosen independently of the loss-recovery
+//! [`Variant`].
 //!
 //! Contract with the simulation driver (`sim.rs`):
 //! - Sequence numbers count *segments*, starting at 0. A data segment `seq` occupies
@@ -21,9 +30,10 @@
 //!   start, +1/cwnd in congestion avoidance; per ACK, not per acked segment), clamped to
 //!   `[1, wm]`. IEEE arithmetic without fast-math is deterministic. RTT/RTO state is
 //!   integer picoseconds (`rtt.rs`).
-//! - On a triple-duplicate loss, ssthresh = max(⌊min(cwnd, wm)⌋ / 2, 2) (ns-2 `window()`),
-//!   cwnd = ssthresh; on a timeout ssthresh = max(FlightSize / 2, 2) (RFC 5681 eq. 4),
-//!   cwnd = 1, go-back-N from `snd_una`.
+//! - With the AIMD controller (`cc.rs`), on a triple-duplicate loss ssthresh =
+//!   max(⌊min(cwnd, wm)⌋ / 2, 2) (ns-2 `window()`), and cwnd = ssthresh (Tahoe: 1); on a
+//!   timeout ssthresh = max(FlightSize / 2, 2) (RFC 5681 eq. 4), cwnd = 1, go-back-N from
+//!   `snd_una`.
 //! - Reno re-enters fast retransmit for every further hole of the same window (yu §II.B),
 //!   unlike ns-2.35's `bugFix_ true`; NewReno is RFC 6582 "Slow-but-Steady" (timer reset
 //!   on each partial ACK, as ns-2 `Agent/TCP/Newreno`); SACK follows RFC 6675 (pipe,
@@ -37,7 +47,10 @@ pub mod recovery;
 pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
+pub mod tcb;
 
+#[cfg(test)]
+mod cc_probe;
 #[cfg(test)]
 mod testkit;
 #[cfg(test)]
@@ -70,6 +83,25 @@ impl Variant {
     }
 }
 
+/// Congestion controller (how cwnd grows and how far a loss cuts it), chosen separately
+/// from the loss-recovery [`Variant`]. Scenario key `cc`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CcKind {
+    /// Standard additive increase, multiplicative decrease (RFC 5681 §3.1, ns-2 `opencwnd`
+    /// and `slowdown`).
+    #[default]
+    Aimd,
+}
+
+impl CcKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CcKind::Aimd => "aimd",
+        }
+    }
+}
+
 /// Which set of parameter defaults a flow starts from (explicit settings override them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -83,7 +115,10 @@ pub enum Profile {
 /// All TCP parameters of one flow (sender and receiver side).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
+    /// Loss-recovery variant.
     pub variant: Variant,
+    /// Congestion controller.
+    pub cc: CcKind,
     pub profile: Profile,
     /// Payload bytes per segment.
     pub mss: u32,
@@ -118,13 +153,79 @@ pub struct TcpConfig {
 }
 
 impl TcpConfig {
-    /// Defaults for a variant under a profile. See `sender.rs` for sources of each value.
+    /// Defaults for a variant under a profile (the controller is AIMD). See
+    /// [`default_config`] for the source of each value.
     pub fn defaults(variant: Variant, profile: Profile) -> Self {
-        sender::default_config(variant, profile)
+        default_config(variant, profile)
     }
     /// Wire size of a data segment.
     pub fn seg_bytes(&self) -> u32 {
         self.mss + self.header_bytes
+    }
+}
+
+/// RFC 5681 §3.1 initial window in segments for a given SMSS (bytes).
+pub fn rfc5681_initial_window(mss: u32) -> u32 {
+    if mss > 2190 {
+        2
+    } else if mss > 1095 {
+        3
+    } else {
+        4
+    }
+}
+
+/// Parameter defaults for a variant under a profile.
+pub fn default_config(variant: Variant, profile: Profile) -> TcpConfig {
+    match profile {
+        // ns-2.35 tcl/lib/ns-default.tcl (read from the public ns-2.35 tree, lines
+        // 918–1090). The ns-2 name of each value is given.
+        Profile::Ns2 => TcpConfig {
+            variant,
+            cc: CcKind::Aimd, // ns-2 Agent/TCP: standard Reno-style AIMD
+            profile,
+            mss: 1000,          // Agent/TCP packetSize_ 1000 (bytes incl. nothing else)
+            header_bytes: 40,   // Agent/TCP tcpip_base_hdr_size_ 40
+            ack_bytes: 40,      // Agent/TCPSink packetSize_ 40
+            wm: 20,             // Agent/TCP window_ 20
+            init_cwnd: 2,       // Agent/TCP windowInit_ 2 (windowInitOption_ 1)
+            init_ssthresh: 20,  // TcpAgent::reset(): ssthresh_ = window_ (tcp.cc)
+            dupack_thresh: 3,   // Agent/TCP numdupacks_ 3
+            delayed_ack: false, // plain Agent/TCPSink acks every segment
+            delack_timeout: SimTime::from_ms(100), // Agent/TCPSink/DelAck interval_ 100ms
+            min_rto: SimTime::from_ms(200), // Agent/TCP minrto_ 0.2
+            max_rto: SimTime::from_secs(60), // Agent/TCP maxrto_ 60
+            init_rto: SimTime::from_secs(3), // Agent/TCP rtxcur_init_ 3.0
+            clock_granularity: SimTime::from_ms(10), // Agent/TCP tcpTick_ 0.01
+            max_backoff: 64,    // tcp.cc rtt_backoff(): t_backoff_ < 64
+            sack_blocks: 3,     // Agent/TCPSink maxSackBlocks_ 3
+        },
+        Profile::Rfc => {
+            // An RFC-conformant host on Ethernet: SMSS 1460 gives IW = 3 by RFC 5681 §3.1
+            // (1095 < SMSS ≤ 2190); with segment-granularity accounting this is the IW a
+            // real 1460-byte-MSS stack starts with.
+            let mss = 1460;
+            TcpConfig {
+                variant,
+                cc: CcKind::Aimd, // RFC 5681 §3.1
+                profile,
+                mss,
+                header_bytes: 40,
+                ack_bytes: 40,
+                wm: 20,
+                init_cwnd: rfc5681_initial_window(mss),
+                init_ssthresh: u32::MAX, // RFC 5681 §3.1: "arbitrarily high"
+                dupack_thresh: 3,        // RFC 5681 §3.2 / RFC 6675 DupThresh
+                delayed_ack: true,       // RFC 5681 §4.2 SHOULD, every 2nd full segment
+                delack_timeout: SimTime::from_ms(200), // RFC 5681 §4.2: < 500 ms
+                min_rto: SimTime::from_secs(1), // RFC 6298 (2.4)
+                max_rto: SimTime::from_secs(60), // RFC 6298 (2.5)
+                init_rto: SimTime::from_secs(1), // RFC 6298 (2.1)
+                clock_granularity: SimTime::from_ms(1), // RFC 6298 G (fine clock)
+                max_backoff: 64,         // yu eq. 23
+                sack_blocks: 3,          // RFC 2018 §3 (with timestamps)
+            }
+        }
     }
 }
 

@@ -1,9 +1,11 @@
 //! Loss recovery strategies: Tahoe, Reno, NewReno (RFC 6582) and SACK (RFC 6675).
 //!
-//! Read first: [`LossRecovery`] — its five hooks (`on_dupack` = enter / duplicate ACK,
-//! `on_new_ack` = partial or full ACK and exit, `on_timeout`, `on_sack_info`, `send`).
-//! Strategies act on the shared [`Tcb`] only; how far cwnd is cut comes from the
-//! congestion controller (`cc.rs`).
+//! Read first: [`LossRecovery`] — its hooks (`on_dupack` = loss detection / duplicate
+//! ACK, `enter_recovery`, `on_new_ack` = partial or full ACK and exit, `on_timeout`,
+//! `on_sack_info`, `send`). Strategies act on the shared [`Tcb`] only and never call the
+//! congestion controller: they report what happened ([`DupAckVerdict`], [`AckVerdict`])
+//! and the sender calls the controller. In particular the sender sets ssthresh from the
+//! controller's `on_loss` between `on_dupack` reporting a loss and `enter_recovery`.
 //!
 //! Behaviour the papers depend on (yu §II.B, §III):
 //! - **Tahoe**: fast retransmit, then slow start from cwnd = 1 with go-back-N.
@@ -18,20 +20,34 @@
 //! - **SACK**: RFC 6675 scoreboard, `pipe` and `NextSeg`; all holes of a burst are
 //!   retransmitted within about one RTT.
 
-use super::cc::{Cc, CongestionControl};
 use super::scoreboard::Scoreboard;
 #[cfg(debug_assertions)]
 use super::scoreboard::{check_against, RefScoreboard};
-use super::sender::{Phase, Tcb};
-use super::*;
+use super::tcb::{Phase, Tcb};
+use super::{AckSeg, TcpOutput, Variant};
+use crate::units::SimTime;
 
-/// Common fast-retransmit entry: TD accounting, ssthresh, recovery point.
-fn enter_fast_retransmit(tcb: &mut Tcb, cc: &Cc, now: SimTime) {
-    tcb.note_td(now);
-    // RFC 5681 §3.2 step 2 / RFC 6582 §3.2 step 2 (recover = HighData).
-    let ss = cc.ssthresh_on_td(tcb);
-    tcb.set_ssthresh(ss);
-    tcb.recover = tcb.snd_max;
+/// What a duplicate ACK meant to the strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DupAckVerdict {
+    /// Nothing for the controller (below the threshold, already in recovery, or the
+    /// window was inflated by one segment).
+    Nothing,
+    /// A loss detected by duplicate ACKs (TD; RFC 5681 §3.2 step 2, RFC 6675 §5 (4)).
+    /// The sender counts it, sets ssthresh from the controller and the recovery point
+    /// (`recover = snd_max`), then calls [`LossRecovery::enter_recovery`].
+    LossDetected,
+}
+
+/// What an ACK of new data meant to the strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AckVerdict {
+    /// Not in fast recovery: the controller grows cwnd.
+    Grow,
+    /// A partial ACK inside fast recovery (RFC 6582 §3.2 step 5, RFC 6675 §5 (C)).
+    PartialAck,
+    /// Fast recovery ended on this ACK (the strategy set cwnd and the open phase).
+    RecoveryExit,
 }
 
 /// Tahoe: fast retransmit, then slow start from 1 (4.3BSD-Tahoe, ns-2 `Agent/TCP`).
@@ -122,82 +138,93 @@ impl LossRecovery {
         }
     }
 
-    /// A duplicate ACK (`tcb.dupacks` already incremented): enter recovery or inflate.
-    pub fn on_dupack(&mut self, tcb: &mut Tcb, cc: &Cc, now: SimTime, out: &mut TcpOutput) {
+    /// A duplicate ACK (`tcb.dupacks` already incremented): detect a loss, or inflate.
+    /// Changes nothing but Reno/NewReno's window inflation.
+    pub fn on_dupack(&mut self, tcb: &mut Tcb, _now: SimTime) -> DupAckVerdict {
         let thresh = tcb.dupacks == tcb.dupthresh;
-        match self {
-            LossRecovery::Tahoe(_) => {
-                if thresh && tcb.phase() != Phase::Loss {
-                    enter_fast_retransmit(tcb, cc, now);
-                    // ns-2 Tahoe `dupack_action`: slowdown(CLOSE_SSTHRESH_HALF |
-                    // CLOSE_CWND_RESTART), reset_rtx_timer(0,0): cwnd = 1, go-back-N.
-                    tcb.set_cwnd(1.0);
-                    tcb.t_seqno = tcb.snd_una;
-                    tcb.timed = None;
-                    tcb.restart_timer(now);
-                    tcb.set_phase(Phase::Loss, now);
-                }
-            }
+        let loss = match self {
+            LossRecovery::Tahoe(_) => thresh && tcb.phase() != Phase::Loss,
             LossRecovery::Reno(_) | LossRecovery::NewReno(_) => match tcb.phase() {
-                // RFC 5681 §3.2 step 4: inflate by one segment per further duplicate.
-                Phase::FastRecovery => tcb.dupwnd += 1,
-                Phase::Loss => {}
-                _ if thresh => {
-                    enter_fast_retransmit(tcb, cc, now);
-                    // RFC 5681 §3.2 step 3: retransmit, cwnd = ssthresh + 3 (the +3 is
-                    // kept in dupwnd so cwnd() reports the deflated value, as ns-2).
-                    tcb.set_cwnd(tcb.ssthresh() as f64);
-                    tcb.dupwnd = tcb.dupthresh as u64;
-                    tcb.set_phase(Phase::FastRecovery, now);
-                    let s = tcb.snd_una;
-                    tcb.transmit(now, s, out);
-                    // ns-2 reset_rtx_timer(1, 0).
-                    tcb.restart_timer(now);
+                Phase::FastRecovery => {
+                    // RFC 5681 §3.2 step 4: inflate by one segment per further duplicate.
+                    tcb.dupwnd += 1;
+                    false
                 }
-                _ => {}
+                Phase::Loss => false,
+                _ => thresh,
             },
             LossRecovery::Sack(s) => {
                 let open = matches!(tcb.phase(), Phase::SlowStart | Phase::CongestionAvoidance);
                 // RFC 6675 §5 (4): DupAcks ≥ DupThresh, or IsLost(HighACK + 1).
-                if open
-                    && (tcb.dupacks >= tcb.dupthresh || s.sb.is_lost(tcb.snd_una, tcb.dupthresh))
-                {
-                    enter_fast_retransmit(tcb, cc, now);
-                    // (4.2) cwnd = ssthresh.
-                    tcb.set_cwnd(tcb.ssthresh() as f64);
-                    tcb.set_phase(Phase::FastRecovery, now);
-                    // (4.3) retransmit the first segment presumed dropped.
-                    let una = tcb.snd_una;
-                    s.high_rxt = una + 1;
-                    tcb.transmit(now, una, out);
-                    tcb.restart_timer(now);
-                    // (4.4) the rest is sent by `send` via (C).
-                }
+                open && (tcb.dupacks >= tcb.dupthresh || s.sb.is_lost(tcb.snd_una, tcb.dupthresh))
+            }
+        };
+        if loss {
+            DupAckVerdict::LossDetected
+        } else {
+            DupAckVerdict::Nothing
+        }
+    }
+
+    /// Enters loss recovery after [`DupAckVerdict::LossDetected`], once the sender has set
+    /// ssthresh (from the controller) and `recover`.
+    pub fn enter_recovery(&mut self, tcb: &mut Tcb, now: SimTime, out: &mut TcpOutput) {
+        match self {
+            LossRecovery::Tahoe(_) => {
+                // ns-2 Tahoe `dupack_action`: slowdown(CLOSE_SSTHRESH_HALF |
+                // CLOSE_CWND_RESTART), reset_rtx_timer(0,0): cwnd = 1, go-back-N.
+                tcb.set_cwnd(1.0);
+                tcb.t_seqno = tcb.snd_una;
+                tcb.timed = None;
+                tcb.restart_timer(now);
+                tcb.set_phase(Phase::Loss, now);
+            }
+            LossRecovery::Reno(_) | LossRecovery::NewReno(_) => {
+                // RFC 5681 §3.2 step 3: retransmit, cwnd = ssthresh + 3 (the +3 is
+                // kept in dupwnd so cwnd() reports the deflated value, as ns-2).
+                tcb.set_cwnd(tcb.ssthresh() as f64);
+                tcb.dupwnd = tcb.dupthresh as u64;
+                tcb.set_phase(Phase::FastRecovery, now);
+                let s = tcb.snd_una;
+                tcb.transmit(now, s, out);
+                // ns-2 reset_rtx_timer(1, 0).
+                tcb.restart_timer(now);
+            }
+            LossRecovery::Sack(s) => {
+                // RFC 6675 §5 (4.2) cwnd = ssthresh.
+                tcb.set_cwnd(tcb.ssthresh() as f64);
+                tcb.set_phase(Phase::FastRecovery, now);
+                // (4.3) retransmit the first segment presumed dropped.
+                let una = tcb.snd_una;
+                s.high_rxt = una + 1;
+                tcb.transmit(now, una, out);
+                tcb.restart_timer(now);
+                // (4.4) the rest is sent by `send` via (C).
             }
         }
     }
 
-    /// An ACK of new data (`tcb.snd_una` already advanced by `newly`). Returns whether the
-    /// congestion controller may grow cwnd on this ACK.
+    /// An ACK of new data (`tcb.snd_una` already advanced by `newly`). Tells the sender
+    /// whether the congestion controller may grow cwnd on this ACK.
     pub fn on_new_ack(
         &mut self,
         tcb: &mut Tcb,
         now: SimTime,
         newly: u64,
         out: &mut TcpOutput,
-    ) -> bool {
+    ) -> AckVerdict {
         if tcb.phase() != Phase::FastRecovery {
-            return true;
+            return AckVerdict::Grow;
         }
         match self {
-            LossRecovery::Tahoe(_) => true,
+            LossRecovery::Tahoe(_) => AckVerdict::Grow,
             LossRecovery::Reno(_) => {
                 // RFC 5681 §3.2 step 6: the first ACK of new data ends fast recovery,
                 // partial or not; cwnd = ssthresh (deflate).
                 tcb.dupwnd = 0;
                 tcb.set_cwnd(tcb.ssthresh() as f64);
                 tcb.set_open_phase(now);
-                false
+                AckVerdict::RecoveryExit
             }
             LossRecovery::NewReno(_) => {
                 if tcb.snd_una >= tcb.recover {
@@ -205,6 +232,7 @@ impl LossRecovery {
                     tcb.dupwnd = 0;
                     tcb.set_cwnd(tcb.ssthresh() as f64);
                     tcb.set_open_phase(now);
+                    AckVerdict::RecoveryExit
                 } else {
                     // RFC 6582 §3.2 step 5 (partial ACK): retransmit the first
                     // unacknowledged segment, deflate the window by the amount acked and
@@ -221,8 +249,8 @@ impl LossRecovery {
                     }
                     // Timer: restarted on every partial ACK by the sender (RFC 6298 (5.3));
                     // this is the "Slow-but-Steady" variant (RFC 6582 §4.2 discussion).
+                    AckVerdict::PartialAck
                 }
-                false
             }
             LossRecovery::Sack(s) => {
                 if tcb.snd_una >= tcb.recover {
@@ -230,8 +258,10 @@ impl LossRecovery {
                     // cwnd stays at ssthresh.
                     s.high_rxt = tcb.snd_una;
                     tcb.set_open_phase(now);
+                    AckVerdict::RecoveryExit
+                } else {
+                    AckVerdict::PartialAck
                 }
-                false
             }
         }
     }

@@ -60,9 +60,21 @@ pub struct Harness {
 
 impl Harness {
     pub fn new(cfg: TcpConfig, one_way: SimTime, rate: Option<BitRate>, drops: Vec<Drop>) -> Self {
+        let snd = TcpSender::new(cfg.clone(), SimTime::ZERO);
+        Self::with_sender(snd, &cfg, one_way, rate, drops)
+    }
+
+    /// A harness around a given sender (e.g. one with a test controller); `cfg`
+    /// configures the receiver and the segment size.
+    pub fn with_sender(
+        mut snd: TcpSender,
+        cfg: &TcpConfig,
+        one_way: SimTime,
+        rate: Option<BitRate>,
+        drops: Vec<Drop>,
+    ) -> Self {
         let seg_bytes = cfg.seg_bytes();
-        let rcv = TcpReceiver::new(&cfg);
-        let mut snd = TcpSender::new(cfg, SimTime::ZERO);
+        let rcv = TcpReceiver::new(cfg);
         snd.enable_trace();
         Harness {
             snd,
