@@ -20,6 +20,7 @@ from burstlab.reproduce.papers.sodhatar.experiments import (
     PAPER,
     REFERENCE_PATTERN,
     VARIANTS,
+    t_half,
 )
 
 #: A simulated change within this (absolute, 0.05 = 5 percentage points) of the
@@ -75,9 +76,18 @@ def change_verdict(sim: float, lo: float, hi: float, paper: float) -> tuple[str,
                        f"reports {pct(paper)}")
 
 
-def ranking_verdict(means: dict[str, float], who: str = "newreno") -> tuple[str, str]:
-    """Verdict and reason for "``who`` has the best throughput": ``reproduces`` when its
-    mean beats every other by more than :data:`RANK_TOL`, ``differs`` otherwise."""
+def ranking_verdict(means: dict[str, float],
+                    leads: dict[str, tuple[float, float, float]] | None = None,
+                    who: str = "newreno") -> tuple[str, str]:
+    """Verdict and reason for "``who`` has the best throughput".
+
+    ``means``: mean throughput per variant; ``leads``: optionally, per other variant,
+    ``who``'s paired lead over it (mean, 95 % CI low, high) over the same start draws.
+    ``reproduces``: ``who``'s mean beats every other by more than :data:`RANK_TOL` and
+    every lead's CI is above 0; ``same direction``: it is ahead by more than
+    :data:`RANK_TOL` but some lead's CI includes 0; ``differs`` otherwise (another
+    variant is best, or the best are tied).
+    """
     vals = {v: float(x) for v, x in means.items() if np.isfinite(x)}
     if who not in vals or len(vals) < 2:
         return "not comparable", "not every variant was simulated"
@@ -85,11 +95,37 @@ def ranking_verdict(means: dict[str, float], who: str = "newreno") -> tuple[str,
     txt = ", ".join(f"{NAMES.get(v, v)} {vals[v]:.3g}" for v in order)
     others = max(x for v, x in vals.items() if v != who)
     if vals[who] > others * (1 + RANK_TOL):
+        weak = {o: ci for o, ci in (leads or {}).items()
+                if o != who and not (np.isfinite(ci[1]) and ci[1] > 0)}
+        if weak:
+            o, (m, lo, hi) = next(iter(weak.items()))
+            return "same direction", (f"{NAMES.get(who, who)} is ahead ({txt} Mb/s) but not "
+                                      f"significantly: its paired lead over "
+                                      f"{NAMES.get(o, o)} is {m:.3g} Mb/s, 95 % CI "
+                                      f"[{lo:.3g}, {hi:.3g}]")
         return "reproduces", f"{NAMES.get(who, who)} is best ({txt} Mb/s)"
     if vals[order[0]] <= vals[order[1]] * (1 + RANK_TOL):
         tied = [NAMES.get(v, v) for v in order if vals[v] >= vals[order[0]] / (1 + RANK_TOL)]
-        return "differs", f"no single best variant: {' and '.join(tied)} tie ({txt} Mb/s)"
+        return "differs", (f"no single best variant: {' and '.join(tied)} within "
+                           f"{100 * RANK_TOL:.0f} % ({txt} Mb/s)")
     return "differs", f"{NAMES.get(order[0], order[0])} is best, not NewReno ({txt} Mb/s)"
+
+
+def paired_leads(runs: pd.DataFrame, network: str, size: int, who: str = "newreno",
+                 col: str = "throughput_Mbps") -> dict[str, tuple[float, float, float]]:
+    """``who``'s throughput minus each other variant's, paired by random start draw:
+    (mean, 95 % CI low, high) in Mb/s."""
+    g = runs[(runs["network"] == network) & (runs["size_B"] == size)
+             & runs["pattern"].str.startswith("random")]
+    piv = g.pivot(index="pattern", columns="variant", values=col)
+    out = {}
+    for o in VARIANTS:
+        if o == who or o not in piv.columns or who not in piv.columns:
+            continue
+        d = (piv[who] - piv[o]).to_numpy(float)
+        m, h = float(np.nanmean(d)), t_half(d)
+        out[o] = (m, m - h, m + h)
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -166,7 +202,7 @@ def ranking_claim(ctx: Context, network: str, size: int, claim_id: str) -> Claim
     base = dict(id=claim_id, source=pv.source,
                 statement=f"NewReno has the best throughput ({size} B{where})",
                 paper_value="NewReno best (stated)")
-    verdict, reason = ranking_verdict(means)
+    verdict, reason = ranking_verdict(means, paired_leads(ctx.values["runs"], network, size))
     b = best[(best["network"] == network) & (best["size_B"] == size)]
     n = len(b)
     counts = {k: int((b["best"] == k).sum()) for k in (*VARIANTS, "tie")}

@@ -238,6 +238,9 @@ def per_run_table(sw_table: pd.DataFrame) -> pd.DataFrame:
             "start_reno_s", "start_newreno_s", "throughput_Mbps", "goodput_Mbps",
             "segments_received", "segments_delivered", "segments_sent", "retransmits",
             "td_events", "to_events", "mean_rtt_s"]
+    for c in ("data_bursts", "data_bursts_lost"):  # OBS runs only (NaN elsewhere)
+        t[c] = pd.to_numeric(t[c], errors="coerce") if c in t.columns else np.nan
+        keep.append(c)
     return t[keep].reset_index(drop=True)
 
 
@@ -252,7 +255,7 @@ def size_table(runs: pd.DataFrame, col: str = "throughput_Mbps") -> pd.DataFrame
         allv = g[col].to_numpy(float)
         h = t_half(rnd)
         m = float(np.mean(rnd)) if len(rnd) else math.nan
-        rows.append({"network": net, "variant": v, "size_B": int(size),
+        rows.append({"network": net, "variant": v, "size_B": int(float(str(size))),
                      "random_draws": len(rnd), f"{col}_random_mean": m,
                      f"{col}_random_ci_lo": m - h, f"{col}_random_ci_hi": m + h,
                      f"{col}_{REFERENCE_PATTERN}": float(ref.iloc[0]) if len(ref)
@@ -300,7 +303,7 @@ def best_table(runs: pd.DataFrame, col: str = "throughput_Mbps",
         best = str(s.index[0])
         if len(s) > 1 and s.iloc[0] <= s.iloc[1] * (1 + tol):
             best = "tie"
-        rows.append({"network": net, "size_B": int(size), "pattern": pat, "best": best,
+        rows.append({"network": net, "size_B": int(float(str(size))), "pattern": pat, "best": best,
                      **{f"{v}_{col}": float(s.get(v, math.nan)) for v in VARIANTS}})
     return pd.DataFrame(rows)
 

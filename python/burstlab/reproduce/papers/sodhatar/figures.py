@@ -14,6 +14,7 @@ import pandas as pd
 
 from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.sodhatar.experiments import (
+    DURATION_S,
     FIXED_PATTERNS,
     NETWORK_LABEL,
     PAPER,
@@ -77,9 +78,13 @@ def plot_cwnd(cwnd: pd.DataFrame, network: str, path: Path, title: str) -> None:
         for k, v in enumerate(VARIANTS):
             g = d[(d["size_B"] == size) & (d["variant"] == v)].sort_values("time_s")
             if len(g):
+                # the trace records changes only: hold the last value to the end of the run
+                t = np.append(g["time_s"].to_numpy(float), DURATION_S)
+                y = g["cwnd_segments"].to_numpy(float)
+                y = np.append(y, y[-1])
                 # a small vertical offset keeps identical curves apart
-                ax.step(g["time_s"], g["cwnd_segments"] + 0.08 * (k - 1), where="post",
-                        color=VCOL[v], lw=1.1, label=NAMES[v])
+                ax.step(t, y + 0.08 * (k - 1), where="post", color=VCOL[v], lw=1.1,
+                        label=NAMES[v])
         ax.set_title(f"packet size {size} B", fontsize=9)
         ax.set_xlabel("time (s)")
         ax.set_ylabel("cwnd (segments)")

@@ -54,6 +54,14 @@ def _change_summary(ch: pd.DataFrame, network: str, ns2: bool) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _sizes_as_text(df: pd.DataFrame) -> pd.DataFrame:
+    """Packet sizes as plain integers in the Markdown tables (not 1.46e+03)."""
+    out = df.copy()
+    if "size_B" in out.columns:
+        out["size_B"] = out["size_B"].map(lambda x: str(int(x)))
+    return out
+
+
 def build_report(ctx: Context, claims: list[Claim]) -> Report:
     m = ctx.mode
     stamp = ctx.stamp
@@ -113,7 +121,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
     if has_ns:
         cols += ["ns2_throughput_Mbps", "ns2_segments_received", "ns2_retransmits",
                  "ns2_timeouts"]
-    r.table(ref[cols])
+    r.table(_sizes_as_text(ref[cols]))
     img(r, "throughput_vs_time")
     img(r, "cwnd_vs_time")
 
@@ -129,14 +137,14 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         "scales with it). So a flow that keeps the same losses carries 4000/1460 = 2.74× "
         "the bits (+174 %); a change of another size means the start times made the "
         "losses differ between the two sizes.")
-    r.table(sizes[sizes["network"] == "packet"].drop(columns=["network"]))
+    r.table(_sizes_as_text(sizes[sizes["network"] == "packet"].drop(columns=["network"])))
     r.h(2, "Start-time sensitivity")
     img(r, "start_sensitivity")
     best: pd.DataFrame = ctx.values["best"]
     bt = best.groupby(["network", "size_B"])["best"].value_counts().unstack(fill_value=0)
     r.p("Best variant per start pattern (count of patterns; `tie` when the two best are "
         "within 1 %):")
-    r.table(bt.reset_index())
+    r.table(_sizes_as_text(bt.reset_index()))
     if has_ns:
         r.h(2, "burstlab beside ns-2.35")
         pk = runs[runs["network"] == "packet"].copy()
@@ -144,7 +152,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         pk["rel_diff"] = pk["throughput_Mbps"] / pk["ns2_throughput_Mbps"] - 1.0
         per = pk.groupby("variant")[["diff_segments", "rel_diff"]].agg(
             ["median", "min", "max"])
-        per.columns = [f"{a}_{b}" for a, b in per.columns]
+        per.columns = [f"{col[0]}_{col[1]}" for col in per.columns]
         r.p("Segments received in 5 s, burstlab minus ns-2, over every start pattern and "
             "packet size (relative difference of throughput beside it):")
         r.table(per.reset_index())
@@ -161,22 +169,28 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         f"and 60 ms (the bottleneck's capacity and delay, no buffer): timer assembly with "
         f"Tb = {TB}, ACKs assembled in the reverse direction, JET + LAUC-VF, offset 10 µs "
         "BCP processing + 5 µs set-up. Per-egress assembly (main case): the three flows "
-        "share one assembly queue because they share the egress n4; bursts leave one Tb "
-        "apart and never overlap on the wavelength. Per-flow assembly: one queue per flow; "
-        "bursts of different flows formed at the same time contend for the single "
-        "wavelength and the bufferless core drops the later one.")
+        "share one assembly queue because they share the egress n4, so bursts leave at "
+        "most once per Tb; a burst that lasts longer than Tb on the wavelength (more than "
+        f"60 Mb/s × {TB} = 15 kB) still overlaps the next one, and the bufferless core "
+        "drops the later burst. Per-flow assembly: one queue per flow; bursts of different "
+        "flows formed at about the same time also contend for the single wavelength.")
     for net in m.networks:
         if net == "packet":
             continue
         r.p(f"{NETWORK_LABEL[net]} — change 1460 → {max(m.sizes)} B:")
         r.table(_change_summary(changes, net, False))
     obs = sizes[sizes["network"] != "packet"]
-    r.table(obs[["network", "variant", "size_B", "throughput_Mbps_random_mean",
+    r.table(_sizes_as_text(obs[["network", "variant", "size_B", "throughput_Mbps_random_mean",
                  "throughput_Mbps_random_ci_lo", "throughput_Mbps_random_ci_hi",
                  "throughput_Mbps_simultaneous", "throughput_Mbps_min_over_patterns",
-                 "throughput_Mbps_max_over_patterns"]])
-    tot = runs.groupby("network")[["retransmits", "to_events"]].sum().reset_index()
-    r.p("Retransmissions and timeouts summed over every run of each network:")
+                 "throughput_Mbps_max_over_patterns"]]))
+    tot = runs.groupby("network")[["retransmits", "td_events", "to_events", "data_bursts",
+                                   "data_bursts_lost"]].sum(min_count=1).reset_index()
+    r.p("Summed over every run of each network: retransmissions, triple-duplicate and "
+        "timeout events, and (OBS) data bursts sent and lost. What changes with the OBS "
+        "core: losses come from burst contention on the wavelength instead of the "
+        "4-packet drop-tail queue, a lost burst takes several segments of one or more "
+        "flows at once, and the assembly adds about 2 × Tb to the round trip:")
     r.table(tot)
     img(r, "obs_throughput_vs_time")
     img(r, "obs_cwnd_vs_time")
