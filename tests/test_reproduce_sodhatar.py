@@ -180,3 +180,12 @@ def test_without_ns2_the_claims_still_run(tmp_path: Path,
     assert "ns-2 was not available" in md
     note = next(c.note for c in out.claims if c.id == "size.reno_change")
     assert "ns-2 was not available" in note
+
+
+def test_example_is_the_reproduction_s_packet_dumbbell(root: Path) -> None:
+    from burstlab.api import load_scenario
+
+    ex = load_scenario(root / "examples" / "dumbbell_sodhatar.toml")
+    bottleneck = [ln for ln in ex["link"] if {ln["a"], ln["b"]} == {"n3", "n4"}]
+    assert bottleneck[0]["queue_pkts"] == QUEUE_PKTS
+    assert [f["variant"] for f in ex["flow"]] == list(VARIANTS)
