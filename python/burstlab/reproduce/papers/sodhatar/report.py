@@ -160,8 +160,9 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         if len(loss_free):
             r.p(f"Runs without any retransmission in either simulator: {len(loss_free)} of "
                 f"{len(pk)}; there burstlab receives {int(loss_free['diff_segments'].median())}"
-                " more segments (median) — the SYN round ns-2 spends first (one round trip "
-                "≈ 0.2 s, during which cwnd would have grown). Where losses occur, the two "
+                " more segments (median): ns-2's SYN round delays everything by one round trip "
+                "(≈ 0.2 s), worth one full window of 10 segments by the end of the run. "
+                "Where losses occur, the two "
                 "simulators lose different packets (the SYN shifts every later arrival), so "
                 "per-pattern outcomes differ more.")
     r.h(2, "With an OBS core")
