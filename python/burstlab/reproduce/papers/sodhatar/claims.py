@@ -202,7 +202,8 @@ def ranking_claim(ctx: Context, network: str, size: int, claim_id: str) -> Claim
     base = dict(id=claim_id, source=pv.source,
                 statement=f"NewReno has the best throughput ({size} B{where})",
                 paper_value="NewReno best (stated)")
-    verdict, reason = ranking_verdict(means, paired_leads(ctx.values["runs"], network, size))
+    leads = paired_leads(ctx.values["runs"], network, size)
+    verdict, reason = ranking_verdict(means, leads)
     b = best[(best["network"] == network) & (best["size_B"] == size)]
     n = len(b)
     counts = {k: int((b["best"] == k).sum()) for k in (*VARIANTS, "tie")}
@@ -226,7 +227,9 @@ def ranking_claim(ctx: Context, network: str, size: int, claim_id: str) -> Claim
             + (f"; simultaneous: {NAMES.get(str(ref.iloc[0]), ref.iloc[0])}" if len(ref)
                else "") + f"){ns}")
     txt = ", ".join(f"{NAMES[v]} {means.get(v, math.nan):.3g}" for v in VARIANTS)
-    return Claim(**base, burstlab_value=f"{txt} Mb/s", verdict=verdict, note=note)
+    ci = "; ".join(f"NewReno − {NAMES[o]}: [{lo:.3g}, {hi:.3g}] Mb/s"
+                   for o, (_, lo, hi) in leads.items() if np.isfinite(lo))
+    return Claim(**base, burstlab_value=f"{txt} Mb/s", ci=ci, verdict=verdict, note=note)
 
 
 # ---------------------------------------------------------------------------------------

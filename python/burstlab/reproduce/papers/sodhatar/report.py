@@ -140,6 +140,10 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
     r.table(_sizes_as_text(sizes[sizes["network"] == "packet"].drop(columns=["network"])))
     r.h(2, "Start-time sensitivity")
     img(r, "start_sensitivity")
+    flips = [c.id for c in claims if "flips" in c.note or "depends on the start" in c.note]
+    r.p("The scenario is deterministic, so the start times are its only free input. "
+        "Claims whose outcome changes with them (their notes give the counts): "
+        + (", ".join(f"`{i}`" for i in flips) if flips else "none") + ".")
     best: pd.DataFrame = ctx.values["best"]
     bt = best.groupby(["network", "size_B"])["best"].value_counts().unstack(fill_value=0)
     r.p("Best variant per start pattern (count of patterns; `tie` when the two best are "
