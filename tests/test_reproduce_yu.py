@@ -144,7 +144,9 @@ def test_cli_unknown_paper_names_the_known_ones(capsys: pytest.CaptureFixture[st
 def test_cli_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reproduce", "--list"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("yu\t") and "TCP over OBS" in out
+    lines = out.splitlines()
+    assert any(ln.startswith("yu\t") and "TCP over OBS" in ln for ln in lines)
+    assert lines == sorted(lines)  # one line per paper, sorted by name
 
 
 def test_points_and_durations() -> None:

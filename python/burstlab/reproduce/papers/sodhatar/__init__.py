@@ -1,0 +1,13 @@
+"""sodhatar: "Throughput Based Comparison of Different Variants of TCP in Optical Burst
+Switching (OBS) Network" (§III–V): the dumbbell, Tahoe/Reno/NewReno, packet sizes.
+
+``paper.toml`` holds the paper's numbers; :mod:`.experiments` the runs and their
+analysis (and :data:`PAPER`); :mod:`.ns2runs` ns-2.35's runs of the same scripts;
+:mod:`.figures`, :mod:`.claims` and :mod:`.report` register the figures, the claims and
+the report body on it.
+"""
+
+from burstlab.reproduce.papers.sodhatar import claims, figures, report
+from burstlab.reproduce.papers.sodhatar.experiments import PAPER
+
+__all__ = ["PAPER", "claims", "figures", "report"]

@@ -1,0 +1,405 @@
+"""sodhatar §III–V (the dumbbell, figs 3–11): the experiments and their analysis.
+
+Read first: :data:`PAPER` (the declaration), :class:`Mode` (what ``--quick`` and
+``--smoke`` change), :func:`scenario` (the dumbbell, packet-switched or with an OBS
+core), :func:`start_patterns` (the start times the paper does not give), then
+:func:`analyse`. Figures are in :mod:`.figures`, claims in :mod:`.claims`, the report
+body in :mod:`.report`; ns-2's own runs of the same scripts in :mod:`.ns2runs`.
+
+Setting (sodhatar §III, §IV, §V): n0, n1, n2 –(300 Mb/s, 20 ms)– n3 ═(60 Mb/s, 60 ms,
+ns-2 queue-limit 5)═ n4 –(300 Mb/s, 20 ms)– n5, n6, n7; FTP over TCP Tahoe (n0 → n5),
+Reno (n1 → n6) and NewReno (n2 → n7), ns-2's agents (burstlab's ``ns2`` profile),
+maximum window 10 segments, packet sizes 1460, 2000, 3000 and 4000 B, 5 s.
+
+Conventions:
+
+- **Queue limit.** ns-2's ``queue-limit 5`` counts the packet in transmission
+  (``DropTail::enque`` drops when ``length + 1 >= limit``), burstlab's ``queue_pkts``
+  counts packets waiting behind it: the paper's limit 5 is ``queue_pkts = 4``
+  (:data:`QUEUE_PKTS`; README, "Comparing with ns-2"). The export writes it back as
+  ``queue-limit 5``.
+- **Packet size** is ns-2's ``packetSize_``: the TCP payload (burstlab's ``mss``); 40 B of
+  headers ride on top in both simulators.
+- **Throughput** is what the paper's trace analysis measures (§III: "how much data can
+  be transferred … in a given amount of time"): payload bits of the data segments
+  arriving at the receiver (retransmitted duplicates included) per second over the 5 s.
+  Goodput (in order, no duplicates) is written beside it.
+- **Start times.** The paper gives none (§III: "defined by the user"). The scenario has no
+  randomness, so the outcome depends only on the start times and on the order of
+  same-time events. Every result is computed for fixed start patterns
+  (:data:`FIXED_PATTERNS`) and for start times drawn uniformly in [0, 100 ms]
+  (:func:`random_starts`); the claims use the mean over the random draws (with a 95 %
+  CI over draws) and report the spread over every pattern.
+- **OBS core** (issue 11): n3 and n4 become edge nodes joined by one fibre of one
+  60 Mb/s wavelength and 60 ms, the bottleneck's capacity and delay. Timer assembly
+  (Tb = 2 ms, a few bottleneck transmission times), ACKs assembled like data (yu's
+  convention: the core carries both directions), JET + LAUC-VF, 10 µs BCP processing,
+  5 µs switch set-up. Two classifiers: ``per_egress`` (the main case: all three flows
+  share one egress, so one assembly queue, as an OBS edge with one destination would
+  do) and ``per_flow`` (one queue per flow; the flows' bursts then contend for the
+  single wavelength, which the bufferless core resolves by dropping bursts).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from burstlab import _core
+from burstlab.reproduce.framework import Context, Experiment, Paper
+
+SEED = 1
+VARIANTS = ("tahoe", "reno", "newreno")
+#: Sender and receiver node of each variant (sodhatar §III: Tahoe on n0, Reno on n1,
+#: NewReno on n2; receivers n5, n6, n7).
+HOSTS = {"tahoe": ("n0", "n5"), "reno": ("n1", "n6"), "newreno": ("n2", "n7")}
+SIZES = (1460, 2000, 3000, 4000)  # bytes of payload (sodhatar §IV)
+DURATION_S = 5.0  # sodhatar §III
+WM = 10  # segments (sodhatar §IV)
+NS2_QUEUE_LIMIT = 5  # sodhatar §V: ns-2 queue-limit, the packet in transmission included
+#: burstlab's equivalent: packets waiting behind the one in transmission.
+QUEUE_PKTS = NS2_QUEUE_LIMIT - 1
+ACCESS = ("300Mb/s", "20ms")  # sodhatar §III
+BOTTLENECK = ("60Mb/s", "60ms")  # sodhatar §III
+TB = "2ms"  # OBS core: assembly period
+#: Width of the throughput-vs-time bins (about one round-trip time, 0.2 s).
+BIN_S = 0.2
+#: Start times are drawn uniformly in [0, RANDOM_START_MAX_S].
+RANDOM_START_MAX_S = 0.1
+
+#: Start patterns: (Tahoe, Reno, NewReno) start times in s. With equal start times the
+#: three flows' packets reach n3 at the same instants, and the order of same-time events
+#: (the order the flows are declared: Tahoe, Reno, NewReno) decides who is dropped.
+FIXED_PATTERNS: dict[str, tuple[float, float, float]] = {
+    "simultaneous": (0.0, 0.0, 0.0),
+    "staggered 10 ms": (0.0, 0.01, 0.02),
+    "staggered 50 ms": (0.0, 0.05, 0.10),
+    "reverse 10 ms": (0.02, 0.01, 0.0),
+    "reverse 50 ms": (0.10, 0.05, 0.0),
+}
+#: The pattern drawn in the throughput-vs-time and cwnd-vs-time figures.
+REFERENCE_PATTERN = "simultaneous"
+
+#: Networks: the paper's packet-switched dumbbell and two OBS cores.
+NETWORKS = ("packet", "obs per-egress", "obs per-flow")
+NETWORK_LABEL = {
+    "packet": "packet-switched bottleneck (as in the paper)",
+    "obs per-egress": f"OBS core, timer {TB}, per-egress assembly, ACKs assembled",
+    "obs per-flow": f"OBS core, timer {TB}, per-flow assembly, ACKs assembled",
+}
+
+
+@dataclass(frozen=True)
+class Mode:
+    """Sizes of one run of the reproduction.
+
+    Attributes:
+        name: ``full``, ``quick`` or ``smoke`` (tests only).
+        patterns: fixed start patterns (keys of :data:`FIXED_PATTERNS`).
+        random_draws: start-time draws, uniform in [0, 100 ms] per flow.
+        sizes: packet sizes (B).
+        networks: which of :data:`NETWORKS` to run.
+    """
+
+    name: str
+    patterns: tuple[str, ...]
+    random_draws: int
+    sizes: tuple[int, ...] = SIZES
+    networks: tuple[str, ...] = NETWORKS
+
+
+MODES = {
+    "full": Mode("full", tuple(FIXED_PATTERNS), 200),
+    "quick": Mode("quick", tuple(FIXED_PATTERNS), 40),
+    "smoke": Mode("smoke", ("simultaneous", "staggered 10 ms"), 3, sizes=(1460, 4000)),
+}
+
+
+def random_starts(draw: int) -> tuple[float, float, float]:
+    """Start times (s) of draw ``draw``: uniform in [0, 100 ms], rounded to 1 µs;
+    the same draw for every packet size and network (paired comparisons)."""
+    rng = np.random.default_rng([SEED, draw])
+    a, b, c = (round(float(x), 6) for x in rng.uniform(0.0, RANDOM_START_MAX_S, 3))
+    return a, b, c
+
+
+def start_patterns(mode: Mode) -> list[tuple[str, tuple[float, float, float]]]:
+    """``(pattern name, starts)``: the fixed patterns, then ``random k``."""
+    out = [(p, FIXED_PATTERNS[p]) for p in mode.patterns]
+    out += [(f"random {k}", random_starts(k)) for k in range(mode.random_draws)]
+    return out
+
+
+def scenario(size: int, starts: tuple[float, float, float], network: str = "packet",
+             trace: bool = False) -> dict[str, Any]:
+    """The dumbbell of sodhatar §III (fig. 3) with packets of ``size`` B, the flows
+    starting at ``starts`` (Tahoe, Reno, NewReno), as a scenario dict."""
+    if network not in NETWORKS:
+        raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got {network!r}")
+    obs = network != "packet"
+    nodes = [{"name": f"n{i}", "kind": "host"} for i in (0, 1, 2)]
+    nodes += [{"name": n, "kind": "edge" if obs else "router"} for n in ("n3", "n4")]
+    nodes += [{"name": f"n{i}", "kind": "host"} for i in (5, 6, 7)]
+    rate, delay = ACCESS
+    links: list[dict[str, Any]] = [{"a": f"n{i}", "b": "n3", "rate": rate, "delay": delay}
+                                   for i in (0, 1, 2)]
+    sc: dict[str, Any] = {"name": f"sodhatar-dumbbell-{network.replace(' ', '-')}",
+                          "sim": {"duration": DURATION_S, "seed": SEED}, "node": nodes}
+    if obs:
+        sc["fibre"] = [{"a": "n3", "b": "n4", "rate": BOTTLENECK[0], "delay": BOTTLENECK[1],
+                        "wavelengths": 1}]
+        sc["obs"] = {"assembly": {"type": "timer", "tb": TB},
+                     "classifier": network.split()[1].replace("-", "_"),
+                     "ack_mode": "assemble", "scheduler": "laucvf", "signalling": "jet",
+                     "bcp_processing": "10us", "switch_setup": "5us"}
+    else:
+        # sodhatar §V "queue-limit(5)" in ns-2 = 4 packets waiting in burstlab.
+        links.append({"a": "n3", "b": "n4", "rate": BOTTLENECK[0], "delay": BOTTLENECK[1],
+                      "queue_pkts": QUEUE_PKTS})
+    links += [{"a": "n4", "b": f"n{i}", "rate": rate, "delay": delay} for i in (5, 6, 7)]
+    sc["link"] = links
+    sc["flow"] = [{"type": "tcp", "name": v, "src": HOSTS[v][0], "dst": HOSTS[v][1],
+                   "variant": v, "profile": "ns2", "mss": f"{size}B", "wm": WM,
+                   "start": st} for v, st in zip(VARIANTS, starts, strict=True)]
+    if trace:
+        sc["sim"]["trace"] = {"cwnd": True, "packets": True}
+    return sc
+
+
+def _params(network: str, pattern: str, starts: tuple[float, float, float],
+            size: int) -> dict[str, Any]:
+    return {"network": network, "pattern": pattern, "size_B": size,
+            "start_tahoe_s": starts[0], "start_reno_s": starts[1],
+            "start_newreno_s": starts[2]}
+
+
+def dumbbell_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every (network, start pattern, packet size) point."""
+    return [(_params(net, pat, st, size), scenario(size, st, net))
+            for net in mode.networks for pat, st in start_patterns(mode)
+            for size in mode.sizes]
+
+
+def trace_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The reference pattern with cwnd and packet traces (figs 4–11)."""
+    st = FIXED_PATTERNS[REFERENCE_PATTERN]
+    return [(_params(net, REFERENCE_PATTERN, st, size), scenario(size, st, net, trace=True))
+            for net in mode.networks for size in mode.sizes]
+
+
+# ---------------------------------------------------------------------------------------
+# Analysis.
+
+
+def t_half(values: np.ndarray) -> float:
+    """95 % Student-t half-width of the mean of ``values`` (NaN for fewer than 2)."""
+    from burstlab.stats import t_ppf
+
+    v = values[np.isfinite(values)]
+    if len(v) < 2:
+        return math.nan
+    return float(t_ppf(0.975, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)))
+
+
+def paired_ratio_ci(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    """``(r, lo, hi)``: the ratio of means ``r = mean(b)/mean(a)`` of paired samples and
+    its 95 % interval by linearisation: ``se(r) = sd(b − r·a) / (√n · mean(a))``, Student
+    t with n − 1 degrees of freedom (NaN interval for n < 2)."""
+    from burstlab.stats import t_ppf
+
+    ok = np.isfinite(a) & np.isfinite(b)
+    a, b = a[ok], b[ok]
+    if not len(a) or a.mean() <= 0:
+        return (math.nan,) * 3
+    r = float(b.mean() / a.mean())
+    if len(a) < 2:
+        return r, math.nan, math.nan
+    se = float((b - r * a).std(ddof=1) / (math.sqrt(len(a)) * a.mean()))
+    h = float(t_ppf(0.975, len(a) - 1)) * se
+    return r, r - h, r + h
+
+
+def per_run_table(sw_table: pd.DataFrame) -> pd.DataFrame:
+    """One row per (network, pattern, size, variant): burstlab's counters and throughput
+    in Mb/s (payload bits of segments arriving at the receiver per second)."""
+    t = sw_table.copy()
+    t["variant"] = t["variant"].astype(str)
+    bits = t["mss_bytes"].astype(float) * 8.0
+    t["throughput_Mbps"] = t["throughput_segps"] * bits / 1e6
+    t["goodput_Mbps"] = t["goodput_segps"] * bits / 1e6
+    t["start_s"] = np.select([t["variant"] == v for v in VARIANTS],
+                             [t[f"start_{v}_s"] for v in VARIANTS], np.nan)
+    keep = ["network", "pattern", "size_B", "variant", "start_s", "start_tahoe_s",
+            "start_reno_s", "start_newreno_s", "throughput_Mbps", "goodput_Mbps",
+            "segments_received", "segments_delivered", "segments_sent", "retransmits",
+            "td_events", "to_events", "mean_rtt_s"]
+    for c in ("data_bursts", "data_bursts_lost"):  # OBS runs only (NaN elsewhere)
+        t[c] = pd.to_numeric(t[c], errors="coerce") if c in t.columns else np.nan
+        keep.append(c)
+    return t[keep].reset_index(drop=True)
+
+
+def size_table(runs: pd.DataFrame, col: str = "throughput_Mbps") -> pd.DataFrame:
+    """Per (network, variant, size): the mean over random start draws with its 95 % CI,
+    the reference pattern's value and the min/max over all patterns, for ``col``
+    (burstlab's or ns-2's)."""
+    rows = []
+    for (net, v, size), g in runs.groupby(["network", "variant", "size_B"], sort=False):
+        rnd = g[g["pattern"].str.startswith("random")][col].to_numpy(float)
+        ref = g[g["pattern"] == REFERENCE_PATTERN][col]
+        allv = g[col].to_numpy(float)
+        h = t_half(rnd)
+        m = float(np.mean(rnd)) if len(rnd) else math.nan
+        rows.append({"network": net, "variant": v, "size_B": int(float(str(size))),
+                     "random_draws": len(rnd), f"{col}_random_mean": m,
+                     f"{col}_random_ci_lo": m - h, f"{col}_random_ci_hi": m + h,
+                     f"{col}_{REFERENCE_PATTERN}": float(ref.iloc[0]) if len(ref)
+                     else math.nan,
+                     f"{col}_min_over_patterns": float(np.nanmin(allv)) if len(allv)
+                     else math.nan,
+                     f"{col}_max_over_patterns": float(np.nanmax(allv)) if len(allv)
+                     else math.nan})
+    return pd.DataFrame(rows)
+
+
+def change_table(runs: pd.DataFrame, lo: int, hi: int,
+                 col: str = "throughput_Mbps") -> pd.DataFrame:
+    """Relative change of ``col`` from ``lo`` to ``hi`` B per (network, variant, pattern)
+    and for the mean over random draws (pattern ``random mean``, with the paired CI of
+    :func:`paired_ratio_ci`: draw k has the same start times at both sizes)."""
+    rows = []
+    for (net, v), g in runs.groupby(["network", "variant"], sort=False):
+        a = g[g["size_B"] == lo].set_index("pattern")[col]
+        b = g[g["size_B"] == hi].set_index("pattern")[col]
+        for pat in a.index.intersection(b.index):
+            x, y = float(a[pat]), float(b[pat])
+            rows.append({"network": net, "variant": v, "pattern": pat,
+                         f"{col}_at_{lo}B": x, f"{col}_at_{hi}B": y,
+                         "change": y / x - 1.0 if x > 0 else math.nan,
+                         "change_ci_lo": math.nan, "change_ci_hi": math.nan})
+        pats = [p for p in a.index.intersection(b.index) if str(p).startswith("random")]
+        if pats:
+            r, rlo, rhi = paired_ratio_ci(a[pats].to_numpy(float), b[pats].to_numpy(float))
+            rows.append({"network": net, "variant": v, "pattern": "random mean",
+                         f"{col}_at_{lo}B": float(a[pats].mean()),
+                         f"{col}_at_{hi}B": float(b[pats].mean()),
+                         "change": r - 1.0, "change_ci_lo": rlo - 1.0,
+                         "change_ci_hi": rhi - 1.0})
+    return pd.DataFrame(rows)
+
+
+def best_table(runs: pd.DataFrame, col: str = "throughput_Mbps",
+               tol: float = 0.01) -> pd.DataFrame:
+    """Per (network, size, pattern): the variant with the highest ``col`` (``tie`` when
+    the two best are within ``tol`` of each other)."""
+    rows = []
+    for (net, size, pat), g in runs.groupby(["network", "size_B", "pattern"], sort=False):
+        s = g.set_index("variant")[col].astype(float).sort_values(ascending=False)
+        best = str(s.index[0])
+        if len(s) > 1 and s.iloc[0] <= s.iloc[1] * (1 + tol):
+            best = "tie"
+        rows.append({"network": net, "size_B": int(float(str(size))), "pattern": pat, "best": best,
+                     **{f"{v}_{col}": float(s.get(v, math.nan)) for v in VARIANTS}})
+    return pd.DataFrame(rows)
+
+
+def binned_throughput(times_s: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Throughput (Mb/s) per :data:`BIN_S` bin from the arrival times of data segments
+    at the receiver; returns (bin centres in s, Mb/s)."""
+    edges = np.arange(0.0, DURATION_S + BIN_S / 2, BIN_S)
+    counts, _ = np.histogram(times_s, bins=edges)
+    return (edges[:-1] + BIN_S / 2, counts * size * 8.0 / BIN_S / 1e6)
+
+
+def time_series(ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Throughput vs time (burstlab, and ns-2 for the packet network) and cwnd vs time
+    (burstlab) of the reference pattern."""
+    tr = ctx.results["traces"]
+    rows, cw = [], []
+    for i, (params, _) in enumerate(trace_points(ctx.mode)):
+        res = tr.result(i)
+        net, size = params["network"], int(params["size_B"])
+        pk = res.packets
+        for fi, v in enumerate(VARIANTS):
+            t = pk[(pk["flow"] == fi) & (pk["event"] == "received")]["time_s"].to_numpy(float)
+            x, y = binned_throughput(t, size)
+            rows += [{"network": net, "simulator": "burstlab", "size_B": size, "variant": v,
+                      "time_s": a, "throughput_Mbps": b} for a, b in zip(x, y, strict=True)]
+            c = res.cwnd[res.cwnd["flow"] == fi]
+            cw += [{"network": net, "size_B": size, "variant": v, "time_s": a,
+                    "cwnd_segments": b}
+                   for a, b in zip(c["time_s"], c["cwnd_segments"], strict=True)]
+    ns = ctx.values.get("ns2_times", {})
+    for (size, v), t in ns.items():
+        x, y = binned_throughput(np.asarray(t, float), size)
+        rows += [{"network": "packet", "simulator": "ns-2", "size_B": size, "variant": v,
+                  "time_s": a, "throughput_Mbps": b} for a, b in zip(x, y, strict=True)]
+    return pd.DataFrame(rows), pd.DataFrame(cw)
+
+
+def _stamp(ctx: Context) -> dict[str, Any]:
+    m: Mode = ctx.mode
+    return {"seed": SEED, "replications": 1, "random_start_draws": m.random_draws,
+            "burstlab_version": _core.__version__, "mode": m.name}
+
+
+PAPER = Paper(
+    name="sodhatar",
+    title="sodhatar: Tahoe, Reno, NewReno on a dumbbell (and with an OBS core) reproduced",
+    data_file=Path(__file__).with_name("paper.toml"),
+    modes=MODES,
+    stamp=_stamp,
+)
+PAPER.experiments += [
+    Experiment("dumbbell", lambda ctx: dumbbell_points(ctx.mode)),
+    Experiment("traces", lambda ctx: trace_points(ctx.mode), keep_traces=True),
+]
+
+
+def analyse(ctx: Context) -> None:
+    """burstlab's and ns-2's tables: per run, per packet size, the 1460 → 4000 B changes,
+    the best variant per pattern, and the time series of the reference pattern."""
+    from burstlab.reproduce.papers.sodhatar import ns2runs
+
+    m: Mode = ctx.mode
+    runs = per_run_table(ctx.results["dumbbell"].table)
+    ns = ns2runs.run_all(ctx, [(p, sc) for p, sc in dumbbell_points(m)
+                               if p["network"] == "packet"])
+    runs = ns2runs.merge(runs, ns)
+    ctx.values["ns2_available"] = ns2runs.available()
+    lo, hi = min(m.sizes), max(m.sizes)
+    sizes = size_table(runs)
+    changes = change_table(runs, lo, hi)
+    best = best_table(runs)
+    pk = runs[runs["network"] == "packet"]
+    has_ns = bool(pk["ns2_throughput_Mbps"].notna().any())
+    if has_ns:
+        sizes = sizes.merge(size_table(pk, "ns2_throughput_Mbps").drop(
+            columns=["random_draws"]), on=["network", "variant", "size_B"], how="left")
+        ns_ch = change_table(pk, lo, hi, "ns2_throughput_Mbps").rename(
+            columns={"change": "ns2_change", "change_ci_lo": "ns2_change_ci_lo",
+                     "change_ci_hi": "ns2_change_ci_hi"})
+        changes = changes.merge(ns_ch, on=["network", "variant", "pattern"], how="left")
+        ns_best = best_table(pk, "ns2_throughput_Mbps")[["network", "size_B", "pattern",
+                                                         "best"]]
+        best = best.merge(ns_best.rename(columns={"best": "ns2_best"}),
+                          on=["network", "size_B", "pattern"], how="left")
+    series, cwnd = time_series(ctx)
+    ctx.values.update(runs=runs, sizes=sizes, changes=changes, best=best, series=series,
+                      cwnd=cwnd, lo=lo, hi=hi, has_ns2=has_ns)
+    stamp = ctx.stamp
+    ctx.tables["runs"] = runs.assign(**stamp)
+    ctx.tables["throughput_vs_size"] = sizes.assign(**stamp)
+    ctx.tables["size_change"] = changes.assign(**stamp)
+    ctx.tables["best_variant"] = best.assign(**stamp)
+    ctx.tables["throughput_vs_time"] = series.assign(**stamp)
+    ctx.tables["cwnd_vs_time"] = cwnd.assign(**stamp)
+
+
+PAPER.analyse = analyse
+
