@@ -16,6 +16,9 @@ from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.zhou.experiments import PAPER
 from burstlab.reproduce.papers.zhou.testbed import setups
 
+#: zhou §2.2's largest burst loss probability: the end of the colour scale.
+PB_MAX = 0.008
+
 
 def _plt() -> Any:
     import matplotlib
@@ -30,10 +33,10 @@ def draw_curves(ax: Any, df: pd.DataFrame, *, models: bool, logx: bool) -> None:
     """Goodput (Mb/s) vs assembly period (µs), one colour per Pb: simulation with 95 %
     CIs, and (``models``) the set-up variant's yu model dashed."""
     cmap = _plt().get_cmap("viridis")
-    pbs = sorted(df["pb"].unique())
-    for i, pb in enumerate(pbs):
+    for pb in sorted(df["pb"].unique()):
         g = df[df["pb"] == pb].sort_values("tb_us")
-        c = cmap(i / max(1, len(pbs) - 1))
+        # One colour per Pb in every panel; Pb = 0 (no loss) in black.
+        c = "k" if pb <= 0 else cmap(min(1.0, 0.15 + 0.85 * float(pb) / PB_MAX))
         y = g["goodput_Mbps_mean"].to_numpy(float)
         err = np.vstack([y - g["goodput_Mbps_ci_lo"].to_numpy(float),
                          g["goodput_Mbps_ci_hi"].to_numpy(float) - y])
