@@ -141,7 +141,7 @@ def optimal_period(df: pd.DataFrame, paper_us: float) -> Check:
                                           f"{_us(paper_us)} (median {_us(med)})")
     if k:
         return Check("same direction", value,
-                     f"{k} of {len(o)} lossy curves have an interior optimum, median best "
+                     f"lossy curves with an interior optimum: {k} of {len(o)}; median best "
                      f"period {_us(med)} against the paper's {_us(paper_us)}")
     edge = "smallest" if float(o["best_tb_us"].max()) <= float(df["tb_us"].min()) \
         else "an end of the"
