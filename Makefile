@@ -21,7 +21,7 @@ build: env
 	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --extras dev -q
 
 # Every paper's quick reproduction and the site: $(OUT)/index.html links each paper's
-# page $(OUT)/<paper>/report.html (about 1.5 minutes per paper on 2 cores).
+# page $(OUT)/<paper>/report.html (1.5–3.5 minutes per paper on 2 cores).
 demo: build
 	$(BIN)/burstlab reproduce all --quick --out $(OUT)
 

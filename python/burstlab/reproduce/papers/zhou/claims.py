@@ -1,0 +1,112 @@
+"""zhou's claims: each compares a value of ``paper.toml`` with burstlab and returns a
+:class:`~burstlab.reproduce.framework.Claim` with a verdict and a one-sentence reason.
+
+Read first: the registered functions below; the checks themselves are in :mod:`.checks`
+(pure functions of a table, shared with the sensitivity table and the tests). Part 1
+(§2, fig. 2) is checked on the base set-up; part 2 (§3, fig. 5) is listed with the
+verdict *not comparable* until burstlab has the ACK-ratio assembler.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.papers.zhou.checks import PERIOD_FACTOR, checks_for
+from burstlab.reproduce.papers.zhou.experiments import PAPER, model_argmax_us
+from burstlab.reproduce.papers.zhou.testbed import BASE
+from burstlab.reproduce.report import fmt
+
+#: What each fig. 2 claim says, in short, and the paper's value as text.
+STATEMENTS = {
+    "fig2.pb0_delay_penalty": ("at Pb = 0 the bandwidth falls as the period grows "
+                               "(delay penalty)", "falls (stated)"),
+    "fig2.optimal_period": ("with losses the bandwidth rises then falls with the period, "
+                            "peaking at an optimal period", "250 µs (printed)"),
+    "fig2.optimum_independent_of_pb": ("the optimal period does not depend on Pb",
+                                       "independent of Pb (stated)"),
+    "fig2.loss_cost_pb0.8": ("Pb = 0.8 % costs about 52 % of the bandwidth "
+                             "(burstlab: at the 250 µs period)", "52 % (printed)"),
+    "fig2.higher_pb_lower_bandwidth": ("higher Pb gives lower bandwidth",
+                                       "lower (stated)"),
+    "fig2.drop_to_3000us.pb=0.1%": ("from 250 µs to 3000 µs the bandwidth drops 40 % at "
+                                    "Pb = 0.1 %", "40 % (printed)"),
+    "fig2.drop_to_3000us.pb=0.8%": ("from 250 µs to 3000 µs the bandwidth drops 16 % at "
+                                    "Pb = 0.8 %", "16 % (printed)"),
+    "fig2.drop_larger_at_low_pb": ("the bandwidth varies faster with the period at low Pb "
+                                   "than at high Pb", "40 % > 16 % (printed)"),
+}
+SOURCES = {"fig2.drop_to_3000us.pb=0.1%": "fig2.drop_to_3000us",
+           "fig2.drop_to_3000us.pb=0.8%": "fig2.drop_to_3000us",
+           "fig2.drop_larger_at_low_pb": "fig2.drop_to_3000us"}
+
+
+@PAPER.claim
+def claim_fig2(ctx: Context) -> list[Claim]:
+    """zhou §2.2 (fig. 2) on the base set-up."""
+    df = ctx.values["fig2"]
+    out = []
+    for cid, c in checks_for(df, ctx.data).items():
+        statement, paper_value = STATEMENTS[cid]
+        src = ctx.data[SOURCES.get(cid, cid)].source
+        out.append(Claim(id=cid, source=src, statement=statement, paper_value=paper_value,
+                         burstlab_value=c.value, ci=c.ci, verdict=c.verdict, note=c.note))
+    return out
+
+
+@PAPER.claim
+def claim_model_optimum(ctx: Context) -> Claim:
+    """yu's model (eq. 26/28, 34 or 52/53 for the base variant) at the testbed's
+    parameters: where is its optimum period, and does it move with Pb?"""
+    df = ctx.values["fig2"]
+    pv = ctx.data["fig2.optimal_period"]
+    paper_us = float(pv.value) * 1e6
+    lossy = df[df["pb"] > 0]
+    base = dict(id="model.optimal_period", source=f"{pv.source}; yu eq. 26/28, 34",
+                statement="yu's model at the testbed's parameters peaks at the paper's "
+                          "optimum, whatever Pb",
+                paper_value="250 µs, independent of Pb (printed, stated)")
+    if not len(lossy):
+        return Claim(**base, burstlab_value="–", verdict="not comparable",
+                     note="no lossy points simulated")
+    rtt0 = float(np.nanmedian(lossy["rtt0_measured_s"]))
+    rto = float(np.nanmedian(lossy["rto_measured_s"]))
+    best = {float(p): model_argmax_us(float(p), BASE, rtt0, rto)
+            for p in sorted(lossy["pb"].unique())}
+    ctx.values["model_optima_us"] = best
+    value = (f"{BASE.variant} model optimum " + ", ".join(
+        f"{fmt(t)} µs (Pb = {100 * p:g} %)" for p, t in best.items())
+             + f"; RTT0 {fmt(rtt0 * 1e6)} µs, RTO {fmt(rto)} s (measured medians)")
+    spread = max(best.values()) / min(best.values())
+    near = all(abs(np.log10(t / paper_us)) <= np.log10(PERIOD_FACTOR) for t in best.values())
+    if near:
+        verdict, note = "reproduces", (f"every model optimum is within a factor "
+                                       f"{PERIOD_FACTOR:g} of {fmt(paper_us)} µs")
+    elif spread <= PERIOD_FACTOR:
+        verdict, note = "same direction", (f"the model's optimum hardly moves with Pb "
+                                           f"(spread ×{fmt(spread)}) but lies at "
+                                           f"{fmt(float(np.median(list(best.values()))))} µs")
+    else:
+        verdict, note = "differs", (f"the model's optimum moves by ×{fmt(spread)} across Pb "
+                                    "and is not near 250 µs")
+    return Claim(**base, burstlab_value=value, verdict=verdict, note=note)
+
+
+PART2_NOTE = ("not reproduced yet: ACK-ratio (R_MAX) assembly needs a new assembler in "
+              "burstlab's core (issue 13, part 2)")
+
+
+@PAPER.claim
+def claim_part2(ctx: Context) -> list[Claim]:
+    """zhou §3 (fig. 5): listed, not yet reproduced."""
+    out = []
+    for key, statement in (
+            ("fig5.rmax1_is_conventional", "R_MAX = 1 coincides with conventional assembly"),
+            ("fig5.intermediate_rmax_better", "an intermediate R_MAX lowers burst loss and "
+                                              "raises throughput"),
+            ("fig5.rmax0_starves", "R_MAX = 0 starves TCP (burst loss probability 1)")):
+        pv = ctx.data[key]
+        out.append(Claim(id=key, source=pv.source, statement=statement,
+                         paper_value="stated", burstlab_value="–",
+                         verdict="not comparable", note=PART2_NOTE))
+    return out
