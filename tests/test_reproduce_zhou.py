@@ -90,6 +90,11 @@ def test_optimum_fixed_vs_moving() -> None:
                   0.008: [300, 250, 200, 150, 100]}, PERIODS)
     assert checks.optimal_period(edge, 250.0).verdict == "differs"
     assert checks.optimum_independent(edge).verdict == "same direction"
+    # Wide CIs: the best period moves 250 -> 1000 us, but both CIs hold 250 us as well.
+    wide = table({0.0: [900, 850, 800, 400, 200], 0.001: [300, 500, 700, 650, 420],
+                  0.008: [150, 250, 360, 380, 320]}, PERIODS, half=0.2)
+    c = checks.optimum_independent(wide)
+    assert c.verdict == "not comparable" and "too short" in c.note
 
 
 def test_loss_cost_52_vs_30_percent() -> None:

@@ -163,6 +163,13 @@ def optimum_independent(df: pd.DataFrame) -> Check:
         return Check("not comparable", value, "every period is within the 95 % CI of the "
                                               "best at every Pb: the runs cannot locate an "
                                               "optimum")
+    best = o["best_tb_us"].to_numpy(float)
+    spread = float(best.max() / best.min())
+    if common and spread > PERIOD_FACTOR:
+        c = ", ".join(_us(x) for x in sorted(common))
+        return Check("not comparable", value,
+                     f"the best period moves by a factor {spread:.3g} across Pb, yet every "
+                     f"Pb's 95 % CI also holds {c}: the runs are too short to decide")
     if common:
         c = ", ".join(_us(x) for x in sorted(common))
         ends = {float(df["tb_us"].min()), float(df["tb_us"].max())}
