@@ -89,7 +89,12 @@ fn diff(expected: &str, got: &str, max: usize) -> String {
             }
         }
     }
-    let _ = writeln!(s, "  {n} line(s) differ ({} expected, {} got)", e.len(), g.len());
+    let _ = writeln!(
+        s,
+        "  {n} line(s) differ ({} expected, {} got)",
+        e.len(),
+        g.len()
+    );
     s
 }
 

@@ -65,7 +65,7 @@ fn run(
             spec.resolve(seed, replication)
                 .map_err(|e| e.to_string())
                 .map(|r| {
-                    burstlab_core::sim::Sim::new(&r)
+                    burstlab_core::world::World::new(&r)
                         .map_err(|e| e.to_string())
                         .map(|s| s.run())
                 })
