@@ -57,7 +57,7 @@ pub struct LinkRow {
     pub pkts_delivered: u64,
     pub drops_queue: u64,
     pub drops_loss: u64,
-    /// Fraction of the run the transmitter was busy.
+    /// Fraction of the measurement window `[warmup, end)` the transmitter was busy.
     pub utilisation: f64,
 }
 

@@ -22,7 +22,9 @@ pub struct LinkCounters {
     pub bytes_delivered: u64,
     pub drops_queue: u64,
     pub drops_loss: u64,
-    /// Transmission time (ps) of the packets offered, for utilisation.
+    /// Transmission time (ps) of the packets offered that falls inside the measurement
+    /// window `[warmup, end)`, for utilisation (counted at offer time, clipped to the
+    /// window, so it is not reset at warm-up).
     pub busy_ps: u128,
 }
 
@@ -77,9 +79,19 @@ pub enum Due {
 #[derive(Default)]
 pub struct Links {
     links: Vec<Link>,
+    /// The measurement window `[warmup, end)`.
+    window: (SimTime, SimTime),
 }
 
 impl Links {
+    /// Links measured over `[warmup, end)`.
+    pub fn new(warmup: SimTime, end: SimTime) -> Links {
+        Links {
+            links: Vec::new(),
+            window: (warmup, end),
+        }
+    }
+
     /// Adds a link direction; returns its index.
     pub fn add(&mut self, p: LinkParams) -> u32 {
         self.links.push(Link {
@@ -135,7 +147,11 @@ impl Links {
         let tx = link.p.rate.tx_time(bytes.into());
         let end = start + tx;
         link.busy_until = end;
-        link.c.busy_ps += tx.0 as u128;
+        let (w0, w1) = self.window;
+        let (b0, b1) = (start.max(w0), end.min(w1));
+        if b1 > b0 {
+            link.c.busy_ps += (b1 - b0).0 as u128;
+        }
         if limited {
             link.backlog.push_back((start, end, bytes));
             link.backlog_bytes += bytes as u64;
@@ -166,8 +182,19 @@ impl Links {
         }
     }
 
-    /// The result rows of the reported links; utilisation is busy time over `span_s`.
-    pub fn rows(&self, names: &[String], span_s: f64) -> Vec<LinkRow> {
+    /// End of warm-up: the counters restart (busy time is already clipped to the window).
+    pub fn warmup(&mut self) {
+        for l in &mut self.links {
+            l.c = LinkCounters {
+                busy_ps: l.c.busy_ps,
+                ..LinkCounters::default()
+            };
+        }
+    }
+
+    /// The result rows of the reported links, over the window `[warmup, end)`.
+    pub fn rows(&self, names: &[String]) -> Vec<LinkRow> {
+        let span_s = self.window.1.saturating_sub(self.window.0).as_secs_f64();
         self.links
             .iter()
             .filter_map(|l| l.p.report.map(|r| (l, r)))

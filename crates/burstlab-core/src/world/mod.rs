@@ -169,6 +169,7 @@ impl World {
                 Ev::BurstArrive(b) => self.burst_arrive(now, b),
                 Ev::Warmup => {
                     self.hosts.warmup(now);
+                    self.links.warmup();
                     self.edges.warmup();
                     if let Some(c) = &mut self.core {
                         c.warmup();
@@ -507,9 +508,8 @@ impl World {
         let now = c.duration;
         let names = &self.node_names;
         let flows = self.hosts.rows(now, c.warmup, names);
-        let span = c.duration.as_secs_f64();
         let obs_span = c.duration.saturating_sub(c.warmup).as_secs_f64();
-        let links = self.links.rows(names, span);
+        let links = self.links.rows(names);
         let (bursts, burst_hist) = self.edges.queue_rows(names);
         let obs_links = self
             .core

@@ -56,7 +56,7 @@ fn default_fabrics(r: &Resolved) -> (Vec<Fabric>, Vec<Option<u32>>) {
 }
 
 pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
-    let mut links = Links::default();
+    let mut links = Links::new(r.warmup, r.duration);
     for (i, l) in r.links.iter().enumerate() {
         links.add(LinkParams {
             rate: l.rate,
