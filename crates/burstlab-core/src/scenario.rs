@@ -205,6 +205,35 @@ pub struct NodeSpec {
     /// class's own `assembly` wins over it).
     #[serde(default)]
     pub assembly: Option<AssemblySpec>,
+    /// Edge/core only: the node's switching fabrics (`[[node.fabric]]`; hybrid §II's
+    /// MEMS and SOA fabrics side by side). Without any, the node has one fabric named
+    /// `default` with the global `[obs]` settings and `switch_setup`.
+    #[serde(default, alias = "fabrics")]
+    pub fabric: Vec<FabricSpec>,
+}
+
+/// One switching fabric of an OBS node. Unset fields take the `[obs]` values (and
+/// `setup` the node's `switch_setup`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FabricSpec {
+    pub name: String,
+    /// Switch set-up time.
+    #[serde(default)]
+    pub setup: Option<Dur>,
+    /// BCP processing time δ of this fabric.
+    #[serde(default)]
+    pub bcp_processing: Option<Dur>,
+    /// Line rate per wavelength of the fibres that leave the node through this fabric
+    /// (used when a fibre gives no `rate`).
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    #[serde(default)]
+    pub signalling: Option<Signalling>,
+    #[serde(default)]
+    pub scheduler: Option<SchedulerName>,
+    #[serde(default)]
+    pub conversion: Option<bool>,
 }
 
 fn default_node_kind() -> NodeKind {
@@ -389,8 +418,15 @@ impl FlowSpec {
 pub struct FibreSpec {
     pub a: String,
     pub b: String,
-    /// Line rate of each data wavelength.
-    pub rate: Rate,
+    /// Line rate of each data wavelength (default: the `rate` of the fabric at the
+    /// sending end).
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    /// The fabric the fibre attaches to at node `a` / `b` (default: the node's first).
+    #[serde(default)]
+    pub fabric_a: Option<String>,
+    #[serde(default)]
+    pub fabric_b: Option<String>,
     /// Propagation delay; give either `delay` or `length_km` (5 µs per km).
     #[serde(default)]
     pub delay: Option<Dur>,
@@ -479,6 +515,16 @@ pub enum SchedulerName {
     Laucvf,
 }
 
+impl SchedulerName {
+    pub fn kind(self) -> crate::obs::SchedulerKind {
+        match self {
+            SchedulerName::Ffuc => crate::obs::SchedulerKind::Ffuc,
+            SchedulerName::Lauc => crate::obs::SchedulerKind::Lauc,
+            SchedulerName::Laucvf => crate::obs::SchedulerKind::LaucVf,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Signalling {
@@ -544,6 +590,10 @@ pub struct ClassSpec {
     /// Added to the base offset of this class's bursts (e.g. MEMS set-up, hybrid §II).
     #[serde(default)]
     pub extra_offset: Option<Dur>,
+    /// Path policy: this class's bursts cross only fibres attached to the fabric of this
+    /// name at both ends (nodes without declared fabrics serve every class).
+    #[serde(default)]
+    pub fabric: Option<String>,
 }
 
 /// The `[obs]` section. Every field has a default.
@@ -741,6 +791,24 @@ pub struct Resolved {
     pub node_setup: Vec<SimTime>,
     /// Per node: its own assembly policy (edge nodes with `assembly`).
     pub node_assembly: Vec<Option<AssemblerConfig>>,
+    /// Every switching fabric of every OBS node.
+    pub fabrics: Vec<ResolvedFabric>,
+    /// Per node: indices into `fabrics` (at least one for an OBS node, none otherwise).
+    pub node_fabrics: Vec<Vec<u32>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedFabric {
+    pub node: u32,
+    pub name: String,
+    /// `false` for the implicit `default` fabric of a node without `[[node.fabric]]`.
+    pub declared: bool,
+    pub setup: SimTime,
+    pub bcp_processing: SimTime,
+    pub rate: Option<BitRate>,
+    pub signalling: Signalling,
+    pub scheduler: crate::obs::SchedulerKind,
+    pub conversion: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -754,6 +822,9 @@ pub struct ResolvedFibre {
     pub loss: f64,
     /// Index of the `[[fibre]]` entry it came from.
     pub spec_index: usize,
+    /// Fabrics (indices into `Resolved::fabrics`) at the `from` and `to` ends.
+    pub fabric_a: u32,
+    pub fabric_b: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -761,6 +832,8 @@ pub struct ResolvedClass {
     pub name: String,
     pub assembly: Option<AssemblerConfig>,
     pub extra_offset: SimTime,
+    /// Path policy: the fabric this class's bursts use.
+    pub fabric: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -887,6 +960,8 @@ impl ScenarioSpec {
             .unwrap_or(SimTime::from_us(5));
         let mut node_setup = Vec::with_capacity(nodes.len());
         let mut node_assembly = Vec::with_capacity(nodes.len());
+        let mut fabrics: Vec<ResolvedFabric> = Vec::new();
+        let mut node_fabrics: Vec<Vec<u32>> = Vec::with_capacity(nodes.len());
         for (i, n) in self.nodes.iter().enumerate() {
             if n.switch_setup.is_some() && !n.kind.is_obs() {
                 return Err(e(
@@ -895,6 +970,57 @@ impl ScenarioSpec {
                 ));
             }
             node_setup.push(n.switch_setup.map(|d| d.0).unwrap_or(default_setup));
+            if !n.fabric.is_empty() && !n.kind.is_obs() {
+                return Err(e(
+                    format!("node[{i}].fabric"),
+                    "applies to edge and core nodes only",
+                ));
+            }
+            let mut mine = Vec::new();
+            if n.kind.is_obs() {
+                let base = ResolvedFabric {
+                    node: i as u32,
+                    name: "default".into(),
+                    declared: false,
+                    setup: node_setup[i],
+                    bcp_processing: obs_spec
+                        .bcp_processing
+                        .map_or(SimTime::from_us(10), |d| d.0),
+                    rate: None,
+                    signalling: obs_spec.signalling,
+                    scheduler: obs_spec.scheduler.kind(),
+                    conversion: obs_spec.conversion,
+                };
+                if n.fabric.is_empty() {
+                    mine.push(fabrics.len() as u32);
+                    fabrics.push(base.clone());
+                }
+                for (j, fs) in n.fabric.iter().enumerate() {
+                    let fld = |s: &str| format!("node[{i}].fabric[{j}].{s}");
+                    if fs.name.is_empty() {
+                        return Err(e(fld("name"), "must not be empty"));
+                    }
+                    if n.fabric[..j].iter().any(|o| o.name == fs.name) {
+                        return Err(e(
+                            fld("name"),
+                            format!("duplicate fabric name '{}' at node '{}'", fs.name, n.name),
+                        ));
+                    }
+                    mine.push(fabrics.len() as u32);
+                    fabrics.push(ResolvedFabric {
+                        name: fs.name.clone(),
+                        declared: true,
+                        setup: fs.setup.map_or(base.setup, |d| d.0),
+                        bcp_processing: fs.bcp_processing.map_or(base.bcp_processing, |d| d.0),
+                        rate: fs.rate.map(|r| r.0),
+                        signalling: fs.signalling.unwrap_or(base.signalling),
+                        scheduler: fs.scheduler.map_or(base.scheduler, |k| k.kind()),
+                        conversion: fs.conversion.unwrap_or(base.conversion),
+                        ..base.clone()
+                    });
+                }
+            }
+            node_fabrics.push(mine);
             node_assembly.push(match &n.assembly {
                 Some(a) if n.kind == NodeKind::Edge => {
                     Some(a.resolve(&format!("node[{i}].assembly"), max_pkts_per_burst)?)
@@ -1034,18 +1160,53 @@ impl ScenarioSpec {
                 }
             };
             let base_p = obs_spec.loss.as_ref().map_or(0.0, |l| l.p);
-            let mk = |from, to| ResolvedFibre {
+            let fabric_of = |end: &str, node: u32, name: &Option<String>| match name {
+                None => Ok(node_fabrics[node as usize][0]),
+                Some(nm) => node_fabrics[node as usize]
+                    .iter()
+                    .copied()
+                    .find(|&x| fabrics[x as usize].declared && fabrics[x as usize].name == *nm)
+                    .ok_or_else(|| {
+                        let have: Vec<&str> = node_fabrics[node as usize]
+                            .iter()
+                            .map(|&x| fabrics[x as usize].name.as_str())
+                            .collect();
+                        e(
+                            fld(end),
+                            format!(
+                                "node '{}' has no fabric '{nm}' (its fabrics: {have:?})",
+                                nodes[node as usize].0
+                            ),
+                        )
+                    }),
+            };
+            let fa = fabric_of("fabric_a", a, &f.fabric_a)?;
+            let fb = fabric_of("fabric_b", b, &f.fabric_b)?;
+            let rate_from = |fab: u32| {
+                f.rate
+                    .map(|r| r.0)
+                    .or(fabrics[fab as usize].rate)
+                    .ok_or_else(|| {
+                        e(
+                            fld("rate"),
+                            "required (or a rate on the fabric at the sending end)",
+                        )
+                    })
+            };
+            let mk = |from, to, fabric_a, fabric_b, rate| ResolvedFibre {
                 from,
                 to,
-                rate: f.rate.0,
+                rate,
                 delay,
                 wavelengths: f.wavelengths,
                 loss: loss.unwrap_or(base_p),
                 spec_index: i,
+                fabric_a,
+                fabric_b,
             };
-            fibres.push(mk(a, b));
+            fibres.push(mk(a, b, fa, fb, rate_from(fa)?));
             if f.duplex {
-                fibres.push(mk(b, a));
+                fibres.push(mk(b, a, fb, fa, rate_from(fb)?));
             }
         }
         let obs = if fibres.is_empty() && self.obs.is_none() {
@@ -1205,6 +1366,8 @@ impl ScenarioSpec {
             obs,
             node_setup,
             node_assembly,
+            fabrics,
+            node_fabrics,
         })
     }
 
@@ -1262,17 +1425,14 @@ impl ScenarioSpec {
                     None => None,
                 },
                 extra_offset: c.extra_offset.map_or(SimTime::ZERO, |d| d.0),
+                fabric: c.fabric.clone(),
             });
         }
         Ok(ResolvedObs {
             assembly,
             classifier: o.classifier,
             ack_mode: o.ack_mode,
-            scheduler: match o.scheduler {
-                SchedulerName::Ffuc => crate::obs::SchedulerKind::Ffuc,
-                SchedulerName::Lauc => crate::obs::SchedulerKind::Lauc,
-                SchedulerName::Laucvf => crate::obs::SchedulerKind::LaucVf,
-            },
+            scheduler: o.scheduler.kind(),
             conversion: o.conversion,
             signalling: o.signalling,
             bcp_processing: o.bcp_processing.map_or(SimTime::from_us(10), |d| d.0),

@@ -31,28 +31,49 @@ pub struct Wired {
     pub routes: Vec<Vec<Hop>>,
 }
 
-/// One default fabric per OBS node from the global `[obs]` settings.
-fn default_fabrics(r: &Resolved) -> (Vec<Fabric>, Vec<Option<u32>>) {
-    let mut fabrics = Vec::new();
-    let mut of_node = vec![None; r.nodes.len()];
-    if let Some(o) = r.obs.as_ref() {
-        for (n, (_, kind)) in r.nodes.iter().enumerate() {
-            if !kind.is_obs() {
-                continue;
-            }
-            of_node[n] = Some(fabrics.len() as u32);
-            fabrics.push(Fabric {
-                name: "default".into(),
-                node: n as u32,
-                setup: r.node_setup[n],
-                bcp_processing: o.bcp_processing,
-                jit: o.signalling == Signalling::Jit,
-                scheduler: o.scheduler,
-                conversion: o.conversion,
-            });
-        }
-    }
-    (fabrics, of_node)
+/// The core's fabric table from the resolved fabrics (the global `[obs]` settings for
+/// nodes without `[[node.fabric]]`).
+fn fabrics(r: &Resolved) -> Vec<Fabric> {
+    r.fabrics
+        .iter()
+        .map(|f| Fabric {
+            name: f.name.clone(),
+            node: f.node,
+            setup: f.setup,
+            bcp_processing: f.bcp_processing,
+            jit: f.signalling == Signalling::Jit,
+            scheduler: f.scheduler,
+            conversion: f.conversion,
+        })
+        .collect()
+}
+
+/// Path policy: the fibre from `a` to `b` a burst takes — the first in scenario order
+/// that attaches, at `a`, to the fabric the burst arrived on (`prev`, none at the
+/// ingress) and, at both ends, to the class's fabric `want` (nodes without declared
+/// fabrics serve every class). Parallel fibres with the same fabrics are tried by the
+/// core at reservation time (first fit).
+fn choose_fibre(
+    r: &Resolved,
+    a: u32,
+    b: u32,
+    prev: Option<u32>,
+    want: Option<&str>,
+) -> Option<u32> {
+    let serves = |fab: u32| {
+        let f = &r.fabrics[fab as usize];
+        want.is_none_or(|w| !f.declared || f.name == w)
+    };
+    r.fibres
+        .iter()
+        .position(|f| {
+            f.from == a
+                && f.to == b
+                && prev.is_none_or(|p| p == f.fabric_a)
+                && serves(f.fabric_a)
+                && serves(f.fabric_b)
+        })
+        .map(|i| i as u32)
 }
 
 pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
@@ -70,7 +91,6 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
     }
     let oc = r.obs.as_ref();
     let core = oc.map(|o| {
-        let (fabrics, of_node) = default_fabrics(r);
         let per_path = o.loss_scope == LossScope::PerPath;
         let fibres = r
             .fibres
@@ -84,13 +104,13 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                 wavelengths: f.wavelengths,
                 loss: if per_path { 0.0 } else { f.loss },
                 spec_index: f.spec_index,
-                fabric_a: of_node[f.from as usize].expect("fibres join OBS nodes"),
-                fabric_b: of_node[f.to as usize].expect("fibres join OBS nodes"),
+                fabric_a: f.fabric_a,
+                fabric_b: f.fabric_b,
                 rng: RngStream::derive(r.seed, r.replication, &format!("fibre/{i}/loss")),
             })
             .collect();
         Core::new(
-            fabrics,
+            fabrics(r),
             fibres,
             LossModel {
                 per_path,
@@ -105,12 +125,6 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
         r.links
             .iter()
             .position(|l| l.from == a && l.to == b)
-            .map(|i| i as u32)
-    };
-    let find_fibre = |a: u32, b: u32| -> Option<u32> {
-        r.fibres
-            .iter()
-            .position(|f| f.from == a && f.to == b)
             .map(|i| i as u32)
     };
     let is_obs = |n: u32| r.nodes[n as usize].1.is_obs();
@@ -130,13 +144,49 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                     continue;
                 }
                 let ingress = a;
-                let mut path = Vec::new();
+                let o = oc.expect("fibres imply obs settings");
+                // The class whose path policy applies (per_egress queues mix classes:
+                // class 0's).
+                let pclass = match o.classifier {
+                    Classifier::PerEgress => 0,
+                    _ => f.class,
+                };
+                let want = o
+                    .classes
+                    .get(pclass as usize)
+                    .and_then(|c| c.fabric.as_deref());
+                let mut path: Vec<u32> = Vec::new();
                 while k + 1 < nodes.len() && is_obs(nodes[k]) && is_obs(nodes[k + 1]) {
-                    path.push(find_fibre(nodes[k], nodes[k + 1]).expect("validated route"));
+                    let (x, y) = (nodes[k], nodes[k + 1]);
+                    let prev = path.last().map(|&p| r.fibres[p as usize].fabric_b);
+                    let Some(fib) = choose_fibre(r, x, y, prev, want) else {
+                        let (xn, yn) = (&r.nodes[x as usize].0, &r.nodes[y as usize].0);
+                        let field = if want.is_some() {
+                            format!("obs.class[{pclass}].fabric")
+                        } else {
+                            format!("flow[{fi}].route")
+                        };
+                        let why = match (want, prev) {
+                            (Some(w), _) => format!(
+                                "flow '{}' needs a fibre from '{xn}' to '{yn}' attached to fabric '{w}' at both ends{}",
+                                f.name,
+                                prev.map_or(String::new(), |p| format!(
+                                    " and to fabric '{}' at '{xn}'",
+                                    r.fabrics[p as usize].name
+                                ))
+                            ),
+                            (None, Some(p)) => format!(
+                                "flow '{}' arrives at '{xn}' on fabric '{}' but no fibre from '{xn}' to '{yn}' leaves through it",
+                                f.name, r.fabrics[p as usize].name
+                            ),
+                            (None, None) => format!("no fibre from '{xn}' to '{yn}'"),
+                        };
+                        return Err(ScenarioError::new(field, why));
+                    };
+                    path.push(fib);
                     k += 1;
                 }
                 let egress = nodes[k];
-                let o = oc.expect("fibres imply obs settings");
                 let tcp = matches!(f.kind, ResolvedFlowKind::Tcp { .. });
                 if dir == 1 && !tcp {
                     // UDP flows send nothing back: no queue for their reverse route.
