@@ -472,6 +472,9 @@ pub struct AssemblySpec {
     pub lmax: Option<Size>,
     #[serde(default)]
     pub lmin: Option<Size>,
+    /// `cwba`: where the window comes from (`mark` | `oracle` | `estimator`).
+    #[serde(default)]
+    pub window: Option<WindowName>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -480,6 +483,20 @@ pub enum AssemblyType {
     Timer,
     Length,
     Hybrid,
+    /// Window-based (ozsarac §2.1 CWBA) with a `tmax` cap (§2.2 MCWBA).
+    Cwba,
+}
+
+/// The window source of `cwba` assembly (see `obs::WindowSource`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WindowName {
+    /// The sender's mark on the segment that fills its window.
+    Mark,
+    /// The flow's true cwnd (a diagnostic oracle).
+    Oracle,
+    /// The edge's passive flight estimate.
+    Estimator,
 }
 
 /// Which assembly queue an arriving packet joins at the ingress edge.
@@ -673,11 +690,13 @@ impl AssemblySpec {
             ("tmax", self.tmax.is_some()),
             ("lmax", self.lmax.is_some()),
             ("lmin", self.lmin.is_some()),
+            ("window", self.window.is_some()),
         ];
         let allowed: &[&str] = match self.kind {
             AssemblyType::Timer => &["tb", "jitter"],
             AssemblyType::Length => &["max_bytes", "max_pkts"],
             AssemblyType::Hybrid => &["tmax", "lmax", "lmin"],
+            AssemblyType::Cwba => &["window", "tmax"],
         };
         if let Some((f, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
             return Err(e(
@@ -705,6 +724,15 @@ impl AssemblySpec {
                     .ok_or_else(|| e(format!("{path}.lmax"), "required"))?
                     .0,
                 lmin_bytes: self.lmin.map(|s| s.0),
+            },
+            AssemblyType::Cwba => AssemblerConfig::Window {
+                window: match self.window {
+                    Some(WindowName::Mark) => crate::obs::WindowSource::Mark,
+                    Some(WindowName::Oracle) => crate::obs::WindowSource::Oracle,
+                    Some(WindowName::Estimator) => crate::obs::WindowSource::Estimator,
+                    None => return Err(e(format!("{path}.window"), "required")),
+                },
+                tmax: need("tmax", self.tmax)?,
             },
         };
         crate::obs::validate_assembler_at(path, &cfg, max_pkts).map_err(split_field)?;

@@ -250,3 +250,142 @@ fn parallel_fibres_both_carry_bursts() {
     assert_eq!(r.obs_links[0].bursts_scheduled, 1);
     assert_eq!(r.obs_links[0].lost_contention, 1);
 }
+
+/// One SACK flow `s → E1 → C1 → E2 → d` (access 100 Mb/s, 1 ms; fibres 10 Gb/s, 1 ms),
+/// `Wm` = 10, no loss, with the given `[obs]` assembly and ACK mode.
+fn tcp_path(assembly: &str, ack_mode: &str) -> String {
+    format!(
+        r#"
+[sim]
+duration = "20s"
+[[node]]
+name = "s"
+kind = "host"
+[[node]]
+name = "d"
+kind = "host"
+[[node]]
+name = "E1"
+kind = "edge"
+[[node]]
+name = "C1"
+kind = "core"
+[[node]]
+name = "E2"
+kind = "edge"
+[[link]]
+a = "s"
+b = "E1"
+rate = "100Mb/s"
+delay = "1ms"
+[[link]]
+a = "E2"
+b = "d"
+rate = "100Mb/s"
+delay = "1ms"
+[[fibre]]
+a = "E1"
+b = "C1"
+rate = "10Gb/s"
+delay = "1ms"
+[[fibre]]
+a = "C1"
+b = "E2"
+rate = "10Gb/s"
+delay = "1ms"
+[obs]
+assembly = {assembly}
+ack_mode = "{ack_mode}"
+[[flow]]
+type = "tcp"
+src = "s"
+dst = "d"
+variant = "sack"
+wm = 10
+"#
+    )
+}
+
+/// ozsarac §2.1 (CWBA) through three window sources: once cwnd has reached `Wm` = 10,
+/// every data burst is exactly one window when the edge learns the window from the
+/// sender's mark or from the cwnd oracle. The passive flight estimator sees less than
+/// the window while ACKs and new data are still on the access loop (E1 ↔ s), so its
+/// bursts are at most one window and mostly a little less. A timer assembler
+/// (Tb = 0.3 ms, about 4 segments at 100 Mb/s) gives smaller bursts, so the check can
+/// fail.
+#[test]
+fn window_assemblers_emit_one_window_per_burst() {
+    for window in ["mark", "oracle", "estimator"] {
+        let r = run(&tcp_path(
+            &format!("{{ type = \"cwba\", window = \"{window}\", tmax = \"1s\" }}"),
+            "bypass",
+        ));
+        let q = &r.bursts[0];
+        assert!(q.bursts_sent > 1000, "{window}: {q:?}");
+        assert_eq!(q.bursts_lost, 0);
+        if window == "estimator" {
+            assert_eq!(q.pkts_max, 10, "{q:?}");
+            assert!((8..=10).contains(&q.pkts_p50), "{q:?}");
+        } else {
+            assert_eq!(
+                (q.pkts_p10, q.pkts_p50, q.pkts_max),
+                (10, 10, 10),
+                "{window}"
+            );
+        }
+    }
+    let r = run(&tcp_path("{ type = \"timer\", tb = \"0.3ms\" }", "bypass"));
+    assert!(r.bursts[0].pkts_p50 < 10, "{:?}", r.bursts[0]);
+}
+
+/// The edge hook sees every ACK of the flow at its ingress E1, whether the ACKs bypass
+/// the core (hidden link E2 → E1) or ride bursts disassembled at E1. Without loss the
+/// estimate is at most the window (10) and close to it.
+#[test]
+fn edge_hook_sees_acks_that_bypass_assembly() {
+    use burstlab_core::scenario::ScenarioSpec;
+    use burstlab_core::world::World;
+    for ack_mode in ["bypass", "assemble"] {
+        let text = tcp_path("{ type = \"timer\", tb = \"0.3ms\" }", ack_mode);
+        let spec = ScenarioSpec::from_toml_str(&text).unwrap();
+        let mut w = World::new(&spec.resolve(None, None).unwrap()).unwrap();
+        w.enable_edge_hook();
+        w.run_until_end();
+        let est = w.edge_estimator(0);
+        let r = w.into_result();
+        let f = &r.flows[0];
+        assert_eq!(r.bursts.len(), if ack_mode == "bypass" { 1 } else { 2 });
+        // Every segment sent reached E1 except those on the access link at the end.
+        assert!(f.segments_sent - est.data_seen <= 10, "{ack_mode}: {est:?}");
+        // Every ACK of a received segment reached E1 except those still on their way.
+        assert!(est.acks_seen <= f.segments_received, "{ack_mode}: {est:?}");
+        assert!(
+            f.segments_received - est.acks_seen <= 20,
+            "{ack_mode}: {est:?}"
+        );
+        assert_eq!(
+            est.high_data,
+            f.segments_sent - (f.segments_sent - est.data_seen)
+        );
+        assert!(
+            est.estimate().is_some_and(|e| (8..=10).contains(&e)),
+            "{ack_mode}: {est:?}"
+        );
+    }
+}
+
+#[test]
+fn window_assembly_is_validated_naming_the_field() {
+    let m = err(&tcp_path("{ type = \"cwba\", tmax = \"1s\" }", "bypass"));
+    assert!(m.starts_with("obs.assembly.window:"), "{m}");
+    let m = err(&tcp_path(
+        "{ type = \"cwba\", window = \"mark\", tb = \"1s\" }",
+        "bypass",
+    ));
+    assert!(m.starts_with("obs.assembly.tb:"), "{m}");
+    let m = err(&tcp_path(
+        "{ type = \"cwba\", window = \"mark\", tmax = \"0s\" }",
+        "bypass",
+    ));
+    assert!(m.starts_with("obs.assembly.tmax:"), "{m}");
+}

@@ -6,8 +6,15 @@
 //! world is wired (`obs.classifier`: per (flow, OBS path), per (egress, OBS path) or
 //! per (egress, OBS path, class)); the edge never sees the packet pool: each queued
 //! packet carries a copy of what the ingress may know about it ([`PktMeta`]).
+//!
+//! Assembler context ([`AsmCtx`]): besides the packet (with the sender's mark) and the
+//! queue, an assembler may read the flow's true cwnd (an oracle, supplied by the world
+//! from the host only for policies that ask for it) and the state of a passive
+//! [`FlightEstimator`] fed by [`Edges::observe`], the edge hook, which the world calls
+//! for every packet and ACK at an edge node, in either direction, whether the ACKs
+//! are assembled or bypass the core.
 
-use crate::obs::{Assembler, Decision, Emit, PktKind, PktMeta, QueueState};
+use crate::obs::{AsmCtx, Assembler, Decision, Emit, PktKind, PktMeta, QueueState, WindowSource};
 use crate::stats::{BurstHistRow, BurstLoss, BurstRow, LossCounts, ObsFlowRow, SizeHist};
 use crate::units::SimTime;
 use std::collections::VecDeque;
@@ -87,6 +94,56 @@ struct FlowObs {
     mark_ack: u64,
 }
 
+/// A passive estimate of a flow's window at its ingress edge, from what the edge hook
+/// sees: the flight (`(highest data segment + 1) − highest cumulative ACK`, RFC 5681
+/// §2's FlightSize observed from the path) peaks at the window once per round trip, so
+/// the estimate is the largest flight of the last complete round; a round ends when an
+/// ACK covers all data seen when it began. (A simple passive estimator in the spirit of
+/// ozsarac §2.3's ECWBA, not its state machine.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlightEstimator {
+    /// The edge node where the flow's data enters the OBS network.
+    pub ingress: Option<u32>,
+    pub high_data: u64,
+    pub high_ack: u64,
+    /// Largest flight in the current round, and the round's end (`high_data` when it
+    /// began).
+    pub round_max: u64,
+    pub round_end: u64,
+    /// The estimate: the largest flight of the last complete round (0: none yet).
+    pub window: u64,
+    /// Packets the hook saw at the ingress: data segments and ACKs.
+    pub data_seen: u64,
+    pub acks_seen: u64,
+}
+
+impl FlightEstimator {
+    /// The current estimate (segments), once a round has completed.
+    pub fn estimate(&self) -> Option<u64> {
+        (self.window > 0).then_some(self.window)
+    }
+
+    fn flight(&self) -> u64 {
+        self.high_data.saturating_sub(self.high_ack)
+    }
+
+    fn on_data(&mut self, seq: u64) {
+        self.data_seen += 1;
+        self.high_data = self.high_data.max(seq + 1);
+        self.round_max = self.round_max.max(self.flight());
+    }
+
+    fn on_ack(&mut self, cum: u64) {
+        self.acks_seen += 1;
+        self.high_ack = self.high_ack.max(cum);
+        if self.high_ack >= self.round_end && self.round_max > 0 {
+            self.window = self.round_max;
+            self.round_max = self.flight();
+            self.round_end = self.high_data;
+        }
+    }
+}
+
 /// A burst taken from a queue by [`Edges::take_burst`].
 #[derive(Clone, Copy, Debug)]
 pub struct Formed {
@@ -118,15 +175,55 @@ pub struct Edges {
     cons_in: u64,
     cons_out: u64,
     cons_dropped: u64,
+    /// Per flow: the passive window estimator at its ingress.
+    est: Vec<FlightEstimator>,
+    /// Reused buffer for bursts of chosen packets.
+    scratch: VecDeque<Queued>,
 }
 
 impl Edges {
     pub fn new(n_flows: usize) -> Edges {
         Edges {
             flows: vec![FlowObs::default(); n_flows],
+            est: vec![FlightEstimator::default(); n_flows],
             serial: 1,
             ..Default::default()
         }
+    }
+
+    /// Records the edge node where flow `flow`'s data enters the OBS network.
+    pub fn set_ingress(&mut self, flow: u32, node: u32) {
+        self.est[flow as usize].ingress.get_or_insert(node);
+    }
+
+    /// Whether any queue's assembler reads the flight estimate (the hook must run).
+    pub fn needs_hook(&self) -> bool {
+        self.queues.iter().any(|q| q.spec.asm.uses_estimator())
+    }
+
+    /// The edge hook: packet `m` is at edge node `node` (arriving from a host or from
+    /// the OBS network, in either direction).
+    #[inline]
+    pub fn observe(&mut self, node: u32, m: &PktMeta) {
+        let e = &mut self.est[m.flow as usize];
+        if e.ingress != Some(node) {
+            return;
+        }
+        match m.kind {
+            PktKind::Data => e.on_data(m.seq),
+            PktKind::Ack => e.on_ack(m.seq),
+            PktKind::Udp => {}
+        }
+    }
+
+    /// The estimator state of flow `flow`.
+    pub fn estimator(&self, flow: u32) -> &FlightEstimator {
+        &self.est[flow as usize]
+    }
+
+    /// The egress node of queue `qi`.
+    pub fn egress(&self, qi: u32) -> u32 {
+        self.queues[qi as usize].spec.egress
     }
 
     /// Adds a queue; returns its index.
@@ -179,9 +276,17 @@ impl Edges {
         }
     }
 
-    /// Packet `id` reaches the ingress of queue `qi`.
+    /// Packet `id` reaches the ingress of queue `qi`; `cwnd_oracle` is asked for the
+    /// flow's true cwnd only if the queue's assembler reads it.
     #[inline]
-    pub fn enqueue(&mut self, now: SimTime, qi: u32, id: u32, meta: PktMeta) -> Enqueued {
+    pub fn enqueue(
+        &mut self,
+        now: SimTime,
+        qi: u32,
+        id: u32,
+        meta: PktMeta,
+        cwnd_oracle: impl FnOnce(u32) -> Option<f64>,
+    ) -> Enqueued {
         self.cons_in += 1;
         let q = &mut self.queues[qi as usize];
         q.s.pkts_in += 1;
@@ -200,7 +305,16 @@ impl Edges {
         });
         q.bytes += meta.bytes as u64;
         let st = Self::state(q, now);
-        Enqueued::Queued(q.spec.asm.on_packet(now, &meta, st))
+        let ctx = match &q.spec.asm {
+            Assembler::Window { window, .. } => AsmCtx {
+                cwnd_oracle: (*window == WindowSource::Oracle)
+                    .then(|| cwnd_oracle(meta.flow))
+                    .flatten(),
+                flight_estimate: self.est[meta.flow as usize].estimate(),
+            },
+            _ => AsmCtx::default(),
+        };
+        Enqueued::Queued(q.spec.asm.on_packet_ctx(now, &meta, st, &ctx))
     }
 
     /// Assembly timer `gen` of queue `qi` fires; `None` if it is stale.
@@ -230,8 +344,26 @@ impl Edges {
         let q = &mut self.queues[qi as usize];
         path.extend_from_slice(&q.spec.path);
         let (mut bytes, mut ndata, mut nack) = (e.pad_bytes, 0u64, 0u64);
+        if let Some(kind) = e.only {
+            // A burst of chosen packets: the first `e.pkts` of `kind`, the rest stay
+            // queued in order (e.g. zhou §3's ACKs held back by ACK-ratio assembly).
+            let mut left = e.pkts;
+            self.scratch.clear();
+            q.pkts.retain(|m| {
+                if left > 0 && m.kind == kind {
+                    left -= 1;
+                    self.scratch.push_back(*m);
+                    false
+                } else {
+                    true
+                }
+            });
+            debug_assert_eq!(left, 0, "assembler emits queued packets");
+            std::mem::swap(&mut q.pkts, &mut self.scratch);
+        }
         let first_wait = q.pkts.front().map_or(0, |x| (now - x.arrival).0);
-        for _ in 0..e.pkts {
+        let n_take = e.pkts.min(q.pkts.len() as u32);
+        for _ in 0..n_take {
             let m = q.pkts.pop_front().expect("assembler emits queued packets");
             let (t, id) = (m.arrival, m.id);
             q.bytes -= m.bytes as u64;
@@ -257,6 +389,11 @@ impl Edges {
                 }
             }
             list.push(id);
+        }
+        if e.only.is_some() {
+            // The chosen packets are taken: the queue is what was left.
+            debug_assert!(q.pkts.is_empty());
+            std::mem::swap(&mut q.pkts, &mut self.scratch);
         }
         let index = q.emitted;
         q.emitted += 1;
@@ -449,5 +586,69 @@ impl Edges {
             });
         }
         flows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::obs::AssemblerConfig;
+    use crate::rng::RngStream;
+
+    fn meta(flow: u32, kind: PktKind, seq: u64) -> PktMeta {
+        PktMeta {
+            bytes: 100,
+            flow,
+            kind,
+            seq,
+            mark: false,
+        }
+    }
+
+    /// A decision may take chosen packets (here: the ACKs) instead of a prefix; the
+    /// others stay queued in their order (zhou §3 holds ACKs back this way).
+    #[test]
+    fn a_burst_of_chosen_packets_leaves_the_rest_in_order() {
+        let mut e = Edges::new(1);
+        let cfg = AssemblerConfig::Length {
+            max_bytes: None,
+            max_pkts: Some(100),
+        };
+        let qi = e.add_queue(QueueSpec {
+            edge: 0,
+            egress: 1,
+            key: "q".into(),
+            flow: Some(0),
+            class: 0,
+            path: vec![0],
+            offset: SimTime::ZERO,
+            asm: Assembler::new(&cfg, 100, RngStream::derive(1, 0, "t")).unwrap(),
+            limit: None,
+        });
+        let kinds = [PktKind::Data, PktKind::Ack, PktKind::Data, PktKind::Ack];
+        for (id, k) in kinds.iter().enumerate() {
+            let now = SimTime(id as u64);
+            let r = e.enqueue(now, qi, id as u32, meta(0, *k, id as u64), |_| None);
+            assert!(matches!(r, Enqueued::Queued(d) if d.emit.is_none()));
+        }
+        let (mut list, mut path) = (Vec::new(), Vec::new());
+        let only_acks = Emit {
+            pkts: 2,
+            pad_bytes: 0,
+            only: Some(PktKind::Ack),
+        };
+        let f = e.take_burst(SimTime(10), qi, only_acks, &mut list, &mut path);
+        assert_eq!(list, vec![1, 3]);
+        assert_eq!((f.bytes, f.has_data, path.clone()), (200, false, vec![0]));
+        assert_eq!(e.conservation().3, 2);
+        let prefix = Emit {
+            pkts: 2,
+            pad_bytes: 0,
+            only: None,
+        };
+        let f = e.take_burst(SimTime(11), qi, prefix, &mut list, &mut path);
+        assert_eq!(list, vec![0, 2]);
+        assert!(f.has_data);
+        assert_eq!(e.conservation().3, 0);
     }
 }

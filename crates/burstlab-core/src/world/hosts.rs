@@ -8,9 +8,12 @@
 //! pending timer event; when it pops, the handler re-reads the sender's real deadline
 //! and either fires, re-arms, or ignores it.
 //!
-//! Sender marks: every data segment that fills the sender's window (the last segment of a
-//! sender call after which FlightSize ≥ the send window, RFC 5681 §2) carries `Packet::mark`: "last segment of the current
-//! window". Computed here from the sender's public state; TCP itself never reads it.
+//! Sender marks (`Packet::mark`, "last segment of the current window", for window-based
+//! assembly, ozsarac §2.1): the last segment of a sender call is marked when, after the
+//! call, FlightSize ≥ the send window (RFC 5681 §2: the window is full) and it is at or
+//! beyond `next_mark`; `next_mark` then moves one send window further. In steady state
+//! this marks one segment per window of new data. Computed here from the sender's
+//! public state; TCP itself never reads the mark.
 
 use super::packet::{Packet, PktKind};
 use super::Ev;
@@ -87,6 +90,8 @@ struct TcpAgent {
     drops: Vec<(u64, u64)>,
     last_cwnd: f64,
     last_ssthresh: u32,
+    /// The lowest segment number the next sender mark may go on.
+    next_mark: u64,
     /// Sum and count of the (un-backed-off) RTO at the first timeout of each timeout
     /// sequence: PFTK's T0.
     rto_sum_s: f64,
@@ -164,6 +169,7 @@ impl Hosts {
                         rto_pending: None,
                         delack_pending: None,
                         drops: drop_segments.clone(),
+                        next_mark: 0,
                         rto_sum_s: 0.0,
                         rto_n: 0,
                     }))
@@ -250,7 +256,8 @@ impl Hosts {
         };
         let bytes = t.snd.config().seg_bytes();
         // Sender mark: the segment that fills the window (see the module docs).
-        let full = t.snd.tcb().flight_size() >= t.snd.tcb().send_window();
+        let wnd = t.snd.tcb().send_window();
+        let full = t.snd.tcb().flight_size() >= wnd;
         let last = self.out.sends.len();
         for (k, s) in self.out.sends.iter().enumerate() {
             f.data_created += 1;
@@ -258,7 +265,10 @@ impl Hosts {
             let injected = !s.retransmit
                 && !t.drops.is_empty()
                 && t.drops.iter().any(|&(a, b)| a <= s.seq && s.seq <= b);
-            let mark = full && k + 1 == last;
+            let mark = full && k + 1 == last && s.seq >= t.next_mark;
+            if mark {
+                t.next_mark = s.seq + wnd;
+            }
             acts.push(HostAct::Send {
                 seg: Seg {
                     kind: PktKind::Data,

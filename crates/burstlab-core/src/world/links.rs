@@ -39,6 +39,8 @@ pub struct LinkParams {
     /// `(spec index, from node, to node)`; `None` for a hidden link (an OBS bypass for
     /// ACKs), which is not reported.
     pub report: Option<(usize, u32, u32)>,
+    /// The node at the far end.
+    pub to: u32,
 }
 
 struct Link {
@@ -164,6 +166,12 @@ impl Links {
         let was_empty = link.pipe.is_empty();
         link.pipe.push_back((arrive, id, bytes));
         Offer::Sent(was_empty.then_some(arrive))
+    }
+
+    /// The node at the far end of link `li`.
+    #[inline]
+    pub fn to(&self, li: u32) -> u32 {
+        self.links[li as usize].p.to
     }
 
     /// Takes the head of link `li`'s pipe if it has arrived by `now`.

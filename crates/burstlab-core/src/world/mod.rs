@@ -39,7 +39,7 @@ use core_node::{BurstRoute, Core, Step};
 use edge::{Edges, Enqueued};
 use hosts::{HostAct, Hosts};
 use links::{Due, Links, Offer};
-use packet::{Hop, PacketPool, PktKind};
+use packet::{Hop, Packet, PacketPool, PktKind};
 
 /// Event kinds, each addressed to one component by index. All payloads are indices, so
 /// an event is 16 bytes.
@@ -97,6 +97,10 @@ pub struct World {
     collector: Collector,
     /// Reused action buffer of the hosts.
     acts: Vec<HostAct>,
+    /// Whether the edge hook runs (an assembler reads the flight estimate, or a test
+    /// asked for it); `is_edge[n]`: node `n` is an OBS edge node.
+    hook_on: bool,
+    is_edge: Vec<bool>,
 }
 
 impl World {
@@ -118,7 +122,10 @@ impl World {
             free_bursts: Vec::new(),
             collector: Collector::new(r),
             acts: Vec::with_capacity(64),
+            hook_on: false,
+            is_edge: r.nodes.iter().map(|n| n.1 == NodeKind::Edge).collect(),
         };
+        world.hook_on = world.edges.needs_hook();
         let duration = r.duration;
         for i in 0..world.hosts.len() {
             let (start, stop) = world.hosts.schedule(i);
@@ -187,6 +194,16 @@ impl World {
     /// Packets currently alive (in queues, propagating or riding bursts).
     pub fn live_packets(&self) -> usize {
         self.pkts.live()
+    }
+
+    /// Runs the edge hook even if no assembler needs it (to observe it in tests).
+    pub fn enable_edge_hook(&mut self) {
+        self.hook_on = true;
+    }
+
+    /// The passive window estimator of flow `flow` at its ingress edge.
+    pub fn edge_estimator(&self, flow: u32) -> edge::FlightEstimator {
+        *self.edges.estimator(flow)
     }
 
     /// The node kind table (for tests).
@@ -304,13 +321,37 @@ impl World {
     fn link_arrive(&mut self, now: SimTime, li: u32) {
         loop {
             match self.links.pop_due(now, li) {
-                Due::Packet(id) => self.node_receive(now, id),
+                Due::Packet(id) => {
+                    if self.hook_on {
+                        self.hook(self.links.to(li), id);
+                    }
+                    self.node_receive(now, id)
+                }
                 Due::Later(t) => {
                     self.q.push(t, Ev::LinkArrive(li));
                     return;
                 }
                 Due::Idle => return,
             }
+        }
+    }
+
+    /// The edge hook: packet `id` is at node `node`.
+    fn hook(&mut self, node: u32, id: u32) {
+        if self.is_edge[node as usize] {
+            let m = Self::meta(self.pkts.get(id));
+            self.edges.observe(node, &m);
+        }
+    }
+
+    #[inline]
+    fn meta(p: &Packet) -> PktMeta {
+        PktMeta {
+            bytes: p.bytes,
+            flow: p.flow,
+            kind: p.kind,
+            seq: p.seq,
+            mark: p.mark,
         }
     }
 
@@ -327,14 +368,12 @@ impl World {
     // ---------------------------------------------------------------- OBS edge
 
     fn obs_enqueue(&mut self, now: SimTime, id: u32, qi: u32) {
-        let p = self.pkts.get(id);
-        let meta = PktMeta {
-            bytes: p.bytes,
-            flow: p.flow,
-            kind: p.kind,
-            seq: p.seq,
-        };
-        match self.edges.enqueue(now, qi, id, meta) {
+        let meta = Self::meta(self.pkts.get(id));
+        let hosts = &self.hosts;
+        match self
+            .edges
+            .enqueue(now, qi, id, meta, |f| hosts.cwnd_oracle(f))
+        {
             Enqueued::Full => self.drop_packet(now, id),
             Enqueued::Queued(d) => self.apply_decision(now, qi, d),
         }
@@ -404,9 +443,13 @@ impl World {
     fn burst_arrive(&mut self, now: SimTime, b: u32) {
         self.burst_trace(now, b, BurstEvent::Delivered, None, None);
         let mut list = std::mem::take(&mut self.bursts[b as usize].pkts);
-        self.edges
-            .burst_delivered(self.bursts[b as usize].queue, list.len());
+        let qi = self.bursts[b as usize].queue;
+        self.edges.burst_delivered(qi, list.len());
+        let egress = self.edges.egress(qi);
         for &id in &list {
+            if self.hook_on {
+                self.hook(egress, id);
+            }
             self.node_receive(now, id);
         }
         list.clear();

@@ -87,6 +87,7 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
             loss: l.loss,
             rng: RngStream::derive(r.seed, r.replication, &format!("link/{i}/loss")),
             report: Some((l.spec_index, l.from, l.to)),
+            to: l.to,
         });
     }
     let oc = r.obs.as_ref();
@@ -187,6 +188,9 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                     k += 1;
                 }
                 let egress = nodes[k];
+                if dir == 0 {
+                    edges.set_ingress(fi as u32, ingress);
+                }
                 let tcp = matches!(f.kind, ResolvedFlowKind::Tcp { .. });
                 if dir == 1 && !tcp {
                     // UDP flows send nothing back: no queue for their reverse route.
@@ -211,6 +215,7 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                             loss: 0.0,
                             rng: RngStream::derive(r.seed, r.replication, "bypass"),
                             report: None,
+                            to: egress,
                         })
                     });
                     hops.push(Hop::Link(li));
