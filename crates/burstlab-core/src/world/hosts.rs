@@ -249,6 +249,7 @@ impl Hosts {
     // ------------------------------------------------------------------ TCP
 
     /// Turns the sender's requests in `self.out` into `Send` actions.
+    #[inline]
     fn emit(&mut self, fi: usize, acts: &mut Vec<HostAct>) {
         let f = &mut self.flows[fi];
         let Agent::Tcp(t) = &mut f.agent else {

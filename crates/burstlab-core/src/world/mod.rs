@@ -222,6 +222,7 @@ impl World {
         self.acts = acts;
     }
 
+    #[inline]
     fn carry_out(&mut self, now: SimTime, acts: &mut Vec<HostAct>) {
         for a in acts.drain(..) {
             match a {
