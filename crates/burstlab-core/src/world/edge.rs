@@ -196,6 +196,19 @@ impl Edges {
         self.est[flow as usize].ingress.get_or_insert(node);
     }
 
+    /// Whether any queue's assembler reads sender marks.
+    pub fn needs_marks(&self) -> bool {
+        self.queues.iter().any(|q| {
+            matches!(
+                q.spec.asm,
+                Assembler::Window {
+                    window: WindowSource::Mark,
+                    ..
+                }
+            )
+        })
+    }
+
     /// Whether any queue's assembler reads the flight estimate (the hook must run).
     pub fn needs_hook(&self) -> bool {
         self.queues.iter().any(|q| q.spec.asm.uses_estimator())

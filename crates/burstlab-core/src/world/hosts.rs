@@ -13,7 +13,7 @@
 //! call, FlightSize ≥ the send window (RFC 5681 §2: the window is full) and it is at or
 //! beyond `next_mark`; `next_mark` then moves one send window further. In steady state
 //! this marks one segment per window of new data. Computed here from the sender's
-//! public state; TCP itself never reads the mark.
+//! public state, and only when an assembler reads marks; TCP itself never reads them.
 
 use super::packet::{Packet, PktKind};
 use super::Ev;
@@ -134,6 +134,8 @@ pub struct Hosts {
     flows: Vec<Flow>,
     out: TcpOutput,
     trace_cwnd: bool,
+    /// Whether sender marks are computed (only when an assembler reads them).
+    marks: bool,
 }
 
 impl Hosts {
@@ -211,7 +213,13 @@ impl Hosts {
                 sends: Vec::with_capacity(64),
             },
             trace_cwnd: r.trace.cwnd,
+            marks: false,
         }
+    }
+
+    /// Computes sender marks from now on (an assembler reads them).
+    pub fn enable_marks(&mut self) {
+        self.marks = true;
     }
 
     pub fn len(&self) -> usize {
@@ -257,8 +265,12 @@ impl Hosts {
         };
         let bytes = t.snd.config().seg_bytes();
         // Sender mark: the segment that fills the window (see the module docs).
-        let wnd = t.snd.tcb().send_window();
-        let full = t.snd.tcb().flight_size() >= wnd;
+        let (full, wnd) = if self.marks {
+            let wnd = t.snd.tcb().send_window();
+            (t.snd.tcb().flight_size() >= wnd, wnd)
+        } else {
+            (false, 0)
+        };
         let last = self.out.sends.len();
         for (k, s) in self.out.sends.iter().enumerate() {
             f.data_created += 1;

@@ -126,6 +126,9 @@ impl World {
             is_edge: r.nodes.iter().map(|n| n.1 == NodeKind::Edge).collect(),
         };
         world.hook_on = world.edges.needs_hook();
+        if world.edges.needs_marks() {
+            world.hosts.enable_marks();
+        }
         let duration = r.duration;
         for i in 0..world.hosts.len() {
             let (start, stop) = world.hosts.schedule(i);
@@ -216,10 +219,12 @@ impl World {
     /// Runs a host handler and carries out its actions in order.
     #[inline]
     fn host(&mut self, now: SimTime, f: impl FnOnce(&mut Hosts, &mut Vec<HostAct>)) {
-        let mut acts = std::mem::take(&mut self.acts);
-        f(&mut self.hosts, &mut acts);
-        self.carry_out(now, &mut acts);
-        self.acts = acts;
+        f(&mut self.hosts, &mut self.acts);
+        if !self.acts.is_empty() {
+            let mut acts = std::mem::take(&mut self.acts);
+            self.carry_out(now, &mut acts);
+            self.acts = acts;
+        }
     }
 
     #[inline]
