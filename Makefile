@@ -80,6 +80,7 @@ bench: build
 	$(PY) benchmarks/bench_path.py
 	$(PY) benchmarks/bench_path.py --scenario benchmarks/yu_1flow.toml
 	$(PY) benchmarks/bench_path.py --scenario benchmarks/mesh_9flow.toml --runs 3 --no-short
+	$(PY) benchmarks/bench_path.py --scenario benchmarks/dumbbell_320.toml --runs 3 --no-short
 	$(PY) benchmarks/bench_sweep.py
 
 clean:

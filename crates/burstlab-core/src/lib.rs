@@ -2,8 +2,9 @@
 //! switching (OBS) networks.
 //!
 //! Read first: `units` (integer picosecond time), `engine` (the event queue and its
-//! ordering guarantees), `scenario` (the declarative input), then `sim` (the world and
-//! its event loop). TCP lives in `tcp`, burst switching in `obs`.
+//! ordering guarantees), `scenario` (the declarative input), then `world` (the
+//! components of the simulated network and the event loop that dispatches to them).
+//! TCP lives in `tcp`, burst assembly and wavelength scheduling in `obs`.
 //!
 //! This crate has no Python dependency; `burstlab-py` wraps it.
 
@@ -17,8 +18,13 @@ pub mod units;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub mod scenario;
-pub mod sim;
 pub mod stats;
+pub mod world;
+
+/// The world under its former name (`burstlab_core::sim::Sim`).
+pub mod sim {
+    pub use crate::world::World as Sim;
+}
 
 use scenario::{ScenarioError, ScenarioSpec};
 use stats::RunResult;
@@ -53,5 +59,5 @@ pub fn run_spec(
     replication: Option<u64>,
 ) -> Result<RunResult, ScenarioError> {
     let r = spec.resolve(seed, replication)?;
-    Ok(sim::Sim::new(&r)?.run())
+    Ok(world::World::new(&r)?.run())
 }

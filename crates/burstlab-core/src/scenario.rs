@@ -205,6 +205,35 @@ pub struct NodeSpec {
     /// class's own `assembly` wins over it).
     #[serde(default)]
     pub assembly: Option<AssemblySpec>,
+    /// Edge/core only: the node's switching fabrics (`[[node.fabric]]`; hybrid §II's
+    /// MEMS and SOA fabrics side by side). Without any, the node has one fabric named
+    /// `default` with the global `[obs]` settings and `switch_setup`.
+    #[serde(default, alias = "fabrics")]
+    pub fabric: Vec<FabricSpec>,
+}
+
+/// One switching fabric of an OBS node. Unset fields take the `[obs]` values (and
+/// `setup` the node's `switch_setup`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FabricSpec {
+    pub name: String,
+    /// Switch set-up time.
+    #[serde(default)]
+    pub setup: Option<Dur>,
+    /// BCP processing time δ of this fabric.
+    #[serde(default)]
+    pub bcp_processing: Option<Dur>,
+    /// Line rate per wavelength of the fibres that leave the node through this fabric
+    /// (used when a fibre gives no `rate`).
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    #[serde(default)]
+    pub signalling: Option<Signalling>,
+    #[serde(default)]
+    pub scheduler: Option<SchedulerName>,
+    #[serde(default)]
+    pub conversion: Option<bool>,
 }
 
 fn default_node_kind() -> NodeKind {
@@ -394,8 +423,15 @@ impl FlowSpec {
 pub struct FibreSpec {
     pub a: String,
     pub b: String,
-    /// Line rate of each data wavelength.
-    pub rate: Rate,
+    /// Line rate of each data wavelength (default: the `rate` of the fabric at the
+    /// sending end).
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    /// The fabric the fibre attaches to at node `a` / `b` (default: the node's first).
+    #[serde(default)]
+    pub fabric_a: Option<String>,
+    #[serde(default)]
+    pub fabric_b: Option<String>,
     /// Propagation delay; give either `delay` or `length_km` (5 µs per km).
     #[serde(default)]
     pub delay: Option<Dur>,
@@ -441,6 +477,9 @@ pub struct AssemblySpec {
     pub lmax: Option<Size>,
     #[serde(default)]
     pub lmin: Option<Size>,
+    /// `cwba`: where the window comes from (`mark` | `oracle` | `estimator`).
+    #[serde(default)]
+    pub window: Option<WindowName>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -449,6 +488,20 @@ pub enum AssemblyType {
     Timer,
     Length,
     Hybrid,
+    /// Window-based (ozsarac §2.1 CWBA) with a `tmax` cap (§2.2 MCWBA).
+    Cwba,
+}
+
+/// The window source of `cwba` assembly (see `obs::WindowSource`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WindowName {
+    /// The sender's mark on the segment that fills its window.
+    Mark,
+    /// The flow's true cwnd (a diagnostic oracle).
+    Oracle,
+    /// The edge's passive flight estimate.
+    Estimator,
 }
 
 /// Which assembly queue an arriving packet joins at the ingress edge.
@@ -482,6 +535,16 @@ pub enum SchedulerName {
     Lauc,
     #[default]
     Laucvf,
+}
+
+impl SchedulerName {
+    pub fn kind(self) -> crate::obs::SchedulerKind {
+        match self {
+            SchedulerName::Ffuc => crate::obs::SchedulerKind::Ffuc,
+            SchedulerName::Lauc => crate::obs::SchedulerKind::Lauc,
+            SchedulerName::Laucvf => crate::obs::SchedulerKind::LaucVf,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -549,6 +612,10 @@ pub struct ClassSpec {
     /// Added to the base offset of this class's bursts (e.g. MEMS set-up, hybrid §II).
     #[serde(default)]
     pub extra_offset: Option<Dur>,
+    /// Path policy: this class's bursts cross only fibres attached to the fabric of this
+    /// name at both ends (nodes without declared fabrics serve every class).
+    #[serde(default)]
+    pub fabric: Option<String>,
 }
 
 /// The `[obs]` section. Every field has a default.
@@ -628,11 +695,13 @@ impl AssemblySpec {
             ("tmax", self.tmax.is_some()),
             ("lmax", self.lmax.is_some()),
             ("lmin", self.lmin.is_some()),
+            ("window", self.window.is_some()),
         ];
         let allowed: &[&str] = match self.kind {
             AssemblyType::Timer => &["tb", "jitter"],
             AssemblyType::Length => &["max_bytes", "max_pkts"],
             AssemblyType::Hybrid => &["tmax", "lmax", "lmin"],
+            AssemblyType::Cwba => &["window", "tmax"],
         };
         if let Some((f, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
             return Err(e(
@@ -660,6 +729,15 @@ impl AssemblySpec {
                     .ok_or_else(|| e(format!("{path}.lmax"), "required"))?
                     .0,
                 lmin_bytes: self.lmin.map(|s| s.0),
+            },
+            AssemblyType::Cwba => AssemblerConfig::Window {
+                window: match self.window {
+                    Some(WindowName::Mark) => crate::obs::WindowSource::Mark,
+                    Some(WindowName::Oracle) => crate::obs::WindowSource::Oracle,
+                    Some(WindowName::Estimator) => crate::obs::WindowSource::Estimator,
+                    None => return Err(e(format!("{path}.window"), "required")),
+                },
+                tmax: need("tmax", self.tmax)?,
             },
         };
         crate::obs::validate_assembler_at(path, &cfg, max_pkts).map_err(split_field)?;
@@ -746,6 +824,24 @@ pub struct Resolved {
     pub node_setup: Vec<SimTime>,
     /// Per node: its own assembly policy (edge nodes with `assembly`).
     pub node_assembly: Vec<Option<AssemblerConfig>>,
+    /// Every switching fabric of every OBS node.
+    pub fabrics: Vec<ResolvedFabric>,
+    /// Per node: indices into `fabrics` (at least one for an OBS node, none otherwise).
+    pub node_fabrics: Vec<Vec<u32>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedFabric {
+    pub node: u32,
+    pub name: String,
+    /// `false` for the implicit `default` fabric of a node without `[[node.fabric]]`.
+    pub declared: bool,
+    pub setup: SimTime,
+    pub bcp_processing: SimTime,
+    pub rate: Option<BitRate>,
+    pub signalling: Signalling,
+    pub scheduler: crate::obs::SchedulerKind,
+    pub conversion: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -759,6 +855,9 @@ pub struct ResolvedFibre {
     pub loss: f64,
     /// Index of the `[[fibre]]` entry it came from.
     pub spec_index: usize,
+    /// Fabrics (indices into `Resolved::fabrics`) at the `from` and `to` ends.
+    pub fabric_a: u32,
+    pub fabric_b: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -766,6 +865,8 @@ pub struct ResolvedClass {
     pub name: String,
     pub assembly: Option<AssemblerConfig>,
     pub extra_offset: SimTime,
+    /// Path policy: the fabric this class's bursts use.
+    pub fabric: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -892,6 +993,8 @@ impl ScenarioSpec {
             .unwrap_or(SimTime::from_us(5));
         let mut node_setup = Vec::with_capacity(nodes.len());
         let mut node_assembly = Vec::with_capacity(nodes.len());
+        let mut fabrics: Vec<ResolvedFabric> = Vec::new();
+        let mut node_fabrics: Vec<Vec<u32>> = Vec::with_capacity(nodes.len());
         for (i, n) in self.nodes.iter().enumerate() {
             if n.switch_setup.is_some() && !n.kind.is_obs() {
                 return Err(e(
@@ -900,6 +1003,57 @@ impl ScenarioSpec {
                 ));
             }
             node_setup.push(n.switch_setup.map(|d| d.0).unwrap_or(default_setup));
+            if !n.fabric.is_empty() && !n.kind.is_obs() {
+                return Err(e(
+                    format!("node[{i}].fabric"),
+                    "applies to edge and core nodes only",
+                ));
+            }
+            let mut mine = Vec::new();
+            if n.kind.is_obs() {
+                let base = ResolvedFabric {
+                    node: i as u32,
+                    name: "default".into(),
+                    declared: false,
+                    setup: node_setup[i],
+                    bcp_processing: obs_spec
+                        .bcp_processing
+                        .map_or(SimTime::from_us(10), |d| d.0),
+                    rate: None,
+                    signalling: obs_spec.signalling,
+                    scheduler: obs_spec.scheduler.kind(),
+                    conversion: obs_spec.conversion,
+                };
+                if n.fabric.is_empty() {
+                    mine.push(fabrics.len() as u32);
+                    fabrics.push(base.clone());
+                }
+                for (j, fs) in n.fabric.iter().enumerate() {
+                    let fld = |s: &str| format!("node[{i}].fabric[{j}].{s}");
+                    if fs.name.is_empty() {
+                        return Err(e(fld("name"), "must not be empty"));
+                    }
+                    if n.fabric[..j].iter().any(|o| o.name == fs.name) {
+                        return Err(e(
+                            fld("name"),
+                            format!("duplicate fabric name '{}' at node '{}'", fs.name, n.name),
+                        ));
+                    }
+                    mine.push(fabrics.len() as u32);
+                    fabrics.push(ResolvedFabric {
+                        name: fs.name.clone(),
+                        declared: true,
+                        setup: fs.setup.map_or(base.setup, |d| d.0),
+                        bcp_processing: fs.bcp_processing.map_or(base.bcp_processing, |d| d.0),
+                        rate: fs.rate.map(|r| r.0),
+                        signalling: fs.signalling.unwrap_or(base.signalling),
+                        scheduler: fs.scheduler.map_or(base.scheduler, |k| k.kind()),
+                        conversion: fs.conversion.unwrap_or(base.conversion),
+                        ..base.clone()
+                    });
+                }
+            }
+            node_fabrics.push(mine);
             node_assembly.push(match &n.assembly {
                 Some(a) if n.kind == NodeKind::Edge => {
                     Some(a.resolve(&format!("node[{i}].assembly"), max_pkts_per_burst)?)
@@ -1039,18 +1193,53 @@ impl ScenarioSpec {
                 }
             };
             let base_p = obs_spec.loss.as_ref().map_or(0.0, |l| l.p);
-            let mk = |from, to| ResolvedFibre {
+            let fabric_of = |end: &str, node: u32, name: &Option<String>| match name {
+                None => Ok(node_fabrics[node as usize][0]),
+                Some(nm) => node_fabrics[node as usize]
+                    .iter()
+                    .copied()
+                    .find(|&x| fabrics[x as usize].declared && fabrics[x as usize].name == *nm)
+                    .ok_or_else(|| {
+                        let have: Vec<&str> = node_fabrics[node as usize]
+                            .iter()
+                            .map(|&x| fabrics[x as usize].name.as_str())
+                            .collect();
+                        e(
+                            fld(end),
+                            format!(
+                                "node '{}' has no fabric '{nm}' (its fabrics: {have:?})",
+                                nodes[node as usize].0
+                            ),
+                        )
+                    }),
+            };
+            let fa = fabric_of("fabric_a", a, &f.fabric_a)?;
+            let fb = fabric_of("fabric_b", b, &f.fabric_b)?;
+            let rate_from = |fab: u32| {
+                f.rate
+                    .map(|r| r.0)
+                    .or(fabrics[fab as usize].rate)
+                    .ok_or_else(|| {
+                        e(
+                            fld("rate"),
+                            "required (or a rate on the fabric at the sending end)",
+                        )
+                    })
+            };
+            let mk = |from, to, fabric_a, fabric_b, rate| ResolvedFibre {
                 from,
                 to,
-                rate: f.rate.0,
+                rate,
                 delay,
                 wavelengths: f.wavelengths,
                 loss: loss.unwrap_or(base_p),
                 spec_index: i,
+                fabric_a,
+                fabric_b,
             };
-            fibres.push(mk(a, b));
+            fibres.push(mk(a, b, fa, fb, rate_from(fa)?));
             if f.duplex {
-                fibres.push(mk(b, a));
+                fibres.push(mk(b, a, fb, fa, rate_from(fb)?));
             }
         }
         let obs = if fibres.is_empty() && self.obs.is_none() {
@@ -1210,6 +1399,8 @@ impl ScenarioSpec {
             obs,
             node_setup,
             node_assembly,
+            fabrics,
+            node_fabrics,
         })
     }
 
@@ -1267,17 +1458,14 @@ impl ScenarioSpec {
                     None => None,
                 },
                 extra_offset: c.extra_offset.map_or(SimTime::ZERO, |d| d.0),
+                fabric: c.fabric.clone(),
             });
         }
         Ok(ResolvedObs {
             assembly,
             classifier: o.classifier,
             ack_mode: o.ack_mode,
-            scheduler: match o.scheduler {
-                SchedulerName::Ffuc => crate::obs::SchedulerKind::Ffuc,
-                SchedulerName::Lauc => crate::obs::SchedulerKind::Lauc,
-                SchedulerName::Laucvf => crate::obs::SchedulerKind::LaucVf,
-            },
+            scheduler: o.scheduler.kind(),
             conversion: o.conversion,
             signalling: o.signalling,
             bcp_processing: o.bcp_processing.map_or(SimTime::from_us(10), |d| d.0),

@@ -60,7 +60,7 @@ pub struct LinkRow {
     pub pkts_delivered: u64,
     pub drops_queue: u64,
     pub drops_loss: u64,
-    /// Fraction of the run the transmitter was busy.
+    /// Fraction of the measurement window `[warmup, end)` the transmitter was busy.
     pub utilisation: f64,
 }
 
@@ -161,6 +161,34 @@ impl BurstLoss {
             BurstLoss::Random => "random",
             BurstLoss::Injected => "injected",
         }
+    }
+}
+
+/// Burst counts per loss reason, indexed by [`BurstLoss`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LossCounts([u64; BurstLoss::ALL.len()]);
+
+impl LossCounts {
+    /// Bursts lost for any reason.
+    pub fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+    /// (reason, count) for every reason, in [`BurstLoss::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (BurstLoss, u64)> + '_ {
+        BurstLoss::ALL.iter().map(|&r| (r, self[r]))
+    }
+}
+
+impl std::ops::Index<BurstLoss> for LossCounts {
+    type Output = u64;
+    fn index(&self, r: BurstLoss) -> &u64 {
+        &self.0[r as usize]
+    }
+}
+
+impl std::ops::IndexMut<BurstLoss> for LossCounts {
+    fn index_mut(&mut self, r: BurstLoss) -> &mut u64 {
+        &mut self.0[r as usize]
     }
 }
 

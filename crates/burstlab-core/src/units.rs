@@ -59,6 +59,10 @@ impl SimTime {
     pub fn saturating_sub(self, o: SimTime) -> SimTime {
         SimTime(self.0.saturating_sub(o.0))
     }
+    /// `None` if the sum does not fit in a `u64` of picoseconds.
+    pub fn checked_add(self, o: SimTime) -> Option<SimTime> {
+        self.0.checked_add(o.0).map(SimTime)
+    }
     pub fn saturating_mul(self, k: u64) -> SimTime {
         SimTime(self.0.saturating_mul(k))
     }

@@ -4,9 +4,9 @@
 
 use burstlab_core::run_toml;
 use burstlab_core::scenario::ScenarioSpec;
-use burstlab_core::sim::Sim;
 use burstlab_core::stats::{BurstEvent, BurstLoss, RunResult};
 use burstlab_core::units::SimTime;
+use burstlab_core::world::World as Sim;
 
 /// `s –(1 Gb/s, 1 ms)– E1 –f– C1 … Cn –f– E2 –(1 Gb/s, 1 ms)– d`, fibres 10 Gb/s, 1 ms.
 fn chain(cores: usize, k: u32, obs: &str, flows: &str, duration: &str) -> String {

@@ -51,6 +51,31 @@ fn cbr_below_capacity_is_delivered_whole() {
 }
 
 #[test]
+fn link_statistics_cover_the_window_after_warmup() {
+    // 4 Mb/s of 1000 B packets into 8 Mb/s: one 1 ms transmission every 2 ms, offered to
+    // the bottleneck at t = 1.008 + 2k ms. With a 4 s warm-up of a 10 s run, those in
+    // [4 s, 10 s) number
+    // 3000, and busy time is 3000 ms of a 6 s window (utilisation 0.5, not 0.3 = 3 s / 10 s
+    // as when the window was the whole run while the counters started at 4 s).
+    let text = cbr("4Mb/s", "8Mb/s", 5, 0.0, "10s")
+        .replace("duration = \"10s\"", "duration = \"10s\"\nwarmup = \"4s\"");
+    let r = run_toml(&text, None, None).unwrap();
+    let l = &r.links[2];
+    assert_eq!(l.pkts_offered, 3000);
+    assert!((l.utilisation - 0.5).abs() < 1e-9, "{}", l.utilisation);
+    // Without warm-up: 5000 packets; the last transmission (9999.008 ms .. 10000.008 ms)
+    // is clipped at the end of the run, so busy time is 5000 ms − 8 us.
+    let r = run_toml(&cbr("4Mb/s", "8Mb/s", 5, 0.0, "10s"), None, None).unwrap();
+    let l = &r.links[2];
+    assert_eq!(l.pkts_offered, 5000);
+    assert!(
+        (l.utilisation - (5.0 - 8e-6) / 10.0).abs() < 1e-12,
+        "{}",
+        l.utilisation
+    );
+}
+
+#[test]
 fn overload_is_clipped_to_link_rate_with_queue_drops() {
     // 16 Mb/s offered into 8 Mb/s: the bottleneck delivers 1 packet per ms.
     let r = run_toml(&cbr("16Mb/s", "8Mb/s", 5, 0.0, "10s"), None, None).unwrap();

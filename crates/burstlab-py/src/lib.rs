@@ -42,8 +42,11 @@ fn parse(text: &str, format: &str) -> PyResult<ScenarioSpec> {
 #[pyo3(signature = (text, format = "toml"))]
 fn validate(text: &str, format: &str) -> PyResult<()> {
     let spec = parse(text, format)?;
-    spec.resolve(None, None)
+    let r = spec
+        .resolve(None, None)
         .map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    // Wiring checks (paths through fabrics) run when the world is built.
+    burstlab_core::world::World::new(&r).map_err(|e| ScenarioError::new_err(e.to_string()))?;
     Ok(())
 }
 
@@ -65,7 +68,7 @@ fn run(
             spec.resolve(seed, replication)
                 .map_err(|e| e.to_string())
                 .map(|r| {
-                    burstlab_core::sim::Sim::new(&r)
+                    burstlab_core::world::World::new(&r)
                         .map_err(|e| e.to_string())
                         .map(|s| s.run())
                 })

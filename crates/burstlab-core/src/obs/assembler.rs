@@ -81,6 +81,30 @@ pub struct PktMeta {
     pub kind: PktKind,
     /// Segment sequence number for `Data`, cumulative ACK for `Ack`, 0 otherwise.
     pub seq: u64,
+    /// The sender's mark: this data segment filled the sender's window (see
+    /// `world::hosts`). Something an ingress may legitimately read off a packet.
+    pub mark: bool,
+}
+
+/// What else an assembler may read when a packet arrives, besides the packet and the
+/// queue: the flow's true cwnd (an ORACLE an ingress cannot know, for diagnostics and
+/// upper bounds) and the edge's passive estimate of the flow's window (segments in
+/// flight as seen at the ingress; see `world::edge::FlightEstimator`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AsmCtx {
+    pub cwnd_oracle: Option<f64>,
+    pub flight_estimate: Option<u64>,
+}
+
+/// Where a window-based assembler learns that a whole window has arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WindowSource {
+    /// The sender's mark on the segment that fills its window.
+    Mark,
+    /// `⌊cwnd_oracle⌋` data packets of the flow are queued (diagnostic oracle).
+    Oracle,
+    /// As many data packets are queued as the edge's flight estimate.
+    Estimator,
 }
 
 /// The node's assembly queue, *after* the current packet was appended.
@@ -109,13 +133,20 @@ pub enum AssemblerConfig {
         lmax_bytes: u64,
         lmin_bytes: Option<u64>,
     },
+    /// Window-based assembly (ozsarac §2.1 CWBA: a burst when a whole congestion window
+    /// has arrived), the window learnt from `window`, with a `tmax` timer cap from the
+    /// burst's first packet (ozsarac §2.2 MCWBA).
+    Window { window: WindowSource, tmax: SimTime },
 }
 
-/// One burst to form: the first `pkts` packets of the queue, plus `pad_bytes` of padding.
+/// One burst to form: the first `pkts` packets of the queue (or, with `only`, the first
+/// `pkts` packets of that kind, the others staying queued in order), plus `pad_bytes`
+/// of padding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Emit {
     pub pkts: u32,
     pub pad_bytes: u64,
+    pub only: Option<PktKind>,
 }
 
 /// What to do with the queue's timer event.
@@ -225,6 +256,14 @@ pub enum Assembler {
         max_pkts_per_burst: u32,
         timer: TimerSlot,
     },
+    Window {
+        window: WindowSource,
+        tmax: SimTime,
+        max_pkts_per_burst: u32,
+        timer: TimerSlot,
+        /// Data packets queued since the last burst.
+        data: u32,
+    },
 }
 
 impl Assembler {
@@ -262,6 +301,13 @@ impl Assembler {
                 max_pkts_per_burst,
                 timer: TimerSlot::default(),
             },
+            AssemblerConfig::Window { window, tmax } => Assembler::Window {
+                window,
+                tmax,
+                max_pkts_per_burst,
+                timer: TimerSlot::default(),
+                data: 0,
+            },
         })
     }
 
@@ -278,13 +324,37 @@ impl Assembler {
 
     fn slot(&self) -> Option<&TimerSlot> {
         match self {
-            Assembler::Timer { timer, .. } | Assembler::Hybrid { timer, .. } => Some(timer),
+            Assembler::Timer { timer, .. }
+            | Assembler::Hybrid { timer, .. }
+            | Assembler::Window { timer, .. } => Some(timer),
             Assembler::Length { .. } => None,
         }
     }
 
+    /// Whether this policy reads the edge's flight estimate (so the edge must feed it).
+    pub fn uses_estimator(&self) -> bool {
+        matches!(
+            self,
+            Assembler::Window {
+                window: WindowSource::Estimator,
+                ..
+            }
+        )
+    }
+
     /// Call after appending a packet to the queue; `q` includes it.
     pub fn on_packet(&mut self, now: SimTime, pkt: &PktMeta, q: QueueState) -> Decision {
+        self.on_packet_ctx(now, pkt, q, &AsmCtx::default())
+    }
+
+    /// [`Assembler::on_packet`] with what the edge knows beyond the packet and queue.
+    pub fn on_packet_ctx(
+        &mut self,
+        now: SimTime,
+        pkt: &PktMeta,
+        q: QueueState,
+        ctx: &AsmCtx,
+    ) -> Decision {
         debug_assert!(
             q.pkts >= 1 && q.bytes >= pkt.bytes as u64,
             "q must include pkt"
@@ -308,6 +378,7 @@ impl Assembler {
                         d.push(Emit {
                             pkts: n,
                             pad_bytes: 0,
+                            only: None,
                         });
                     }
                 }
@@ -324,6 +395,7 @@ impl Assembler {
                     d.push(Emit {
                         pkts: q.pkts,
                         pad_bytes: 0,
+                        only: None,
                     });
                 }
             }
@@ -344,6 +416,7 @@ impl Assembler {
                         d.push(Emit {
                             pkts: n,
                             pad_bytes: lmin_bytes.saturating_sub(bytes),
+                            only: None,
                         });
                     }
                     q = QueueState {
@@ -357,8 +430,44 @@ impl Assembler {
                     d.push(Emit {
                         pkts: q.pkts,
                         pad_bytes: lmin_bytes.saturating_sub(q.bytes),
+                        only: None,
                     });
                 } else if timer.deadline.is_none() {
+                    timer.arm(now + *tmax);
+                }
+                d.timer = timer.cmd_since(before);
+            }
+            Assembler::Window {
+                window,
+                tmax,
+                max_pkts_per_burst,
+                timer,
+                data,
+            } => {
+                let before = *timer;
+                if pkt.kind != PktKind::Ack {
+                    *data += 1;
+                }
+                // ozsarac §2.1: the burst is complete when the window has arrived.
+                let complete = match window {
+                    WindowSource::Mark => pkt.mark,
+                    WindowSource::Oracle => ctx
+                        .cwnd_oracle
+                        .is_some_and(|w| *data as f64 >= w.floor().max(1.0)),
+                    WindowSource::Estimator => ctx
+                        .flight_estimate
+                        .is_some_and(|w| *data as u64 >= w.max(1)),
+                };
+                if complete || q.pkts >= *max_pkts_per_burst {
+                    timer.deadline = None;
+                    *data = 0;
+                    d.push(Emit {
+                        pkts: q.pkts,
+                        pad_bytes: 0,
+                        only: None,
+                    });
+                } else if timer.deadline.is_none() {
+                    // ozsarac §2.2 (MCWBA): never wait longer than tmax.
                     timer.arm(now + *tmax);
                 }
                 d.timer = timer.cmd_since(before);
@@ -391,6 +500,7 @@ impl Assembler {
                     d.push(Emit {
                         pkts: n,
                         pad_bytes: 0,
+                        only: None,
                     });
                 }
                 if q.pkts > n {
@@ -413,6 +523,23 @@ impl Assembler {
                     d.push(Emit {
                         pkts: q.pkts,
                         pad_bytes: lmin_bytes.saturating_sub(q.bytes),
+                        only: None,
+                    });
+                }
+                d.timer = timer.cmd_since(before);
+            }
+            Assembler::Window { timer, data, .. } => {
+                if !timer.is_current(gen) {
+                    return d;
+                }
+                let before = *timer;
+                timer.deadline = None;
+                *data = 0;
+                if q.pkts > 0 {
+                    d.push(Emit {
+                        pkts: q.pkts,
+                        pad_bytes: 0,
+                        only: None,
                     });
                 }
                 d.timer = timer.cmd_since(before);
@@ -445,6 +572,7 @@ mod tests {
 
     fn pkt(bytes: u32) -> PktMeta {
         PktMeta {
+            mark: false,
             bytes,
             flow: 0,
             kind: PktKind::Data,
@@ -631,7 +759,8 @@ mod tests {
             Decision {
                 emit: Some(Emit {
                     pkts: 2,
-                    pad_bytes: 0
+                    pad_bytes: 0,
+                    only: None
                 }),
                 then: None,
                 timer: TimerCmd::Cancel
@@ -659,7 +788,8 @@ mod tests {
             d.emit,
             Some(Emit {
                 pkts: 1,
-                pad_bytes: 0
+                pad_bytes: 0,
+                only: None
             })
         );
         assert_eq!(
@@ -806,14 +936,16 @@ mod tests {
             d.emit,
             Some(Emit {
                 pkts: 1,
-                pad_bytes: 900
+                pad_bytes: 900,
+                only: None
             })
         );
         assert_eq!(
             d.then,
             Some(Emit {
                 pkts: 1,
-                pad_bytes: 0
+                pad_bytes: 0,
+                only: None
             })
         );
         assert_eq!(d.timer, TimerCmd::Cancel);

@@ -9,7 +9,8 @@ pub mod assembler;
 pub mod scheduler;
 
 pub use assembler::{
-    Assembler, AssemblerConfig, Decision, Emit, PktKind, PktMeta, QueueState, TimerCmd,
+    AsmCtx, Assembler, AssemblerConfig, Decision, Emit, PktKind, PktMeta, QueueState, TimerCmd,
+    WindowSource,
 };
 pub use scheduler::{ChannelSet, Fit, Reservation, SchedulerKind};
 
@@ -88,6 +89,13 @@ pub fn validate_assembler_at(
                         "{path}.lmin: must not exceed lmax (lmin = {lmin} B, lmax = {lmax_bytes} B)"
                     ));
                 }
+            }
+        }
+        AssemblerConfig::Window { tmax, .. } => {
+            if tmax == units::SimTime::ZERO {
+                return Err(format!(
+                    "{path}.tmax: the assembly timer cap must be positive (got 0)"
+                ));
             }
         }
     }

@@ -1,0 +1,336 @@
+//! The bufferless OBS core: fibres (wavelength channel sets) and the switching fabrics
+//! of OBS nodes (edge and core), which process burst control packets (BCPs) and
+//! reserve wavelengths; plus the random burst-loss models.
+//!
+//! Read first: the timeline below, then [`Core::depart`] and [`Core::bcp`].
+//!
+//! Data model. Every OBS node has one or more switching [`Fabric`]s, each with its own
+//! set-up time, BCP processing time δ, signalling (JET/JIT), channel scheduler and
+//! wavelength conversion. A fibre attaches to one fabric at each end. A burst is
+//! switched at node `n_i` by the fabric its incoming fibre attaches to there (at the
+//! ingress: the fabric of its first fibre); its outgoing fibre must attach to the same
+//! fabric. Parallel fibres (same ends, same fabrics) are distinct resources: a node
+//! tries the burst's fibre first, then its parallels in scenario order (first fit);
+//! the burst's path records the fibre it took.
+//!
+//! Timeline of a burst on a path `n0 (ingress) –f0→ n1 –f1→ … –f(h−1)→ nh (egress)`
+//! with fibre delays `d_j`, BCP processing `δ_i` and set-up `s_i` of the fabric at
+//! `n_i`, offset `T` (fixed at the ingress, carried by the burst):
+//! - at `t0` the ingress reserves a wavelength of `f0` (no processing there) and sends
+//!   the BCP; the burst leaves at `t0 + T`. Base offset `T = Σ_i δ_i + max_i s_i +
+//!   extra` over the nodes `n1..nh` (or `obs.offset`).
+//! - the BCP is processed at `n_i` by `t_i = t0 + Σ_{j<i} d_j + Σ_{j≤i} δ_j` (one event
+//!   per burst per node); the burst's head arrives at `a_i = t0 + T + Σ_{j<i} d_j`. If
+//!   `a_i < t_i + s_i` the switch cannot be ready: the burst is lost
+//!   (`offset_too_short`, charged to the incoming fibre). Otherwise a core node
+//!   reserves `f_i`: JET `[a_i, a_i + L/R_i)`, JIT `[t_i, a_i + L/R_i)`, with its
+//!   fabric's scheduler; without conversion only the wavelength used on `f0`. No
+//!   wavelength on any parallel fibre → `contention` / `no_wavelength` (charged to the
+//!   last fibre tried). BCPs are not serialised on the control channel.
+//! - the egress checks its set-up like a core node; the burst's tail arrives at
+//!   `a_h + L/R_(h−1)`, when it is disassembled.
+//! - random loss: `per_link` — after a successful reservation of `f_i` the burst is lost
+//!   with that fibre's `p`; `per_path` — once, at the egress, with `obs.loss.p`. Either
+//!   applies to bursts with data only (`applies_to = "data"`) or to all bursts.
+//!   A burst lost anywhere stops there; wavelengths reserved upstream stay reserved.
+
+use crate::obs::{ChannelSet, SchedulerKind};
+use crate::rng::RngStream;
+use crate::stats::{BurstLoss, LossCounts, ObsLinkRow};
+use crate::units::{BitRate, SimTime};
+
+/// One switching fabric of an OBS node (hybrid §II: a slow MEMS and a fast SOA fabric
+/// may sit side by side in one node).
+#[derive(Clone, Debug)]
+pub struct Fabric {
+    pub name: String,
+    pub node: u32,
+    /// Switch set-up time: the offset left when the burst arrives must cover it.
+    pub setup: SimTime,
+    /// BCP processing time δ at this fabric's node.
+    pub bcp_processing: SimTime,
+    /// JIT (reserve from BCP processing) instead of JET (from the burst's arrival).
+    pub jit: bool,
+    pub scheduler: SchedulerKind,
+    pub conversion: bool,
+}
+
+/// One fibre direction as the wiring resolves it.
+pub struct FibreParams {
+    pub from: u32,
+    pub to: u32,
+    pub rate: BitRate,
+    pub delay: SimTime,
+    pub wavelengths: u32,
+    /// Per-burst loss probability (`per_link` scope; 0 otherwise).
+    pub loss: f64,
+    pub spec_index: usize,
+    /// Fabric (index into the core's fabric table) at the `from` and `to` ends.
+    pub fabric_a: u32,
+    pub fabric_b: u32,
+    pub rng: RngStream,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct FibreCounters {
+    offered: u64,
+    scheduled: u64,
+    lost: LossCounts,
+    bytes: u64,
+    reserved_ps: u128,
+}
+
+struct Fibre {
+    p: FibreParams,
+    cs: ChannelSet,
+    /// Parallel fibres (same ends, same fabrics), this one excluded, in index order.
+    parallel: Vec<u32>,
+    c: FibreCounters,
+}
+
+/// Where a burst is on its path; owned by the burst, updated by the core.
+#[derive(Clone, Debug, Default)]
+pub struct BurstRoute {
+    /// Fibres from the ingress to the egress; entry `i` is rewritten with the parallel
+    /// fibre actually reserved.
+    pub path: Vec<u32>,
+    /// Offset time `T` between the BCP and the burst at the ingress.
+    pub offset: SimTime,
+    /// Next node on the path (`n_hop`) whose BCP processing is pending.
+    pub hop: u32,
+    /// Arrival time of the burst's head at node `n_hop`.
+    pub arrive: SimTime,
+    /// Wavelength used on the previous fibre.
+    pub channel: u32,
+    pub bytes: u64,
+    pub has_data: bool,
+}
+
+/// The outcome of one BCP processing step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The burst is lost at this node, charged to fibre `1`.
+    Lost(BurstLoss, u32),
+    /// The BCP is processed at the next node at `0`.
+    Bcp(SimTime),
+    /// The burst's tail reaches the egress at `0`.
+    Egress(SimTime),
+}
+
+/// Random burst loss settings (yu §III's independent loss `p`).
+#[derive(Clone, Debug)]
+pub struct LossModel {
+    pub per_path: bool,
+    pub applies_to_all: bool,
+    pub path_p: f64,
+    pub path_rng: RngStream,
+}
+
+/// All fibres and fabrics of the OBS network.
+pub struct Core {
+    fabrics: Vec<Fabric>,
+    fibres: Vec<Fibre>,
+    loss: LossModel,
+}
+
+/// Transmission time of a burst of `bytes` at `rate` (at least 1 ps, so that even an
+/// empty burst occupies its wavelength for a non-empty interval).
+fn burst_time(rate: BitRate, bytes: u64) -> SimTime {
+    rate.tx_time(bytes).max(SimTime(1))
+}
+
+impl Core {
+    pub fn new(fabrics: Vec<Fabric>, fibres: Vec<FibreParams>, loss: LossModel) -> Core {
+        let mut out: Vec<Fibre> = fibres
+            .into_iter()
+            .map(|p| {
+                let sched = fabrics[p.fabric_a as usize].scheduler;
+                Fibre {
+                    cs: ChannelSet::new(p.wavelengths as usize, sched),
+                    p,
+                    parallel: Vec::new(),
+                    c: FibreCounters::default(),
+                }
+            })
+            .collect();
+        for i in 0..out.len() {
+            let key = |f: &Fibre| (f.p.from, f.p.to, f.p.fabric_a, f.p.fabric_b);
+            let k = key(&out[i]);
+            out[i].parallel = (0..out.len())
+                .filter(|&j| j != i && key(&out[j]) == k)
+                .map(|j| j as u32)
+                .collect();
+        }
+        Core {
+            fabrics,
+            fibres: out,
+            loss,
+        }
+    }
+
+    /// The fabric that processes a burst arriving on fibre `f` (its `to` end).
+    fn fabric_in(&self, f: u32) -> &Fabric {
+        &self.fabrics[self.fibres[f as usize].p.fabric_b as usize]
+    }
+
+    /// Base offset of a path: Σ δ + max set-up over the nodes after the ingress
+    /// (parallel fibres share fabrics, so the choice among them does not change it).
+    pub fn base_offset(&self, path: &[u32]) -> Option<SimTime> {
+        let mut sum = SimTime::ZERO;
+        let mut setup = SimTime::ZERO;
+        for &f in path {
+            let fab = self.fabric_in(f);
+            sum = sum.checked_add(fab.bcp_processing)?;
+            setup = setup.max(fab.setup);
+        }
+        sum.checked_add(setup)
+    }
+
+    /// Reserves path fibre `i` (or a parallel one) for `r` at BCP-processing time `now`.
+    fn reserve(&mut self, now: SimTime, r: &mut BurstRoute, i: usize) -> Result<(), Step> {
+        let first = r.path[i];
+        let fab = &self.fabrics[self.fibres[first as usize].p.fabric_a as usize];
+        let (jit, conversion) = (fab.jit, fab.conversion);
+        let loss_all = self.loss.applies_to_all;
+        let n_alt = self.fibres[first as usize].parallel.len();
+        for k in 0..=n_alt {
+            let fi = if k == 0 {
+                first
+            } else {
+                self.fibres[first as usize].parallel[k - 1]
+            };
+            let last_try = k == n_alt;
+            let f = &mut self.fibres[fi as usize];
+            let end = r.arrive + burst_time(f.p.rate, r.bytes);
+            let start = if jit { now } else { r.arrive };
+            f.cs.release_before(now);
+            let free_choice = conversion || i == 0;
+            let got = if free_choice {
+                f.cs.reserve(start, end).map(|c| c as u32)
+            } else if (r.channel as usize) < f.cs.k()
+                && f.cs.reserve_on(r.channel as usize, start, end)
+            {
+                Some(r.channel)
+            } else {
+                None
+            };
+            let Some(c) = got else {
+                if !last_try {
+                    continue; // first fit over parallel fibres
+                }
+                f.c.offered += 1;
+                let why = if free_choice {
+                    BurstLoss::Contention
+                } else {
+                    BurstLoss::NoWavelength
+                };
+                f.c.lost[why] += 1;
+                return Err(Step::Lost(why, fi));
+            };
+            f.c.offered += 1;
+            f.c.scheduled += 1;
+            f.c.bytes += r.bytes;
+            f.c.reserved_ps += (end - start).0 as u128;
+            r.path[i] = fi;
+            if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {
+                f.c.lost[BurstLoss::Random] += 1;
+                return Err(Step::Lost(BurstLoss::Random, fi));
+            }
+            r.channel = c;
+            return Ok(());
+        }
+        unreachable!("the loop returns on its last try")
+    }
+
+    /// Moves `r` from node `n_hop` onto fibre `path[hop]` (reserved): the next BCP time.
+    fn advance(&self, now: SimTime, r: &mut BurstRoute) -> SimTime {
+        let f = r.path[r.hop as usize];
+        let d = self.fibres[f as usize].p.delay;
+        let delta = self.fabric_in(f).bcp_processing;
+        r.hop += 1;
+        r.arrive += d;
+        now + d + delta
+    }
+
+    /// The ingress emits the burst at `now` with `r.offset`: it reserves the first fibre
+    /// at once (no BCP processing there) and sends the BCP.
+    pub fn depart(&mut self, now: SimTime, r: &mut BurstRoute) -> Step {
+        r.hop = 0;
+        r.arrive = now + r.offset;
+        r.channel = 0;
+        if let Err(s) = self.reserve(now, r, 0) {
+            return s;
+        }
+        Step::Bcp(self.advance(now, r))
+    }
+
+    /// The BCP of `r` has been processed at node `n_hop` at `now`.
+    pub fn bcp(&mut self, now: SimTime, r: &mut BurstRoute) -> Step {
+        let hop = r.hop as usize;
+        let incoming = r.path[hop - 1];
+        let setup = self.fabric_in(incoming).setup;
+        if r.arrive < now + setup {
+            self.fibres[incoming as usize].c.lost[BurstLoss::OffsetTooShort] += 1;
+            return Step::Lost(BurstLoss::OffsetTooShort, incoming);
+        }
+        if hop == r.path.len() {
+            // Egress.
+            if self.loss.per_path
+                && (r.has_data || self.loss.applies_to_all)
+                && self.loss.path_rng.bernoulli(self.loss.path_p)
+            {
+                self.fibres[incoming as usize].c.lost[BurstLoss::Random] += 1;
+                return Step::Lost(BurstLoss::Random, incoming);
+            }
+            let f = &self.fibres[incoming as usize];
+            return Step::Egress(r.arrive + burst_time(f.p.rate, r.bytes));
+        }
+        if let Err(s) = self.reserve(now, r, hop) {
+            return s;
+        }
+        Step::Bcp(self.advance(now, r))
+    }
+
+    /// Zeroes the statistics at the end of warm-up.
+    pub fn warmup(&mut self) {
+        for f in &mut self.fibres {
+            f.c = FibreCounters::default();
+        }
+    }
+
+    /// Reservations currently stored over all fibres (memory check).
+    pub fn stored_reservations(&self) -> usize {
+        self.fibres.iter().map(|f| f.cs.stored()).sum()
+    }
+
+    /// The `obs_links` rows; utilisation is reserved time over `span_s` × wavelengths.
+    pub fn rows(&self, names: &[String], span_s: f64) -> Vec<ObsLinkRow> {
+        let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { f64::NAN };
+        self.fibres
+            .iter()
+            .enumerate()
+            .map(|(i, f)| ObsLinkRow {
+                fibre: i as u32,
+                spec_index: f.p.spec_index as u32,
+                from: names[f.p.from as usize].clone(),
+                to: names[f.p.to as usize].clone(),
+                wavelengths: f.cs.k() as u32,
+                rate_bps: f.p.rate.bps(),
+                delay_s: f.p.delay.as_secs_f64(),
+                bursts_offered: f.c.offered,
+                bursts_scheduled: f.c.scheduled,
+                lost_contention: f.c.lost[BurstLoss::Contention],
+                lost_no_wavelength: f.c.lost[BurstLoss::NoWavelength],
+                lost_offset_too_short: f.c.lost[BurstLoss::OffsetTooShort],
+                lost_random: f.c.lost[BurstLoss::Random],
+                loss_prob: ratio(f.c.lost.total(), f.c.offered),
+                utilisation: if span_s > 0.0 {
+                    f.c.reserved_ps as f64 / 1e12 / (span_s * f.cs.k() as f64)
+                } else {
+                    f64::NAN
+                },
+                mean_burst_bytes: ratio(f.c.bytes, f.c.scheduled),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,667 @@
+//! OBS ingress edge nodes: the classifier's assembly queues, their assemblers, the
+//! per-flow OBS statistics, and the disassembly counters of the egress.
+//!
+//! Read first: [`Edges::enqueue`] and [`Edges::take_burst`]; the assembly policies are
+//! in `obs::assembler`. The queue a packet joins is chosen once per route when the
+//! world is wired (`obs.classifier`: per (flow, OBS path), per (egress, OBS path) or
+//! per (egress, OBS path, class)); the edge never sees the packet pool: each queued
+//! packet carries a copy of what the ingress may know about it ([`PktMeta`]).
+//!
+//! Assembler context ([`AsmCtx`]): besides the packet (with the sender's mark) and the
+//! queue, an assembler may read the flow's true cwnd (an oracle, supplied by the world
+//! from the host only for policies that ask for it) and the state of a passive
+//! [`FlightEstimator`] fed by [`Edges::observe`], the edge hook, which the world calls
+//! for every packet and ACK at an edge node, in either direction, whether the ACKs
+//! are assembled or bypass the core.
+
+use crate::obs::{AsmCtx, Assembler, Decision, Emit, PktKind, PktMeta, QueueState, WindowSource};
+use crate::stats::{BurstHistRow, BurstLoss, BurstRow, LossCounts, ObsFlowRow, SizeHist};
+use crate::units::SimTime;
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, Default)]
+struct QueueStats {
+    pkts_in: u64,
+    dropped_full: u64,
+    bursts: u64,
+    data_bursts: u64,
+    ack_bursts: u64,
+    delivered: u64,
+    lost: LossCounts,
+    bytes_sum: u64,
+    bytes_min: u64,
+    bytes_max: u64,
+    pkts_sum: u64,
+    data_sum: u64,
+    ack_sum: u64,
+    bursts_with_acks: u64,
+    wait_ps: u128,
+    first_wait_ps: u128,
+    hist: SizeHist,
+}
+
+/// What the wiring decides about an assembly queue.
+pub struct QueueSpec {
+    pub edge: u32,
+    pub egress: u32,
+    pub key: String,
+    pub flow: Option<u32>,
+    pub class: u32,
+    /// Fibre indices from the ingress to the egress (the path policy's choice).
+    pub path: Vec<u32>,
+    pub offset: SimTime,
+    pub asm: Assembler,
+    pub limit: Option<u64>,
+}
+
+struct AsmQueue {
+    spec: QueueSpec,
+    /// Queued packets, oldest first.
+    pkts: VecDeque<Queued>,
+    bytes: u64,
+    /// Bursts emitted so far (the index of the next one).
+    emitted: u64,
+    /// Sorted 0-based indices of bursts to drop, and how many were passed.
+    drops: Vec<u64>,
+    drop_cursor: usize,
+    s: QueueStats,
+}
+
+/// A packet waiting in an assembly queue: its id and what the edge counts of it.
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    arrival: SimTime,
+    id: u32,
+    bytes: u32,
+    flow: u32,
+    kind: PktKind,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct FlowObs {
+    data_bursts: u64,
+    segs: u64,
+    ack_bursts: u64,
+    acks: u64,
+    data_lost: u64,
+    segs_lost: u64,
+    acks_lost_bursts: u64,
+    dropped_full: u64,
+    wait_ps: u128,
+    waited: u64,
+    /// Serial of the last burst counted for data / ACKs (no double counting).
+    mark_data: u64,
+    mark_ack: u64,
+}
+
+/// A passive estimate of a flow's window at its ingress edge, from what the edge hook
+/// sees: the flight (`(highest data segment + 1) − highest cumulative ACK`, RFC 5681
+/// §2's FlightSize observed from the path) peaks at the window once per round trip, so
+/// the estimate is the largest flight of the last complete round; a round ends when an
+/// ACK covers all data seen when it began. (A simple passive estimator in the spirit of
+/// ozsarac §2.3's ECWBA, not its state machine.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlightEstimator {
+    /// The edge node where the flow's data enters the OBS network.
+    pub ingress: Option<u32>,
+    pub high_data: u64,
+    pub high_ack: u64,
+    /// Largest flight in the current round, and the round's end (`high_data` when it
+    /// began).
+    pub round_max: u64,
+    pub round_end: u64,
+    /// The estimate: the largest flight of the last complete round (0: none yet).
+    pub window: u64,
+    /// Packets the hook saw at the ingress: data segments and ACKs.
+    pub data_seen: u64,
+    pub acks_seen: u64,
+}
+
+impl FlightEstimator {
+    /// The current estimate (segments), once a round has completed.
+    pub fn estimate(&self) -> Option<u64> {
+        (self.window > 0).then_some(self.window)
+    }
+
+    fn flight(&self) -> u64 {
+        self.high_data.saturating_sub(self.high_ack)
+    }
+
+    fn on_data(&mut self, seq: u64) {
+        self.data_seen += 1;
+        self.high_data = self.high_data.max(seq + 1);
+        self.round_max = self.round_max.max(self.flight());
+    }
+
+    fn on_ack(&mut self, cum: u64) {
+        self.acks_seen += 1;
+        self.high_ack = self.high_ack.max(cum);
+        if self.high_ack >= self.round_end && self.round_max > 0 {
+            self.window = self.round_max;
+            self.round_max = self.flight();
+            self.round_end = self.high_data;
+        }
+    }
+}
+
+/// A burst taken from a queue by [`Edges::take_burst`].
+#[derive(Clone, Copy, Debug)]
+pub struct Formed {
+    /// 0-based index of the burst among its queue's bursts.
+    pub index: u64,
+    pub bytes: u64,
+    pub has_data: bool,
+    /// The deterministic injector (`obs.drop_burst`) drops this burst.
+    pub injected: bool,
+    pub offset: SimTime,
+}
+
+/// What became of a packet offered to an assembly queue.
+pub enum Enqueued {
+    /// The queue was full: the packet is dropped.
+    Full,
+    /// Queued; apply the assembler's decision.
+    Queued(Decision),
+}
+
+/// Every assembly queue of every ingress edge node, and the per-flow OBS state.
+#[derive(Default)]
+pub struct Edges {
+    queues: Vec<AsmQueue>,
+    flows: Vec<FlowObs>,
+    /// Global burst serial (for the per-flow marks; starts at 1).
+    serial: u64,
+    /// Conservation counters (never reset at warm-up).
+    cons_in: u64,
+    cons_out: u64,
+    cons_dropped: u64,
+    /// Per flow: the passive window estimator at its ingress.
+    est: Vec<FlightEstimator>,
+    /// Reused buffer for bursts of chosen packets.
+    scratch: VecDeque<Queued>,
+}
+
+impl Edges {
+    pub fn new(n_flows: usize) -> Edges {
+        Edges {
+            flows: vec![FlowObs::default(); n_flows],
+            est: vec![FlightEstimator::default(); n_flows],
+            serial: 1,
+            ..Default::default()
+        }
+    }
+
+    /// Records the edge node where flow `flow`'s data enters the OBS network.
+    pub fn set_ingress(&mut self, flow: u32, node: u32) {
+        self.est[flow as usize].ingress.get_or_insert(node);
+    }
+
+    /// Whether any queue's assembler reads sender marks.
+    pub fn needs_marks(&self) -> bool {
+        self.queues.iter().any(|q| {
+            matches!(
+                q.spec.asm,
+                Assembler::Window {
+                    window: WindowSource::Mark,
+                    ..
+                }
+            )
+        })
+    }
+
+    /// Whether any queue's assembler reads the flight estimate (the hook must run).
+    pub fn needs_hook(&self) -> bool {
+        self.queues.iter().any(|q| q.spec.asm.uses_estimator())
+    }
+
+    /// The edge hook: packet `m` is at edge node `node` (arriving from a host or from
+    /// the OBS network, in either direction).
+    #[inline]
+    pub fn observe(&mut self, node: u32, m: &PktMeta) {
+        let e = &mut self.est[m.flow as usize];
+        if e.ingress != Some(node) {
+            return;
+        }
+        match m.kind {
+            PktKind::Data => e.on_data(m.seq),
+            PktKind::Ack => e.on_ack(m.seq),
+            PktKind::Udp => {}
+        }
+    }
+
+    /// The estimator state of flow `flow`.
+    pub fn estimator(&self, flow: u32) -> &FlightEstimator {
+        &self.est[flow as usize]
+    }
+
+    /// The egress node of queue `qi`.
+    pub fn egress(&self, qi: u32) -> u32 {
+        self.queues[qi as usize].spec.egress
+    }
+
+    /// Adds a queue; returns its index.
+    pub fn add_queue(&mut self, spec: QueueSpec) -> u32 {
+        self.queues.push(AsmQueue {
+            spec,
+            pkts: VecDeque::new(),
+            bytes: 0,
+            emitted: 0,
+            drops: Vec::new(),
+            drop_cursor: 0,
+            s: QueueStats::default(),
+        });
+        (self.queues.len() - 1) as u32
+    }
+
+    /// Registers the bursts to drop of queue `key` at edge `edge`; `Err` lists the keys
+    /// of that edge's queues when there is no such queue.
+    pub fn add_drops(&mut self, edge: u32, key: &str, bursts: &[u64]) -> Result<(), Vec<String>> {
+        match self
+            .queues
+            .iter_mut()
+            .find(|q| q.spec.edge == edge && q.spec.key == key)
+        {
+            Some(q) => {
+                q.drops.extend_from_slice(bursts);
+                q.drops.sort_unstable();
+                q.drops.dedup();
+                Ok(())
+            }
+            None => Err(self
+                .queues
+                .iter()
+                .filter(|q| q.spec.edge == edge)
+                .map(|q| q.spec.key.clone())
+                .collect()),
+        }
+    }
+
+    /// The path (fibres) and offset of queue `qi`.
+    pub fn path(&self, qi: u32) -> &[u32] {
+        &self.queues[qi as usize].spec.path
+    }
+
+    fn state(q: &AsmQueue, now: SimTime) -> QueueState {
+        QueueState {
+            pkts: q.pkts.len() as u32,
+            bytes: q.bytes,
+            oldest_arrival: q.pkts.front().map_or(now, |x| x.arrival),
+        }
+    }
+
+    /// Packet `id` reaches the ingress of queue `qi`; `cwnd_oracle` is asked for the
+    /// flow's true cwnd only if the queue's assembler reads it.
+    #[inline]
+    pub fn enqueue(
+        &mut self,
+        now: SimTime,
+        qi: u32,
+        id: u32,
+        meta: PktMeta,
+        cwnd_oracle: impl FnOnce(u32) -> Option<f64>,
+    ) -> Enqueued {
+        self.cons_in += 1;
+        let q = &mut self.queues[qi as usize];
+        q.s.pkts_in += 1;
+        if q.spec.limit.is_some_and(|l| q.pkts.len() as u64 >= l) {
+            q.s.dropped_full += 1;
+            self.flows[meta.flow as usize].dropped_full += 1;
+            self.cons_dropped += 1;
+            return Enqueued::Full;
+        }
+        q.pkts.push_back(Queued {
+            arrival: now,
+            id,
+            bytes: meta.bytes,
+            flow: meta.flow,
+            kind: meta.kind,
+        });
+        q.bytes += meta.bytes as u64;
+        let st = Self::state(q, now);
+        let ctx = match &q.spec.asm {
+            Assembler::Window { window, .. } => AsmCtx {
+                cwnd_oracle: (*window == WindowSource::Oracle)
+                    .then(|| cwnd_oracle(meta.flow))
+                    .flatten(),
+                flight_estimate: self.est[meta.flow as usize].estimate(),
+            },
+            _ => AsmCtx::default(),
+        };
+        Enqueued::Queued(q.spec.asm.on_packet_ctx(now, &meta, st, &ctx))
+    }
+
+    /// Assembly timer `gen` of queue `qi` fires; `None` if it is stale.
+    pub fn timer(&mut self, now: SimTime, qi: u32, gen: u64) -> Option<Decision> {
+        let q = &mut self.queues[qi as usize];
+        if !q.spec.asm.is_current(gen) {
+            return None;
+        }
+        let st = Self::state(q, now);
+        Some(q.spec.asm.on_timer(now, gen, st))
+    }
+
+    /// Takes the `e.pkts` head packets of queue `qi` into `list` (cleared first) and
+    /// `path` (the queue's fibres), updating the queue and per-flow statistics.
+    pub fn take_burst(
+        &mut self,
+        now: SimTime,
+        qi: u32,
+        e: Emit,
+        list: &mut Vec<u32>,
+        path: &mut Vec<u32>,
+    ) -> Formed {
+        list.clear();
+        path.clear();
+        let serial = self.serial;
+        self.serial += 1;
+        let q = &mut self.queues[qi as usize];
+        path.extend_from_slice(&q.spec.path);
+        let (mut bytes, mut ndata, mut nack) = (e.pad_bytes, 0u64, 0u64);
+        if let Some(kind) = e.only {
+            // A burst of chosen packets: the first `e.pkts` of `kind`, the rest stay
+            // queued in order (e.g. zhou §3's ACKs held back by ACK-ratio assembly).
+            let mut left = e.pkts;
+            self.scratch.clear();
+            q.pkts.retain(|m| {
+                if left > 0 && m.kind == kind {
+                    left -= 1;
+                    self.scratch.push_back(*m);
+                    false
+                } else {
+                    true
+                }
+            });
+            debug_assert_eq!(left, 0, "assembler emits queued packets");
+            std::mem::swap(&mut q.pkts, &mut self.scratch);
+        }
+        let first_wait = q.pkts.front().map_or(0, |x| (now - x.arrival).0);
+        let n_take = e.pkts.min(q.pkts.len() as u32);
+        for _ in 0..n_take {
+            let m = q.pkts.pop_front().expect("assembler emits queued packets");
+            let (t, id) = (m.arrival, m.id);
+            q.bytes -= m.bytes as u64;
+            bytes += m.bytes as u64;
+            let wait = (now - t).0 as u128;
+            q.s.wait_ps += wait;
+            let fo = &mut self.flows[m.flow as usize];
+            fo.wait_ps += wait;
+            fo.waited += 1;
+            if m.kind == PktKind::Ack {
+                nack += 1;
+                fo.acks += 1;
+                if fo.mark_ack != serial {
+                    fo.mark_ack = serial;
+                    fo.ack_bursts += 1;
+                }
+            } else {
+                ndata += 1;
+                fo.segs += 1;
+                if fo.mark_data != serial {
+                    fo.mark_data = serial;
+                    fo.data_bursts += 1;
+                }
+            }
+            list.push(id);
+        }
+        if e.only.is_some() {
+            // The chosen packets are taken: the queue is what was left.
+            debug_assert!(q.pkts.is_empty());
+            std::mem::swap(&mut q.pkts, &mut self.scratch);
+        }
+        let index = q.emitted;
+        q.emitted += 1;
+        let s = &mut q.s;
+        s.bursts += 1;
+        if ndata > 0 {
+            s.data_bursts += 1;
+        } else {
+            s.ack_bursts += 1;
+        }
+        if nack > 0 {
+            s.bursts_with_acks += 1;
+        }
+        s.data_sum += ndata;
+        s.ack_sum += nack;
+        s.pkts_sum += e.pkts as u64;
+        s.bytes_sum += bytes;
+        s.bytes_min = if s.bursts == 1 {
+            bytes
+        } else {
+            s.bytes_min.min(bytes)
+        };
+        s.bytes_max = s.bytes_max.max(bytes);
+        s.first_wait_ps += first_wait as u128;
+        s.hist.add(e.pkts as u64);
+        let injected = q.drop_cursor < q.drops.len() && q.drops[q.drop_cursor] == index;
+        if injected {
+            q.drop_cursor += 1;
+        }
+        Formed {
+            index,
+            bytes,
+            has_data: ndata > 0,
+            injected,
+            offset: q.spec.offset,
+        }
+    }
+
+    /// A burst of queue `qi` carrying the packets `kinds` (flow, kind) was lost.
+    pub fn burst_lost(
+        &mut self,
+        qi: u32,
+        why: BurstLoss,
+        kinds: impl ExactSizeIterator<Item = (u32, PktKind)>,
+    ) {
+        self.queues[qi as usize].s.lost[why] += 1;
+        let serial = self.serial;
+        self.serial += 1;
+        self.cons_dropped += kinds.len() as u64;
+        for (flow, kind) in kinds {
+            let fo = &mut self.flows[flow as usize];
+            if kind == PktKind::Ack {
+                if fo.mark_ack != serial {
+                    fo.mark_ack = serial;
+                    fo.acks_lost_bursts += 1;
+                }
+            } else {
+                fo.segs_lost += 1;
+                if fo.mark_data != serial {
+                    fo.mark_data = serial;
+                    fo.data_lost += 1;
+                }
+            }
+        }
+    }
+
+    /// A burst of queue `qi` with `pkts` packets reached its egress.
+    pub fn burst_delivered(&mut self, qi: u32, pkts: usize) {
+        self.queues[qi as usize].s.delivered += 1;
+        self.cons_out += pkts as u64;
+    }
+
+    /// Zeroes the statistics at the end of warm-up (conservation counters are kept).
+    pub fn warmup(&mut self) {
+        for q in &mut self.queues {
+            q.s = QueueStats::default();
+        }
+        for fo in &mut self.flows {
+            *fo = FlowObs {
+                mark_data: fo.mark_data,
+                mark_ack: fo.mark_ack,
+                ..FlowObs::default()
+            };
+        }
+    }
+
+    /// (packets into queues, packets out of egresses, packets dropped at queues or in
+    /// lost bursts, packets waiting in queues).
+    pub fn conservation(&self) -> (u64, u64, u64, u64) {
+        let queued = self.queues.iter().map(|q| q.pkts.len() as u64).sum();
+        (self.cons_in, self.cons_out, self.cons_dropped, queued)
+    }
+
+    /// The `bursts` and `burst_hist` rows.
+    pub fn queue_rows(&self, names: &[String]) -> (Vec<BurstRow>, Vec<BurstHistRow>) {
+        let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { f64::NAN };
+        let mut rows = Vec::new();
+        let mut hist = Vec::new();
+        for (i, q) in self.queues.iter().enumerate() {
+            let s = &q.s;
+            let lost = s.lost.total();
+            for (lo, hi, count) in s.hist.nonempty() {
+                hist.push(BurstHistRow {
+                    queue: i as u32,
+                    pkts_lo: lo,
+                    pkts_hi: hi,
+                    count,
+                });
+            }
+            rows.push(BurstRow {
+                queue: i as u32,
+                edge: names[q.spec.edge as usize].clone(),
+                egress: names[q.spec.egress as usize].clone(),
+                key: q.spec.key.clone(),
+                flow: q.spec.flow.map_or(-1, |f| f as i64),
+                class: q.spec.class,
+                hops: q.spec.path.len() as u32,
+                offset_s: q.spec.offset.as_secs_f64(),
+                pkts_in: s.pkts_in,
+                pkts_dropped_queue: s.dropped_full,
+                bursts_sent: s.bursts,
+                data_bursts: s.data_bursts,
+                ack_bursts: s.ack_bursts,
+                bursts_delivered: s.delivered,
+                bursts_lost: lost,
+                lost_contention: s.lost[BurstLoss::Contention],
+                lost_no_wavelength: s.lost[BurstLoss::NoWavelength],
+                lost_offset_too_short: s.lost[BurstLoss::OffsetTooShort],
+                lost_random: s.lost[BurstLoss::Random],
+                lost_injected: s.lost[BurstLoss::Injected],
+                loss_prob: ratio(lost, s.bursts),
+                mean_bytes: ratio(s.bytes_sum, s.bursts),
+                min_bytes: s.bytes_min,
+                max_bytes: s.bytes_max,
+                mean_pkts: ratio(s.pkts_sum, s.bursts),
+                mean_data_pkts: ratio(s.data_sum, s.data_bursts),
+                mean_ack_pkts: ratio(s.ack_sum, s.bursts_with_acks),
+                pkts_p10: s.hist.quantile(0.1),
+                pkts_p50: s.hist.quantile(0.5),
+                pkts_p90: s.hist.quantile(0.9),
+                pkts_p99: s.hist.quantile(0.99),
+                pkts_max: s.hist.max(),
+                mean_assembly_delay_s: if s.pkts_sum > 0 {
+                    s.wait_ps as f64 / 1e12 / s.pkts_sum as f64
+                } else {
+                    f64::NAN
+                },
+                mean_burst_assembly_s: if s.bursts > 0 {
+                    s.first_wait_ps as f64 / 1e12 / s.bursts as f64
+                } else {
+                    f64::NAN
+                },
+            });
+        }
+        (rows, hist)
+    }
+
+    /// The `obs_flows` rows of the flows whose routes cross the OBS network
+    /// (`crosses[fi]`), named by `flow_name`.
+    pub fn flow_rows<'a>(
+        &self,
+        crosses: &[bool],
+        flow_name: impl Fn(usize) -> &'a str,
+    ) -> Vec<ObsFlowRow> {
+        let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { f64::NAN };
+        let mut flows = Vec::new();
+        for (fi, fo) in self.flows.iter().enumerate() {
+            if !crosses[fi] {
+                continue;
+            }
+            flows.push(ObsFlowRow {
+                flow: fi as u32,
+                name: flow_name(fi).to_string(),
+                data_bursts: fo.data_bursts,
+                segments_in_bursts: fo.segs,
+                mean_segments_per_burst: ratio(fo.segs, fo.data_bursts),
+                ack_bursts: fo.ack_bursts,
+                acks_in_bursts: fo.acks,
+                mean_acks_per_burst: ratio(fo.acks, fo.ack_bursts),
+                data_bursts_lost: fo.data_lost,
+                segments_lost_in_bursts: fo.segs_lost,
+                burst_loss_prob: ratio(fo.data_lost, fo.data_bursts),
+                ack_bursts_lost: fo.acks_lost_bursts,
+                pkts_dropped_queue: fo.dropped_full,
+                mean_assembly_delay_s: if fo.waited > 0 {
+                    fo.wait_ps as f64 / 1e12 / fo.waited as f64
+                } else {
+                    f64::NAN
+                },
+            });
+        }
+        flows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::obs::AssemblerConfig;
+    use crate::rng::RngStream;
+
+    fn meta(flow: u32, kind: PktKind, seq: u64) -> PktMeta {
+        PktMeta {
+            bytes: 100,
+            flow,
+            kind,
+            seq,
+            mark: false,
+        }
+    }
+
+    /// A decision may take chosen packets (here: the ACKs) instead of a prefix; the
+    /// others stay queued in their order (zhou §3 holds ACKs back this way).
+    #[test]
+    fn a_burst_of_chosen_packets_leaves_the_rest_in_order() {
+        let mut e = Edges::new(1);
+        let cfg = AssemblerConfig::Length {
+            max_bytes: None,
+            max_pkts: Some(100),
+        };
+        let qi = e.add_queue(QueueSpec {
+            edge: 0,
+            egress: 1,
+            key: "q".into(),
+            flow: Some(0),
+            class: 0,
+            path: vec![0],
+            offset: SimTime::ZERO,
+            asm: Assembler::new(&cfg, 100, RngStream::derive(1, 0, "t")).unwrap(),
+            limit: None,
+        });
+        let kinds = [PktKind::Data, PktKind::Ack, PktKind::Data, PktKind::Ack];
+        for (id, k) in kinds.iter().enumerate() {
+            let now = SimTime(id as u64);
+            let r = e.enqueue(now, qi, id as u32, meta(0, *k, id as u64), |_| None);
+            assert!(matches!(r, Enqueued::Queued(d) if d.emit.is_none()));
+        }
+        let (mut list, mut path) = (Vec::new(), Vec::new());
+        let only_acks = Emit {
+            pkts: 2,
+            pad_bytes: 0,
+            only: Some(PktKind::Ack),
+        };
+        let f = e.take_burst(SimTime(10), qi, only_acks, &mut list, &mut path);
+        assert_eq!(list, vec![1, 3]);
+        assert_eq!((f.bytes, f.has_data, path.clone()), (200, false, vec![0]));
+        assert_eq!(e.conservation().3, 2);
+        let prefix = Emit {
+            pkts: 2,
+            pad_bytes: 0,
+            only: None,
+        };
+        let f = e.take_burst(SimTime(11), qi, prefix, &mut list, &mut path);
+        assert_eq!(list, vec![0, 2]);
+        assert!(f.has_data);
+        assert_eq!(e.conservation().3, 0);
+    }
+}

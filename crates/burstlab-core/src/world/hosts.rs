@@ -1,0 +1,659 @@
+//! Hosts and their transport agents: one TCP sender/receiver pair or one UDP source
+//! per flow. The only place that calls the TCP API (`TcpSender`, `TcpReceiver`).
+//!
+//! Read first: [`HostAct`] (what a host asks the world to do), then the handlers
+//! [`Hosts::start`], [`Hosts::on_data`], [`Hosts::on_ack`], [`Hosts::rto`].
+//!
+//! TCP timers are lazily cancelled (engine docs): a flow keeps the time of its one
+//! pending timer event; when it pops, the handler re-reads the sender's real deadline
+//! and either fires, re-arms, or ignores it.
+//!
+//! Sender marks (`Packet::mark`, "last segment of the current window", for window-based
+//! assembly, ozsarac §2.1): the last segment of a sender call is marked when, after the
+//! call, FlightSize ≥ the send window (RFC 5681 §2: the window is full) and it is at or
+//! beyond `next_mark`; `next_mark` then moves one send window further. In steady state
+//! this marks one segment per window of new data. Computed here from the sender's
+//! public state, and only when an assembler reads marks; TCP itself never reads them.
+
+use super::packet::{Packet, PktKind};
+use super::Ev;
+use crate::rng::RngStream;
+use crate::scenario::{Resolved, ResolvedFlowKind};
+use crate::stats::{CwndSample, FlowRow};
+use crate::tcp::{AckSeg, TcpConfig, TcpOutput, TcpReceiver, TcpSender};
+use crate::units::{BitRate, SimTime};
+
+/// A new data segment or UDP packet (a [`Packet`] without ACK fields, hop 0).
+#[derive(Clone, Copy, Debug)]
+pub struct Seg {
+    pub kind: PktKind,
+    pub flow: u32,
+    pub seq: u64,
+    pub bytes: u32,
+    pub retransmit: bool,
+    pub mark: bool,
+    pub route: u32,
+}
+
+impl Seg {
+    /// The packet to put in the pool.
+    #[inline]
+    pub fn packet(&self) -> Packet {
+        Packet {
+            kind: self.kind,
+            flow: self.flow,
+            seq: self.seq,
+            bytes: self.bytes,
+            retransmit: self.retransmit,
+            mark: self.mark,
+            route: self.route,
+            hop: 0,
+            ack: AckSeg::default(),
+        }
+    }
+}
+
+/// What a host handler asks the world to do, in order.
+#[derive(Clone, Copy, Debug)]
+pub enum HostAct {
+    /// Send a new packet along its route (`injected`: drop it at once, the
+    /// deterministic loss injector).
+    Send { seg: Seg, injected: bool },
+    /// Schedule an event.
+    At(SimTime, Ev),
+    /// The flow's cwnd or ssthresh changed (only when cwnd tracing is on).
+    Cwnd(CwndSample),
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Snapshot {
+    delivered: u64,
+    received: u64,
+    sent: u64,
+    retx: u64,
+    td: u64,
+    to: u64,
+    rtt_sum: f64,
+    rtt_n: u64,
+    cwnd_int: f64,
+    udp_sent: u64,
+    udp_recv: u64,
+    rto_sum: f64,
+    rto_n: u64,
+}
+
+struct TcpAgent {
+    snd: TcpSender,
+    rcv: TcpReceiver,
+    rto_pending: Option<SimTime>,
+    delack_pending: Option<SimTime>,
+    drops: Vec<(u64, u64)>,
+    last_cwnd: f64,
+    last_ssthresh: u32,
+    /// The lowest segment number the next sender mark may go on.
+    next_mark: u64,
+    /// Sum and count of the (un-backed-off) RTO at the first timeout of each timeout
+    /// sequence: PFTK's T0.
+    rto_sum_s: f64,
+    rto_n: u64,
+}
+
+struct UdpAgent {
+    rate: BitRate,
+    size: u32,
+    onoff: Option<(f64, f64, RngStream)>,
+    on: bool,
+    next_seq: u64,
+    recv: u64,
+    pending_send: bool,
+}
+
+enum Agent {
+    Tcp(Box<TcpAgent>),
+    Udp(UdpAgent),
+}
+
+struct Flow {
+    name: String,
+    src: u32,
+    dst: u32,
+    fwd: u32,
+    rev: u32,
+    stopped: bool,
+    start: SimTime,
+    stop: Option<SimTime>,
+    agent: Agent,
+    snap: Snapshot,
+    /// Data packets created and dropped (conservation check).
+    data_created: u64,
+    data_dropped: u64,
+}
+
+/// Every flow's sending and receiving host agents.
+pub struct Hosts {
+    flows: Vec<Flow>,
+    out: TcpOutput,
+    trace_cwnd: bool,
+    /// Whether sender marks are computed (only when an assembler reads them).
+    marks: bool,
+}
+
+impl Hosts {
+    /// Builds the agents; flow `i` uses routes `2i` (forward) and `2i + 1` (reverse).
+    pub fn new(r: &Resolved) -> Hosts {
+        let mut flows = Vec::with_capacity(r.flows.len());
+        for (fi, f) in r.flows.iter().enumerate() {
+            let udp = |rate: BitRate, size: u32, onoff: Option<(f64, f64, RngStream)>| {
+                Agent::Udp(UdpAgent {
+                    rate,
+                    size,
+                    on: onoff.is_none(),
+                    onoff,
+                    next_seq: 0,
+                    recv: 0,
+                    pending_send: false,
+                })
+            };
+            let agent = match &f.kind {
+                ResolvedFlowKind::Tcp {
+                    cfg,
+                    segments,
+                    drop_segments,
+                } => {
+                    let mut snd = TcpSender::new(cfg.clone(), f.start);
+                    snd.set_data_limit(*segments);
+                    let rcv = TcpReceiver::new(cfg);
+                    Agent::Tcp(Box::new(TcpAgent {
+                        last_cwnd: snd.cwnd(),
+                        last_ssthresh: snd.ssthresh(),
+                        snd,
+                        rcv,
+                        rto_pending: None,
+                        delack_pending: None,
+                        drops: drop_segments.clone(),
+                        next_mark: 0,
+                        rto_sum_s: 0.0,
+                        rto_n: 0,
+                    }))
+                }
+                ResolvedFlowKind::Cbr { rate, packet_size } => udp(*rate, *packet_size, None),
+                ResolvedFlowKind::OnOff {
+                    rate,
+                    packet_size,
+                    mean_on,
+                    mean_off,
+                } => udp(
+                    *rate,
+                    *packet_size,
+                    Some((
+                        mean_on.as_secs_f64(),
+                        mean_off.as_secs_f64(),
+                        RngStream::derive(r.seed, r.replication, &format!("flow/{fi}/onoff")),
+                    )),
+                ),
+            };
+            flows.push(Flow {
+                name: f.name.clone(),
+                src: f.src,
+                dst: f.dst,
+                fwd: (2 * fi) as u32,
+                rev: (2 * fi + 1) as u32,
+                stopped: false,
+                start: f.start,
+                stop: f.stop,
+                agent,
+                snap: Snapshot::default(),
+                data_created: 0,
+                data_dropped: 0,
+            });
+        }
+        Hosts {
+            flows,
+            out: TcpOutput {
+                sends: Vec::with_capacity(64),
+            },
+            trace_cwnd: r.trace.cwnd,
+            marks: false,
+        }
+    }
+
+    /// Computes sender marks from now on (an assembler reads them).
+    pub fn enable_marks(&mut self) {
+        self.marks = true;
+    }
+
+    pub fn len(&self) -> usize {
+        self.flows.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.flows.is_empty()
+    }
+    pub fn name(&self, fi: usize) -> &str {
+        &self.flows[fi].name
+    }
+    /// Forward and reverse route indices of flow `fi`.
+    pub fn routes(&self, fi: usize) -> (u32, u32) {
+        (self.flows[fi].fwd, self.flows[fi].rev)
+    }
+    /// Start time and optional stop time of flow `fi`.
+    pub fn schedule(&self, fi: usize) -> (SimTime, Option<SimTime>) {
+        (self.flows[fi].start, self.flows[fi].stop)
+    }
+
+    /// The flow's true congestion window (segments): an oracle an ingress could not
+    /// know, for diagnostics and oracle assemblers. `None` for UDP flows.
+    pub fn cwnd_oracle(&self, fi: u32) -> Option<f64> {
+        match &self.flows[fi as usize].agent {
+            Agent::Tcp(t) => Some(t.snd.cwnd()),
+            Agent::Udp(_) => None,
+        }
+    }
+
+    /// A data packet of flow `flow` was dropped somewhere.
+    pub fn on_dropped(&mut self, flow: u32) {
+        self.flows[flow as usize].data_dropped += 1;
+    }
+
+    // ------------------------------------------------------------------ TCP
+
+    /// Turns the sender's requests in `self.out` into `Send` actions.
+    #[inline]
+    fn emit(&mut self, fi: usize, acts: &mut Vec<HostAct>) {
+        let f = &mut self.flows[fi];
+        let Agent::Tcp(t) = &mut f.agent else {
+            unreachable!("TCP output for a UDP flow")
+        };
+        let bytes = t.snd.config().seg_bytes();
+        // Sender mark: the segment that fills the window (see the module docs).
+        let (full, wnd) = if self.marks {
+            let wnd = t.snd.tcb().send_window();
+            (t.snd.tcb().flight_size() >= wnd, wnd)
+        } else {
+            (false, 0)
+        };
+        let last = self.out.sends.len();
+        for (k, s) in self.out.sends.iter().enumerate() {
+            f.data_created += 1;
+            // Deterministic loss injection: the first transmission of listed segments.
+            let injected = !s.retransmit
+                && !t.drops.is_empty()
+                && t.drops.iter().any(|&(a, b)| a <= s.seq && s.seq <= b);
+            let mark = full && k + 1 == last && s.seq >= t.next_mark;
+            if mark {
+                t.next_mark = s.seq + wnd;
+            }
+            acts.push(HostAct::Send {
+                seg: Seg {
+                    kind: PktKind::Data,
+                    flow: fi as u32,
+                    seq: s.seq,
+                    bytes,
+                    retransmit: s.retransmit,
+                    mark,
+                    route: f.fwd,
+                },
+                injected,
+            });
+        }
+    }
+
+    /// After any sender call: arm the retransmission timer, report cwnd changes.
+    fn after_sender_call(&mut self, now: SimTime, fi: usize, acts: &mut Vec<HostAct>) {
+        let Agent::Tcp(t) = &mut self.flows[fi].agent else {
+            return;
+        };
+        if let Some(d) = t.snd.rto_deadline() {
+            if t.rto_pending.is_none_or(|p| d < p) {
+                let at = if d < now { now } else { d };
+                t.rto_pending = Some(at);
+                acts.push(HostAct::At(at, Ev::Rto(fi as u32)));
+            }
+        }
+        if self.trace_cwnd {
+            let (c, s) = (t.snd.cwnd(), t.snd.ssthresh());
+            if c != t.last_cwnd || s != t.last_ssthresh {
+                t.last_cwnd = c;
+                t.last_ssthresh = s;
+                acts.push(HostAct::Cwnd(CwndSample {
+                    time: now,
+                    flow: fi as u32,
+                    cwnd: c,
+                    ssthresh: s,
+                }));
+            }
+        }
+    }
+
+    /// Retransmission timer event of flow `fi`.
+    pub fn rto(&mut self, now: SimTime, fi: u32, acts: &mut Vec<HostAct>) {
+        let fiu = fi as usize;
+        let f = &mut self.flows[fiu];
+        let Agent::Tcp(t) = &mut f.agent else { return };
+        if t.rto_pending != Some(now) {
+            return; // stale
+        }
+        t.rto_pending = None;
+        if f.stopped {
+            return;
+        }
+        if t.snd.rto_deadline().is_some_and(|d| d <= now) {
+            let rtt = &t.snd.tcb().rtt;
+            if rtt.backoff() == 1 {
+                t.rto_sum_s += rtt.rto().as_secs_f64();
+                t.rto_n += 1;
+            }
+            self.out.clear();
+            t.snd.on_rto(now, &mut self.out);
+            self.emit(fiu, acts);
+        }
+        self.after_sender_call(now, fiu, acts);
+    }
+
+    /// A data segment reached the receiver of flow `p.flow`; returns the ACK to send
+    /// back (the world reuses the segment's slot for it).
+    pub fn on_data(&mut self, now: SimTime, p: &Packet) -> Option<Packet> {
+        let f = &mut self.flows[p.flow as usize];
+        let Agent::Tcp(t) = &mut f.agent else {
+            unreachable!("data packet for a UDP flow")
+        };
+        let a = t.rcv.on_segment(now, p.seq)?;
+        Some(Packet {
+            kind: PktKind::Ack,
+            flow: p.flow,
+            seq: a.cum,
+            bytes: t.snd.config().ack_bytes,
+            retransmit: false,
+            mark: false,
+            route: f.rev,
+            hop: 0,
+            ack: a,
+        })
+    }
+
+    /// Arms the delayed-ACK timer of flow `fi`'s receiver if it needs one.
+    pub fn arm_delack(&mut self, now: SimTime, fi: usize, acts: &mut Vec<HostAct>) {
+        let Agent::Tcp(t) = &mut self.flows[fi].agent else {
+            return;
+        };
+        if let Some(d) = t.rcv.delack_deadline() {
+            if t.delack_pending.is_none_or(|p| d < p) {
+                let at = if d < now { now } else { d };
+                t.delack_pending = Some(at);
+                acts.push(HostAct::At(at, Ev::DelAck(fi as u32)));
+            }
+        }
+    }
+
+    /// Delayed-ACK timer event of flow `fi`'s receiver: `None` if the event is stale;
+    /// otherwise the ACK to send, if any, after which the world calls
+    /// [`Hosts::arm_delack`].
+    pub fn delack(&mut self, now: SimTime, fi: u32) -> Option<Option<Packet>> {
+        let f = &mut self.flows[fi as usize];
+        let Agent::Tcp(t) = &mut f.agent else {
+            return None;
+        };
+        if t.delack_pending != Some(now) {
+            return None;
+        }
+        t.delack_pending = None;
+        if t.rcv.delack_deadline().is_none_or(|d| d > now) {
+            return Some(None);
+        }
+        let Some(a) = t.rcv.on_delack_timer(now) else {
+            return Some(None);
+        };
+        Some(Some(Packet {
+            kind: PktKind::Ack,
+            flow: fi,
+            seq: a.cum,
+            bytes: t.snd.config().ack_bytes,
+            retransmit: false,
+            mark: false,
+            route: f.rev,
+            hop: 0,
+            ack: a,
+        }))
+    }
+
+    /// An ACK reached the sender of flow `fi`.
+    pub fn on_ack(&mut self, now: SimTime, fi: u32, ack: &AckSeg, acts: &mut Vec<HostAct>) {
+        let fiu = fi as usize;
+        let f = &mut self.flows[fiu];
+        if f.stopped {
+            return;
+        }
+        let Agent::Tcp(t) = &mut f.agent else {
+            unreachable!("ACK for a UDP flow")
+        };
+        self.out.clear();
+        t.snd.on_ack(now, ack, &mut self.out);
+        self.emit(fiu, acts);
+        self.after_sender_call(now, fiu, acts);
+    }
+
+    // ------------------------------------------------------------------ sources
+
+    pub fn start(&mut self, now: SimTime, fi: u32, acts: &mut Vec<HostAct>) {
+        let fiu = fi as usize;
+        match &mut self.flows[fiu].agent {
+            Agent::Tcp(t) => {
+                self.out.clear();
+                t.snd.start(now, &mut self.out);
+                self.emit(fiu, acts);
+                self.after_sender_call(now, fiu, acts);
+            }
+            Agent::Udp(u) => {
+                if let Some((mean_on, _, rng)) = &mut u.onoff {
+                    // Start in the on state; exponential period.
+                    u.on = true;
+                    let d =
+                        SimTime::from_secs_f64(rng.exponential(*mean_on)).unwrap_or(SimTime::ZERO);
+                    acts.push(HostAct::At(now + d, Ev::OnOffToggle(fi)));
+                }
+                u.pending_send = true;
+                acts.push(HostAct::At(now, Ev::UdpSend(fi)));
+            }
+        }
+    }
+
+    pub fn stop(&mut self, fi: u32) {
+        let f = &mut self.flows[fi as usize];
+        f.stopped = true;
+        if let Agent::Udp(u) = &mut f.agent {
+            u.on = false;
+        }
+    }
+
+    pub fn udp_send(&mut self, now: SimTime, fi: u32, acts: &mut Vec<HostAct>) {
+        let f = &mut self.flows[fi as usize];
+        let Agent::Udp(u) = &mut f.agent else { return };
+        u.pending_send = false;
+        if !u.on || f.stopped {
+            return;
+        }
+        let seq = u.next_seq;
+        u.next_seq += 1;
+        u.pending_send = true;
+        acts.push(HostAct::At(
+            now + u.rate.tx_time(u.size.into()),
+            Ev::UdpSend(fi),
+        ));
+        acts.push(HostAct::Send {
+            seg: Seg {
+                kind: PktKind::Udp,
+                flow: fi,
+                seq,
+                bytes: u.size,
+                retransmit: false,
+                mark: false,
+                route: f.fwd,
+            },
+            injected: false,
+        });
+    }
+
+    pub fn onoff_toggle(&mut self, now: SimTime, fi: u32, acts: &mut Vec<HostAct>) {
+        let f = &mut self.flows[fi as usize];
+        if f.stopped {
+            return;
+        }
+        let Agent::Udp(u) = &mut f.agent else { return };
+        let Some((mean_on, mean_off, rng)) = &mut u.onoff else {
+            return;
+        };
+        u.on = !u.on;
+        let mean = if u.on { *mean_on } else { *mean_off };
+        let d = SimTime::from_secs_f64(rng.exponential(mean)).unwrap_or(SimTime::ZERO);
+        acts.push(HostAct::At(now + d, Ev::OnOffToggle(fi)));
+        if u.on && !u.pending_send {
+            u.pending_send = true;
+            acts.push(HostAct::At(now, Ev::UdpSend(fi)));
+        }
+    }
+
+    /// A UDP packet reached the receiver of flow `fi`.
+    pub fn on_udp(&mut self, fi: u32) {
+        if let Agent::Udp(u) = &mut self.flows[fi as usize].agent {
+            u.recv += 1;
+        }
+    }
+
+    // ------------------------------------------------------------------ statistics
+
+    fn counters(&self, now: SimTime, fi: usize) -> Snapshot {
+        match &self.flows[fi].agent {
+            Agent::Tcp(t) => {
+                let s = t.snd.stats(now);
+                Snapshot {
+                    delivered: t.rcv.delivered(),
+                    received: t.rcv.received(),
+                    sent: s.segs_sent,
+                    retx: s.retransmits,
+                    td: s.td_events,
+                    to: s.to_events,
+                    rtt_sum: s.rtt_sum_s,
+                    rtt_n: s.rtt_samples,
+                    cwnd_int: s.cwnd_integral,
+                    udp_sent: 0,
+                    udp_recv: 0,
+                    rto_sum: t.rto_sum_s,
+                    rto_n: t.rto_n,
+                }
+            }
+            Agent::Udp(u) => Snapshot {
+                udp_sent: u.next_seq,
+                udp_recv: u.recv,
+                ..Default::default()
+            },
+        }
+    }
+
+    /// End of warm-up: counters are snapshotted and later subtracted.
+    pub fn warmup(&mut self, now: SimTime) {
+        for fi in 0..self.flows.len() {
+            self.flows[fi].snap = self.counters(now, fi);
+        }
+    }
+
+    /// Data segments of flow `fi`: (created, received at the receiver, dropped).
+    pub fn conservation(&self, fi: usize) -> (u64, u64, u64) {
+        let f = &self.flows[fi];
+        let received = match &f.agent {
+            Agent::Tcp(t) => t.rcv.received(),
+            Agent::Udp(_) => 0,
+        };
+        (f.data_created, received, f.data_dropped)
+    }
+
+    /// One row per flow, measured over the flow's active time within `[warmup, now)`.
+    pub fn rows(&self, now: SimTime, warmup: SimTime, names: &[String]) -> Vec<FlowRow> {
+        let mut flows = Vec::with_capacity(self.flows.len());
+        for fi in 0..self.flows.len() {
+            let f = &self.flows[fi];
+            let c = self.counters(now, fi);
+            let s = f.snap;
+            let t0 = if f.start > warmup { f.start } else { warmup };
+            let t1 = match f.stop {
+                Some(st) if st < now => st,
+                _ => now,
+            };
+            let elapsed = t1.saturating_sub(t0).as_secs_f64();
+            let (kind, variant, cc, profile, mss, wm, b) = match &f.agent {
+                Agent::Tcp(t) => {
+                    let cfg: &TcpConfig = t.snd.config();
+                    (
+                        "tcp",
+                        cfg.variant.name(),
+                        cfg.cc.name(),
+                        format!("{:?}", cfg.profile).to_lowercase(),
+                        cfg.mss,
+                        cfg.wm,
+                        if cfg.delayed_ack { 2 } else { 1 },
+                    )
+                }
+                Agent::Udp(u) => (
+                    if u.onoff.is_some() { "onoff" } else { "cbr" },
+                    "",
+                    "",
+                    String::new(),
+                    u.size,
+                    0,
+                    0,
+                ),
+            };
+            let per = |x: u64| {
+                if elapsed > 0.0 {
+                    x as f64 / elapsed
+                } else {
+                    0.0
+                }
+            };
+            let tcp = kind == "tcp";
+            let delivered = c.delivered - s.delivered;
+            let received = c.received - s.received;
+            let rtt_n = c.rtt_n - s.rtt_n;
+            let rtt_span = t1.saturating_sub(t0).as_secs_f64();
+            let cwnd_window =
+                (c.cwnd_int - s.cwnd_int) / if rtt_span > 0.0 { rtt_span } else { 1.0 };
+            let (udp_sent, udp_recv) = (c.udp_sent - s.udp_sent, c.udp_recv - s.udp_recv);
+            let good = if tcp { delivered } else { udp_recv };
+            let thr = if tcp { received } else { udp_recv };
+            flows.push(FlowRow {
+                flow: fi as u32,
+                name: f.name.clone(),
+                kind: kind.into(),
+                variant: variant.into(),
+                cc: cc.into(),
+                profile,
+                src: names[f.src as usize].clone(),
+                dst: names[f.dst as usize].clone(),
+                mss_bytes: mss,
+                wm_segments: wm,
+                b,
+                measured_s: elapsed,
+                segments_delivered: good,
+                segments_received: thr,
+                segments_sent: if tcp { c.sent - s.sent } else { udp_sent },
+                retransmits: c.retx - s.retx,
+                td_events: c.td - s.td,
+                to_events: c.to - s.to,
+                goodput_segps: per(good),
+                throughput_segps: per(thr),
+                goodput_bps: per(good) * mss as f64 * 8.0,
+                throughput_bps: per(thr) * mss as f64 * 8.0,
+                mean_rtt_s: if rtt_n > 0 {
+                    (c.rtt_sum - s.rtt_sum) / rtt_n as f64
+                } else {
+                    f64::NAN
+                },
+                mean_cwnd_segments: if tcp { cwnd_window } else { f64::NAN },
+                mean_rto_s: if c.rto_n > s.rto_n {
+                    (c.rto_sum - s.rto_sum) / (c.rto_n - s.rto_n) as f64
+                } else {
+                    f64::NAN
+                },
+            });
+        }
+        flows
+    }
+}

@@ -1,0 +1,600 @@
+//! The simulated world: components that own their state and their handlers, and the
+//! event loop that dispatches to them (htsim's model, statically dispatched).
+//!
+//! Read first: [`Ev`] (every event kind and the component it goes to), then
+//! [`World::run_until_end`]. Components, one file each:
+//! - `links` — packet link directions (FIFO transmitter, drop-tail, pipe, loss);
+//! - `hosts` — each flow's TCP sender/receiver or UDP source (the only TCP caller);
+//! - `edge` — OBS ingress edges: assembly queues, assemblers, per-flow OBS state;
+//! - `core_node` — OBS fabrics and fibres: BCP processing, wavelength reservation;
+//! - `collector` — run metadata and opt-in traces;
+//! - `wiring` — builds the components and the precomputed routes from a scenario;
+//! - `packet` — packets, their pool, route hops.
+//!
+//! Each handler returns what it wants done (a [`HostAct`](hosts::HostAct), a link
+//! [`Offer`](links::Offer), an assembler [`Decision`], a core [`Step`]); this module
+//! carries the actions out. No component reads another's fields; packets and bursts
+//! live in pools owned here and are passed by index.
+//!
+//! Design (htsim-style, STYLE.md §7): packets and bursts are pooled by index and keep
+//! their buffers across reuse, so the hot loop allocates nothing per packet once the
+//! pools have reached their working size; a link direction holds at most one pending
+//! event; routes are precomputed lists of hops; timers are lazily cancelled.
+
+pub mod collector;
+pub mod core_node;
+pub mod edge;
+pub mod hosts;
+pub mod links;
+pub mod packet;
+pub mod wiring;
+
+use crate::engine::EventQueue;
+use crate::obs::{Decision, PktMeta, TimerCmd};
+use crate::scenario::{NodeKind, Resolved, ScenarioError};
+use crate::stats::{BurstEvent, BurstLoss, BurstSample, PacketEvent, RunResult};
+use crate::units::SimTime;
+use collector::Collector;
+use core_node::{BurstRoute, Core, Step};
+use edge::{Edges, Enqueued};
+use hosts::{HostAct, Hosts};
+use links::{Due, Links, Offer};
+use packet::{Hop, Packet, PacketPool, PktKind};
+
+/// Event kinds, each addressed to one component by index. All payloads are indices, so
+/// an event is 16 bytes.
+#[derive(Clone, Copy, Debug)]
+pub enum Ev {
+    /// Links: the head packet of link `0`'s pipe reaches the far end.
+    LinkArrive(u32),
+    /// Hosts: flow `0` starts / stops.
+    FlowStart(u32),
+    FlowStop(u32),
+    /// Hosts: retransmission timer of TCP flow `0` (lazily cancelled).
+    Rto(u32),
+    /// Hosts: delayed-ACK timer of TCP flow `0`'s receiver (lazily cancelled).
+    DelAck(u32),
+    /// Hosts: next packet of a CBR / on-off source.
+    UdpSend(u32),
+    /// Hosts: on-off source switches state.
+    OnOffToggle(u32),
+    /// Edge: assembly timer of queue `0` with generation `1` (lazily cancelled).
+    AsmTimer(u32, u64),
+    /// Core: the burst control packet of burst `0` has been processed at its next node.
+    Bcp(u32),
+    /// Edge (egress): the tail of burst `0` reaches its egress edge node.
+    BurstArrive(u32),
+    /// Collector: end of warm-up, statistics restart.
+    Warmup,
+    /// End of the run.
+    End,
+}
+
+/// A burst in the pool: its packets, its queue, and where it is on its path.
+#[derive(Clone, Debug, Default)]
+struct Burst {
+    queue: u32,
+    index: u64,
+    pkts: Vec<u32>,
+    route: BurstRoute,
+}
+
+/// The world.
+pub struct World {
+    q: EventQueue<Ev>,
+    node_names: Vec<String>,
+    node_kind: Vec<NodeKind>,
+    routes: Vec<Vec<Hop>>,
+    pkts: PacketPool,
+    links: Links,
+    hosts: Hosts,
+    edges: Edges,
+    /// The OBS core (`None` without an `[obs]` section).
+    core: Option<Core>,
+    obs_enabled: bool,
+    bursts: Vec<Burst>,
+    free_bursts: Vec<u32>,
+    collector: Collector,
+    /// Reused action buffer of the hosts.
+    acts: Vec<HostAct>,
+    /// Whether the edge hook runs (an assembler reads the flight estimate, or a test
+    /// asked for it); `is_edge[n]`: node `n` is an OBS edge node.
+    hook_on: bool,
+    is_edge: Vec<bool>,
+}
+
+impl World {
+    /// Builds the world from a validated scenario.
+    pub fn new(r: &Resolved) -> Result<World, ScenarioError> {
+        let w = wiring::build(r)?;
+        let mut world = World {
+            q: EventQueue::new(),
+            node_names: r.nodes.iter().map(|n| n.0.clone()).collect(),
+            node_kind: r.nodes.iter().map(|n| n.1).collect(),
+            routes: w.routes,
+            pkts: PacketPool::with_capacity(1024),
+            links: w.links,
+            hosts: Hosts::new(r),
+            edges: w.edges,
+            obs_enabled: w.core.is_some() && !r.fibres.is_empty(),
+            core: w.core,
+            bursts: Vec::new(),
+            free_bursts: Vec::new(),
+            collector: Collector::new(r),
+            acts: Vec::with_capacity(64),
+            hook_on: false,
+            is_edge: r.nodes.iter().map(|n| n.1 == NodeKind::Edge).collect(),
+        };
+        world.hook_on = world.edges.needs_hook();
+        if world.edges.needs_marks() {
+            world.hosts.enable_marks();
+        }
+        let duration = r.duration;
+        for i in 0..world.hosts.len() {
+            let (start, stop) = world.hosts.schedule(i);
+            if start < duration {
+                world.q.push(start, Ev::FlowStart(i as u32));
+            }
+            if let Some(st) = stop {
+                if st < duration {
+                    world.q.push(st, Ev::FlowStop(i as u32));
+                }
+            }
+        }
+        if r.warmup > SimTime::ZERO {
+            world.q.push(r.warmup, Ev::Warmup);
+        }
+        world.q.push(duration, Ev::End);
+        Ok(world)
+    }
+
+    /// Runs to the end and returns the results.
+    pub fn run(mut self) -> RunResult {
+        self.run_until_end();
+        self.finish()
+    }
+
+    /// The results of a world already run with [`World::run_until_end`].
+    pub fn into_result(self) -> RunResult {
+        self.finish()
+    }
+
+    /// Processes events until the end event (exposed for tests that inspect the world).
+    pub fn run_until_end(&mut self) {
+        while let Some((now, ev)) = self.q.pop() {
+            match ev {
+                Ev::LinkArrive(l) => self.link_arrive(now, l),
+                Ev::Rto(f) => self.host(now, |h, a| h.rto(now, f, a)),
+                Ev::DelAck(f) => self.delack(now, f),
+                Ev::UdpSend(f) => self.host(now, |h, a| h.udp_send(now, f, a)),
+                Ev::OnOffToggle(f) => self.host(now, |h, a| h.onoff_toggle(now, f, a)),
+                Ev::FlowStart(f) => self.host(now, |h, a| h.start(now, f, a)),
+                Ev::FlowStop(f) => self.hosts.stop(f),
+                Ev::AsmTimer(qi, gen) => {
+                    if let Some(d) = self.edges.timer(now, qi, gen) {
+                        self.apply_decision(now, qi, d);
+                    }
+                }
+                Ev::Bcp(b) => self.bcp(now, b),
+                Ev::BurstArrive(b) => self.burst_arrive(now, b),
+                Ev::Warmup => {
+                    self.hosts.warmup(now);
+                    self.links.warmup();
+                    self.edges.warmup();
+                    if let Some(c) = &mut self.core {
+                        c.warmup();
+                    }
+                }
+                Ev::End => break,
+            }
+        }
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.q.events_processed()
+    }
+
+    /// Packets currently alive (in queues, propagating or riding bursts).
+    pub fn live_packets(&self) -> usize {
+        self.pkts.live()
+    }
+
+    /// Runs the edge hook even if no assembler needs it (to observe it in tests).
+    pub fn enable_edge_hook(&mut self) {
+        self.hook_on = true;
+    }
+
+    /// The passive window estimator of flow `flow` at its ingress edge.
+    pub fn edge_estimator(&self, flow: u32) -> edge::FlightEstimator {
+        *self.edges.estimator(flow)
+    }
+
+    /// The node kind table (for tests).
+    pub fn node_kinds(&self) -> &[NodeKind] {
+        &self.node_kind
+    }
+
+    // ---------------------------------------------------------------- hosts
+
+    /// Runs a host handler and carries out its actions in order.
+    #[inline]
+    fn host(&mut self, now: SimTime, f: impl FnOnce(&mut Hosts, &mut Vec<HostAct>)) {
+        f(&mut self.hosts, &mut self.acts);
+        if !self.acts.is_empty() {
+            let mut acts = std::mem::take(&mut self.acts);
+            self.carry_out(now, &mut acts);
+            self.acts = acts;
+        }
+    }
+
+    #[inline]
+    fn carry_out(&mut self, now: SimTime, acts: &mut Vec<HostAct>) {
+        for a in acts.drain(..) {
+            match a {
+                HostAct::Send { seg, injected } => {
+                    if seg.kind == PktKind::Data {
+                        self.collector.packet(
+                            now,
+                            seg.flow,
+                            seg.seq,
+                            PacketEvent::Sent,
+                            seg.retransmit,
+                        );
+                    }
+                    let id = self.pkts.alloc(seg.packet());
+                    if injected {
+                        self.drop_packet(now, id);
+                    } else {
+                        self.forward(now, id);
+                    }
+                }
+                HostAct::At(t, ev) => self.q.push(t, ev),
+                HostAct::Cwnd(s) => self.collector.cwnd(s),
+            }
+        }
+    }
+
+    /// Delayed-ACK timer of flow `fi`: send the ACK, then re-arm.
+    fn delack(&mut self, now: SimTime, fi: u32) {
+        let Some(ack) = self.hosts.delack(now, fi) else {
+            return; // stale
+        };
+        if let Some(ack) = ack {
+            let id = self.pkts.alloc(ack);
+            self.forward(now, id);
+        }
+        self.host(now, |h, a| h.arm_delack(now, fi as usize, a));
+    }
+
+    /// Packet `id` reached the last node of its route.
+    fn deliver(&mut self, now: SimTime, id: u32) {
+        let p = *self.pkts.get(id);
+        match p.kind {
+            PktKind::Data => {
+                self.collector
+                    .packet(now, p.flow, p.seq, PacketEvent::Received, p.retransmit);
+                match self.hosts.on_data(now, &p) {
+                    Some(ack) => {
+                        // Reuse the slot: the data packet becomes the ACK.
+                        *self.pkts.get_mut(id) = ack;
+                        self.forward(now, id);
+                    }
+                    None => self.pkts.release(id),
+                }
+                self.host(now, |h, a| h.arm_delack(now, p.flow as usize, a));
+            }
+            PktKind::Ack => {
+                self.pkts.release(id);
+                self.host(now, |h, a| h.on_ack(now, p.flow, &p.ack, a));
+            }
+            PktKind::Udp => {
+                self.pkts.release(id);
+                self.hosts.on_udp(p.flow);
+            }
+        }
+    }
+
+    fn drop_packet(&mut self, now: SimTime, id: u32) {
+        let p = *self.pkts.get(id);
+        if p.kind == PktKind::Data {
+            self.hosts.on_dropped(p.flow);
+            self.collector
+                .packet(now, p.flow, p.seq, PacketEvent::Dropped, p.retransmit);
+        }
+        self.pkts.release(id);
+    }
+
+    // ---------------------------------------------------------------- links
+
+    /// Hands packet `id` to the next hop of its route at time `now`.
+    #[inline]
+    fn forward(&mut self, now: SimTime, id: u32) {
+        let p = self.pkts.get_mut(id);
+        let hop = self.routes[p.route as usize][p.hop as usize];
+        p.hop += 1;
+        let bytes = p.bytes;
+        match hop {
+            Hop::Link(li) => match self.links.offer(now, li, id, bytes) {
+                Offer::Sent(Some(t)) => self.q.push(t, Ev::LinkArrive(li)),
+                Offer::Sent(None) => {}
+                Offer::QueueFull | Offer::Lost => self.drop_packet(now, id),
+            },
+            Hop::Obs(qi) => self.obs_enqueue(now, id, qi),
+            Hop::Unused => unreachable!("a packet took an unused OBS segment"),
+        }
+    }
+
+    fn link_arrive(&mut self, now: SimTime, li: u32) {
+        loop {
+            match self.links.pop_due(now, li) {
+                Due::Packet(id) => {
+                    if self.hook_on {
+                        self.hook(self.links.to(li), id);
+                    }
+                    self.node_receive(now, id)
+                }
+                Due::Later(t) => {
+                    self.q.push(t, Ev::LinkArrive(li));
+                    return;
+                }
+                Due::Idle => return,
+            }
+        }
+    }
+
+    /// The edge hook: packet `id` is at node `node`.
+    fn hook(&mut self, node: u32, id: u32) {
+        if self.is_edge[node as usize] {
+            let m = Self::meta(self.pkts.get(id));
+            self.edges.observe(node, &m);
+        }
+    }
+
+    #[inline]
+    fn meta(p: &Packet) -> PktMeta {
+        PktMeta {
+            bytes: p.bytes,
+            flow: p.flow,
+            kind: p.kind,
+            seq: p.seq,
+            mark: p.mark,
+        }
+    }
+
+    #[inline]
+    fn node_receive(&mut self, now: SimTime, id: u32) {
+        let p = self.pkts.get(id);
+        if (p.hop as usize) < self.routes[p.route as usize].len() {
+            self.forward(now, id);
+        } else {
+            self.deliver(now, id);
+        }
+    }
+
+    // ---------------------------------------------------------------- OBS edge
+
+    fn obs_enqueue(&mut self, now: SimTime, id: u32, qi: u32) {
+        let meta = Self::meta(self.pkts.get(id));
+        let hosts = &self.hosts;
+        match self
+            .edges
+            .enqueue(now, qi, id, meta, |f| hosts.cwnd_oracle(f))
+        {
+            Enqueued::Full => self.drop_packet(now, id),
+            Enqueued::Queued(d) => self.apply_decision(now, qi, d),
+        }
+    }
+
+    fn apply_decision(&mut self, now: SimTime, qi: u32, d: Decision) {
+        for e in d.bursts() {
+            self.form_burst(now, qi, e);
+        }
+        if let TimerCmd::Arm { deadline, gen } = d.timer {
+            self.q.push(deadline, Ev::AsmTimer(qi, gen));
+        }
+    }
+
+    fn alloc_burst(&mut self) -> u32 {
+        match self.free_bursts.pop() {
+            Some(b) => b,
+            None => {
+                self.bursts.push(Burst::default());
+                (self.bursts.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Takes a burst from queue `qi` and launches it: ingress reservation on the first
+    /// fibre, then the BCP.
+    fn form_burst(&mut self, now: SimTime, qi: u32, e: crate::obs::Emit) {
+        let b = self.alloc_burst();
+        let bu = &mut self.bursts[b as usize];
+        let formed = self
+            .edges
+            .take_burst(now, qi, e, &mut bu.pkts, &mut bu.route.path);
+        bu.queue = qi;
+        bu.index = formed.index;
+        bu.route.bytes = formed.bytes;
+        bu.route.has_data = formed.has_data;
+        bu.route.offset = formed.offset;
+        self.burst_trace(now, b, BurstEvent::Formed, None, None);
+        if formed.injected {
+            self.lose_burst(now, b, BurstLoss::Injected, None);
+            return;
+        }
+        let core = self.core.as_mut().expect("a queue implies an OBS core");
+        let step = core.depart(now, &mut self.bursts[b as usize].route);
+        self.after_step(now, b, step);
+    }
+
+    // ---------------------------------------------------------------- OBS core
+
+    fn bcp(&mut self, now: SimTime, b: u32) {
+        let core = self.core.as_mut().expect("a burst implies an OBS core");
+        let step = core.bcp(now, &mut self.bursts[b as usize].route);
+        self.after_step(now, b, step);
+    }
+
+    fn after_step(&mut self, now: SimTime, b: u32, step: Step) {
+        match step {
+            Step::Bcp(t) => self.q.push(t, Ev::Bcp(b)),
+            Step::Egress(t) => self.q.push(t, Ev::BurstArrive(b)),
+            Step::Lost(why, fibre) => self.lose_burst(now, b, why, Some(fibre)),
+        }
+    }
+
+    // ---------------------------------------------------------------- OBS egress
+
+    /// Burst `b`'s tail has reached the egress: its packets continue on their routes.
+    fn burst_arrive(&mut self, now: SimTime, b: u32) {
+        self.burst_trace(now, b, BurstEvent::Delivered, None, None);
+        let mut list = std::mem::take(&mut self.bursts[b as usize].pkts);
+        let qi = self.bursts[b as usize].queue;
+        self.edges.burst_delivered(qi, list.len());
+        let egress = self.edges.egress(qi);
+        for &id in &list {
+            if self.hook_on {
+                self.hook(egress, id);
+            }
+            self.node_receive(now, id);
+        }
+        list.clear();
+        self.bursts[b as usize].pkts = list;
+        self.free_bursts.push(b);
+    }
+
+    /// Burst `b` is lost (the core has already charged `fibre`).
+    fn lose_burst(&mut self, now: SimTime, b: u32, why: BurstLoss, fibre: Option<u32>) {
+        self.burst_trace(now, b, BurstEvent::Lost, Some(why), fibre);
+        let mut list = std::mem::take(&mut self.bursts[b as usize].pkts);
+        let pkts = &self.pkts;
+        self.edges.burst_lost(
+            self.bursts[b as usize].queue,
+            why,
+            list.iter().map(|&id| {
+                let p = pkts.get(id);
+                (p.flow, p.kind)
+            }),
+        );
+        for &id in &list {
+            self.drop_packet(now, id);
+        }
+        list.clear();
+        self.bursts[b as usize].pkts = list;
+        self.free_bursts.push(b);
+    }
+
+    #[inline]
+    fn burst_trace(
+        &mut self,
+        now: SimTime,
+        b: u32,
+        event: BurstEvent,
+        reason: Option<BurstLoss>,
+        fibre: Option<u32>,
+    ) {
+        if !self.collector.bursts_on() {
+            return;
+        }
+        let bu = &self.bursts[b as usize];
+        self.collector.burst(BurstSample {
+            time: now,
+            queue: bu.queue,
+            burst: bu.index,
+            event,
+            pkts: bu.pkts.len() as u32,
+            bytes: bu.route.bytes,
+            reason,
+            fibre,
+        });
+    }
+
+    // ---------------------------------------------------------------- checks
+
+    /// Conservation check for data segments of TCP flow `fi`: created = received at the
+    /// receiver + dropped + in flight. Returns (created, received, dropped, in_flight).
+    pub fn conservation(&self, fi: usize) -> (u64, u64, u64, u64) {
+        let (created, received, dropped) = self.hosts.conservation(fi);
+        let live = self
+            .pkts
+            .count_live(|p| p.kind == PktKind::Data && p.flow as usize == fi);
+        (created, received, dropped, live)
+    }
+
+    /// OBS conservation: (packets into ingress queues, packets out of egresses,
+    /// packets dropped in the OBS network — queue full or in lost bursts — and packets
+    /// in flight — waiting in queues or riding bursts).
+    pub fn obs_conservation(&self) -> (u64, u64, u64, u64) {
+        let (inn, out, dropped, queued) = self.edges.conservation();
+        let mut free = vec![false; self.bursts.len()];
+        for &b in &self.free_bursts {
+            free[b as usize] = true;
+        }
+        let riding: u64 = self
+            .bursts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !free[*i])
+            .map(|(_, b)| b.pkts.len() as u64)
+            .sum();
+        (inn, out, dropped, queued + riding)
+    }
+
+    /// Reservations currently stored over all fibres (memory check).
+    pub fn obs_stored_reservations(&self) -> usize {
+        self.core.as_ref().map_or(0, |c| c.stored_reservations())
+    }
+
+    /// Bursts ever allocated in the pool (memory check).
+    pub fn obs_burst_pool(&self) -> usize {
+        self.bursts.len()
+    }
+
+    // ---------------------------------------------------------------- results
+
+    fn finish(self) -> RunResult {
+        let c = self.collector;
+        let now = c.duration;
+        let names = &self.node_names;
+        let flows = self.hosts.rows(now, c.warmup, names);
+        let obs_span = c.duration.saturating_sub(c.warmup).as_secs_f64();
+        let links = self.links.rows(names);
+        let (bursts, burst_hist) = self.edges.queue_rows(names);
+        let obs_links = self
+            .core
+            .as_ref()
+            .map_or_else(Vec::new, |core| core.rows(names, obs_span));
+        let obs_flows = if self.obs_enabled {
+            let crosses: Vec<bool> = (0..self.hosts.len())
+                .map(|fi| {
+                    let (fwd, rev) = self.hosts.routes(fi);
+                    self.routes[fwd as usize]
+                        .iter()
+                        .chain(&self.routes[rev as usize])
+                        .any(|h| matches!(h, Hop::Obs(_) | Hop::Unused))
+                })
+                .collect();
+            self.edges.flow_rows(&crosses, |fi| self.hosts.name(fi))
+        } else {
+            Vec::new()
+        };
+        RunResult {
+            scenario: c.name,
+            seed: c.seed,
+            replication: c.replication,
+            version: crate::VERSION.into(),
+            duration_s: c.duration.as_secs_f64(),
+            warmup_s: c.warmup.as_secs_f64(),
+            events: self.q.events_processed(),
+            flows,
+            links,
+            cwnd_trace: c.cwnd_trace,
+            packet_trace: c.pkt_trace,
+            bursts,
+            obs_links,
+            obs_flows,
+            burst_hist,
+            burst_trace: c.burst_trace,
+        }
+    }
+}
