@@ -19,12 +19,12 @@ use std::collections::VecDeque;
 pub struct LinkCounters {
     pub pkts_offered: u64,
     pub pkts_delivered: u64,
-    pub bytes_delivered: u64,
     pub drops_queue: u64,
     pub drops_loss: u64,
-    /// Transmission time (ps) of the packets offered that falls inside the measurement
-    /// window `[warmup, end)`, for utilisation (counted at offer time, clipped to the
-    /// window, so it is not reset at warm-up).
+    /// Transmission time (ps) booked on the transmitter since the start of the
+    /// measurement window: at warm-up it restarts from the booked time that lies past the
+    /// warm-up instant. The part booked past the end of the run is taken off when the
+    /// rows are made (see [`Links::rows`]).
     pub busy_ps: u128,
 }
 
@@ -50,8 +50,8 @@ struct Link {
     /// (front = oldest); purged lazily on the next offer. Only kept for limited queues.
     backlog: VecDeque<(SimTime, SimTime, u32)>,
     backlog_bytes: u64,
-    /// Packets propagating: (arrival time at the far end, packet id, bytes).
-    pipe: VecDeque<(SimTime, u32, u32)>,
+    /// Packets propagating: (arrival time at the far end, packet id).
+    pipe: VecDeque<(SimTime, u32)>,
     c: LinkCounters,
 }
 
@@ -149,11 +149,7 @@ impl Links {
         let tx = link.p.rate.tx_time(bytes.into());
         let end = start + tx;
         link.busy_until = end;
-        let (w0, w1) = self.window;
-        let (b0, b1) = (start.max(w0), end.min(w1));
-        if b1 > b0 {
-            link.c.busy_ps += (b1 - b0).0 as u128;
-        }
+        link.c.busy_ps += tx.0 as u128;
         if limited {
             link.backlog.push_back((start, end, bytes));
             link.backlog_bytes += bytes as u64;
@@ -164,7 +160,7 @@ impl Links {
         }
         let arrive = end + link.p.delay;
         let was_empty = link.pipe.is_empty();
-        link.pipe.push_back((arrive, id, bytes));
+        link.pipe.push_back((arrive, id));
         Offer::Sent(was_empty.then_some(arrive))
     }
 
@@ -179,22 +175,25 @@ impl Links {
     pub fn pop_due(&mut self, now: SimTime, li: u32) -> Due {
         let link = &mut self.links[li as usize];
         match link.pipe.front() {
-            Some(&(t, id, bytes)) if t <= now => {
+            Some(&(t, id)) if t <= now => {
                 link.pipe.pop_front();
                 link.c.pkts_delivered += 1;
-                link.c.bytes_delivered += bytes as u64;
                 Due::Packet(id)
             }
-            Some(&(t, _, _)) => Due::Later(t),
+            Some(&(t, _)) => Due::Later(t),
             None => Due::Idle,
         }
     }
 
-    /// End of warm-up: the counters restart (busy time is already clipped to the window).
+    /// End of warm-up: the counters restart. A link's transmissions form one contiguous
+    /// block from the one under way onwards (each queued packet starts when the previous
+    /// ends), so the busy time already booked past the warm-up instant is exactly
+    /// `busy_until − warmup`; the window's busy time starts from it.
     pub fn warmup(&mut self) {
+        let w0 = self.window.0;
         for l in &mut self.links {
             l.c = LinkCounters {
-                busy_ps: l.c.busy_ps,
+                busy_ps: l.busy_until.saturating_sub(w0).0 as u128,
                 ..LinkCounters::default()
             };
         }
@@ -216,7 +215,12 @@ impl Links {
                 pkts_delivered: l.c.pkts_delivered,
                 drops_queue: l.c.drops_queue,
                 drops_loss: l.c.drops_loss,
-                utilisation: (l.c.busy_ps as f64 / 1e12) / span_s,
+                // Busy time booked past the end of the run is not in the window (the
+                // same contiguity argument as in `warmup`).
+                utilisation: ((l.c.busy_ps - l.busy_until.saturating_sub(self.window.1).0 as u128)
+                    as f64
+                    / 1e12)
+                    / span_s,
             })
             .collect()
     }
