@@ -141,6 +141,14 @@ pub fn parse_duration(s: &str) -> Result<SimTime, String> {
 /// number of bits per second. `b` = bit, `B` = byte; prefixes are decimal (k/K, M, G, T).
 pub fn parse_rate(s: &str) -> Result<BitRate, String> {
     let (num, unit) = split_number(s)?;
+    // A unit without "/s" (or "ps") is a size, not a rate: "10GB" would otherwise read
+    // as 10 GB/s, eight times what "10Gb" users of link speeds usually mean.
+    if !(unit.is_empty() || unit.ends_with("/s") || unit.ends_with("ps")) {
+        return Err(format!(
+            "'{s}' is not a rate: write the unit per second, e.g. '{num}{unit}/s' \
+             (B = byte, b = bit)"
+        ));
+    }
     let u = unit.trim_end_matches("/s").trim_end_matches("ps");
     let (prefix, base) = if u.is_empty() {
         ("", "b")
@@ -235,6 +243,18 @@ mod tests {
         assert!(parse_duration("-1s").is_err());
         assert!(parse_duration("1 fortnight").is_err());
         assert!(parse_duration("abc").is_err());
+    }
+
+    #[test]
+    fn a_size_is_not_a_rate() {
+        let e = parse_rate("10GB").unwrap_err();
+        assert!(
+            e.contains("'10GB' is not a rate") && e.contains("10GB/s"),
+            "{e}"
+        );
+        assert!(parse_rate("10Gb").is_err());
+        assert_eq!(parse_rate("10Gbps").unwrap(), BitRate(10_000_000_000));
+        assert_eq!(parse_rate("1000").unwrap(), BitRate(1000));
     }
 
     #[test]

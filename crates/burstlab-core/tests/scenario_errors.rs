@@ -145,3 +145,63 @@ fn json_data_errors_name_the_field_without_a_position() {
         "syntax errors keep their position: {e}"
     );
 }
+
+/// Hardening findings (fuzzer, seed 2): a size given as a rate, and a wavelength count
+/// that aborted the process allocating channel timelines.
+#[test]
+fn a_size_as_a_rate_and_absurd_wavelength_counts_are_rejected() {
+    let e = err(r#"
+[[flow]]
+type = "cbr"
+src = "a"
+dst = "b"
+rate = "10GB"
+"#);
+    assert!(
+        e.starts_with("flow[0].rate") && e.contains("not a rate"),
+        "{e}"
+    );
+    let obs = r#"
+[sim]
+duration = "1s"
+[[node]]
+name = "a"
+kind = "host"
+[[node]]
+name = "E1"
+kind = "edge"
+[[node]]
+name = "E2"
+kind = "edge"
+[[node]]
+name = "b"
+kind = "host"
+[[link]]
+a = "a"
+b = "E1"
+rate = "10Mb/s"
+delay = "1ms"
+[[link]]
+a = "E2"
+b = "b"
+rate = "10Mb/s"
+delay = "1ms"
+[[fibre]]
+a = "E1"
+b = "E2"
+rate = "1Gb/s"
+delay = "1ms"
+wavelengths = 4294967295
+[[flow]]
+type = "tcp"
+src = "a"
+dst = "b"
+"#;
+    let e = run_toml(obs, None, None).unwrap_err().to_string();
+    assert!(
+        e.starts_with("fibre[0].wavelengths") && e.contains("at most 4096"),
+        "{e}"
+    );
+    let ok = obs.replace("4294967295", "4096");
+    assert!(run_toml(&ok, None, None).is_ok());
+}

@@ -21,8 +21,18 @@ pub fn validate_wavelengths(k: usize) -> Result<(), String> {
     if k == 0 {
         return Err("obs.wavelengths: must be at least 1 data channel per fibre (got 0)".into());
     }
+    // Each channel keeps its own reservation timeline, allocated up front: bound the
+    // count so that a typo (4294967295) is an error, not an allocation abort.
+    if k > MAX_WAVELENGTHS {
+        return Err(format!(
+            "at most {MAX_WAVELENGTHS} data channels per fibre, got {k}"
+        ));
+    }
     Ok(())
 }
+
+/// The most data wavelengths a fibre may have (DWDM systems carry up to a few hundred).
+pub const MAX_WAVELENGTHS: usize = 4096;
 
 /// Checks an assembler configuration; errors name the field under `obs.assembler`.
 pub fn validate_assembler(cfg: &AssemblerConfig, max_pkts_per_burst: u32) -> Result<(), String> {
