@@ -302,12 +302,8 @@ impl Hosts {
         let Agent::Tcp(t) = &mut self.flows[fi].agent else {
             return;
         };
-        if let Some(d) = t.snd.rto_deadline() {
-            if t.rto_pending.is_none_or(|p| d < p) {
-                let at = if d < now { now } else { d };
-                t.rto_pending = Some(at);
-                acts.push(HostAct::At(at, Ev::Rto(fi as u32)));
-            }
+        if let Some(at) = arm_timer(&mut t.rto_pending, t.snd.rto_deadline(), now) {
+            acts.push(HostAct::At(at, Ev::Rto(fi as u32)));
         }
         if self.trace_cwnd {
             let (c, s) = (t.snd.cwnd(), t.snd.ssthresh());
@@ -375,12 +371,8 @@ impl Hosts {
         let Agent::Tcp(t) = &mut self.flows[fi].agent else {
             return;
         };
-        if let Some(d) = t.rcv.delack_deadline() {
-            if t.delack_pending.is_none_or(|p| d < p) {
-                let at = if d < now { now } else { d };
-                t.delack_pending = Some(at);
-                acts.push(HostAct::At(at, Ev::DelAck(fi as u32)));
-            }
+        if let Some(at) = arm_timer(&mut t.delack_pending, t.rcv.delack_deadline(), now) {
+            acts.push(HostAct::At(at, Ev::DelAck(fi as u32)));
         }
     }
 
@@ -656,4 +648,22 @@ impl Hosts {
         }
         flows
     }
+}
+
+/// Lazily cancelled timers: a flow keeps the time of its one pending timer event. A new
+/// event is needed only when the real `deadline` comes before the pending one (a later
+/// deadline is found when the pending event pops and re-reads it); it is never scheduled
+/// in the past. Returns the time of the event to schedule, if any.
+fn arm_timer(
+    pending: &mut Option<SimTime>,
+    deadline: Option<SimTime>,
+    now: SimTime,
+) -> Option<SimTime> {
+    let d = deadline?;
+    if pending.is_some_and(|p| p <= d) {
+        return None;
+    }
+    let at = if d < now { now } else { d };
+    *pending = Some(at);
+    Some(at)
 }
