@@ -316,6 +316,8 @@ def execute(task: Task) -> dict[str, Any]:
     try:
         raw = _core.run(task.text, "json", task.seed, task.replication)
         meta = dict(raw["meta"])
+        meta["tables"] = list(raw["tables"])
+        meta["optional_tables"] = list(raw.get("optional_tables", ()))
         obs_flows = raw.get("obs_flows")
         if obs_flows:  # OBS: keep each flow's burst statistics (yu's S) with the run
             meta["obs_flows"] = json.loads(obs_flows)
@@ -988,13 +990,11 @@ def _assemble(
 def _kept_result(rec: Mapping[str, Any], meta: dict[str, Any],
                  traces: Mapping[str, Any]) -> Result:
     """A stored run (with its traces) as a :class:`Result`, as :func:`burstlab.run`
-    would have returned it."""
-    flows = pd.DataFrame(json.loads(rec["flows"]))
-    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s"):
-        if c in flows.columns:  # JSON carries NaN as null
-            flows[c] = pd.to_numeric(flows[c], errors="coerce").astype(float)
-    obs_flows = pd.DataFrame(meta.pop("obs_flows", []))
-    return Result(meta=meta, flows=flows, links=pd.DataFrame(json.loads(rec["links"])),
-                  cwnd=pd.DataFrame(traces["cwnd"]), packets=pd.DataFrame(traces["packets"]),
-                  scenario=json.loads(rec["scenario"]), obs_flows=obs_flows,
-                  burst_trace=pd.DataFrame(traces["bursts"]))
+    would have returned it (the OBS tables other than ``obs_flows`` are not stored)."""
+    raw = {"flows": rec["flows"], "links": rec["links"],
+           "obs_flows": meta.pop("obs_flows", []), "cwnd_trace": traces["cwnd"],
+           "packet_trace": traces["packets"], "burst_trace": traces["bursts"]}
+    tables = meta.pop("tables", None) or list(raw)
+    optional = meta.pop("optional_tables", None) or [t for t in tables
+                                                    if t not in ("flows", "links")]
+    return Result(meta, raw, tables, optional, json.loads(rec["scenario"]))
