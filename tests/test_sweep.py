@@ -434,3 +434,17 @@ def test_a_worker_that_dies_is_recorded_and_the_sweep_goes_on(
     assert runs.loc[0.01, "error"].startswith("WorkerDied")
     assert (runs["status"] == "ok").sum() == 9  # the bystanders were rerun, not failed
     assert len(res.table) == 9 * 2
+
+
+def test_kept_traces_leave_the_obs_columns_in_the_table(tmp_path: Path) -> None:
+    """A trace sweep over an OBS scenario keeps the per-flow burst statistics in its
+    table (yu's S) as well as in each kept Result."""
+    from burstlab.sweep import sweep_points
+
+    sc = Path(__file__).resolve().parent.parent / "examples" / "yu_path.toml"
+    text = sc.read_text().replace('duration = "100s"', 'duration = "2s"')
+    sw = sweep_points([({"k": 1}, text)], keep_traces=True, executor="serial",
+                      progress=False)
+    assert "segments_per_burst" in sw.table.columns
+    assert sw.table["segments_per_burst"].notna().all()
+    assert len(sw.result(0).obs_flows) == 1

@@ -991,6 +991,7 @@ def _kept_result(rec: Mapping[str, Any], meta: dict[str, Any],
                  traces: Mapping[str, Any]) -> Result:
     """A stored run (with its traces) as a :class:`Result`, as :func:`burstlab.run`
     would have returned it (the OBS tables other than ``obs_flows`` are not stored)."""
+    meta = dict(meta)  # the caller still reads obs_flows from its own copy
     raw = {"flows": rec["flows"], "links": rec["links"],
            "obs_flows": meta.pop("obs_flows", []), "cwnd_trace": traces["cwnd"],
            "packet_trace": traces["packets"], "burst_trace": traces["bursts"]}
