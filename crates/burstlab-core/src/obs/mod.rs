@@ -8,11 +8,11 @@
 pub mod assembler;
 pub mod scheduler;
 
+pub use assembler::{ack_ratio_allowed, ack_share_ok, AckRatioBase};
 pub use assembler::{
     AsmCtx, Assembler, AssemblerConfig, Decision, Emit, PktKind, PktMeta, QueueState, TimerCmd,
     WindowSource,
 };
-pub use assembler::{ack_ratio_allowed, ack_share_ok, AckRatioBase};
 pub use scheduler::{ChannelSet, Fit, Reservation, SchedulerKind};
 
 use crate::units;
