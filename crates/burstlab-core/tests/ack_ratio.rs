@@ -96,7 +96,7 @@ fn script(n: usize, ack_every: u64, seed: u64) -> Vec<Arrival> {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             t += (x >> 33) % 7_000;
-            let kind = if (x >> 20) % ack_every == 0 {
+            let kind = if (x >> 20).is_multiple_of(ack_every) {
                 PktKind::Ack
             } else {
                 PktKind::Data
