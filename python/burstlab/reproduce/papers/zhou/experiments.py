@@ -107,7 +107,7 @@ MODES = {
                   events=200, min_s=2.0, max_s=600.0, lossy_min_s=15.0, max_segments=2e6,
                   sens_reps=3, sens_periods_us=(10, 50, 250, 1000, 3000),
                   sens_pb=(0.0, 0.001, 0.008),
-                  p2_reps=3, p2_duration_s=200.0, p2_warmup_s=20.0),
+                  p2_reps=4, p2_duration_s=200.0, p2_warmup_s=20.0),
     "smoke": Mode("smoke", reps=2, periods_us=(50, 250, 3000), pb=(0.0, 0.001, 0.008),
                   events=3, min_s=0.05, max_s=0.3, lossy_min_s=0.1, max_segments=2e4,
                   sens_reps=2, sens_periods_us=(250, 3000), sens_pb=(0.0, 0.008),

@@ -238,6 +238,34 @@ def part2(r: Report, ctx: Context) -> None:
             "goodput_Mbps_ci_hi", "p_tcp_bursts_mean", "p_udp_bursts_mean",
             "to_per_flow_mean", "td_per_flow_mean", "rtt_s_mean", "ack_share_mean"]
     r.table(s[cols])
+    lo = float(s["load"].min())
+    at = s[s["load"] == lo].set_index("rmax")
+    if ar.CONVENTIONAL in at.index and len(at) > 2:
+        c = at.loc[ar.CONVENTIONAL]
+        mid = at.drop(index=[x for x in (ar.CONVENTIONAL, "1", "0") if x in at.index])
+        if len(mid):
+            b = mid.iloc[int(np.nanargmax(mid["goodput_Mbps_mean"].to_numpy(float)))]
+            worst = mid.iloc[int(np.nanargmax(mid["rtt_s_mean"].to_numpy(float)))]
+            r.p(f"At the lowest load (ρ = {lo:g}) conventional assembly has "
+                f"{c['to_per_flow_mean']:.2g} timeouts per flow while only "
+                f"{100 * c['p_tcp_bursts_mean']:.2g} % of the TCP bursts are lost: most "
+                "are spurious (a window-limited flow's RTT barely varies, so RTO = SRTT + "
+                "4·RTTVAR sits just above the RTT, and a burst whose ACKs wait a whole "
+                "assembly period overruns it). R_MAX = "
+                f"{b.name} spreads a window's ACKs over more bursts: "
+                f"{b['to_per_flow_mean']:.2g} timeouts per flow and "
+                f"{b['goodput_Mbps_mean']:.3g} Mb/s per flow against "
+                f"{c['goodput_Mbps_mean']:.3g} Mb/s. Smaller R_MAX delays ACKs for many "
+                f"periods: at R_MAX = {worst.name} the mean RTT is "
+                f"{worst['rtt_s_mean']:.3g} s against {c['rtt_s_mean']:.3g} s.")
+    r.p("The rule can deadlock TCP when little else shares a queue: a burst may carry "
+        "only R/(1 − R) ACKs per other packet, and in two-way TCP the other packets are "
+        "the opposite flow's data, itself clocked by the ACKs held back. With two "
+        "symmetric flows and no other traffic, burstlab's scripted tests "
+        "(`crates/burstlab-core/tests/ack_ratio.rs`) see both flows stall after their "
+        "first windows at R_MAX = 0.3 and 0.5; here the contention traffic in the same "
+        "queues keeps room for ACKs. The extra queue's priority also sends the *oldest* "
+        "held ACKs first, the least informative ones for cumulative acknowledgement.")
     r.p("Reading: holding ACKs back delays them by one or more assembly periods "
         "(the RTT column); the spread of a window's ACKs over more bursts makes a "
         "burst loss less likely to take all of them, which is the paper's argument. "
