@@ -1,5 +1,6 @@
-"""`burstlab reproduce zhou`: the smoke run (outputs, every claim id), the fig. 2 checks
-on hand-made tables, and the testbed scenario (wavelengths, where Pb is applied)."""
+"""`burstlab reproduce zhou`: the smoke run (outputs, every claim id), the fig. 2 and
+fig. 5 checks on hand-made tables, the testbed scenario (wavelengths, where Pb is
+applied) and the §3 network (load, ACK-ratio assembly, R_MAX = 0 and 1)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 import burstlab
 from burstlab.reproduce.framework import VERDICTS
-from burstlab.reproduce.papers.zhou import checks
+from burstlab.reproduce.papers.zhou import ackratio, checks
 from burstlab.reproduce.papers.zhou import testbed as tbmod
 from burstlab.reproduce.papers.zhou.experiments import MODES, PAPER, duration_for, grid_points
 from burstlab.reproduce.papers.zhou.testbed import BASE, WM_SEGMENTS, setups
@@ -22,6 +23,7 @@ CLAIM_IDS = {
     "fig2.drop_to_3000us.pb=0.1%", "fig2.drop_to_3000us.pb=0.8%",
     "fig2.drop_larger_at_low_pb", "model.optimal_period",
     "fig5.rmax1_is_conventional", "fig5.intermediate_rmax_better", "fig5.rmax0_starves",
+    "fig5.rmax0_burst_loss_one",
 }
 
 
@@ -35,9 +37,13 @@ def test_smoke_writes_claims_with_every_id(smoke_out: Path) -> None:
     assert set(c["claim_id"]) == CLAIM_IDS
     assert set(c["verdict"]) <= set(VERDICTS)
     assert (c["paper"] == "zhou").all()
-    part2 = c[c["claim_id"].str.startswith("fig5.")]
-    assert (part2["verdict"] == "not comparable").all()
-    assert part2["note"].str.contains("not reproduced yet").all()
+    part2 = c[c["claim_id"].str.startswith("fig5.")].set_index("claim_id")
+    # Decided even on the smoke grid: R_MAX = 1 is the conventional run bit for bit,
+    # and R_MAX = 0 lets no ACK through.
+    assert part2.loc["fig5.rmax1_is_conventional", "verdict"] == "reproduces"
+    assert "identical" in part2.loc["fig5.rmax1_is_conventional", "note"]
+    assert part2.loc["fig5.rmax0_starves", "verdict"] == "reproduces"
+    assert part2["burstlab_value"].str.len().min() > 5
 
 
 def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
@@ -52,8 +58,22 @@ def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
     v = pd.read_csv(smoke_out / "sensitivity_verdicts.csv")
     assert set(v["setup"]) == set(setups())
     md = (smoke_out / "report.md").read_text(encoding="utf-8")
-    assert "Part 2" in md and "not yet reproduced" in md
+    assert "Part 2" in md and "not yet reproduced" not in md
     assert "Sensitivity" in md
+    assert (smoke_out / "fig5.png").stat().st_size > 1000
+    f5 = pd.read_csv(smoke_out / "fig5.csv")
+    m = MODES["smoke"]
+    assert len(f5) == len(m.p2_loads) * len(m.p2_rmax)
+    assert (f5["n"] == m.p2_reps).all()
+    conv = f5[f5["rmax"] == ackratio.CONVENTIONAL].set_index("load")
+    one = f5[f5["rmax"] == "1"].set_index("load")
+    zero = f5[f5["rmax"] == "0"].set_index("load")
+    pd.testing.assert_series_equal(conv["goodput_Mbps_mean"], one["goodput_Mbps_mean"])
+    assert (conv["goodput_Mbps_mean"] > 0.05).all()
+    assert (zero["ack_share_mean"] == 0).all()
+    assert (zero["goodput_Mbps_mean"] < 0.01 * conv["goodput_Mbps_mean"]).all()
+    # Contention grows with load.
+    assert conv["p_udp_bursts_mean"].iloc[-1] > conv["p_udp_bursts_mean"].iloc[0]
 
 
 # ---------------------------------------------------------------------------------------
@@ -177,5 +197,87 @@ def test_grid_and_durations() -> None:
 
 
 def test_paper_registered() -> None:
-    assert {f.name for f in PAPER.figures} == {"fig2", "sensitivity"}
+    assert {f.name for f in PAPER.figures} == {"fig2", "sensitivity", "fig5"}
     assert {"quick", "full", "smoke"} <= set(PAPER.modes)
+
+
+# ---------------------------------------------------------------------------------------
+# Part 2: the §3 network and the fig. 5 checks.
+
+
+def test_fig4_network_load_and_assembly() -> None:
+    sc = ackratio.network(0.3, 0.25)
+    assert sc["obs"]["assembly"] == {"type": "hybrid", "tmax": ackratio.TMAX,
+                                     "lmax": "200KB", "lmin": "30KB", "ack_ratio_max": 0.25}
+    assert sc["obs"]["classifier"] == "per_egress" and sc["obs"]["ack_mode"] == "assemble"
+    assert "ack_ratio_max" not in ackratio.network(0.3, None)["obs"]["assembly"]
+    edges = [n["name"] for n in sc["node"] if n["kind"] == "edge"]
+    cores = [n["name"] for n in sc["node"] if n["kind"] == "core"]
+    assert len(edges) == 6 and len(cores) == 2
+    # One-way propagation sums to RTT/2 = 300 ms.
+    one_way = 2 * ackratio.ACCESS_DELAY_MS + 2 * ackratio.EDGE_FIBRE_MS + ackratio.CORE_FIBRE_MS
+    assert one_way == 300.0
+    # TCP in both directions of every pair; the offered load adds up to rho.
+    tcp = [f for f in sc["flow"] if f["type"] == "tcp"]
+    assert {(f["src"], f["dst"]) for f in tcp} >= {("h1", "h4"), ("h4", "h1")}
+    assert all(f["mss"] == 512 and f["wm"] == 128 for f in tcp)
+    udp = [f for f in sc["flow"] if f["type"] == "onoff"]
+    mean = [1e8 * f["mean_on"] / (f["mean_on"] + f["mean_off"]) for f in udp]
+    per_direction = sum(mean) / 2 + ackratio.tcp_offered_bps()
+    assert per_direction == pytest.approx(0.3 * ackratio.CORE, rel=1e-4)
+    with pytest.raises(ValueError, match="r_max"):
+        ackratio.network(0.3, 1.5)
+    with pytest.raises(ValueError, match="load"):
+        ackratio.network(0.01, None)
+    with pytest.raises(burstlab.ScenarioError, match="ack_ratio_max"):
+        bad = ackratio.network(0.3, 0.5)
+        bad["obs"]["ack_mode"] = "bypass"
+        burstlab.run(bad)
+
+
+def test_fig4_network_runs_r1_identical_r0_starved() -> None:
+    def run(r: float | None) -> pd.DataFrame:
+        res = burstlab.run(ackratio.network(0.4, r, duration=15.0, warmup=2.0), seed=2)
+        return pd.DataFrame([ackratio.run_row(res.flows, res.obs_flows)])
+
+    conv, one, zero, half = run(None), run(1.0), run(0.0), run(0.5)
+    pd.testing.assert_frame_equal(conv, one)
+    assert conv["goodput_Mbps"].iloc[0] > 0.05
+    assert zero["ack_share"].iloc[0] == 0.0 and zero["goodput_Mbps"].iloc[0] < 1e-3
+    assert 0 < half["ack_share"].iloc[0] <= 0.5
+
+
+def f5table(curves: dict[str, tuple[list[float], list[float]]], half: float = 0.02
+            ) -> pd.DataFrame:
+    """A fig. 5 summary: per R_MAX label (goodput per load, burst loss per load), with
+    95 % CIs of ±``half`` relative."""
+    rows = []
+    for lab, (gp, p) in curves.items():
+        for load, g, q in zip((0.1, 0.3, 0.5), gp, p, strict=True):
+            row = {"rmax": lab, "load": load}
+            for m, v in (("goodput_Mbps", g), ("p_tcp_bursts", q), ("ack_share", 0.0)):
+                row.update({f"{m}_mean": v, f"{m}_ci_lo": v * (1 - half),
+                            f"{m}_ci_hi": v * (1 + half)})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_fig5_checks_on_hand_made_tables() -> None:
+    conv = ([0.5, 0.3, 0.1], [0.001, 0.01, 0.05])
+    better = ([0.6, 0.4, 0.12], [0.0008, 0.008, 0.04])
+    worse = ([0.4, 0.2, 0.08], [0.001, 0.01, 0.05])
+    s = f5table({"conv": conv, "1": conv, "0.5": better, "0": ([0, 0, 0], [0.001, 0.01, 0.05])})
+    assert ackratio.check_rmax1(s).verdict == "reproduces"
+    assert ackratio.check_intermediate(s).verdict == "reproduces"
+    assert ackratio.check_rmax0_starves(s).verdict == "reproduces"
+    assert ackratio.check_rmax0_loss_one(s).verdict == "differs"
+    s = f5table({"conv": conv, "1": better, "0.5": worse, "0": better})
+    assert ackratio.check_rmax1(s).verdict == "differs"
+    c = ackratio.check_intermediate(s)
+    assert c.verdict == "differs" and "R_MAX = 0.5" in c.value
+    assert ackratio.check_rmax0_starves(s).verdict == "differs"
+    # Throughput up, burst loss unchanged: only the same direction.
+    up = ([0.6, 0.4, 0.12], [0.001, 0.01, 0.05])
+    assert ackratio.check_intermediate(f5table({"conv": conv, "0.3": up})).verdict == \
+        "same direction"
+    assert ackratio.check_intermediate(f5table({"conv": conv})).verdict == "not comparable"

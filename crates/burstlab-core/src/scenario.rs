@@ -469,6 +469,11 @@ fn default_wavelengths() -> u32 {
 /// - `type = "timer"`: `tb` (required), `jitter` (sd as a fraction of `tb`, ozsarac §3.3);
 /// - `type = "length"`: `max_bytes` and/or `max_pkts`;
 /// - `type = "hybrid"`: `tmax`, `lmax` (bytes) required, `lmin` (padding) optional.
+///
+/// `ack_ratio_max` (timer, length and hybrid): ACK-ratio assembly (zhou §3) with that
+/// `R_MAX` in [0, 1] — the type's trigger forms the bursts, at most that share of each
+/// burst's packets are ACKs, surplus ACKs wait in an extra queue with priority
+/// (`obs::AckRatioBase`). Needs `obs.ack_mode = "assemble"`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AssemblySpec {
@@ -491,6 +496,9 @@ pub struct AssemblySpec {
     /// `cwba`: where the window comes from (`mark` | `oracle` | `estimator`).
     #[serde(default)]
     pub window: Option<WindowName>,
+    /// ACK-ratio assembly (zhou §3): the largest share of ACKs in a burst, `R_MAX`.
+    #[serde(default)]
+    pub ack_ratio_max: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -707,11 +715,12 @@ impl AssemblySpec {
             ("lmax", self.lmax.is_some()),
             ("lmin", self.lmin.is_some()),
             ("window", self.window.is_some()),
+            ("ack_ratio_max", self.ack_ratio_max.is_some()),
         ];
         let allowed: &[&str] = match self.kind {
-            AssemblyType::Timer => &["tb", "jitter"],
-            AssemblyType::Length => &["max_bytes", "max_pkts"],
-            AssemblyType::Hybrid => &["tmax", "lmax", "lmin"],
+            AssemblyType::Timer => &["tb", "jitter", "ack_ratio_max"],
+            AssemblyType::Length => &["max_bytes", "max_pkts", "ack_ratio_max"],
+            AssemblyType::Hybrid => &["tmax", "lmax", "lmin", "ack_ratio_max"],
             AssemblyType::Cwba => &["window", "tmax"],
         };
         if let Some((f, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
@@ -762,8 +771,52 @@ impl AssemblySpec {
                 tmax: need("tmax", self.tmax)?,
             },
         };
+        // zhou §3: the type's policy becomes the trigger of ACK-ratio assembly.
+        let cfg = match (self.ack_ratio_max, crate::obs::AckRatioBase::of(cfg)) {
+            (Some(r_max), Some(base)) => AssemblerConfig::AckRatio { base, r_max },
+            _ => cfg,
+        };
         crate::obs::validate_assembler_at(path, &cfg, max_pkts).map_err(split_field)?;
         Ok(cfg)
+    }
+}
+
+/// ACK-ratio assembly (zhou §3) limits the ACKs *in bursts*: it is an error when ACKs
+/// bypass the core (`obs.ack_mode = "bypass"`), named at the assembly that asks for it.
+fn check_ack_ratio(
+    o: &ResolvedObs,
+    node_assembly: &[Option<AssemblerConfig>],
+    flows: &[ResolvedFlow],
+) -> Result<(), ScenarioError> {
+    if o.ack_mode != AckMode::Bypass {
+        return Ok(());
+    }
+    let ratio = |c: &Option<AssemblerConfig>| matches!(c, Some(AssemblerConfig::AckRatio { .. }));
+    let mut at = None;
+    if ratio(&Some(o.assembly)) {
+        at = Some("obs.assembly".to_string());
+    }
+    for (i, c) in o.classes.iter().enumerate() {
+        if at.is_none() && ratio(&c.assembly) {
+            at = Some(format!("obs.class[{i}].assembly"));
+        }
+    }
+    for (i, a) in node_assembly.iter().enumerate() {
+        if at.is_none() && ratio(a) {
+            at = Some(format!("node[{i}].assembly"));
+        }
+    }
+    for (i, f) in flows.iter().enumerate() {
+        if at.is_none() && ratio(&f.assembly) {
+            at = Some(format!("flow[{i}].assembly"));
+        }
+    }
+    match at {
+        Some(path) => Err(e(
+            format!("{path}.ack_ratio_max"),
+            "ACK-ratio assembly limits the ACKs in bursts, but obs.ack_mode = \"bypass\" sends ACKs around the core; use ack_mode = \"assemble\"",
+        )),
+        None => Ok(()),
     }
 }
 
@@ -1462,6 +1515,9 @@ impl ScenarioSpec {
                 reverse_route,
                 kind,
             });
+        }
+        if let Some(o) = &obs {
+            check_ack_ratio(o, &node_assembly, &flows)?;
         }
         Ok(Resolved {
             name: self.name.clone().unwrap_or_else(|| "scenario".into()),

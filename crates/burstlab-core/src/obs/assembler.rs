@@ -54,8 +54,8 @@
 //! variants with their own state, fed by [`PktMeta`] (`flow`, `kind`, `seq` let them
 //! follow each flow's window or count ACKs). The node does not change as long as a
 //! policy's bursts are head-of-queue prefixes. Zhou's ACK-ratio policy holds surplus
-//! ACKs back in "Extra-Queues" with priority; that needs either a per-class queue at the
-//! node (one assembler per queue) or a richer [`Emit`] — to be decided with it.
+//! ACKs back in "Extra-Queues" with priority: see the section "ACK-ratio assembly"
+//! below ([`AckRatioBase`], [`ack_ratio_allowed`]).
 
 use crate::rng::RngStream;
 use crate::units::SimTime;
@@ -137,6 +137,9 @@ pub enum AssemblerConfig {
     /// has arrived), the window learnt from `window`, with a `tmax` timer cap from the
     /// burst's first packet (ozsarac §2.2 MCWBA).
     Window { window: WindowSource, tmax: SimTime },
+    /// ACK-ratio assembly (zhou §3): `base` decides when a burst is formed; the ACK
+    /// share of every burst is held at or below `r_max` (see [`ack_ratio_allowed`]).
+    AckRatio { base: AckRatioBase, r_max: f64 },
 }
 
 /// One burst to form: the first `pkts` packets of the queue (or, with `only`, the first
@@ -264,6 +267,10 @@ pub enum Assembler {
         /// Data packets queued since the last burst.
         data: u32,
     },
+    /// ACK-ratio assembly (zhou §3): the base policy's state, fed the *input* queue;
+    /// the node applies the R-control rule ([`ack_ratio_allowed`]) when it forms the
+    /// burst. Boxed once at construction (never per packet).
+    AckRatio { base: Box<Assembler>, r_max: f64 },
 }
 
 impl Assembler {
@@ -308,6 +315,10 @@ impl Assembler {
                 timer: TimerSlot::default(),
                 data: 0,
             },
+            AssemblerConfig::AckRatio { base, r_max } => Assembler::AckRatio {
+                base: Box::new(Assembler::new(&base.config(), max_pkts_per_burst, rng)?),
+                r_max,
+            },
         })
     }
 
@@ -328,6 +339,16 @@ impl Assembler {
             | Assembler::Hybrid { timer, .. }
             | Assembler::Window { timer, .. } => Some(timer),
             Assembler::Length { .. } => None,
+            Assembler::AckRatio { base, .. } => base.slot(),
+        }
+    }
+
+    /// `R_MAX` if this is ACK-ratio assembly (zhou §3): the node must then keep surplus
+    /// ACKs in its extra queue (see [`ack_ratio_allowed`]).
+    pub fn ack_ratio_max(&self) -> Option<f64> {
+        match self {
+            Assembler::AckRatio { r_max, .. } => Some(*r_max),
+            _ => None,
         }
     }
 
@@ -472,6 +493,9 @@ impl Assembler {
                 }
                 d.timer = timer.cmd_since(before);
             }
+            // zhou §3: the base trigger runs on the input queue; the ratio is applied
+            // by the node when it forms the burst.
+            Assembler::AckRatio { base, .. } => return base.on_packet_ctx(now, pkt, q, ctx),
         }
         d
     }
@@ -544,6 +568,7 @@ impl Assembler {
                 }
                 d.timer = timer.cmd_since(before);
             }
+            Assembler::AckRatio { base, .. } => return base.on_timer(now, gen, q),
         }
         d
     }
@@ -558,6 +583,133 @@ fn period(tb: SimTime, frac: f64, rng: &mut RngStream) -> SimTime {
     let mean = tb.ps() as f64;
     let p = rng.normal(mean, frac * mean).round();
     SimTime(if p < 1.0 { 1 } else { p as u64 })
+}
+
+// ---------------------------------------------------------------------------------------
+// ACK-ratio assembly (zhou §3).
+
+/// The trigger under ACK-ratio assembly (zhou §3.1: "ACKs and other TCP segments are
+/// assembled together into one burst, just like the conventional timer-based assembly
+/// algorithm"): it decides *when* a burst is formed, exactly as the plain policy of the
+/// same parameters would, looking only at the input queue.
+///
+/// How the ratio composes with the trigger (the node, `world::edge`, does the packet
+/// moving; this module owns the rule):
+/// - The **extra queue** holds the ACKs a previous burst could not take. It sits at the
+///   head of the node's FIFO (its ACKs are older than any input packet); the trigger
+///   sees only the input queue behind it (`QueueState` excludes the extra queue), so
+///   held ACKs never start a timer nor count towards a length threshold.
+/// - When the trigger emits `n` packets, the **candidate** is every ACK of the extra
+///   queue followed by the first `n` input packets. With `d` non-ACK packets (data and
+///   UDP) and `a` ACKs in it, the burst takes all `d` and the first
+///   `a' = ack_ratio_allowed(r_max, d, a)` ACKs in queue order — the extra queue's
+///   first, which is zhou §3.1's priority of "the delayed ACK packets in Extra-Queues
+///   … over those from the Input Queues". The `a − a'` others form the new extra
+///   queue, in order.
+/// - A candidate that would leave an empty burst (only ACKs and `r_max < 1`) forms no
+///   burst: its ACKs wait for the next assembly. With `r_max = 0` no ACK ever leaves
+///   (zhou §3.2: "all ACK packets are queued and only data segments are assembled").
+/// - With `r_max = 1` every ACK is always allowed and the extra queue stays empty: the
+///   bursts are those of the base policy, bit for bit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AckRatioBase {
+    Timer {
+        tb: SimTime,
+        jitter_sd_frac: f64,
+    },
+    Length {
+        max_bytes: Option<u64>,
+        max_pkts: Option<u32>,
+    },
+    Hybrid {
+        tmax: SimTime,
+        lmax_bytes: u64,
+        lmin_bytes: Option<u64>,
+    },
+}
+
+impl AckRatioBase {
+    /// The plain policy with the same trigger.
+    pub fn config(self) -> AssemblerConfig {
+        match self {
+            AckRatioBase::Timer { tb, jitter_sd_frac } => {
+                AssemblerConfig::Timer { tb, jitter_sd_frac }
+            }
+            AckRatioBase::Length {
+                max_bytes,
+                max_pkts,
+            } => AssemblerConfig::Length {
+                max_bytes,
+                max_pkts,
+            },
+            AckRatioBase::Hybrid {
+                tmax,
+                lmax_bytes,
+                lmin_bytes,
+            } => AssemblerConfig::Hybrid {
+                tmax,
+                lmax_bytes,
+                lmin_bytes,
+            },
+        }
+    }
+
+    /// The trigger of a plain policy, if it can carry an ACK ratio (window-based
+    /// assembly cannot: it has its own idea of which packets complete a burst).
+    pub fn of(cfg: AssemblerConfig) -> Option<AckRatioBase> {
+        match cfg {
+            AssemblerConfig::Timer { tb, jitter_sd_frac } => {
+                Some(AckRatioBase::Timer { tb, jitter_sd_frac })
+            }
+            AssemblerConfig::Length {
+                max_bytes,
+                max_pkts,
+            } => Some(AckRatioBase::Length {
+                max_bytes,
+                max_pkts,
+            }),
+            AssemblerConfig::Hybrid {
+                tmax,
+                lmax_bytes,
+                lmin_bytes,
+            } => Some(AckRatioBase::Hybrid {
+                tmax,
+                lmax_bytes,
+                lmin_bytes,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The R-control rule (zhou §3.1, fig. 3): of `acks` ACKs offered to a burst that
+/// carries `others` non-ACK packets, how many may go so that the burst's ACK share
+/// `R = a / (a + others)` stays at or below `r_max` — the largest `a ≤ acks` with
+/// `a ≤ r_max·(a + others)` (evaluated in `f64`, the form [`ack_share_ok`] checks).
+/// `r_max = 1` allows every ACK; `r_max = 0` none.
+pub fn ack_ratio_allowed(r_max: f64, others: u32, acks: u32) -> u32 {
+    if ack_share_ok(r_max, others, acks) {
+        return acks;
+    }
+    // a ≤ r·(a + d)  ⇔  a ≤ r·d / (1 − r) for r < 1; then correct the rounding.
+    let est = (r_max * others as f64 / (1.0 - r_max)).floor();
+    let mut a = if est.is_finite() && est >= 0.0 {
+        (est as u64).min(acks as u64) as u32
+    } else {
+        0
+    };
+    while a > 0 && !ack_share_ok(r_max, others, a) {
+        a -= 1;
+    }
+    while a < acks && ack_share_ok(r_max, others, a + 1) {
+        a += 1;
+    }
+    a
+}
+
+/// Whether a burst of `acks` ACKs and `others` other packets respects `R ≤ r_max`.
+pub fn ack_share_ok(r_max: f64, others: u32, acks: u32) -> bool {
+    acks as f64 <= r_max * (acks as f64 + others as f64)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 pub mod assembler;
 pub mod scheduler;
 
+pub use assembler::{ack_ratio_allowed, ack_share_ok, AckRatioBase};
 pub use assembler::{
     AsmCtx, Assembler, AssemblerConfig, Decision, Emit, PktKind, PktMeta, QueueState, TimerCmd,
     WindowSource,
@@ -108,6 +109,15 @@ pub fn validate_assembler_at(
                 ));
             }
         }
+        AssemblerConfig::AckRatio { base, r_max } => {
+            // zhou §3.1: R is a share of the packets in a burst.
+            if !(r_max.is_finite() && (0.0..=1.0).contains(&r_max)) {
+                return Err(format!(
+                    "{path}.ack_ratio_max: the largest share of ACKs in a burst must lie in [0, 1] (got {r_max})"
+                ));
+            }
+            validate_assembler_at(path, &base.config(), max_pkts_per_burst)?;
+        }
     }
     Ok(())
 }
@@ -164,5 +174,28 @@ mod tests {
         assert!(err(validate_assembler(&ok, 0)).starts_with("obs.assembler.max_pkts_per_burst:"));
         assert!(err(validate_assembler_at("edges[2].assembler", &tb0, 1))
             .starts_with("edges[2].assembler.tb:"));
+        // zhou §3: R_MAX is a share; the base trigger is validated too.
+        let base = AckRatioBase::Timer {
+            tb: SimTime::from_ms(1),
+            jitter_sd_frac: 0.0,
+        };
+        for r in [-0.1, 1.5, f64::NAN, f64::INFINITY] {
+            let cfg = AssemblerConfig::AckRatio { base, r_max: r };
+            assert!(
+                err(validate_assembler(&cfg, 1)).starts_with("obs.assembler.ack_ratio_max:"),
+                "{r}"
+            );
+        }
+        for r in [0.0, 0.3, 1.0] {
+            assert!(validate_assembler(&AssemblerConfig::AckRatio { base, r_max: r }, 1).is_ok());
+        }
+        let bad_base = AssemblerConfig::AckRatio {
+            base: AckRatioBase::Timer {
+                tb: SimTime::ZERO,
+                jitter_sd_frac: 0.0,
+            },
+            r_max: 0.5,
+        };
+        assert!(err(validate_assembler(&bad_base, 1)).starts_with("obs.assembler.tb:"));
     }
 }

@@ -64,6 +64,11 @@ struct AsmQueue {
     /// Sorted 0-based indices of bursts to drop, and how many were passed.
     drops: Vec<u64>,
     drop_cursor: usize,
+    /// ACK-ratio assembly (zhou §3.1): the extra queue, the first `held` packets of
+    /// `pkts` (all ACKs, `held_bytes` bytes) that earlier bursts could not take. Always
+    /// 0 for other policies.
+    held: u32,
+    held_bytes: u64,
     s: QueueStats,
 }
 
@@ -149,6 +154,8 @@ impl FlightEstimator {
 pub struct Formed {
     /// 0-based index of the burst among its queue's bursts.
     pub index: u64,
+    /// Packets in the burst (0: ACK-ratio assembly formed no burst; drop it).
+    pub pkts: u32,
     pub bytes: u64,
     pub has_data: bool,
     /// The deterministic injector (`obs.drop_burst`) drops this burst.
@@ -248,6 +255,8 @@ impl Edges {
             emitted: 0,
             drops: Vec::new(),
             drop_cursor: 0,
+            held: 0,
+            held_bytes: 0,
             s: QueueStats::default(),
         });
         (self.queues.len() - 1) as u32
@@ -281,11 +290,13 @@ impl Edges {
         &self.queues[qi as usize].spec.path
     }
 
+    /// The input queue as the assembler sees it: under ACK-ratio assembly the extra
+    /// queue at the head is not part of it (zhou §3.1; see `obs::AckRatioBase`).
     fn state(q: &AsmQueue, now: SimTime) -> QueueState {
         QueueState {
-            pkts: q.pkts.len() as u32,
-            bytes: q.bytes,
-            oldest_arrival: q.pkts.front().map_or(now, |x| x.arrival),
+            pkts: q.pkts.len() as u32 - q.held,
+            bytes: q.bytes - q.held_bytes,
+            oldest_arrival: q.pkts.get(q.held as usize).map_or(now, |x| x.arrival),
         }
     }
 
@@ -342,6 +353,10 @@ impl Edges {
 
     /// Takes the `e.pkts` head packets of queue `qi` into `list` (cleared first) and
     /// `path` (the queue's fibres), updating the queue and per-flow statistics.
+    ///
+    /// Under ACK-ratio assembly (zhou §3.1) `e.pkts` counts input packets: the burst is
+    /// chosen from the extra queue's ACKs followed by them, by `obs::ack_ratio_allowed`,
+    /// and may be empty (`Formed::pkts == 0`: nothing to send, no burst counted).
     pub fn take_burst(
         &mut self,
         now: SimTime,
@@ -357,7 +372,62 @@ impl Edges {
         let q = &mut self.queues[qi as usize];
         path.extend_from_slice(&q.spec.path);
         let (mut bytes, mut ndata, mut nack) = (e.pad_bytes, 0u64, 0u64);
-        if let Some(kind) = e.only {
+        let mut take = e.pkts;
+        let mut chosen = e.only.is_some();
+        if let Some(r_max) = q.spec.asm.ack_ratio_max() {
+            // zhou §3.1, the R-control rule: the candidate is the extra queue's ACKs and
+            // the first `e.pkts` input packets; it keeps every non-ACK packet and the
+            // oldest ACKs allowed (extra-queue ACKs first: their priority); the other
+            // ACKs become the new extra queue, in order, at the head of the FIFO.
+            let cand = (q.held + e.pkts).min(q.pkts.len() as u32);
+            let (mut others, mut acks) = (0u32, 0u32);
+            for m in q.pkts.iter().take(cand as usize) {
+                if m.kind == PktKind::Ack {
+                    acks += 1;
+                } else {
+                    others += 1;
+                }
+            }
+            let allowed = crate::obs::ack_ratio_allowed(r_max, others, acks);
+            take = others + allowed;
+            let (mut i, mut a, mut held_bytes) = (0u32, 0u32, 0u64);
+            if allowed < acks {
+                self.scratch.clear();
+                q.pkts.retain(|m| {
+                    i += 1;
+                    if i > cand {
+                        return true;
+                    }
+                    if m.kind == PktKind::Ack {
+                        a += 1;
+                        if a > allowed {
+                            held_bytes += m.bytes as u64;
+                            return true;
+                        }
+                    }
+                    self.scratch.push_back(*m);
+                    false
+                });
+                std::mem::swap(&mut q.pkts, &mut self.scratch);
+                chosen = true;
+            }
+            q.held = acks - allowed;
+            q.held_bytes = held_bytes;
+            if take == 0 {
+                // Only ACKs and R_MAX < 1: no burst; they all wait (zhou §3.2, R_MAX = 0).
+                if chosen {
+                    std::mem::swap(&mut q.pkts, &mut self.scratch);
+                }
+                return Formed {
+                    index: q.emitted,
+                    pkts: 0,
+                    bytes: 0,
+                    has_data: false,
+                    injected: false,
+                    offset: q.spec.offset,
+                };
+            }
+        } else if let Some(kind) = e.only {
             // A burst of chosen packets: the first `e.pkts` of `kind`, the rest stay
             // queued in order (e.g. zhou §3's ACKs held back by ACK-ratio assembly).
             let mut left = e.pkts;
@@ -375,7 +445,7 @@ impl Edges {
             std::mem::swap(&mut q.pkts, &mut self.scratch);
         }
         let first_wait = q.pkts.front().map_or(0, |x| (now - x.arrival).0);
-        let n_take = e.pkts.min(q.pkts.len() as u32);
+        let n_take = take.min(q.pkts.len() as u32);
         for _ in 0..n_take {
             let m = q.pkts.pop_front().expect("assembler emits queued packets");
             let (t, id) = (m.arrival, m.id);
@@ -403,7 +473,7 @@ impl Edges {
             }
             list.push(id);
         }
-        if e.only.is_some() {
+        if chosen {
             // The chosen packets are taken: the queue is what was left.
             debug_assert!(q.pkts.is_empty());
             std::mem::swap(&mut q.pkts, &mut self.scratch);
@@ -422,7 +492,7 @@ impl Edges {
         }
         s.data_sum += ndata;
         s.ack_sum += nack;
-        s.pkts_sum += e.pkts as u64;
+        s.pkts_sum += take as u64;
         s.bytes_sum += bytes;
         s.bytes_min = if s.bursts == 1 {
             bytes
@@ -431,13 +501,14 @@ impl Edges {
         };
         s.bytes_max = s.bytes_max.max(bytes);
         s.first_wait_ps += first_wait as u128;
-        s.hist.add(e.pkts as u64);
+        s.hist.add(take as u64);
         let injected = q.drop_cursor < q.drops.len() && q.drops[q.drop_cursor] == index;
         if injected {
             q.drop_cursor += 1;
         }
         Formed {
             index,
+            pkts: n_take,
             bytes,
             has_data: ndata > 0,
             injected,

@@ -486,6 +486,11 @@ impl World {
         let formed = self
             .edges
             .take_burst(now, qi, e, &mut bu.pkts, &mut bu.route.path);
+        if formed.pkts == 0 {
+            // ACK-ratio assembly (zhou §3.1) held every candidate ACK back: no burst.
+            self.free_bursts.push(b);
+            return;
+        }
         bu.queue = qi;
         bu.index = formed.index;
         bu.route.bytes = formed.bytes;

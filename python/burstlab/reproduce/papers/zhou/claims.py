@@ -3,8 +3,8 @@
 
 Read first: the registered functions below; the checks themselves are in :mod:`.checks`
 (pure functions of a table, shared with the sensitivity table and the tests). Part 1
-(§2, fig. 2) is checked on the base set-up; part 2 (§3, fig. 5) is listed with the
-verdict *not comparable* until burstlab has the ACK-ratio assembler.
+(§2, fig. 2) is checked on the base set-up; part 2 (§3, fig. 5) on the fig. 4 network
+of :mod:`.ackratio`, whose module also holds its checks.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.papers.zhou import ackratio
 from burstlab.reproduce.papers.zhou.checks import PERIOD_FACTOR, checks_for
 from burstlab.reproduce.papers.zhou.experiments import PAPER, model_argmax_us
 from burstlab.reproduce.papers.zhou.testbed import BASE
@@ -92,21 +93,29 @@ def claim_model_optimum(ctx: Context) -> Claim:
     return Claim(**base, burstlab_value=value, verdict=verdict, note=note)
 
 
-PART2_NOTE = ("not reproduced yet: ACK-ratio (R_MAX) assembly needs a new assembler in "
-              "burstlab's core (issue 13, part 2)")
+#: zhou §3.2's fig. 5 statements and the checks of :mod:`.ackratio` that judge them.
+FIG5 = (
+    ("fig5.rmax1_is_conventional", "R_MAX = 1 coincides with conventional assembly",
+     ackratio.check_rmax1),
+    ("fig5.intermediate_rmax_better", "an intermediate R_MAX lowers the burst loss "
+                                      "probability and raises TCP throughput",
+     ackratio.check_intermediate),
+    ("fig5.rmax0_starves", "R_MAX = 0 starves TCP (no ACK is ever assembled)",
+     ackratio.check_rmax0_starves),
+    ("fig5.rmax0_burst_loss_one", "at R_MAX = 0 the burst loss probability is 1",
+     ackratio.check_rmax0_loss_one),
+)
 
 
 @PAPER.claim
 def claim_part2(ctx: Context) -> list[Claim]:
-    """zhou §3 (fig. 5): listed, not yet reproduced."""
+    """zhou §3.2 (fig. 5) on the network of :mod:`.ackratio`."""
+    s = ctx.values["fig5"]
     out = []
-    for key, statement in (
-            ("fig5.rmax1_is_conventional", "R_MAX = 1 coincides with conventional assembly"),
-            ("fig5.intermediate_rmax_better", "an intermediate R_MAX lowers burst loss and "
-                                              "raises throughput"),
-            ("fig5.rmax0_starves", "R_MAX = 0 starves TCP (burst loss probability 1)")):
+    for key, statement, check in FIG5:
         pv = ctx.data[key]
+        c = check(s)
         out.append(Claim(id=key, source=pv.source, statement=statement,
-                         paper_value="stated", burstlab_value="–",
-                         verdict="not comparable", note=PART2_NOTE))
+                         paper_value=pv.how, burstlab_value=c.value, ci=c.ci,
+                         verdict=c.verdict, note=c.note))
     return out

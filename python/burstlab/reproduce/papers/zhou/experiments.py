@@ -1,4 +1,5 @@
-"""zhou §2 (testbed, fig. 2): the experiments and the analysis of their results.
+"""zhou §2 (testbed, fig. 2) and §3 (ACK-ratio assembly, fig. 5): the experiments and
+the analysis of their results.
 
 Read first: :data:`PAPER` (the reproduction's declaration), :class:`Mode` (what
 ``--quick`` changes), :func:`grid_points` (fig. 2: assembly period × Pb on the base
@@ -6,10 +7,10 @@ set-up, and the sensitivity grid over the other set-ups of :mod:`.testbed`), the
 :func:`analyse` and :func:`add_models`. Figures are in :mod:`.figures`, claims in
 :mod:`.claims`, the report body in :mod:`.report`.
 
-Part 2 of the paper (§3, ACK-ratio assembly, fig. 5) needs an assembler the core does
-not have yet; it will add its own experiments (``part2_*``) to :data:`PAPER` beside
-``part1_fig2`` and ``part1_sensitivity``, and its claims replace the ``fig5.*``
-placeholders of :mod:`.claims`.
+Part 2 (§3, ACK-ratio assembly, fig. 5) is the experiment ``part2_fig5``: the network
+of :mod:`.ackratio` at every load × R_MAX of the mode (``p2_*`` fields of :class:`Mode`),
+its runs kept with their per-flow burst statistics and summarised by
+:func:`.ackratio.summarise`.
 
 Simulated durations. Each point runs long enough for about ``events`` burst losses per
 replication: the expected number of data bursts per second is ``rate/S`` with ``rate =
@@ -31,6 +32,7 @@ import pandas as pd
 
 from burstlab import _core, models
 from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.papers.zhou import ackratio
 from burstlab.reproduce.papers.zhou.checks import checks_for
 from burstlab.reproduce.papers.zhou.testbed import (
     BASE,
@@ -80,6 +82,13 @@ class Mode:
     sens_reps: int
     sens_periods_us: tuple[float, ...]
     sens_pb: tuple[float, ...]
+    #: Part 2 (§3, fig. 5): offered loads of the core fibre, R_MAX values (``None``:
+    #: conventional assembly), replications, simulated and warm-up seconds per run.
+    p2_loads: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+    p2_rmax: tuple[float | None, ...] = (None, 1.0, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0)
+    p2_reps: int = 3
+    p2_duration_s: float = 200.0
+    p2_warmup_s: float = 20.0
 
 
 MODES = {
@@ -89,16 +98,21 @@ MODES = {
                  pb=(0.0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008),
                  events=400, min_s=4.0, max_s=2000.0, lossy_min_s=60.0, max_segments=1e7,
                  sens_reps=4, sens_periods_us=(10, 25, 50, 100, 250, 500, 1000, 2000, 3000),
-                 sens_pb=(0.0, 0.001, 0.004, 0.008)),
+                 sens_pb=(0.0, 0.001, 0.004, 0.008),
+                 p2_loads=(0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7), p2_reps=6,
+                 p2_duration_s=1000.0, p2_warmup_s=50.0),
     "quick": Mode("quick", reps=4,
                   periods_us=(10, 25, 50, 100, 250, 500, 1000, 2000, 3000),
                   pb=(0.0, 0.001, 0.002, 0.004, 0.008),
                   events=200, min_s=2.0, max_s=600.0, lossy_min_s=15.0, max_segments=2e6,
                   sens_reps=3, sens_periods_us=(10, 50, 250, 1000, 3000),
-                  sens_pb=(0.0, 0.001, 0.008)),
+                  sens_pb=(0.0, 0.001, 0.008),
+                  p2_reps=4, p2_duration_s=200.0, p2_warmup_s=20.0),
     "smoke": Mode("smoke", reps=2, periods_us=(50, 250, 3000), pb=(0.0, 0.001, 0.008),
                   events=3, min_s=0.05, max_s=0.3, lossy_min_s=0.1, max_segments=2e4,
-                  sens_reps=2, sens_periods_us=(250, 3000), sens_pb=(0.0, 0.008)),
+                  sens_reps=2, sens_periods_us=(250, 3000), sens_pb=(0.0, 0.008),
+                  p2_loads=(0.2, 0.5), p2_rmax=(None, 1.0, 0.5, 0.0), p2_reps=2,
+                  p2_duration_s=20.0, p2_warmup_s=5.0),
 }
 
 
@@ -223,8 +237,7 @@ def _stamp(ctx: Context) -> dict[str, Any]:
 
 PAPER = Paper(
     name="zhou",
-    title="zhou: TCP over an OBS testbed — §2 (fig. 2) reproduced; §3 (ACK-ratio "
-          "assembly) not yet",
+    title="zhou: TCP over an OBS testbed (§2, fig. 2) and ACK-ratio assembly (§3, fig. 5)",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
     stamp=_stamp,
@@ -234,6 +247,11 @@ PAPER.experiments += [
                replications=lambda ctx: int(ctx.mode.reps)),
     Experiment("part1_sensitivity", lambda ctx: grid_points(ctx.mode, sensitivity=True),
                replications=lambda ctx: int(ctx.mode.sens_reps)),
+    # zhou §3.2: kept runs carry each flow's burst statistics (ACK bursts lost).
+    Experiment("part2_fig5", lambda ctx: ackratio.points(
+        ctx.mode.p2_loads, ctx.mode.p2_rmax, duration=ctx.mode.p2_duration_s,
+        warmup=ctx.mode.p2_warmup_s, seed=SEED),
+        replications=lambda ctx: int(ctx.mode.p2_reps), keep_traces=True),
 ]
 
 
@@ -274,6 +292,28 @@ def analyse(ctx: Context) -> None:
                         "to_events", "mean_rtt_s", "mean_rto_s", "segments_per_burst",
                         "measured_s"] if c in runs.columns]
     ctx.tables["runs"] = runs[keep]
+    analyse_part2(ctx)
+
+
+def analyse_part2(ctx: Context) -> None:
+    """Fig. 5: one row per run (``fig5_runs``) and per (load, R_MAX) (``fig5``)."""
+    sw = ctx.results["part2_fig5"]
+    pts = sw.runs[sw.runs["status"] == "ok"]
+    rows = []
+    for r in pts.to_dict("records"):
+        res = sw.result(int(r["point"]), int(r["replication"]))
+        rows.append({"load": float(r["load"]), "rmax": str(r["rmax"]),
+                     "replication": int(r["replication"]), "seed": int(r["seed"]),
+                     "duration_s": float(r["duration_s"]),
+                     **ackratio.run_row(res.flows, res.obs_flows)})
+    runs = pd.DataFrame(rows)
+    fig5 = ackratio.summarise(runs)
+    ctx.values.update(fig5=fig5, fig5_runs=runs,
+                      fig5_intermediate=ackratio.intermediate_table(fig5))
+    stamp = {**ctx.stamp, "replications": ctx.mode.p2_reps}
+    ctx.tables["fig5"] = fig5.assign(**stamp)
+    ctx.tables["fig5_runs"] = runs.assign(burstlab_version=_core.__version__,
+                                          mode=ctx.mode.name)
 
 
 PAPER.analyse = analyse

@@ -92,3 +92,46 @@ def draw_sensitivity(ctx: Context, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+@PAPER.figure("fig5", "Fig. 5: (a) burst loss probability of the bursts carrying TCP and "
+                      "(b) TCP goodput per flow vs offered load of the core fibre, for "
+                      "conventional assembly and each R_MAX; (c) the share of ACKs in "
+                      "bursts (95 % CIs over replications)")
+def draw_fig5(ctx: Context, path: Path) -> None:
+    from burstlab.reproduce.papers.zhou.ackratio import CONVENTIONAL
+
+    plt = _plt()
+    s: pd.DataFrame = ctx.values["fig5"]
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.6))
+    labels = list(dict.fromkeys(s["rmax"]))
+    cmap = plt.get_cmap("plasma")
+    panels = (("p_tcp_bursts", "burst loss probability (bursts carrying TCP)", True),
+              ("goodput_Mbps", "TCP goodput per flow (Mb/s)", False),
+              ("ack_share", "ACKs / packets in bursts", False))
+    for ax, (m, ylabel, logy) in zip(axes, panels, strict=True):
+        for i, lab in enumerate(labels):
+            g = s[s["rmax"] == lab].sort_values("load")
+            conv = lab == CONVENTIONAL
+            c = "k" if conv else cmap(0.85 * i / max(1, len(labels) - 1))
+            y = g[f"{m}_mean"].to_numpy(float)
+            err = np.vstack([y - g[f"{m}_ci_lo"].to_numpy(float),
+                             g[f"{m}_ci_hi"].to_numpy(float) - y])
+            if logy:
+                y = np.where(y > 0, y, np.nan)
+            ax.errorbar(g["load"], y, yerr=np.nan_to_num(err), fmt="s--" if conv else "o-",
+                        color=c, ms=3.5, lw=1.4 if conv else 1.0, capsize=2,
+                        label="conventional" if conv else f"R_MAX = {lab}")
+        if logy:
+            ax.set_yscale("log")
+        ax.set_xlabel("offered load of the core fibre ρ")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_title("(a)", fontsize=9)
+    axes[1].set_title("(b)", fontsize=9)
+    axes[2].set_title("(c)", fontsize=9)
+    axes[1].legend(fontsize=7)
+    fig.suptitle(PAPER.figure_named("fig5").caption.split(": (a)")[0], fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
