@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from burstlab.reproduce.framework import Claim, Context
-from burstlab.reproduce.papers.hybrid.experiments import CLASSES, MSS, PAPER
+from burstlab.reproduce.papers.hybrid.experiments import CLASSES, HEADER, MSS, PAPER, n_flows
 from burstlab.reproduce.report import fmt
 
 #: A printed number is reproduced when burstlab is within this relative distance.
@@ -37,7 +37,7 @@ def _row(ctx: Context, cls: str, wm: int, p: float) -> pd.Series | None:
 
 
 def _scale_note(ctx: Context, cls: str) -> str:
-    n = max(2, round(CLASSES[cls]["n"] * ctx.mode.scale))
+    n = n_flows(cls, ctx.mode)
     if n == CLASSES[cls]["n"]:
         return ""
     return f" (burstlab ran N = {n} and scales to the paper's N = {CLASSES[cls]['n']})"
@@ -86,8 +86,8 @@ def claim_slow_ideal(ctx: Context) -> list[Claim]:
         f"offset + 10 ms Tmax); burstlab's mean RTT is {rtt:.2f} ms, so its "
         f"window-limited aggregate is MSS·Wm·N/RTT = "
         f"{MSS * 8 * 512 * n / (rtt * 1e-3) / 1e9:.3f} Gb/s and it delivered "
-        f"{got / 1e9:.3f} Gb/s averaged from t = 0 ({int(row['data_bursts_lost'])} bursts "
-        f"lost){_scale_note(ctx, 'slow')}")
+        f"{got / 1e9:.3f} Gb/s averaged from t = 0 over {fmt(row['duration_s'])} s "
+        f"({int(row['bursts_lost'])} bursts lost){_scale_note(ctx, 'slow')}")
     return [c]
 
 
@@ -163,7 +163,7 @@ def claim_slow_wm(ctx: Context) -> list[Claim]:
     if len(g) < 2:
         return [_missing("slow.wm512_best", pv.source, "Wm = 512 best for slow", "512")]
     thr = g["aggregate_at_paper_n_Gbps"].astype(float)
-    best = int(thr.idxmax())
+    best = int(thr.index[int(np.argmax(thr.to_numpy()))])
     return [Claim(
         id="slow.wm512_best", source=pv.source,
         statement="slow connections: the best Wm at p = 1e-3 is 512",
@@ -201,7 +201,13 @@ def claim_cwnd(ctx: Context) -> list[Claim]:
     never reach Wm = 512 (or 128) at p = 1e-3."""
     ps, pf = ctx.data["slow.cwnd_reaches_wm"], ctx.data["fast.cwnd_never_wm"]
     out = []
-    a, b = _row(ctx, "slow", 512, 1e-4), _row(ctx, "slow", 512, 1e-2)
+    mx: pd.DataFrame = ctx.values["cwnd_max"]
+
+    def one(cls: str, wm: int, p: float) -> pd.Series | None:
+        g = mx[(mx["class"] == cls) & (mx["wm"] == wm) & np.isclose(mx["p"], p)]
+        return None if g.empty else g.iloc[0]
+
+    a, b = one("slow", 512, 1e-4), one("slow", 512, 1e-2)
     if a is None or b is None:
         out.append(_missing("slow.cwnd_reaches_wm", ps.source, "slow cwnd reaches Wm",
                             "yes at 1e-4, no at 1e-2"))
@@ -214,8 +220,9 @@ def claim_cwnd(ctx: Context) -> list[Claim]:
             paper_value="reaches at 1e-4, not at 1e-2 (stated)",
             burstlab_value=f"max cwnd {fmt(x)} / {fmt(y)}",
             verdict="reproduces" if ok else "differs",
-            note=f"flow 0's largest cwnd: {fmt(x)} segments at p = 1e-4, {fmt(y)} at 1e-2"))
-    rows = [(w, _row(ctx, "fast", w, 1e-3)) for w in (512, 128)]
+            note=f"flow 0's largest cwnd: {fmt(x)} segments at p = 1e-4, {fmt(y)} at 1e-2 "
+                 f"(runs of {fmt(a['cwnd_run_s'])} s)"))
+    rows = [(w, one("fast", w, 1e-3)) for w in (512, 128)]
     got = [(w, float(r["max_cwnd_flow0"])) for w, r in rows if r is not None]
     if not got:
         out.append(_missing("fast.cwnd_never_wm", pf.source, "fast cwnd never reaches Wm",
@@ -228,9 +235,27 @@ def claim_cwnd(ctx: Context) -> list[Claim]:
             paper_value="never (stated)",
             burstlab_value=", ".join(f"Wm {w}: max {fmt(c)}" for w, c in got),
             verdict="reproduces" if ok else "differs",
-            note="flow 0's largest cwnd over the run: " + ", ".join(
-                f"{fmt(c)} of Wm = {w}" for w, c in got)))
+            note="flow 0's largest cwnd over a run of "
+                 f"{fmt(ctx.mode.cwnd_fast_s)} s: " + ", ".join(
+                     f"{fmt(c)} of Wm = {w}" for w, c in got)))
     return out
+
+
+def pftk_aggregate(row: pd.Series) -> float:
+    """PFTK (Padhye et al. 1998, full model) for one fast flow × the paper's N, in bit/s:
+    with ≈ 1 segment of a flow per fast burst, a flow's segments are lost independently
+    with probability p, the model's assumption. RTT: burstlab's mean; RTO: the 10.5 ms
+    floor (the estimator's RTO is at least that)."""
+    from burstlab.models import pftk
+
+    cap = ACCESS_SEGPS
+    seg = float(pftk.pftk_throughput_full(float(row["p"]), rtt=float(row["mean_rtt_ms"]) * 1e-3,
+                                          rto=CLASSES["fast"]["rto_s"], wm=int(row["wm"])))
+    return min(seg, cap) * MSS * 8.0 * CLASSES["fast"]["n"]
+
+
+#: The access link's rate in segments/s (payload + headers).
+ACCESS_SEGPS = 100e6 / ((MSS + HEADER) * 8.0)
 
 
 @PAPER.claim
@@ -248,7 +273,9 @@ def claim_fast_numbers(ctx: Context) -> list[Claim]:
             "fast.throughput_p1e-3", pv.source,
             "fast aggregate throughput at p = 1e-3 (mean over Wm)", float(pv.value),
             float(thr.mean()) * 1e9, "Gb/s", 1e9,
-            "by Wm: " + ", ".join(f"{w}: {fmt(v)} Gb/s" for w, v in thr.items()) + sn))
+            "by Wm: " + ", ".join(f"{w}: {fmt(v)} Gb/s" for w, v in thr.items())
+            + f"; PFTK at segment loss p: {fmt(pftk_aggregate(g.reset_index().iloc[0]) / 1e9)}"
+            f" Gb/s (Wm {int(thr.index[0])}){sn}"))
         spread = float(thr.max() / thr.min() - 1.0) if len(thr) > 1 else math.nan
         pw = ctx.data["fast.wm64_enough"]
         if 64 in thr.index and len(thr) > 1:
@@ -282,8 +309,9 @@ def claim_fast_numbers(ctx: Context) -> list[Claim]:
             cid, pv.source, f"fast aggregate throughput at Wm = {wm}, p = {p:g}",
             float(pv.value), float(row["aggregate_at_paper_n_Gbps"]) * 1e9,
             "Gb/s", 1e9, f"window-limited ideal at burstlab's RTT {fmt(row['mean_rtt_ms'])} "
-                         f"ms is {fmt(ideal / 1e9)} Gb/s; {int(row['td_events'])} TD and "
-                         f"{int(row['to_events'])} TO{sn}"))
+                         f"ms is {fmt(ideal / 1e9)} Gb/s, PFTK at segment loss p gives "
+                         f"{fmt(pftk_aggregate(row) / 1e9)} Gb/s; {int(row['td_events'])} "
+                         f"TD and {int(row['to_events'])} TO{sn}"))
     return out
 
 

@@ -79,23 +79,48 @@ CLASSES: dict[str, dict[str, Any]] = {
 }
 
 
+#: Slow bursts per second, for sizing runs: one mixed-flow queue closed by Tmax = 10 ms
+#: (a little less than 100/s, since a cycle starts at the first packet after a burst).
+SLOW_BURSTS_PER_S = 90.0
+
+
 @dataclass(frozen=True)
 class Mode:
     """Sizes of one run of the reproduction.
 
     Attributes:
         name: ``full``, ``quick`` or ``smoke`` (tests only).
-        scale: N of each class is the paper's N times ``scale`` (1 in full mode).
-        duration_s: simulated seconds per run.
-        slow_grid: (Wm, p) points of the slow class (figs 3, 4, 5–7, 13).
-        fast_grid: (Wm, p) points of the fast class (figs 3, 8–13).
+        scale_slow, scale_fast: N of each class is the paper's N times this (1 in full
+            mode). A slow run's cost grows with N but its number of bursts does not
+            (Tmax closes them), so the slow class scales down further.
+        fast_s: simulated seconds of each fast run (≈ 10⁴ bursts per second at the
+            paper's N: enough burst losses even at p = 1e-5).
+        slow_events, slow_min_s, slow_max_s: a slow run lasts ``slow_events`` expected
+            burst losses (``events / (p · 90 bursts/s)``), clipped to the bounds: slow
+            bursts are few (≈ 90/s), so p = 1e-3 needs minutes for a handful of losses.
+        slow_grid: (Wm, p) points of the slow class (figs 3, 4, 13).
+        fast_grid: (Wm, p) points of the fast class (figs 3, 13).
+        cwnd_slow_s, cwnd_fast_s: simulated seconds of the cwnd runs (figs 5–12).
     """
 
     name: str
-    scale: float
-    duration_s: float
+    scale_slow: float
+    scale_fast: float
+    fast_s: float
+    slow_events: float
+    slow_min_s: float
+    slow_max_s: float
     slow_grid: tuple[tuple[int, float], ...]
     fast_grid: tuple[tuple[int, float], ...]
+    cwnd_slow_s: float
+    cwnd_fast_s: float
+
+    def duration(self, cls: str, p: float) -> float:
+        """Simulated seconds of a grid run of class ``cls`` at burst loss ``p``."""
+        if cls == "fast":
+            return self.fast_s
+        want = self.slow_events / (p * SLOW_BURSTS_PER_S) if p > 0 else self.slow_max_s
+        return float(min(self.slow_max_s, max(self.slow_min_s, round(want))))
 
 
 def _slow_grid() -> tuple[tuple[int, float], ...]:
@@ -108,21 +133,25 @@ def _fast_grid() -> tuple[tuple[int, float], ...]:
 
 
 MODES = {
-    "full": Mode("full", 1.0, 20.0, _slow_grid(), _fast_grid()),
-    "quick": Mode("quick", 0.25, 8.0, _slow_grid(), _fast_grid()),
-    "smoke": Mode("smoke", 0.05, 1.0, ((512, 1e-3), (64, 1e-3)),
-                  ((64, 1e-3), (512, 1e-3))),
+    "full": Mode("full", 1.0, 1.0, 20.0, 20.0, 20.0, 300.0, _slow_grid(), _fast_grid(),
+                 30.0, 5.0),
+    "quick": Mode("quick", 0.1, 0.25, 8.0, 8.0, 10.0, 100.0, _slow_grid(), _fast_grid(),
+                  30.0, 3.0),
+    "smoke": Mode("smoke", 0.05, 0.05, 1.0, 1.0, 1.0, 2.0, ((512, 1e-3), (64, 1e-3)),
+                  ((64, 1e-3), (512, 1e-3)), 1.0, 0.5),
 }
 
 
 def n_flows(cls: str, mode: Mode) -> int:
     """N of ``cls`` in ``mode`` (at least 2)."""
-    return max(2, round(CLASSES[cls]["n"] * mode.scale))
+    scale = mode.scale_slow if cls == "slow" else mode.scale_fast
+    return max(2, round(CLASSES[cls]["n"] * scale))
 
 
 def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
-             rto_fixed: bool = False, trace: bool = True) -> dict[str, Any]:
-    """The hybrid network of §II–IV with ``n`` TCP flows of class ``cls``.
+             rto_fixed: bool = False, trace: str = "") -> dict[str, Any]:
+    """The hybrid network of §II–IV with ``n`` TCP flows of class ``cls``; ``trace``:
+    ``"bursts"`` (every burst) or ``"cwnd"`` (flow 0's window).
 
     Both fabrics and both fibre pairs are always present (the hybrid core); a run
     carries one class's flows, as each of the paper's scenarios does.
@@ -157,8 +186,10 @@ def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
               "class": ci, "min_rto": rto, "clock_granularity": "1ms",
               **({"max_rto": rto} if rto_fixed else {})} for i in range(n)]
     sim: dict[str, Any] = {"duration": duration_s, "seed": SEED}
-    if trace:
-        sim["trace"] = {"cwnd": True, "bursts": True, "flows": [0]}
+    if trace == "bursts":
+        sim["trace"] = {"bursts": True}
+    elif trace == "cwnd":
+        sim["trace"] = {"cwnd": True, "flows": [0]}
     return {"name": f"hybrid-{cls}-wm{wm}-p{p:g}", "sim": sim, "node": nodes,
             "link": links, "fibre": fibres, "flow": flows,
             "obs": {"classifier": "per_class", "ack_mode": "bypass", "signalling": "jet",
@@ -168,14 +199,33 @@ def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
 
 
 def grid(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """Every (class, Wm, p) point of figs 3–13."""
+    """Every (class, Wm, p) point of figs 3, 4 and 13, with the burst trace."""
     out = []
     for cls, pts in (("slow", mode.slow_grid), ("fast", mode.fast_grid)):
         n = n_flows(cls, mode)
         for wm, p in pts:
             out.append(({"path_class": cls, "Wm": wm, "p_loss": p, "n_flows": n,
                          "rto_mode": "floor"},
-                        scenario(cls, wm, p, n, mode.duration_s)))
+                        scenario(cls, wm, p, n, mode.duration(cls, p), trace="bursts")))
+    return out
+
+
+#: Figs 5–12 of the paper: (figure, class, Wm, p).
+CWND_FIGS = (
+    ("fig5", "slow", 512, 1e-3), ("fig6", "slow", 512, 1e-4), ("fig7", "slow", 512, 1e-2),
+    ("fig8", "fast", 512, 1e-3), ("fig9", "fast", 128, 1e-3), ("fig10", "fast", 64, 1e-3),
+    ("fig11", "fast", 64, 1e-2), ("fig12", "fast", 128, 1e-4),
+)
+
+
+def cwnd_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Figs 5–12: flow 0's cwnd (a trace per ACK, so these runs are short)."""
+    out = []
+    for _, cls, wm, p in CWND_FIGS:
+        n = n_flows(cls, mode)
+        d = mode.cwnd_slow_s if cls == "slow" else mode.cwnd_fast_s
+        out.append(({"path_class": cls, "Wm": wm, "p_loss": p, "n_flows": n,
+                     "rto_mode": "floor"}, scenario(cls, wm, p, n, d, trace="cwnd")))
     return out
 
 
@@ -187,8 +237,8 @@ def rto_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         n = n_flows(cls, mode)
         out.append(({"path_class": cls, "Wm": wm, "p_loss": 1e-3, "n_flows": n,
                      "rto_mode": "fixed"},
-                    scenario(cls, wm, 1e-3, n, mode.duration_s, rto_fixed=True,
-                             trace=False)))
+                    scenario(cls, wm, 1e-3, n, mode.duration(cls, 1e-3),
+                             rto_fixed=True)))
     return out
 
 
@@ -218,6 +268,7 @@ def run_table(ctx: Context) -> pd.DataFrame:
                    "to_share": to / (td + to) if td + to else math.nan,
                    "retransmits": int(g["retransmits"].sum()),
                    "mean_rtt_ms": float(g["mean_rtt_s"].mean()) * 1e3,
+                   "duration_s": float(g["measured_s"].max()),
                    }
             if exp == "grid":
                 res = sw.result(i)
@@ -226,7 +277,7 @@ def run_table(ctx: Context) -> pd.DataFrame:
                 of = res.obs_flows
                 row["segments_per_flow_per_burst"] = float(of["mean_segments_per_burst"]
                                                            .astype(float).mean())
-                row["data_bursts_lost"] = int(of["data_bursts_lost"].sum())
+                row["flow_bursts_lost"] = int(of["data_bursts_lost"].sum())
                 b = res.burst_trace
                 formed = b[b["event"] == "formed"]
                 row["bursts_formed"] = len(formed)
@@ -239,25 +290,22 @@ def run_table(ctx: Context) -> pd.DataFrame:
                 row["segments_per_burst_at_paper_n"] = \
                     row["mean_segments_per_burst"] * n_paper / n
                 lost = b[b["event"] == "lost"]
+                row["bursts_lost"] = len(lost)
                 row["lost_not_random"] = int((lost["reason"] != "random").sum())
-                cw = res.cwnd
-                row["max_cwnd_flow0"] = float(cw["cwnd_segments"].max()) if len(cw) \
-                    else math.nan
             else:
                 row["segments_per_flow_per_burst"] = float(g["segments_per_burst"].mean())
-                row["data_bursts_lost"] = int(g["data_bursts_lost"].sum())
+                row["flow_bursts_lost"] = int(g["data_bursts_lost"].sum())
             rows.append(row)
     return pd.DataFrame(rows)
 
 
-def series_tables(ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Aggregate average goodput vs time (figs 3, 11–12 context) from the delivered
-    bursts, and cwnd of flow 0 vs time (figs 5–12)."""
+def series_tables(ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Aggregate average goodput vs time (fig. 3) from the delivered bursts, and cwnd of
+    flow 0 vs time (figs 5–12) with its largest value per run."""
     sw = ctx.results["grid"]
-    thr, cw = [], []
-    dur = ctx.mode.duration_s
-    edges = np.linspace(0.0, dur, 101)[1:]
-    for i, (params, _) in enumerate(grid(ctx.mode)):
+    thr, cw, mx = [], [], []
+    for i, (params, sc) in enumerate(grid(ctx.mode)):
+        edges = np.linspace(0.0, float(sc["sim"]["duration"]), 201)[1:]
         res = sw.result(i)
         b = res.burst_trace
         d = b[b["event"] == "delivered"]
@@ -273,10 +321,23 @@ def series_tables(ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame]:
         for e, c in zip(edges, cum, strict=True):
             thr.append({**key, "time_s": float(e),
                         "avg_Gbps_at_paper_n": c * MSS * 8.0 / e / 1e9 * scale})
-        c0 = res.cwnd
-        for a, v in zip(c0["time_s"], c0["cwnd_segments"], strict=True):
-            cw.append({**key, "time_s": float(a), "cwnd_segments": float(v)})
-    return pd.DataFrame(thr), pd.DataFrame(cw)
+    sw = ctx.results["cwnd"]
+    for i, (params, _) in enumerate(cwnd_points(ctx.mode)):
+        key = {"class": params["path_class"], "wm": params["Wm"], "p": params["p_loss"]}
+        c0 = sw.result(i).cwnd
+        t = c0["time_s"].to_numpy(float)
+        v = c0["cwnd_segments"].to_numpy(float)
+        # Keep the figure's table small: every change where the window falls, else one
+        # sample per millisecond.
+        keep = np.ones(len(t), bool)
+        if len(t) > 2:
+            ms = np.floor(t * 1e3)
+            keep[1:] = (ms[1:] != ms[:-1]) | (v[1:] < v[:-1])
+        cw += [{**key, "time_s": float(a), "cwnd_segments": float(b)}
+               for a, b in zip(t[keep], v[keep], strict=True)]
+        mx.append({**key, "max_cwnd_flow0": float(v.max()) if len(v) else math.nan,
+                   "cwnd_run_s": float(sw.table[sw.table["point"] == i]["measured_s"].max())})
+    return pd.DataFrame(thr), pd.DataFrame(cw), pd.DataFrame(mx)
 
 
 def model_table(ctx: Context) -> pd.DataFrame:
@@ -304,8 +365,9 @@ def model_table(ctx: Context) -> pd.DataFrame:
 
 def _stamp(ctx: Context) -> dict[str, Any]:
     m: Mode = ctx.mode
-    return {"seed": SEED, "replications": 1, "scale": m.scale, "duration_s": m.duration_s,
-            "burstlab_version": _core.__version__, "mode": m.name}
+    return {"seed": SEED, "replications": 1, "n_slow": n_flows("slow", m),
+            "n_fast": n_flows("fast", m), "burstlab_version": _core.__version__,
+            "mode": m.name}
 
 
 PAPER = Paper(
@@ -318,21 +380,23 @@ PAPER = Paper(
 PAPER.experiments += [
     Experiment("grid", lambda ctx: grid(ctx.mode), keep_traces=True),
     Experiment("rto", lambda ctx: rto_points(ctx.mode)),
+    Experiment("cwnd", lambda ctx: cwnd_points(ctx.mode), keep_traces=True),
 ]
 
 
 def analyse(ctx: Context) -> None:
     runs = run_table(ctx)
-    thr, cw = series_tables(ctx)
+    thr, cw, mx = series_tables(ctx)
     model = model_table(ctx)
     slow = runs[(runs["class"] == "slow") & (runs["rto"] == "floor")]
     model = model.merge(slow[["wm", "p", "aggregate_at_paper_n_Gbps"]].rename(
         columns={"aggregate_at_paper_n_Gbps": "burstlab_Gbps"}), on=["wm", "p"], how="left")
-    ctx.values.update(runs=runs, series=thr, cwnd=cw, model=model)
+    ctx.values.update(runs=runs, series=thr, cwnd=cw, cwnd_max=mx, model=model)
     st = ctx.stamp
     ctx.tables["runs"] = runs.assign(**st)
     ctx.tables["throughput_vs_time"] = thr.assign(**st)
     ctx.tables["cwnd_vs_time"] = cw.assign(**st)
+    ctx.tables["cwnd_max"] = mx.assign(**st)
     ctx.tables["model_fig4"] = model.assign(**st)
 
 

@@ -13,14 +13,7 @@ from typing import Any
 import pandas as pd
 
 from burstlab.reproduce.framework import Context
-from burstlab.reproduce.papers.hybrid.experiments import PAPER, PS, WMS
-
-#: Figs 5–12 of the paper: (figure, class, Wm, p).
-CWND_FIGS = (
-    ("fig5", "slow", 512, 1e-3), ("fig6", "slow", 512, 1e-4), ("fig7", "slow", 512, 1e-2),
-    ("fig8", "fast", 512, 1e-3), ("fig9", "fast", 128, 1e-3), ("fig10", "fast", 64, 1e-3),
-    ("fig11", "fast", 64, 1e-2), ("fig12", "fast", 128, 1e-4),
-)
+from burstlab.reproduce.papers.hybrid.experiments import CWND_FIGS, PAPER, PS, WMS
 
 
 def _plt() -> Any:
@@ -39,23 +32,25 @@ def _save(fig: Any, path: Path) -> None:
 
 
 @PAPER.figure("fig3", "Fig. 3: aggregate average throughput (from t = 0) vs time at "
-                      "p = 1e-3, for Wm = 64…512; slow (solid) and fast (dashed) "
-                      "connections, at the paper's N")
+                      "p = 1e-3, for Wm = 64…512; slow (left) and fast (right) "
+                      "connections, at the paper's N (the runs' lengths differ: slow "
+                      "bursts are ≈ 100 times rarer)")
 def draw_fig3(ctx: Context, path: Path) -> None:
     plt = _plt()
     s: pd.DataFrame = ctx.values["series"]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.0), sharey=True)
     cmap = plt.get_cmap("viridis")
-    for i, wm in enumerate(WMS):
-        for cls, ls in (("slow", "-"), ("fast", "--")):
+    for ax, cls in zip(axes, ("slow", "fast"), strict=True):
+        for i, wm in enumerate(WMS):
             g = s[(s["class"] == cls) & (s["wm"] == wm) & (s["p"] == 1e-3)]
             if len(g):
-                ax.plot(g["time_s"], g["avg_Gbps_at_paper_n"], ls, color=cmap(i / 3.5),
-                        label=f"{cls} Wm={wm}")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("aggregate average throughput (Gb/s)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+                ax.plot(g["time_s"], g["avg_Gbps_at_paper_n"], color=cmap(i / 3.5),
+                        label=f"Wm = {wm}")
+        ax.set_title(f"{cls} connections", fontsize=9)
+        ax.set_xlabel("time (s)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("aggregate average throughput (Gb/s)")
     _save(fig, path)
 
 

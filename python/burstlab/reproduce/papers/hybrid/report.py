@@ -10,7 +10,13 @@ from __future__ import annotations
 import pandas as pd
 
 from burstlab.reproduce.framework import Claim, Context
-from burstlab.reproduce.papers.hybrid.experiments import CLASSES, DELTA, PAPER, n_flows
+from burstlab.reproduce.papers.hybrid.experiments import (
+    CLASSES,
+    DELTA,
+    PAPER,
+    SLOW_BURSTS_PER_S,
+    n_flows,
+)
 from burstlab.reproduce.report import Report
 
 
@@ -26,12 +32,16 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
     sw = ctx.results["grid"]
     r = Report(PAPER.title)
     scaled = ns != CLASSES["slow"]["n"] or nf != CLASSES["fast"]["n"]
-    r.p(f"Mode **{m.name}**: {sw.stats.get('total')} grid runs of {m.duration_s:g} "
-        f"simulated seconds, one replication each, seed {ctx.stamp['seed']}, burstlab "
-        f"{ctx.stamp['burstlab_version']}; wall time so far {ctx.wall_s:.0f} s.")
+    r.p(f"Mode **{m.name}**: {sw.stats.get('total')} grid runs (fast: {m.fast_s:g} "
+        f"simulated seconds each; slow: long enough for {m.slow_events:g} expected burst "
+        f"losses at {SLOW_BURSTS_PER_S:g} bursts/s, between {m.slow_min_s:g} and "
+        f"{m.slow_max_s:g} s), 8 cwnd runs (slow {m.cwnd_slow_s:g} s, fast "
+        f"{m.cwnd_fast_s:g} s) and 3 fixed-RTO runs; one replication each, seed "
+        f"{ctx.stamp['seed']}, burstlab {ctx.stamp['burstlab_version']}; wall time so far "
+        f"{ctx.wall_s:.0f} s.")
     if scaled:
         r.p(f"**Scaled down:** this mode runs N = {ns} slow and N = {nf} fast flows instead "
-            f"of the paper's 80 and 320 (× {m.scale:g}), for {m.duration_s:g} s. Aggregate "
+            f"of the paper's 80 and 320, and shorter runs than full mode. Aggregate "
             "throughputs and burst sizes are shown at the paper's N, i.e. burstlab's value "
             "× N_paper / N_run. That scaling is exact for a flow's own behaviour only if "
             "it does not depend on N: true for the slow class (each burst is closed by "
@@ -93,8 +103,8 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
     cols = ["class", "wm", "p", "n", "aggregate_Gbps", "aggregate_at_paper_n_Gbps",
             "per_flow_Mbps", "mean_rtt_ms", "mean_burst_MB", "mean_burst_at_paper_n_MB",
             "mean_segments_per_burst", "segments_per_burst_at_paper_n",
-            "segments_per_flow_per_burst", "data_bursts_lost", "td_events", "to_events",
-            "to_share", "max_cwnd_flow0", "lost_not_random"]
+            "segments_per_flow_per_burst", "duration_s", "bursts_formed", "bursts_lost",
+            "td_events", "to_events", "to_share", "lost_not_random"]
     g = runs[runs["rto"] == "floor"]
     r.table(g[[c for c in cols if c in g.columns]])
     fx = runs[runs["rto"] == "fixed"]
@@ -107,6 +117,8 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         r.table(both[["class", "wm", "rto", "aggregate_at_paper_n_Gbps", "td_events",
                       "to_events", "to_share", "retransmits"]])
     r.h(2, "cwnd of one flow (figs 5–12)")
+    r.p("Largest cwnd of flow 0 in each cwnd run:")
+    r.table(ctx.values["cwnd_max"])
     for k in range(5, 13):
         img(r, f"fig{k}")
     r.h(2, "Throughput vs burst loss probability (fig. 13)")
