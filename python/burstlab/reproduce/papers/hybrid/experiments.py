@@ -135,7 +135,7 @@ def _fast_grid() -> tuple[tuple[int, float], ...]:
 MODES = {
     "full": Mode("full", 1.0, 1.0, 20.0, 20.0, 20.0, 300.0, _slow_grid(), _fast_grid(),
                  30.0, 5.0),
-    "quick": Mode("quick", 0.1, 0.25, 8.0, 8.0, 10.0, 100.0, _slow_grid(), _fast_grid(),
+    "quick": Mode("quick", 0.1, 0.25, 8.0, 8.0, 10.0, 90.0, _slow_grid(), _fast_grid(),
                   30.0, 3.0),
     "smoke": Mode("smoke", 0.05, 0.05, 1.0, 1.0, 1.0, 2.0, ((512, 1e-3), (64, 1e-3)),
                   ((64, 1e-3), (512, 1e-3)), 1.0, 0.5),
@@ -335,7 +335,14 @@ def series_tables(ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFram
             keep[1:] = (ms[1:] != ms[:-1]) | (v[1:] < v[:-1])
         cw += [{**key, "time_s": float(a), "cwnd_segments": float(b)}
                for a, b in zip(t[keep], v[keep], strict=True)]
+        # The window after the first reduction (the first loss): the initial slow start
+        # reaches Wm whatever the loss rate, the paper's figs 5–12 are about afterwards.
+        drops = np.flatnonzero(v[1:] < v[:-1]) if len(v) > 1 else np.array([], int)
+        after = v[drops[0] + 1:] if len(drops) else np.array([])
         mx.append({**key, "max_cwnd_flow0": float(v.max()) if len(v) else math.nan,
+                   "max_cwnd_after_first_loss": float(after.max()) if len(after)
+                   else math.nan,
+                   "first_loss_s": float(t[drops[0] + 1]) if len(drops) else math.nan,
                    "cwnd_run_s": float(sw.table[sw.table["point"] == i]["measured_s"].max())})
     return pd.DataFrame(thr), pd.DataFrame(cw), pd.DataFrame(mx)
 
