@@ -327,12 +327,14 @@ def series_tables(ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFram
         c0 = sw.result(i).cwnd
         t = c0["time_s"].to_numpy(float)
         v = c0["cwnd_segments"].to_numpy(float)
-        # Keep the figure's table small: every change where the window falls, else one
-        # sample per millisecond.
+        # Keep the figure's table small: the last value of each millisecond, and the
+        # values on both sides of every fall of the window.
         keep = np.ones(len(t), bool)
         if len(t) > 2:
             ms = np.floor(t * 1e3)
-            keep[1:] = (ms[1:] != ms[:-1]) | (v[1:] < v[:-1])
+            falls = v[1:] < v[:-1]
+            keep[:-1] = (ms[1:] != ms[:-1]) | falls
+            keep[1:] |= falls
         cw += [{**key, "time_s": float(a), "cwnd_segments": float(b)}
                for a, b in zip(t[keep], v[keep], strict=True)]
         # The window after the first reduction (the first loss): the initial slow start
