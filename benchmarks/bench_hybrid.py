@@ -10,7 +10,7 @@ the release binary ``burstlab-bench`` in fresh processes; the medians of wall-cl
 per simulated second, delivered segments per wall-clock second and peak resident memory
 are printed as JSON.
 
-    python benchmarks/bench_hybrid.py [--runs 3] [--duration 1] [--class fast] [--n 80,160,320]
+    python benchmarks/bench_hybrid.py [--runs 3] [--duration 2] [--class fast] [--n 80,160,320]
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def write(cls: str, n: int, duration: float) -> Path:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--duration", type=float, default=1.0, help="simulated seconds")
+    ap.add_argument("--duration", type=float, default=2.0, help="simulated seconds")
     ap.add_argument("--class", dest="cls", choices=sorted(POINTS), default="fast")
     ap.add_argument("--n", default="80,160,320")
     args = ap.parse_args(argv)

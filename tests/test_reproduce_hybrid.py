@@ -94,6 +94,11 @@ def test_each_class_takes_its_fabric_offset_and_line_rate() -> None:
         assert 10e-3 + offset < rtt < 10e-3 + offset + CLASSES[cls]["tmax_s"] + 1e-3
 
 
+def test_flows_start_spread_over_10_ms() -> None:
+    fl = scenario("fast", 64, 1e-3, 4, 1.0)["flow"]
+    assert [f["start"] for f in fl] == ["0ns", "2500000ns", "5000000ns", "7500000ns"]
+
+
 def test_rto_reading_is_a_floor_and_fixed_runs_pin_it() -> None:
     fl = scenario("fast", 64, 1e-3, 2, 1.0)["flow"][0]
     assert fl["min_rto"] == "0.0105s" and "init_rto" not in fl and "max_rto" not in fl

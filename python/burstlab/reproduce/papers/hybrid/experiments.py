@@ -43,6 +43,9 @@ Interpretations (the paper does not say; the report repeats them):
   10 ms ``tcpTick_`` would round a 10.5 ms RTO up to 20 ms). The ``rto_fixed`` runs of
   the report (RTO pinned at the value, ``max_rto = min_rto``) show what the other
   reading changes.
+- **Start times** are not given: flow i starts at i·10 ms/N (:data:`START_SPREAD_S`),
+  so the first windows do not reach E1 at one instant (at N = 320 they would make the
+  fast class's first bursts contend for the wavelengths).
 - **Throughput** is goodput: in-order payload delivered to the receivers, averaged from
   the start of the run (§IV: "successfully transmitted bytes … since the beginning up
   to t"); the aggregate is the sum over the N flows.
@@ -68,6 +71,7 @@ ACCESS_BPS = 100e6  # hybrid §IV: B = 100 Mbit/s per flow
 PROP_S = 5e-3  # hybrid §IV.A: 5 ms, 1000 km
 DELTA = "1us"  # BCP processing per node (not given by the paper)
 WMS = (64, 128, 256, 512)  # hybrid fig. 3
+START_SPREAD_S = 10e-3  # flow i starts at i·10 ms/N (about one fast round trip)
 PS = (1e-5, 1e-4, 1e-3, 1e-2)  # hybrid figs 4, 13
 
 #: Per class (hybrid §IV.A, §IV.B): fabric, line rate, N, Tmax, Lmax, set-up at C1, RTO.
@@ -181,7 +185,11 @@ def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
                for name, k in CLASSES.items()]
     ci = list(CLASSES).index(cls)
     rto = f"{c['rto_s']}s"
+    # Start times spread evenly over START_SPREAD_S (the paper gives none): with equal
+    # starts the N first windows reach E1 at one instant and the fast class's first
+    # bursts contend for the wavelengths.
     flows = [{"type": "tcp", "name": f"{cls}{i}", "src": f"s{i}", "dst": f"d{i}",
+              "start": f"{round(i * START_SPREAD_S / n * 1e9)}ns",
               "variant": "sack", "profile": "ns2", "mss": f"{MSS}B", "wm": wm,
               "class": ci, "min_rto": rto, "clock_granularity": "1ms",
               **({"max_rto": rto} if rto_fixed else {})} for i in range(n)]
