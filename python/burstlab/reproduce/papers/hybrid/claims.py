@@ -101,11 +101,14 @@ def claim_slow_bursts(ctx: Context) -> list[Claim]:
         return [_missing("slow.mean_burst", pv.source, "mean slow burst", "6.32 MB")]
     sn = _scale_note(ctx, "slow")
     out = [
-        number_claim("slow.mean_burst", pv.source, "mean slow burst at Wm = 512, p = 1e-3",
-                     float(pv.value), float(row["mean_burst_at_paper_n_MB"]) * 1e6, "MB",
-                     1e6, f"burstlab's mean burst (payload + 40 B headers per segment) over "
-                          f"{int(row['bursts_formed'])} bursts{sn}; a mixed-flow burst "
-                          "grows with N because Tmax, not Lmax, closes it"),
+        number_claim("slow.mean_burst", pv.source, "mean slow burst (TCP payload) at "
+                     "Wm = 512, p = 1e-3", float(pv.value),
+                     float(row["segments_per_burst_at_paper_n"]) * MSS, "MB", 1e6,
+                     "the paper's 6.32 MB is its 12 360 segments × 512 B of payload, so "
+                     "burstlab's is counted the same way (with 40 B of headers per segment "
+                     f"its bursts are {fmt(row['mean_burst_at_paper_n_MB'])} MB) over "
+                     f"{int(row['bursts_formed'])} bursts{sn}; a mixed-flow burst grows "
+                     "with N because Tmax, not Lmax, closes it"),
         number_claim("slow.segments_per_burst", ps.source,
                      "segments per slow burst at Wm = 512, p = 1e-3", float(ps.value[0]),
                      float(row["segments_per_burst_at_paper_n"]), "segments", 1.0,
