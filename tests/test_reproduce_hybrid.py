@@ -109,6 +109,15 @@ def test_rto_reading_is_a_floor_and_fixed_runs_pin_it() -> None:
         assert f["max_rto"] == f["min_rto"]
 
 
+def test_scaled_modes_scale_the_line_rate_with_n() -> None:
+    for mode, slow_bps in (("quick", 1e9), ("full", 10e9)):
+        pts = grid(MODES[mode])
+        _, sc = next(x for x in pts if x[0]["path_class"] == "slow")
+        c1 = next(nd for nd in sc["node"] if nd["name"] == "C1")
+        rates = {f["name"]: float(f["rate"]) for f in c1["fabric"]}
+        assert rates == {"mems": slow_bps, "soa": 40e9}, mode
+
+
 def test_modes_scale_n_and_full_mode_is_the_paper() -> None:
     assert n_flows("slow", MODES["full"]) == 80
     assert n_flows("fast", MODES["full"]) == 320

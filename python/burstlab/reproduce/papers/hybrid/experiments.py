@@ -43,6 +43,8 @@ Interpretations (the paper does not say; the report repeats them):
   10 ms ``tcpTick_`` would round a 10.5 ms RTO up to 20 ms). The ``rto_fixed`` runs of
   the report (RTO pinned at the value, ``max_rto = min_rto``) show what the other
   reading changes.
+- **Scaled-down modes** run N_run/N_paper of the flows on N_run/N_paper of the line
+  rate (:func:`line_rate_scale`), a slice of the paper's network.
 - **Start times** are not given: flow i starts at i·10 ms/N (:data:`START_SPREAD_S`),
   so the first windows do not reach E1 at one instant (at N = 320 they would make the
   fast class's first bursts contend for the wavelengths).
@@ -76,9 +78,9 @@ PS = (1e-5, 1e-4, 1e-3, 1e-2)  # hybrid figs 4, 13
 
 #: Per class (hybrid §IV.A, §IV.B): fabric, line rate, N, Tmax, Lmax, set-up at C1, RTO.
 CLASSES: dict[str, dict[str, Any]] = {
-    "slow": {"fabric": "mems", "rate": "10Gb/s", "n": 80, "tmax": "10ms", "lmax": "10MB",
+    "slow": {"fabric": "mems", "rate": "10Gb/s", "rate_bps": 10e9, "n": 80, "tmax": "10ms", "lmax": "10MB",
              "setup": "10ms", "rto_s": 30e-3, "tmax_s": 10e-3},
-    "fast": {"fabric": "soa", "rate": "40Gb/s", "n": 320, "tmax": "0.5ms", "lmax": "25KB",
+    "fast": {"fabric": "soa", "rate": "40Gb/s", "rate_bps": 40e9, "n": 320, "tmax": "0.5ms", "lmax": "25KB",
              "setup": "1us", "rto_s": 10.5e-3, "tmax_s": 0.5e-3},
 }
 
@@ -152,10 +154,20 @@ def n_flows(cls: str, mode: Mode) -> int:
     return max(2, round(CLASSES[cls]["n"] * scale))
 
 
+def line_rate_scale(cls: str, mode: Mode) -> float:
+    """A scaled-down run is a slice of the paper's network: N_run/N_paper of its flows
+    on N_run/N_paper of its line rate. Each burst then lasts as long on the fibre as at
+    the paper's N (a slow burst of ≈ 7 MB takes 5.6 ms at 10 Gb/s, which its segments
+    wait before the egress disassembles it: part of every round trip)."""
+    return n_flows(cls, mode) / CLASSES[cls]["n"]
+
+
 def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
-             rto_fixed: bool = False, trace: str = "") -> dict[str, Any]:
+             rto_fixed: bool = False, trace: str = "",
+             rate_scale: float = 1.0) -> dict[str, Any]:
     """The hybrid network of §II–IV with ``n`` TCP flows of class ``cls``; ``trace``:
-    ``"bursts"`` (every burst) or ``"cwnd"`` (flow 0's window).
+    ``"bursts"`` (every burst) or ``"cwnd"`` (flow 0's window). ``rate_scale``
+    multiplies the line rate of ``cls``'s fabric (:func:`line_rate_scale`).
 
     Both fabrics and both fibre pairs are always present (the hybrid core); a run
     carries one class's flows, as each of the paper's scenarios does.
@@ -171,8 +183,10 @@ def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
     def fabrics(core: bool) -> list[dict[str, Any]]:
         # The set-up that matters is the core's (hybrid §III); the edges' fabrics only
         # originate and terminate bursts (1 µs).
-        return [{"name": k["fabric"], "rate": k["rate"], "bcp_processing": DELTA,
-                 "setup": k["setup"] if core else "1us"} for k in CLASSES.values()]
+        return [{"name": k["fabric"],
+                 "rate": f"{round(k['rate_bps'] * (rate_scale if name == cls else 1.0))}",
+                 "bcp_processing": DELTA,
+                 "setup": k["setup"] if core else "1us"} for name, k in CLASSES.items()]
 
     nodes += [{"name": "E1", "kind": "edge", "fabric": fabrics(False)},
               {"name": "C1", "kind": "core", "fabric": fabrics(True)},
@@ -214,7 +228,8 @@ def grid(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         for wm, p in pts:
             out.append(({"path_class": cls, "Wm": wm, "p_loss": p, "n_flows": n,
                          "rto_mode": "floor"},
-                        scenario(cls, wm, p, n, mode.duration(cls, p), trace="bursts")))
+                        scenario(cls, wm, p, n, mode.duration(cls, p), trace="bursts",
+                                 rate_scale=line_rate_scale(cls, mode))))
     return out
 
 
@@ -233,7 +248,9 @@ def cwnd_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         n = n_flows(cls, mode)
         d = mode.cwnd_slow_s if cls == "slow" else mode.cwnd_fast_s
         out.append(({"path_class": cls, "Wm": wm, "p_loss": p, "n_flows": n,
-                     "rto_mode": "floor"}, scenario(cls, wm, p, n, d, trace="cwnd")))
+                     "rto_mode": "floor"},
+                    scenario(cls, wm, p, n, d, trace="cwnd",
+                             rate_scale=line_rate_scale(cls, mode))))
     return out
 
 
@@ -246,7 +263,7 @@ def rto_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         out.append(({"path_class": cls, "Wm": wm, "p_loss": 1e-3, "n_flows": n,
                      "rto_mode": "fixed"},
                     scenario(cls, wm, 1e-3, n, mode.duration(cls, 1e-3),
-                             rto_fixed=True)))
+                             rto_fixed=True, rate_scale=line_rate_scale(cls, mode))))
     return out
 
 

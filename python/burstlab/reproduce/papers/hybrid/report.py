@@ -82,14 +82,17 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         f"{ctx.wall_s:.0f} s.")
     if scaled:
         r.p(f"**Scaled down:** this mode runs N = {ns} slow and N = {nf} fast flows instead "
-            f"of the paper's 80 and 320, and shorter runs than full mode. Aggregate "
-            "throughputs and burst sizes are shown at the paper's N, i.e. burstlab's value "
-            "× N_paper / N_run. That scaling is exact for a flow's own behaviour only if "
-            "it does not depend on N: true for the slow class (each burst is closed by "
-            "Tmax, so a flow's share of a burst, its loss pattern and its window do not "
-            "change with N), approximately for the fast class (bursts are closed by Lmax "
-            "at ≈ 46 segments, so with fewer flows a burst holds more segments of each "
-            "flow). Run without `--quick` for the paper's N.")
+            "of the paper's 80 and 320, on the same fraction of the line rate (a slice of "
+            f"the paper's network: {10 * ns / 80:g} Gb/s for slow, {40 * nf / 320:g} Gb/s "
+            "for fast), and shorter runs than full mode. Aggregate throughputs and burst "
+            "sizes are shown at the paper's N, i.e. burstlab's value × N_paper / N_run. "
+            "For the slow class this slice is faithful: Tmax closes each burst, so a "
+            "flow's share of a burst, the burst's time on the fibre (≈ 5.6 ms for a 7 MB "
+            "burst at 10 Gb/s, which every segment waits before the egress disassembles "
+            "the burst) and so the round trip do not change with N. For the fast class "
+            "it is approximate: Lmax closes bursts at ≈ 46 segments whatever N, so with "
+            "fewer flows a burst holds more segments of each (1.25 instead of 1.0 at "
+            "N = 80). Run without `--quick` for the paper's N.")
     r.h(2, "Set-up")
     r.bullets([
         "Ingress edge E1 → core C1 → egress edge E2, each with two switching fabrics: "
