@@ -137,7 +137,7 @@ def _run(cls: str, wm: int, p: float, thr: float, td: int, to: int) -> dict[str,
     n = CLASSES[cls]["n"]
     return {"class": cls, "wm": wm, "p": p, "rto": "floor", "n": n,
             "aggregate_at_paper_n_Gbps": thr, "td_events": td, "to_events": to,
-            "mean_rtt_ms": 30.0, "max_cwnd_flow0": 100.0}
+            "mean_rtt_ms": 30.0, "segments_per_flow_per_burst": 150.0}
 
 
 def by_id(got: Claim | Sequence[Claim]) -> dict[str, Claim]:
