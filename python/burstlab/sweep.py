@@ -718,11 +718,34 @@ def sweep(
             raise GridError(f"grid entry 'sim.seed': seeds must be non-negative integers, "
                             f"got {pt_seed!r}")
         scenarios.append((pt, apply(base, pt), pt_seed))
+    _check_axes(base, axes, pts[0] if pts else {})
     info = {"grid": {k: list(v) for k, v in axes.items()}, "replications": replications,
             "seed": base_seed, "burstlab_version": _core.__version__, "scenario": base}
     return _run_points(scenarios, list(axes), axes, info, replications=replications,
                        store=store, executor=executor, jobs=jobs, scheduler=scheduler,
                        progress=progress, retry_errors=retry_errors, t_start=t_start)
+
+
+def _check_axes(base: Mapping[str, Any], axes: Mapping[str, Sequence[Value]],
+                first: Mapping[str, Value]) -> None:
+    """Validates every value of every grid entry before anything runs (each value with
+    the other entries at the grid's first point) and warns on stderr, naming the entry,
+    the value and the scenario's reason, about each value the scenario rejects — a
+    non-integer for an integer setting, a negative rate. Those runs still go ahead and
+    are recorded as failed (the other points finish), as for any failing run.
+    """
+    for path, values in axes.items():
+        for v in values:
+            pt = {**first, path: v}
+            try:
+                _core.validate(canonical_json(apply(base, pt)), "json")
+            except ValueError as e:
+                hint = ""
+                if isinstance(v, float) and not v.is_integer() and "expected u" in str(e):
+                    hint = (" (the grid gives non-integers for an integer setting: choose "
+                            "a..b:lin:n with (b - a)/(n - 1) whole, or list the values)")
+                print(f"burstlab: warning: grid entry '{path}' value {v!r} will fail: "
+                      f"{e}{hint}", file=sys.stderr)
 
 
 def sweep_points(

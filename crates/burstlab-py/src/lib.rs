@@ -69,8 +69,8 @@ fn run(
                 .map_err(|e| e.to_string())
                 .map(|r| {
                     burstlab_core::world::World::new(&r)
+                        .and_then(|s| s.try_run())
                         .map_err(|e| e.to_string())
-                        .map(|s| s.run())
                 })
         })
         .map_err(|p| {
