@@ -635,6 +635,10 @@ pub struct ClassSpec {
     /// name at both ends (nodes without declared fabrics serve every class).
     #[serde(default)]
     pub fabric: Option<String>,
+    /// Fixed offset of this class's bursts, replacing the computed one and `obs.offset`
+    /// (hybrid §II: the offset depends on the path's switching technology).
+    #[serde(default)]
+    pub offset: Option<Dur>,
 }
 
 /// The `[obs]` section. Every field has a default.
@@ -667,6 +671,10 @@ pub struct ObsSpec {
     /// bursts are lost where the offset runs out).
     #[serde(default)]
     pub offset: Option<Dur>,
+    /// Reject a fixed offset (`obs.offset`, `obs.class[i].offset`) shorter than its
+    /// path needs (some node's `Σδ + set-up`) instead of losing its bursts.
+    #[serde(default)]
+    pub safe_offset: bool,
     /// Cap on packets per burst (ozsarac: 10 000).
     #[serde(default)]
     pub max_pkts_per_burst: Option<u32>,
@@ -694,6 +702,7 @@ impl Default for ObsSpec {
             switch_setup: None,
             extra_offset: None,
             offset: None,
+            safe_offset: false,
             max_pkts_per_burst: None,
             queue_limit: None,
             loss: None,
@@ -944,6 +953,8 @@ pub struct ResolvedClass {
     pub extra_offset: SimTime,
     /// Path policy: the fabric this class's bursts use.
     pub fabric: Option<String>,
+    /// Fixed offset of this class (wins over `ResolvedObs::offset`).
+    pub offset: Option<SimTime>,
 }
 
 #[derive(Debug, Clone)]
@@ -958,6 +969,8 @@ pub struct ResolvedObs {
     pub switch_setup: SimTime,
     pub extra_offset: SimTime,
     pub offset: Option<SimTime>,
+    /// Fixed offsets shorter than their path needs are errors (`obs.safe_offset`).
+    pub safe_offset: bool,
     pub max_pkts_per_burst: u32,
     pub queue_limit: Option<u64>,
     pub loss_p: f64,
@@ -1594,6 +1607,7 @@ impl ScenarioSpec {
                 },
                 extra_offset: c.extra_offset.map_or(SimTime::ZERO, |d| d.0),
                 fabric: c.fabric.clone(),
+                offset: c.offset.map(|d| d.0),
             });
         }
         Ok(ResolvedObs {
@@ -1607,6 +1621,7 @@ impl ScenarioSpec {
             switch_setup: o.switch_setup.map_or(SimTime::from_us(5), |d| d.0),
             extra_offset: o.extra_offset.map_or(SimTime::ZERO, |d| d.0),
             offset: o.offset.map(|d| d.0),
+            safe_offset: o.safe_offset,
             max_pkts_per_burst,
             queue_limit: o.queue_limit,
             loss_p,

@@ -3,7 +3,7 @@
 //! oracle, the edge hook). Each test pins an exact, hand-computed outcome.
 
 use burstlab_core::run_toml;
-use burstlab_core::stats::{BurstEvent, RunResult};
+use burstlab_core::stats::{BurstEvent, BurstLoss, RunResult};
 use burstlab_core::units::SimTime;
 
 fn run(text: &str) -> RunResult {
@@ -218,6 +218,217 @@ fn fabric_settings_are_validated_naming_the_field() {
         "{}",
         err(&on_host)
     );
+}
+
+/// `hybrid_core` with a fixed offset per class (`slow`, `fast`) and `obs.safe_offset`.
+fn hybrid_fixed(slow: &str, fast: &str, safe: bool) -> String {
+    let s = hybrid_core()
+        .replace(
+            "fabric = \"mems\"\n",
+            &format!("fabric = \"mems\"\noffset = \"{slow}\"\n"),
+        )
+        .replace(
+            "fabric = \"soa\"\n",
+            &format!("fabric = \"soa\"\noffset = \"{fast}\"\n"),
+        )
+        .replace(
+            "switch_setup = \"5us\"\n",
+            &format!("switch_setup = \"5us\"\nsafe_offset = {safe}\n"),
+        );
+    s + &one_packet("s1", 0) + &one_packet("s2", 1)
+}
+
+/// The set-up check per fabric (core_node.rs timeline: lost unless `a_i ≥ t_i + s_i`,
+/// i.e. `T ≥ Σ_{j≤i} δ_j + s_i`). Slow path (mems at C1, default at E2): C1 needs
+/// 10 µs + 10 ms = 10.01 ms, E2 10 + 10 + 5 = 25 µs. Fast path (soa at C1): C1 needs
+/// 1 + 1 = 2 µs, E2 1 + 10 + 5 = 16 µs. Exactly enough is delivered, 1 µs less is lost
+/// where the offset runs out: slow at C1 (BCP done at t0 + 1 ms + 10 µs, charged to
+/// fibre 0), fast at E2 (t0 + 2 ms + 11 µs, fibre 3).
+#[test]
+fn fixed_class_offsets_meet_each_fabrics_setup_check_exactly() {
+    let t0 = 2_008_000_000u64;
+    let r = run(&hybrid_fixed("10.01ms", "16us", false));
+    let q = |r: &RunResult, c: u32| r.bursts.iter().position(|x| x.class == c).unwrap() as u32;
+    assert_eq!(r.bursts[q(&r, 0) as usize].offset_s, 10.01e-3);
+    assert_eq!(r.bursts[q(&r, 1) as usize].offset_s, 16e-6);
+    let ev: Vec<(u32, BurstEvent, u64)> = r
+        .burst_trace
+        .iter()
+        .filter(|s| s.event != BurstEvent::Formed)
+        .map(|s| (s.queue, s.event, s.time.0))
+        .collect();
+    assert_eq!(
+        ev,
+        vec![
+            (
+                q(&r, 1),
+                BurstEvent::Delivered,
+                t0 + 16_000_000 + 2_000_000_000 + 200_000
+            ),
+            (
+                q(&r, 0),
+                BurstEvent::Delivered,
+                t0 + 10_010_000_000 + 2_000_000_000 + 800_000
+            ),
+        ]
+    );
+    let r = run(&hybrid_fixed("10009us", "15us", false));
+    let lost: Vec<(u32, u64, Option<u32>)> = r
+        .burst_trace
+        .iter()
+        .filter(|s| s.event == BurstEvent::Lost)
+        .map(|s| {
+            assert_eq!(s.reason, Some(BurstLoss::OffsetTooShort));
+            (s.queue, s.time.0, s.fibre)
+        })
+        .collect();
+    assert_eq!(
+        lost,
+        vec![
+            (q(&r, 0), t0 + 1_000_000_000 + 10_000_000, Some(0)),
+            (q(&r, 1), t0 + 2_000_000_000 + 11_000_000, Some(3)),
+        ]
+    );
+    assert_eq!(r.obs_links[0].lost_offset_too_short, 1);
+    assert_eq!(r.obs_links[3].lost_offset_too_short, 1);
+    assert_eq!(
+        r.flows[0].segments_received + r.flows[1].segments_received,
+        0
+    );
+}
+
+#[test]
+fn safe_offset_rejects_a_fixed_offset_shorter_than_the_setup_naming_the_field() {
+    // Exactly enough passes the check.
+    run(&hybrid_fixed("10.01ms", "16us", true));
+    let m = err(&hybrid_fixed("10009us", "16us", true));
+    assert!(m.starts_with("obs.class[0].offset:"), "{m}");
+    assert!(m.contains("0.010009s") && m.contains("0.01001s"), "{m}");
+    assert!(m.contains("'E1' → 'C1' → 'E2'"), "{m}");
+    let m = err(&hybrid_fixed("10.01ms", "15us", true));
+    assert!(m.starts_with("obs.class[1].offset:"), "{m}");
+    assert!(m.contains("0.000016s"), "{m}");
+    // The global fixed offset is checked too (MEMS path: 10.01 ms needed).
+    let global = hybrid_core().replace(
+        "switch_setup = \"5us\"\n",
+        "switch_setup = \"5us\"\noffset = \"1ms\"\nsafe_offset = true\n",
+    ) + &one_packet("s1", 0);
+    let m = err(&global);
+    assert!(m.starts_with("obs.offset:"), "{m}");
+}
+
+/// The core declares only the MEMS fabric; the edges declare both, so the fast class's
+/// fabric exists in the network but not at C1: rejected naming the class's field.
+#[test]
+fn class_on_a_fabric_the_core_lacks_is_rejected_naming_the_field() {
+    let edges = "kind = \"edge\"\n[[node.fabric]]\nname = \"mems\"\nrate = \"10Gb/s\"\n[[node.fabric]]\nname = \"soa\"\nrate = \"40Gb/s\"\n";
+    let mut s = HOSTS.replace("kind = \"edge\"\n", edges);
+    s += r#"
+[[node]]
+name = "C1"
+kind = "core"
+[[node.fabric]]
+name = "mems"
+setup = "10ms"
+rate = "10Gb/s"
+[[fibre]]
+a = "E1"
+b = "C1"
+delay = "1ms"
+fabric_a = "mems"
+duplex = false
+[[fibre]]
+a = "C1"
+b = "E2"
+delay = "1ms"
+fabric_b = "mems"
+duplex = false
+[obs]
+classifier = "per_class"
+assembly = { type = "timer", tb = "1ms" }
+[[obs.class]]
+name = "slow"
+fabric = "mems"
+[[obs.class]]
+name = "fast"
+fabric = "soa"
+"#;
+    run(&(s.clone() + &one_packet("s1", 0)));
+    let m = err(&(s + &one_packet("s2", 1)));
+    assert!(m.starts_with("obs.class[1].fabric:"), "{m}");
+    assert!(
+        m.contains("from 'E1' to 'C1' attached to fabric 'soa'"),
+        "{m}"
+    );
+}
+
+/// hybrid §II: classification into classes, hybrid time–volume assembly per class and
+/// mixed-flow bursts within a class. Four CBR flows of one 1000 B packet per ms
+/// (reaching E1 over 1 Gb/s, 1 ms links at k ms + 1.008 ms): s1 and s2 in class 0
+/// (Tmax 2.5 ms, Lmax 1 MB), s1 and s2 again in class 1 from 0.5 ms (Tmax 10 ms,
+/// Lmax 3000 B), 12 packets each. Class 0 closes on Tmax: cycles [1.008, 3.508),
+/// [4.008, 6.508), … hold 3 packets of each flow: 4 bursts of 6000 B at 3.508, 6.508,
+/// 9.508, 12.508 ms. Class 1 closes on Lmax at its 3rd packet: 8 bursts of 3000 B
+/// (2 + 1 and 1 + 2 packets of the two flows) at 2.508, 3.508, 5.508, 6.508, … ms.
+#[test]
+fn classes_get_their_own_hybrid_assembly_and_mix_their_flows() {
+    let mut s = hybrid_core()
+        .replace("rate = \"10Gb/s\"\ndelay = \"1ms\"\nfabric_b = \"mems\"", "rate = \"10Gb/s\"\ndelay = \"1ms\"\nfabric_b = \"mems\"\nwavelengths = 8")
+        .replace("fabric_a = \"mems\"\n", "fabric_a = \"mems\"\nwavelengths = 8\n")
+        .replace("rate = \"40Gb/s\"\ndelay = \"1ms\"\nfabric_b = \"soa\"", "rate = \"40Gb/s\"\ndelay = \"1ms\"\nfabric_b = \"soa\"\nwavelengths = 8")
+        .replace("fabric_a = \"soa\"\n", "fabric_a = \"soa\"\nwavelengths = 8\n")
+        .replace(
+            "fabric = \"mems\"\n",
+            "fabric = \"mems\"\nassembly = { type = \"hybrid\", tmax = \"2.5ms\", lmax = \"1MB\" }\n",
+        )
+        .replace(
+            "fabric = \"soa\"\n",
+            "fabric = \"soa\"\nassembly = { type = \"hybrid\", tmax = \"10ms\", lmax = \"3000B\" }\n",
+        );
+    for (src, class, start) in [
+        ("s1", 0, "0ms"),
+        ("s2", 0, "0ms"),
+        ("s1", 1, "0.5ms"),
+        ("s2", 1, "0.5ms"),
+    ] {
+        s += &format!(
+            "[[flow]]\ntype = \"cbr\"\nsrc = \"{src}\"\ndst = \"d\"\nrate = \"8Mb/s\"\npacket_size = 1000\nstart = \"{start}\"\nstop = \"11.6ms\"\nclass = {class}\nroute = [\"{src}\", \"E1\", \"C1\", \"E2\", \"d\"]\n"
+        );
+    }
+    let r = run(&s);
+    assert_eq!(r.bursts.len(), 2, "one mixed-flow queue per class");
+    let row = |c: u32| r.bursts.iter().find(|q| q.class == c).unwrap();
+    let (slow, fast) = (row(0), row(1));
+    assert_eq!(
+        (slow.bursts_sent, slow.min_bytes, slow.max_bytes),
+        (4, 6000, 6000)
+    );
+    assert_eq!(
+        (fast.bursts_sent, fast.min_bytes, fast.max_bytes),
+        (8, 3000, 3000)
+    );
+    assert_eq!((slow.mean_pkts, fast.mean_pkts), (6.0, 3.0));
+    let formed = |c: u32| -> Vec<u64> {
+        let q = r.bursts.iter().position(|x| x.class == c).unwrap() as u32;
+        r.burst_trace
+            .iter()
+            .filter(|e| e.queue == q && e.event == BurstEvent::Formed)
+            .map(|e| e.time.0 / 1_000_000)
+            .collect()
+    };
+    assert_eq!(formed(0), vec![3_508, 6_508, 9_508, 12_508]);
+    assert_eq!(
+        formed(1),
+        vec![2_508, 3_508, 5_508, 6_508, 8_508, 9_508, 11_508, 12_508]
+    );
+    // Every burst of a class carries both of its flows.
+    for (f, bursts, per) in [(0, 4, 3.0), (1, 4, 3.0), (2, 8, 1.5), (3, 8, 1.5)] {
+        let o = &r.obs_flows[f];
+        assert_eq!(o.data_bursts, bursts, "flow {f}");
+        assert_eq!(o.segments_in_bursts, 12, "flow {f}");
+        assert_eq!(o.mean_segments_per_burst, per, "flow {f}");
+        assert_eq!(r.flows[f].segments_received, 12, "flow {f}");
+    }
 }
 
 /// Two parallel fibres E1 → C1 with one wavelength each: two bursts formed at the same

@@ -18,7 +18,8 @@
 //! `n_i`, offset `T` (fixed at the ingress, carried by the burst):
 //! - at `t0` the ingress reserves a wavelength of `f0` (no processing there) and sends
 //!   the BCP; the burst leaves at `t0 + T`. Base offset `T = Σ_i δ_i + max_i s_i +
-//!   extra` over the nodes `n1..nh` (or `obs.offset`).
+//!   extra` over the nodes `n1..nh` (or a fixed `obs.offset` / `obs.class[i].offset`;
+//!   with `obs.safe_offset` a fixed offset below [`Core::min_safe_offset`] is an error).
 //! - the BCP is processed at `n_i` by `t_i = t0 + Σ_{j<i} d_j + Σ_{j≤i} δ_j` (one event
 //!   per burst per node); the burst's head arrives at `a_i = t0 + T + Σ_{j<i} d_j`. If
 //!   `a_i < t_i + s_i` the switch cannot be ready: the burst is lost
@@ -184,6 +185,21 @@ impl Core {
             setup = setup.max(fab.setup);
         }
         sum.checked_add(setup)
+    }
+
+    /// The shortest offset with which no node on `path` loses the burst to its set-up
+    /// check: `max_i (Σ_{j≤i} δ_j + s_i)` over the nodes after the ingress (the
+    /// timeline above: `a_i ≥ t_i + s_i` ⇔ `T ≥ Σ_{j≤i} δ_j + s_i`). Never above
+    /// [`Core::base_offset`].
+    pub fn min_safe_offset(&self, path: &[u32]) -> Option<SimTime> {
+        let mut sum = SimTime::ZERO;
+        let mut need = SimTime::ZERO;
+        for &f in path {
+            let fab = self.fabric_in(f);
+            sum = sum.checked_add(fab.bcp_processing)?;
+            need = need.max(sum.checked_add(fab.setup)?);
+        }
+        Some(need)
     }
 
     /// Reserves path fibre `i` (or a parallel one) for `r` at BCP-processing time `now`.

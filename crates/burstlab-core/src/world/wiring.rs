@@ -76,6 +76,19 @@ fn choose_fibre(
         .map(|i| i as u32)
 }
 
+/// `'E1' → 'C1' → 'E2'` for a fibre path (error messages).
+fn path_names(r: &Resolved, path: &[u32]) -> String {
+    let mut s = String::new();
+    for (i, &f) in path.iter().enumerate() {
+        let fb = &r.fibres[f as usize];
+        if i == 0 {
+            s += &format!("'{}'", r.nodes[fb.from as usize].0);
+        }
+        s += &format!(" → '{}'", r.nodes[fb.to as usize].0);
+    }
+    s
+}
+
 pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
     let mut links = Links::new(r.warmup, r.duration);
     for (i, l) in r.links.iter().enumerate() {
@@ -249,17 +262,38 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                     ),
                 )
                 .map_err(|m| ScenarioError::new("obs.assembly", m))?;
-                let class_extra = o
-                    .classes
-                    .get(class as usize)
-                    .map_or(SimTime::ZERO, |c| c.extra_offset);
-                let offset = match o.offset {
-                    Some(t) => t,
+
+                let class_spec = o.classes.get(class as usize);
+                let fixed = match class_spec.and_then(|c| c.offset) {
+                    Some(t) => Some((t, format!("obs.class[{class}].offset"))),
+                    None => o.offset.map(|t| (t, "obs.offset".to_string())),
+                };
+                let offset = match fixed {
+                    Some((t, field)) => {
+                        // hybrid §II: the offset must cover the set-up of the slowest
+                        // fabric on the path; `safe_offset` makes a shortfall an error.
+                        let need = core
+                            .as_ref()
+                            .and_then(|c| c.min_safe_offset(&path))
+                            .unwrap_or(SimTime::ZERO);
+                        if o.safe_offset && t < need {
+                            return Err(ScenarioError::new(
+                                field,
+                                format!(
+                                    "offset {t} is shorter than the {need} that path {} needs (BCP processing + switch set-up; obs.safe_offset is set)",
+                                    path_names(r, &path)
+                                ),
+                            ));
+                        }
+                        t
+                    }
                     None => core
                         .as_ref()
                         .and_then(|c| c.base_offset(&path))
                         .and_then(|b| b.checked_add(o.extra_offset))
-                        .and_then(|b| b.checked_add(class_extra))
+                        .and_then(|b| {
+                            b.checked_add(class_spec.map_or(SimTime::ZERO, |c| c.extra_offset))
+                        })
                         .ok_or_else(|| {
                             ScenarioError::new("obs.extra_offset", "the offset time overflows")
                         })?,

@@ -1,0 +1,437 @@
+"""hybrid §II–IV (figs 3–13): the experiments and the analysis of their results.
+
+Read first: :data:`PAPER` (the declaration), :class:`Mode` (what ``--quick`` changes),
+:func:`scenario` (the network), :func:`grid` (the points), then :func:`analyse`.
+Figures are in :mod:`.figures`, claims in :mod:`.claims`, the report body in
+:mod:`.report`.
+
+Set-up (hybrid §II–IV). Ingress edge E1, one core node C1, egress edge E2 (figs 1–2).
+Each of the three nodes has two switching fabrics: ``mems`` (the slow path: 10 ms
+set-up at C1, 10 Gb/s) and ``soa`` (the fast path: 1 µs set-up, 40 Gb/s). Between each
+pair of nodes there is one fibre per fabric; a class's bursts cross only the fibres of
+its fabric (the path policy), so each burst's offset is computed from its own path:
+``Σ δ + max set-up`` = 1 µs + 1 µs + 10 ms for slow bursts, 1 µs + 1 µs + 1 µs for fast
+ones. The edge classifies each flow into ``slow`` or ``fast`` and assembles each class
+in one mixed-flow queue (§II) with the hybrid time–volume algorithm (``Tmax``, ``Lmax``).
+N TCP SACK senders (burstlab's ``sack`` variant: NewReno with SACK, §IV) each have their
+own 100 Mb/s access link to E1 and their receiver its own link from E2. Propagation:
+5 ms from E1 to E2 (2.5 ms per fibre; §IV.A "5 ms … 1000 km"); access links 1 µs.
+Burst loss: independent, probability ``p`` per burst at the egress (per path, data
+bursts only); the core's wavelengths never run short (4 per fibre; contention is
+reported and stays zero). MSS 512 B (40 B of headers on top).
+
+Interpretations (the paper does not say; the report repeats them):
+
+- **ACKs.** The paper's ideal throughput ``MSS·Wm·N/RTT ≈ 5.592 Gb/s`` at ``Wm = 512``,
+  ``N = 80`` implies ``RTT = 512·512·8·80 / 5.592e9 = 30.0 ms`` = 2 × 5 ms propagation +
+  10 ms MEMS offset + 10 ms ``Tmax``: the assembly delay and the offset count once, so
+  ACKs are neither assembled nor delayed by an offset. burstlab runs ``ack_mode =
+  "bypass"``: ACKs return over a lossless 5 ms path.
+- **CBR over TCP.** An ns-2 CBR application hands TCP ``packetSize_`` bytes every
+  ``interval_``; the paper gives no rate. Its ideal throughput is window-limited
+  (``Wm/RTT`` per flow), which needs the application to offer at least that; a CBR rate
+  at or above the 100 Mb/s access rate keeps TCP's send buffer non-empty, i.e. a bulk
+  (always backlogged) sender limited by its window and its access link. burstlab runs
+  bulk TCP senders.
+- **RTO 30 ms / 10.5 ms.** Both equal the round-trip time the paper's numbers imply
+  (slow 2 × 5 + 10 + 10 = 30 ms; fast 2 × 5 + 0.5 ``Tmax`` + µs of offset ≈ 10.5 ms).
+  A *fixed* RTO equal to the largest RTT would fire spuriously whenever a segment waits
+  the whole ``Tmax`` behind a late ACK; an *initial* value alone would be overridden by
+  ns-2's 200 ms ``minrto_`` at the first RTT sample, making slow and fast paths
+  indistinguishable. burstlab reads it as the RTO floor and initial value (``min_rto =
+  init_rto``), with RFC 6298's estimator above it and a 1 ms clock granularity (ns-2's
+  10 ms ``tcpTick_`` would round a 10.5 ms RTO up to 20 ms). The ``rto_fixed`` runs of
+  the report (RTO pinned at the value, ``max_rto = min_rto``) show what the other
+  reading changes.
+- **Scaled-down modes** run N_run/N_paper of the flows on N_run/N_paper of the line
+  rate (:func:`line_rate_scale`), a slice of the paper's network.
+- **Start times** are not given: flow i starts at i·10 ms/N (:data:`START_SPREAD_S`),
+  so the first windows do not reach E1 at one instant (at N = 320 they would make the
+  fast class's first bursts contend for the wavelengths).
+- **Throughput** is goodput: in-order payload delivered to the receivers, averaged from
+  the start of the run (§IV: "successfully transmitted bytes … since the beginning up
+  to t"); the aggregate is the sum over the N flows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from burstlab import _core
+from burstlab.reproduce.framework import Context, Experiment, Paper
+
+SEED = 1
+MSS = 512  # B (hybrid §IV.A)
+HEADER = 40  # B of TCP/IP headers per segment (burstlab's default)
+ACCESS_BPS = 100e6  # hybrid §IV: B = 100 Mbit/s per flow
+PROP_S = 5e-3  # hybrid §IV.A: 5 ms, 1000 km
+DELTA = "1us"  # BCP processing per node (not given by the paper)
+WMS = (64, 128, 256, 512)  # hybrid fig. 3
+START_SPREAD_S = 10e-3  # flow i starts at i·10 ms/N (about one fast round trip)
+PS = (1e-5, 1e-4, 1e-3, 1e-2)  # hybrid figs 4, 13
+
+#: Per class (hybrid §IV.A, §IV.B): fabric, line rate, N, Tmax, Lmax, set-up at C1, RTO.
+CLASSES: dict[str, dict[str, Any]] = {
+    "slow": {"fabric": "mems", "rate": "10Gb/s", "rate_bps": 10e9, "n": 80, "tmax": "10ms", "lmax": "10MB",
+             "setup": "10ms", "rto_s": 30e-3, "tmax_s": 10e-3},
+    "fast": {"fabric": "soa", "rate": "40Gb/s", "rate_bps": 40e9, "n": 320, "tmax": "0.5ms", "lmax": "25KB",
+             "setup": "1us", "rto_s": 10.5e-3, "tmax_s": 0.5e-3},
+}
+
+
+#: Slow bursts per second, for sizing runs: one mixed-flow queue closed by Tmax = 10 ms
+#: (a little less than 100/s, since a cycle starts at the first packet after a burst).
+SLOW_BURSTS_PER_S = 90.0
+
+
+@dataclass(frozen=True)
+class Mode:
+    """Sizes of one run of the reproduction.
+
+    Attributes:
+        name: ``full``, ``quick`` or ``smoke`` (tests only).
+        scale_slow, scale_fast: N of each class is the paper's N times this (1 in full
+            mode). A slow run's cost grows with N but its number of bursts does not
+            (Tmax closes them), so the slow class scales down further.
+        fast_s: simulated seconds of each fast run (≈ 10⁴ bursts per second at the
+            paper's N: enough burst losses even at p = 1e-5).
+        slow_events, slow_min_s, slow_max_s: a slow run lasts ``slow_events`` expected
+            burst losses (``events / (p · 90 bursts/s)``), clipped to the bounds: slow
+            bursts are few (≈ 90/s), so p = 1e-3 needs minutes for a handful of losses.
+        slow_grid: (Wm, p) points of the slow class (figs 3, 4, 13).
+        fast_grid: (Wm, p) points of the fast class (figs 3, 13).
+        cwnd_slow_s, cwnd_fast_s: simulated seconds of the cwnd runs (figs 5–12).
+    """
+
+    name: str
+    scale_slow: float
+    scale_fast: float
+    fast_s: float
+    slow_events: float
+    slow_min_s: float
+    slow_max_s: float
+    slow_grid: tuple[tuple[int, float], ...]
+    fast_grid: tuple[tuple[int, float], ...]
+    cwnd_slow_s: float
+    cwnd_fast_s: float
+
+    def duration(self, cls: str, p: float) -> float:
+        """Simulated seconds of a grid run of class ``cls`` at burst loss ``p``."""
+        if cls == "fast":
+            return self.fast_s
+        want = self.slow_events / (p * SLOW_BURSTS_PER_S) if p > 0 else self.slow_max_s
+        return float(min(self.slow_max_s, max(self.slow_min_s, round(want))))
+
+
+def _slow_grid() -> tuple[tuple[int, float], ...]:
+    return tuple((w, p) for w in WMS for p in PS)
+
+
+def _fast_grid() -> tuple[tuple[int, float], ...]:
+    pts = [(w, 1e-3) for w in WMS] + [(64, p) for p in PS if p != 1e-3] + [(128, 1e-4)]
+    return tuple(pts)
+
+
+MODES = {
+    "full": Mode("full", 1.0, 1.0, 20.0, 20.0, 20.0, 300.0, _slow_grid(), _fast_grid(),
+                 30.0, 5.0),
+    "quick": Mode("quick", 0.1, 0.25, 8.0, 8.0, 10.0, 90.0, _slow_grid(), _fast_grid(),
+                  30.0, 3.0),
+    "smoke": Mode("smoke", 0.05, 0.05, 1.0, 1.0, 1.0, 2.0, ((512, 1e-3), (64, 1e-3)),
+                  ((64, 1e-3), (512, 1e-3)), 1.0, 0.5),
+}
+
+
+def n_flows(cls: str, mode: Mode) -> int:
+    """N of ``cls`` in ``mode`` (at least 2)."""
+    scale = mode.scale_slow if cls == "slow" else mode.scale_fast
+    return max(2, round(CLASSES[cls]["n"] * scale))
+
+
+def line_rate_scale(cls: str, mode: Mode) -> float:
+    """A scaled-down run is a slice of the paper's network: N_run/N_paper of its flows
+    on N_run/N_paper of its line rate. Each burst then lasts as long on the fibre as at
+    the paper's N (a slow burst of ≈ 7 MB takes 5.6 ms at 10 Gb/s, which its segments
+    wait before the egress disassembles it: part of every round trip)."""
+    return n_flows(cls, mode) / CLASSES[cls]["n"]
+
+
+def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
+             rto_fixed: bool = False, trace: str = "",
+             rate_scale: float = 1.0) -> dict[str, Any]:
+    """The hybrid network of §II–IV with ``n`` TCP flows of class ``cls``; ``trace``:
+    ``"bursts"`` (every burst) or ``"cwnd"`` (flow 0's window). ``rate_scale``
+    multiplies the line rate of ``cls``'s fabric (:func:`line_rate_scale`).
+
+    Both fabrics and both fibre pairs are always present (the hybrid core); a run
+    carries one class's flows, as each of the paper's scenarios does.
+    """
+    c = CLASSES[cls]
+    nodes: list[dict[str, Any]] = []
+    links: list[dict[str, Any]] = []
+    for i in range(n):
+        nodes += [{"name": f"s{i}", "kind": "host"}, {"name": f"d{i}", "kind": "host"}]
+        links += [{"a": f"s{i}", "b": "E1", "rate": "100Mb/s", "delay": "1us"},
+                  {"a": "E2", "b": f"d{i}", "rate": "100Mb/s", "delay": "1us"}]
+
+    def fabrics(core: bool) -> list[dict[str, Any]]:
+        # The set-up that matters is the core's (hybrid §III); the edges' fabrics only
+        # originate and terminate bursts (1 µs).
+        return [{"name": k["fabric"],
+                 "rate": f"{round(k['rate_bps'] * (rate_scale if name == cls else 1.0))}",
+                 "bcp_processing": DELTA,
+                 "setup": k["setup"] if core else "1us"} for name, k in CLASSES.items()]
+
+    nodes += [{"name": "E1", "kind": "edge", "fabric": fabrics(False)},
+              {"name": "C1", "kind": "core", "fabric": fabrics(True)},
+              {"name": "E2", "kind": "edge", "fabric": fabrics(False)}]
+    fibres = [{"a": a, "b": b, "delay": f"{PROP_S / 2}s", "fabric_a": k["fabric"],
+               "fabric_b": k["fabric"], "wavelengths": 4}
+              for a, b in (("E1", "C1"), ("C1", "E2")) for k in CLASSES.values()]
+    classes = [{"name": name, "fabric": k["fabric"],
+                "assembly": {"type": "hybrid", "tmax": k["tmax"], "lmax": k["lmax"]}}
+               for name, k in CLASSES.items()]
+    ci = list(CLASSES).index(cls)
+    rto = f"{c['rto_s']}s"
+    # Start times spread evenly over START_SPREAD_S (the paper gives none): with equal
+    # starts the N first windows reach E1 at one instant and the fast class's first
+    # bursts contend for the wavelengths.
+    flows = [{"type": "tcp", "name": f"{cls}{i}", "src": f"s{i}", "dst": f"d{i}",
+              "start": f"{round(i * START_SPREAD_S / n * 1e9)}ns",
+              "variant": "sack", "profile": "ns2", "mss": f"{MSS}B", "wm": wm,
+              "class": ci, "min_rto": rto, "clock_granularity": "1ms",
+              **({"max_rto": rto} if rto_fixed else {})} for i in range(n)]
+    sim: dict[str, Any] = {"duration": duration_s, "seed": SEED}
+    if trace == "bursts":
+        sim["trace"] = {"bursts": True}
+    elif trace == "cwnd":
+        sim["trace"] = {"cwnd": True, "flows": [0]}
+    return {"name": f"hybrid-{cls}-wm{wm}-p{p:g}", "sim": sim, "node": nodes,
+            "link": links, "fibre": fibres, "flow": flows,
+            "obs": {"classifier": "per_class", "ack_mode": "bypass", "signalling": "jet",
+                    "scheduler": "laucvf", "bcp_processing": DELTA,
+                    "loss": {"p": p, "scope": "per_path", "applies_to": "data"},
+                    "class": classes}}
+
+
+def grid(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every (class, Wm, p) point of figs 3, 4 and 13, with the burst trace."""
+    out = []
+    for cls, pts in (("slow", mode.slow_grid), ("fast", mode.fast_grid)):
+        n = n_flows(cls, mode)
+        for wm, p in pts:
+            out.append(({"path_class": cls, "Wm": wm, "p_loss": p, "n_flows": n,
+                         "rto_mode": "floor"},
+                        scenario(cls, wm, p, n, mode.duration(cls, p), trace="bursts",
+                                 rate_scale=line_rate_scale(cls, mode))))
+    return out
+
+
+#: Figs 5–12 of the paper: (figure, class, Wm, p).
+CWND_FIGS = (
+    ("fig5", "slow", 512, 1e-3), ("fig6", "slow", 512, 1e-4), ("fig7", "slow", 512, 1e-2),
+    ("fig8", "fast", 512, 1e-3), ("fig9", "fast", 128, 1e-3), ("fig10", "fast", 64, 1e-3),
+    ("fig11", "fast", 64, 1e-2), ("fig12", "fast", 128, 1e-4),
+)
+
+
+def cwnd_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Figs 5–12: flow 0's cwnd (a trace per ACK, so these runs are short)."""
+    out = []
+    for _, cls, wm, p in CWND_FIGS:
+        n = n_flows(cls, mode)
+        d = mode.cwnd_slow_s if cls == "slow" else mode.cwnd_fast_s
+        out.append(({"path_class": cls, "Wm": wm, "p_loss": p, "n_flows": n,
+                     "rto_mode": "floor"},
+                    scenario(cls, wm, p, n, d, trace="cwnd",
+                             rate_scale=line_rate_scale(cls, mode))))
+    return out
+
+
+def rto_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The claims' key points (p = 1e-3; slow Wm 512, fast Wm 64 and 512) with the RTO
+    pinned at the paper's value (the other reading of "RTO set to")."""
+    out = []
+    for cls, wm in (("slow", 512), ("fast", 64), ("fast", 512)):
+        n = n_flows(cls, mode)
+        out.append(({"path_class": cls, "Wm": wm, "p_loss": 1e-3, "n_flows": n,
+                     "rto_mode": "fixed"},
+                    scenario(cls, wm, 1e-3, n, mode.duration(cls, 1e-3),
+                             rto_fixed=True, rate_scale=line_rate_scale(cls, mode))))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Analysis.
+
+
+def run_table(ctx: Context) -> pd.DataFrame:
+    """One row per run: aggregate goodput (run and scaled to the paper's N), loss
+    detections, burst sizes per class, segments of one flow per burst."""
+    rows = []
+    for exp, pts in (("grid", grid(ctx.mode)), ("rto", rto_points(ctx.mode))):
+        sw = ctx.results[exp]
+        t = sw.table
+        for i, (params, _) in enumerate(pts):
+            g = t[t["point"] == i]
+            cls, n = params["path_class"], int(params["n_flows"])
+            n_paper = CLASSES[cls]["n"]
+            agg = float(g["goodput_segps"].sum()) * MSS * 8.0
+            td, to = int(g["td_events"].sum()), int(g["to_events"].sum())
+            row = {"class": cls, "wm": int(params["Wm"]), "p": float(params["p_loss"]),
+                   "rto": params["rto_mode"], "n": n, "n_paper": n_paper,
+                   "aggregate_Gbps": agg / 1e9,
+                   "aggregate_at_paper_n_Gbps": agg / 1e9 * n_paper / n,
+                   "per_flow_Mbps": agg / n / 1e6,
+                   "td_events": td, "to_events": to,
+                   "to_share": to / (td + to) if td + to else math.nan,
+                   "retransmits": int(g["retransmits"].sum()),
+                   "mean_rtt_ms": float(g["mean_rtt_s"].mean()) * 1e3,
+                   "duration_s": float(g["measured_s"].max()),
+                   }
+            if exp == "grid":
+                res = sw.result(i)
+                # A kept run carries its obs_flows in the Result (sweep's table then
+                # lacks the OBS columns).
+                of = res.obs_flows
+                row["segments_per_flow_per_burst"] = float(of["mean_segments_per_burst"]
+                                                           .astype(float).mean())
+                row["flow_bursts_lost"] = int(of["data_bursts_lost"].sum())
+                b = res.burst_trace
+                formed = b[b["event"] == "formed"]
+                row["bursts_formed"] = len(formed)
+                row["mean_burst_MB"] = float(formed["bytes"].mean()) / 1e6 \
+                    if len(formed) else math.nan
+                row["mean_segments_per_burst"] = float(formed["pkts"].mean()) \
+                    if len(formed) else math.nan
+                # Bursts grow with N (one mixed queue per class): at the paper's N.
+                row["mean_burst_at_paper_n_MB"] = row["mean_burst_MB"] * n_paper / n
+                row["segments_per_burst_at_paper_n"] = \
+                    row["mean_segments_per_burst"] * n_paper / n
+                lost = b[b["event"] == "lost"]
+                row["bursts_lost"] = len(lost)
+                row["lost_not_random"] = int((lost["reason"] != "random").sum())
+            else:
+                row["segments_per_flow_per_burst"] = float(g["segments_per_burst"].mean())
+                row["flow_bursts_lost"] = int(g["data_bursts_lost"].sum())
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def series_tables(ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Aggregate average goodput vs time (fig. 3) from the delivered bursts, and cwnd of
+    flow 0 vs time (figs 5–12) with its largest value per run."""
+    sw = ctx.results["grid"]
+    thr, cw, mx = [], [], []
+    for i, (params, sc) in enumerate(grid(ctx.mode)):
+        edges = np.linspace(0.0, float(sc["sim"]["duration"]), 201)[1:]
+        res = sw.result(i)
+        b = res.burst_trace
+        d = b[b["event"] == "delivered"]
+        t = d["time_s"].to_numpy(float)
+        # Data bursts carry full segments only (ACKs bypass the core): payload = pkts·MSS.
+        seg = d["pkts"].to_numpy(float)
+        order = np.argsort(t, kind="stable")
+        t, seg = t[order], np.cumsum(seg[order])
+        k = np.searchsorted(t, edges, side="right")
+        cum = np.where(k > 0, seg[np.maximum(k - 1, 0)], 0.0)
+        key = {"class": params["path_class"], "wm": params["Wm"], "p": params["p_loss"]}
+        scale = CLASSES[params["path_class"]]["n"] / params["n_flows"]
+        for e, c in zip(edges, cum, strict=True):
+            thr.append({**key, "time_s": float(e),
+                        "avg_Gbps_at_paper_n": c * MSS * 8.0 / e / 1e9 * scale})
+    sw = ctx.results["cwnd"]
+    for i, (params, _) in enumerate(cwnd_points(ctx.mode)):
+        key = {"class": params["path_class"], "wm": params["Wm"], "p": params["p_loss"]}
+        c0 = sw.result(i).cwnd
+        t = c0["time_s"].to_numpy(float)
+        v = c0["cwnd_segments"].to_numpy(float)
+        # Keep the figure's table small: the last value of each millisecond, and the
+        # values on both sides of every fall of the window.
+        keep = np.ones(len(t), bool)
+        if len(t) > 2:
+            ms = np.floor(t * 1e3)
+            falls = v[1:] < v[:-1]
+            keep[:-1] = (ms[1:] != ms[:-1]) | falls
+            keep[1:] |= falls
+        cw += [{**key, "time_s": float(a), "cwnd_segments": float(b)}
+               for a, b in zip(t[keep], v[keep], strict=True)]
+        # The window after the first reduction (the first loss): the initial slow start
+        # reaches Wm whatever the loss rate, the paper's figs 5–12 are about afterwards.
+        drops = np.flatnonzero(v[1:] < v[:-1]) if len(v) > 1 else np.array([], int)
+        after = v[drops[0] + 1:] if len(drops) else np.array([])
+        mx.append({**key, "max_cwnd_flow0": float(v.max()) if len(v) else math.nan,
+                   "max_cwnd_after_first_loss": float(after.max()) if len(after)
+                   else math.nan,
+                   "first_loss_s": float(t[drops[0] + 1]) if len(drops) else math.nan,
+                   "cwnd_run_s": float(sw.table[sw.table["point"] == i]["measured_s"].max())})
+    return pd.DataFrame(thr), pd.DataFrame(cw), pd.DataFrame(mx)
+
+
+def model_table(ctx: Context) -> pd.DataFrame:
+    """Fig. 4: yu's SACK model (yu eq. 26/28, as the paper applies "[19]") for the slow
+    class, per flow × N (the paper's N), beside burstlab.
+
+    Inputs: ``λ`` = 100 Mb/s in segments/s (payload + headers), ``Tb`` = Tmax = 10 ms,
+    ``RTO`` = 30 ms, and ``RTT0`` chosen so that yu's ``RTT = RTT0 + 2·Tb`` equals the
+    30 ms the paper's ideal throughput implies (``RTT0`` = 10 ms).
+    """
+    from burstlab.models import yu
+
+    lam = ACCESS_BPS / ((MSS + HEADER) * 8.0)
+    c = CLASSES["slow"]
+    rows = []
+    for wm in WMS:
+        for p in PS:
+            seg = float(yu.sack_throughput(p, c["tmax_s"], lam=lam, wm=wm,
+                                           rtt0=30e-3 - 2 * c["tmax_s"], rto=c["rto_s"]))
+            rows.append({"wm": wm, "p": p,
+                         "model_Gbps": seg * MSS * 8.0 * c["n"] / 1e9,
+                         "ideal_Gbps": MSS * 8.0 * wm * c["n"] / 30e-3 / 1e9})
+    return pd.DataFrame(rows)
+
+
+def _stamp(ctx: Context) -> dict[str, Any]:
+    m: Mode = ctx.mode
+    return {"seed": SEED, "replications": 1, "n_slow": n_flows("slow", m),
+            "n_fast": n_flows("fast", m), "burstlab_version": _core.__version__,
+            "mode": m.name}
+
+
+PAPER = Paper(
+    name="hybrid",
+    title="hybrid: TCP over slow (MEMS) and fast (SOA) paths of a hybrid OBS core reproduced",
+    data_file=Path(__file__).with_name("paper.toml"),
+    modes=MODES,
+    stamp=_stamp,
+)
+PAPER.experiments += [
+    Experiment("grid", lambda ctx: grid(ctx.mode), keep_traces=True),
+    Experiment("rto", lambda ctx: rto_points(ctx.mode)),
+    Experiment("cwnd", lambda ctx: cwnd_points(ctx.mode), keep_traces=True),
+]
+
+
+def analyse(ctx: Context) -> None:
+    runs = run_table(ctx)
+    thr, cw, mx = series_tables(ctx)
+    model = model_table(ctx)
+    slow = runs[(runs["class"] == "slow") & (runs["rto"] == "floor")]
+    model = model.merge(slow[["wm", "p", "aggregate_at_paper_n_Gbps"]].rename(
+        columns={"aggregate_at_paper_n_Gbps": "burstlab_Gbps"}), on=["wm", "p"], how="left")
+    ctx.values.update(runs=runs, series=thr, cwnd=cw, cwnd_max=mx, model=model)
+    st = ctx.stamp
+    ctx.tables["runs"] = runs.assign(**st)
+    ctx.tables["throughput_vs_time"] = thr.assign(**st)
+    ctx.tables["cwnd_vs_time"] = cw.assign(**st)
+    ctx.tables["cwnd_max"] = mx.assign(**st)
+    ctx.tables["model_fig4"] = model.assign(**st)
+
+
+PAPER.analyse = analyse

@@ -1,0 +1,171 @@
+"""`burstlab reproduce hybrid`: the smoke run (outputs, every claim id), the scenario
+(per-class offsets, line rates and paths on the two-fabric core, the RTO reading), and
+the claim rules on hand-made tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import burstlab
+from burstlab.reproduce.framework import VERDICTS, Claim, Context
+from burstlab.reproduce.papers.hybrid import claims as hclaims
+from burstlab.reproduce.papers.hybrid.experiments import (
+    CLASSES,
+    MODES,
+    PAPER,
+    grid,
+    n_flows,
+    rto_points,
+    scenario,
+)
+
+CLAIM_IDS = {
+    "slow.ideal", "slow.mean_burst", "slow.segments_per_burst", "slow.segments_per_flow",
+    "slow.timeouts", "fast.td", "slow.wm512_best", "slow.model", "slow.cwnd_reaches_wm",
+    "fast.cwnd_never_wm", "fast.throughput_p1e-3", "fast.wm64_enough",
+    "fast.segments_per_burst", "fast.p1e-2_wm64", "fast.p1e-4_wm128",
+    "both.same_above_1e-3", "both.fast_higher_low_loss",
+}
+
+
+@pytest.fixture(scope="module")
+def smoke_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from burstlab.cli import main
+
+    out = tmp_path_factory.mktemp("hybrid")
+    rc = main(["reproduce", "hybrid", "--smoke", "--jobs", "2", "--no-progress",
+               "--out", str(out)])
+    assert rc == 0
+    return out / "hybrid"
+
+
+def test_smoke_writes_claims_with_every_id(smoke_out: Path) -> None:
+    c = pd.read_csv(smoke_out / "claims.csv")
+    # The smoke grid lacks some points: those claims must say so, not vanish.
+    assert set(c["claim_id"]) <= CLAIM_IDS
+    assert {"slow.mean_burst", "slow.timeouts", "fast.td", "fast.segments_per_burst",
+            "fast.throughput_p1e-3", "both.same_above_1e-3"} <= set(c["claim_id"])
+    assert set(c["verdict"]) <= set(VERDICTS)
+    assert c["note"].str.len().min() > 20
+
+
+def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
+    for k in range(3, 14):
+        assert (smoke_out / f"fig{k}.png").stat().st_size > 1000, k
+    runs = pd.read_csv(smoke_out / "runs.csv")
+    assert set(runs["rto"]) == {"floor", "fixed"}
+    g = runs[runs["rto"] == "floor"]
+    slow, fast = g[g["class"] == "slow"], g[g["class"] == "fast"]
+    # Per-class burst sizes from the burst trace: slow bursts (Tmax 10 ms) are much
+    # larger than fast ones (Lmax 25 KB: at most 46 segments of 552 B).
+    assert (slow["mean_burst_MB"] > 4 * fast["mean_burst_MB"].max()).all()
+    assert (fast["mean_segments_per_burst"] <= 46).all()
+    assert (fast["mean_segments_per_burst"] > 20).all()
+    assert (g["lost_not_random"] == 0).all()  # no contention, no offset too short
+    # Aggregate at the paper's N is the run's sum × N_paper / N_run.
+    ratio = g["aggregate_at_paper_n_Gbps"] / g["aggregate_Gbps"]
+    assert (ratio - g["n_paper"] / g["n"]).abs().max() < 1e-9
+    md = (smoke_out / "report.md").read_text(encoding="utf-8")
+    assert "Scaled down" in md and "min_rto" in md and "bypass" in md
+    ts = pd.read_csv(smoke_out / "throughput_vs_time.csv")
+    assert (ts["avg_Gbps_at_paper_n"] >= 0).all()
+
+
+def _one_flow(cls: str) -> burstlab.Result:
+    sc = scenario(cls, 64, 0.0, 2, 0.2)
+    return burstlab.run(sc)
+
+
+def test_each_class_takes_its_fabric_offset_and_line_rate() -> None:
+    for cls, offset, rate in (("slow", 10.002e-3, 10e9), ("fast", 3e-6, 40e9)):
+        r = _one_flow(cls)
+        assert len(r.bursts) == 1
+        assert r.bursts["offset_s"].iloc[0] == pytest.approx(offset, abs=1e-12)
+        used = r.obs_links[r.obs_links["bursts_scheduled"] > 0]
+        assert len(used) == 2  # E1 → C1 and C1 → E2 on this class's fabric only
+        assert (used["rate_bps"] == rate).all()
+        assert r.flows["segments_delivered"].sum() > 0
+        # ACKs bypass the core: the round trip is 2 × 5 ms + assembly + offset.
+        rtt = float(r.flows["mean_rtt_s"].mean())
+        assert 10e-3 + offset < rtt < 10e-3 + offset + CLASSES[cls]["tmax_s"] + 1e-3
+
+
+def test_flows_start_spread_over_10_ms() -> None:
+    fl = scenario("fast", 64, 1e-3, 4, 1.0)["flow"]
+    assert [f["start"] for f in fl] == ["0ns", "2500000ns", "5000000ns", "7500000ns"]
+
+
+def test_rto_reading_is_a_floor_and_fixed_runs_pin_it() -> None:
+    fl = scenario("fast", 64, 1e-3, 2, 1.0)["flow"][0]
+    assert fl["min_rto"] == "0.0105s" and "init_rto" not in fl and "max_rto" not in fl
+    fx = rto_points(MODES["quick"])
+    assert {p["path_class"] for p, _ in fx} == {"slow", "fast"}
+    for _, sc in fx:
+        f = sc["flow"][0]
+        assert f["max_rto"] == f["min_rto"]
+
+
+def test_scaled_modes_scale_the_line_rate_with_n() -> None:
+    for mode, slow_bps in (("quick", 1e9), ("full", 10e9)):
+        pts = grid(MODES[mode])
+        _, sc = next(x for x in pts if x[0]["path_class"] == "slow")
+        c1 = next(nd for nd in sc["node"] if nd["name"] == "C1")
+        rates = {f["name"]: float(f["rate"]) for f in c1["fabric"]}
+        assert rates == {"mems": slow_bps, "soa": 40e9}, mode
+
+
+def test_modes_scale_n_and_full_mode_is_the_paper() -> None:
+    assert n_flows("slow", MODES["full"]) == 80
+    assert n_flows("fast", MODES["full"]) == 320
+    assert n_flows("fast", MODES["quick"]) == 80
+    pts = grid(MODES["full"])
+    assert sum(p["path_class"] == "slow" for p, _ in pts) == 16
+    assert any(p["path_class"] == "fast" and p["Wm"] == 128 and p["p_loss"] == 1e-4
+               for p, _ in pts)
+
+
+def _ctx(runs: pd.DataFrame, tmp: Path) -> Context:
+    return Context(paper=PAPER, data=PAPER.load_data(), mode=MODES["full"], out_dir=tmp,
+                   values={"runs": runs})
+
+
+def _run(cls: str, wm: int, p: float, thr: float, td: int, to: int) -> dict[str, object]:
+    n = CLASSES[cls]["n"]
+    return {"class": cls, "wm": wm, "p": p, "rto": "floor", "n": n,
+            "aggregate_at_paper_n_Gbps": thr, "td_events": td, "to_events": to,
+            "mean_rtt_ms": 30.0, "segments_per_flow_per_burst": 150.0}
+
+
+def by_id(got: Claim | Sequence[Claim]) -> dict[str, Claim]:
+    return {c.id: c for c in ([got] if isinstance(got, Claim) else got)}
+
+
+def test_detection_and_fig13_claims_on_hand_made_tables(tmp_path: Path) -> None:
+    good = pd.DataFrame([_run("slow", 512, 1e-3, 2.0, 1, 99), _run("fast", 64, 1e-3, 2.2,
+                                                                    90, 10),
+                         _run("slow", 512, 1e-2, 0.3, 0, 50), _run("fast", 64, 1e-2, 0.3,
+                                                                   50, 5)])
+    out = by_id(hclaims.claim_detection(_ctx(good, tmp_path)))
+    assert out["slow.timeouts"].verdict == "reproduces"
+    assert out["fast.td"].verdict == "reproduces"
+    both = by_id(hclaims.claim_both(_ctx(good, tmp_path)))
+    assert both["both.same_above_1e-3"].verdict == "reproduces"
+    bad = good.copy()
+    bad["td_events"], bad["to_events"] = bad["to_events"], bad["td_events"]
+    bad.loc[bad["class"] == "fast", "aggregate_at_paper_n_Gbps"] = 6.0
+    out = by_id(hclaims.claim_detection(_ctx(bad, tmp_path)))
+    assert out["slow.timeouts"].verdict == "differs"
+    assert out["fast.td"].verdict == "differs"
+    both = by_id(hclaims.claim_both(_ctx(bad, tmp_path)))
+    assert both["both.same_above_1e-3"].verdict == "differs"
+
+
+def test_number_claim_tolerance() -> None:
+    c = hclaims.number_claim("x", "s", "t", 2.2e9, 2.4e9, "Gb/s", 1e9, "w")
+    assert c.verdict == "reproduces" and "1.09" in c.note
+    c = hclaims.number_claim("x", "s", "t", 2.2e9, 6.4e9, "Gb/s", 1e9, "w")
+    assert c.verdict == "differs" and "2.91" in c.note
