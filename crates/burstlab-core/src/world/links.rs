@@ -50,9 +50,22 @@ struct Link {
     /// (front = oldest); purged lazily on the next offer. Only kept for limited queues.
     backlog: VecDeque<(SimTime, SimTime, u32)>,
     backlog_bytes: u64,
-    /// Packets propagating: (arrival time at the far end, packet id).
-    pipe: VecDeque<(SimTime, u32)>,
+    /// Packets propagating: (arrival time at the far end, packet id, its position).
+    pipe: VecDeque<(SimTime, u32, Pos)>,
     c: LinkCounters,
+}
+
+/// Where a packet is on its route, carried beside it through a link's pipe so that a
+/// packet crossing routers is forwarded without reading its record in the packet pool
+/// (at hundreds of flows the pool outgrows the caches and that read is a cache miss).
+/// The record's own `hop` is brought up to date when the packet leaves the links (at an
+/// OBS ingress); at delivery it is no longer needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pos {
+    pub route: u32,
+    /// Index of the next hop on the route.
+    pub hop: u32,
+    pub bytes: u32,
 }
 
 /// What became of a packet offered to a link.
@@ -69,8 +82,9 @@ pub enum Offer {
 /// The next packet of a link's pipe at time `now`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Due {
-    /// Packet `0` has arrived at the far end (already counted).
-    Packet(u32),
+    /// Packet `0`, at position `1` of its route, has arrived at the far end (already
+    /// counted).
+    Packet(u32, Pos),
     /// The next arrival is at `0`: the link's one event must be rescheduled there.
     Later(SimTime),
     /// The pipe is empty.
@@ -109,7 +123,8 @@ impl Links {
 
     /// Offers packet `id` of `bytes` to link `li` at time `now`.
     #[inline]
-    pub fn offer(&mut self, now: SimTime, li: u32, id: u32, bytes: u32) -> Offer {
+    pub fn offer(&mut self, now: SimTime, li: u32, id: u32, pos: Pos) -> Offer {
+        let bytes = pos.bytes;
         let link = &mut self.links[li as usize];
         link.c.pkts_offered += 1;
         // Drop-tail: count packets waiting (transmission not started), not the one on
@@ -160,7 +175,7 @@ impl Links {
         }
         let arrive = end + link.p.delay;
         let was_empty = link.pipe.is_empty();
-        link.pipe.push_back((arrive, id));
+        link.pipe.push_back((arrive, id, pos));
         Offer::Sent(was_empty.then_some(arrive))
     }
 
@@ -175,12 +190,12 @@ impl Links {
     pub fn pop_due(&mut self, now: SimTime, li: u32) -> Due {
         let link = &mut self.links[li as usize];
         match link.pipe.front() {
-            Some(&(t, id)) if t <= now => {
+            Some(&(t, id, pos)) if t <= now => {
                 link.pipe.pop_front();
                 link.c.pkts_delivered += 1;
-                Due::Packet(id)
+                Due::Packet(id, pos)
             }
-            Some(&(t, _)) => Due::Later(t),
+            Some(&(t, _, _)) => Due::Later(t),
             None => Due::Idle,
         }
     }
@@ -189,7 +204,7 @@ impl Links {
     pub fn mem_bytes(&self) -> usize {
         self.links
             .iter()
-            .map(|l| l.backlog.capacity() * 24 + l.pipe.capacity() * 16)
+            .map(|l| l.backlog.capacity() * 24 + l.pipe.capacity() * 32)
             .sum()
     }
 

@@ -38,7 +38,7 @@ use collector::Collector;
 use core_node::{BurstRoute, Core, Step};
 use edge::{Edges, Enqueued};
 use hosts::{HostAct, Hosts};
-use links::{Due, Links, Offer};
+use links::{Due, Links, Offer, Pos};
 use packet::{Hop, Packet, PacketPool, PktKind};
 
 /// Event kinds, each addressed to one component by index. All payloads are indices, so
@@ -380,20 +380,36 @@ impl World {
 
     // ---------------------------------------------------------------- links
 
-    /// Hands packet `id` to the next hop of its route at time `now`.
+    /// Hands packet `id` to the next hop of its route at time `now` (reading its
+    /// position from its record).
     #[inline]
     fn forward(&mut self, now: SimTime, id: u32) {
-        let p = self.pkts.get_mut(id);
-        let hop = self.routes[p.route as usize][p.hop as usize];
-        p.hop += 1;
-        let bytes = p.bytes;
+        let p = self.pkts.get(id);
+        let pos = Pos {
+            route: p.route,
+            hop: p.hop,
+            bytes: p.bytes,
+        };
+        self.forward_at(now, id, pos);
+    }
+
+    /// Hands packet `id`, at position `pos` of its route, to its next hop. Its record in
+    /// the pool is not touched unless the packet leaves the packet links here (see
+    /// [`Pos`]).
+    #[inline]
+    fn forward_at(&mut self, now: SimTime, id: u32, mut pos: Pos) {
+        let hop = self.routes[pos.route as usize][pos.hop as usize];
+        pos.hop += 1;
         match hop {
-            Hop::Link(li) => match self.links.offer(now, li, id, bytes) {
+            Hop::Link(li) => match self.links.offer(now, li, id, pos) {
                 Offer::Sent(Some(t)) => self.q.push(t, Ev::LinkArrive(li)),
                 Offer::Sent(None) => {}
                 Offer::QueueFull | Offer::Lost => self.drop_packet(now, id),
             },
-            Hop::Obs(qi) => self.obs_enqueue(now, id, qi),
+            Hop::Obs(qi) => {
+                self.pkts.get_mut(id).hop = pos.hop;
+                self.obs_enqueue(now, id, qi)
+            }
             Hop::Unused => unreachable!("a packet took an unused OBS segment"),
         }
     }
@@ -401,11 +417,15 @@ impl World {
     fn link_arrive(&mut self, now: SimTime, li: u32) {
         loop {
             match self.links.pop_due(now, li) {
-                Due::Packet(id) => {
+                Due::Packet(id, pos) => {
                     if self.hook_on {
                         self.hook(self.links.to(li), id);
                     }
-                    self.node_receive(now, id)
+                    if (pos.hop as usize) < self.routes[pos.route as usize].len() {
+                        self.forward_at(now, id, pos);
+                    } else {
+                        self.deliver(now, id);
+                    }
                 }
                 Due::Later(t) => {
                     self.q.push(t, Ev::LinkArrive(li));
