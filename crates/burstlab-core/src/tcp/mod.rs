@@ -42,6 +42,7 @@
 //!   changes behaviour.
 
 pub mod cc;
+pub mod ns2;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
@@ -150,6 +151,30 @@ pub struct TcpConfig {
     pub max_backoff: u32,
     /// SACK blocks carried per ACK (most recent first), 3 or 4.
     pub sack_blocks: u8,
+    /// The ns-2.35 behaviour switches below are read only under [`Profile::Ns2`] (see
+    /// `ns2.rs`); the RFC profile ignores them.
+    ///
+    /// ns-2 `syn_`: segment 0 is a header-only SYN and data start once it is acknowledged
+    /// (data segments are then numbered from 1, as in ns-2).
+    pub syn: bool,
+    /// ns-2 `singledup_`: Limited Transmit, one new segment on each of the first
+    /// `dupack_thresh − 1` duplicate ACKs.
+    pub limited_transmit: bool,
+    /// ns-2 `precisionReduce_`: a halved window stays a real number (otherwise ⌊W/2⌋).
+    pub precision_reduce: bool,
+    /// ns-2 `bugFix_`: no new fast retransmit until the recovery point is passed.
+    pub bug_fix: bool,
+    /// ns-2 Newreno `newreno_changes1_`: the retransmission timer is reset only on the
+    /// first partial ACK of a recovery (otherwise on every partial ACK).
+    pub newreno_changes1: bool,
+    /// ns-2 Newreno `partial_window_deflation_`.
+    pub partial_window_deflation: bool,
+    /// ns-2 Sack1 `partial_ack_`: send two segments on each partial ACK.
+    pub sack_partial_ack: bool,
+    /// ns-2 `boot_time_`: where between two ticks of the coarse RTT clock the sender
+    /// booted, seconds in `[0, clock_granularity)`. `None`: drawn per flow as ns-2 does
+    /// (see `ns2::boot_phase`).
+    pub clock_phase: Option<f64>,
 }
 
 impl TcpConfig {
@@ -199,6 +224,14 @@ pub fn default_config(variant: Variant, profile: Profile) -> TcpConfig {
             clock_granularity: SimTime::from_ms(10), // Agent/TCP tcpTick_ 0.01
             max_backoff: 64,    // tcp.cc rtt_backoff(): t_backoff_ < 64
             sack_blocks: 3,     // Agent/TCPSink maxSackBlocks_ 3
+            syn: true,          // Agent/TCP syn_ true
+            limited_transmit: true, // Agent/TCP singledup_ 1
+            precision_reduce: true, // Agent/TCP precisionReduce_ true
+            bug_fix: true,      // Agent/TCP bugFix_ true
+            newreno_changes1: true, // Agent/TCP/Newreno newreno_changes1_ 1
+            partial_window_deflation: true, // Agent/TCP/Newreno partial_window_deflation_ 1
+            sack_partial_ack: false, // Agent/TCP partial_ack_ false
+            clock_phase: None,  // TcpAgent::reset(): boot_time_ = Random::uniform(tcpTick_)
         },
         Profile::Rfc => {
             // An RFC-conformant host on Ethernet: SMSS 1460 gives IW = 3 by RFC 5681 §3.1
@@ -224,6 +257,15 @@ pub fn default_config(variant: Variant, profile: Profile) -> TcpConfig {
                 clock_granularity: SimTime::from_ms(1), // RFC 6298 G (fine clock)
                 max_backoff: 64,         // yu eq. 23
                 sack_blocks: 3,          // RFC 2018 §3 (with timestamps)
+                // ns-2 switches: not read under the RFC profile.
+                syn: false,
+                limited_transmit: false,
+                precision_reduce: false,
+                bug_fix: false,
+                newreno_changes1: false,
+                partial_window_deflation: false,
+                sack_partial_ack: false,
+                clock_phase: None,
             }
         }
     }
