@@ -397,6 +397,7 @@ mod tests {
             if sack { Variant::Sack } else { Variant::Reno },
             Profile::Ns2,
         );
+        cfg.profile = Profile::Rfc; // the RFC receiver's rules
         cfg.delayed_ack = delayed;
         cfg.sack_blocks = 3;
         TcpReceiver::new(&cfg)
