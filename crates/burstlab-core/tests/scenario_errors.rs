@@ -224,7 +224,12 @@ fn ns2_agent_switches_need_the_ns2_profile_and_a_valid_clock_phase() {
         assert!(e.starts_with(&format!("flow[0].{name}")), "{e}");
         assert!(e.contains("profile = \"ns2\""), "{e}");
         // Accepted under the ns2 profile.
-        run_toml(&format!("{BASE}{tcp}profile = \"ns2\"\n{key}\n"), None, None).unwrap();
+        run_toml(
+            &format!("{BASE}{tcp}profile = \"ns2\"\n{key}\n"),
+            None,
+            None,
+        )
+        .unwrap();
     }
     let e = err(&format!("{tcp}clock_phase = \"10ms\"\n"));
     assert!(
@@ -234,6 +239,7 @@ fn ns2_agent_switches_need_the_ns2_profile_and_a_valid_clock_phase() {
     let e = err(&format!("{tcp}clock_granularity = \"0s\"\n"));
     assert!(e.starts_with("flow[0].clock_granularity"), "{e}");
     // UDP flows reject TCP-only keys.
-    let e = err("[[flow]]\ntype = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nrate = \"1Mb/s\"\nsyn = true\n");
+    let e =
+        err("[[flow]]\ntype = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nrate = \"1Mb/s\"\nsyn = true\n");
     assert!(e.contains("syn"), "{e}");
 }

@@ -206,9 +206,7 @@ impl TcpReceiver {
                 }
             }
         }
-        let Some(mut sink) = self.ns2 else {
-            return None;
-        };
+        let mut sink = self.ns2?;
         sink.maxseen = sink.maxseen.max(seq as i64);
         self.ns2 = Some(sink);
         if self.delayed {

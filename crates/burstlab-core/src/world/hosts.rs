@@ -279,8 +279,11 @@ impl Hosts {
         let bytes = cfg.seg_bytes();
         // Segment 0 under the ns2 profile: ns-2's SYN carries headers only; without the
         // SYN, ns-2's `output` adds no header to segment 0 (payload bytes only).
-        let syn_bytes = (cfg.profile == Profile::Ns2)
-            .then_some(if cfg.syn { cfg.header_bytes } else { cfg.mss });
+        let syn_bytes = (cfg.profile == Profile::Ns2).then_some(if cfg.syn {
+            cfg.header_bytes
+        } else {
+            cfg.mss
+        });
         // Sender mark: the segment that fills the window (see the module docs).
         let (full, wnd) = if self.marks {
             let wnd = t.snd.tcb().send_window();
