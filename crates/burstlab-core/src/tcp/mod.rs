@@ -4,6 +4,13 @@
 //! phase), `sender.rs` (the event entry points, the only caller of the congestion
 //! controller), `cc.rs` (congestion control) and `recovery.rs` (loss recovery strategies).
 //!
+//! Two profiles, two code paths. [`Profile::Rfc`] runs the strategy engine above (RFC 5681,
+//! 6298, 6582, 6675). [`Profile::Ns2`] runs `ns2.rs`, a reimplementation of ns-2.35's
+//! one-way agents (`Agent/TCP`, `/Reno`, `/Newreno`, `/Sack1`) and sinks with ns-2's
+//! numbering (segment 0 is the SYN), coarse RTT clock and every default of
+//! `ns-default.tcl`; it is checked packet by packet against Debian's `ns` binary
+//! (`tests/test_export_ns2.py`). The semantics listed below are the RFC engine's.
+//!
 //! Module layering, bottom up, with no import cycle: this file's shared types and
 //! `rtt.rs` → `tcb.rs` → {`cc.rs`, `recovery.rs` (+ `scoreboard.rs`)} → `sender.rs`.
 //! `cc.rs` and `recovery.rs` never import each other or the sender: a recovery strategy
@@ -36,8 +43,9 @@
 //!   `snd_una`.
 //! - Reno re-enters fast retransmit for every further hole of the same window (yu §II.B),
 //!   unlike ns-2.35's `bugFix_ true`; NewReno is RFC 6582 "Slow-but-Steady" (timer reset
-//!   on each partial ACK, as ns-2 `Agent/TCP/Newreno`); SACK follows RFC 6675 (pipe,
-//!   NextSeg rules 1–3, no rescue retransmission), not ns-2 Sack1's internal bookkeeping.
+//!   on every partial ACK; ns-2.35's `Agent/TCP/Newreno` resets it only on the first,
+//!   `newreno_changes1_ 1`, which the ns2 profile follows); SACK follows RFC 6675 (pipe,
+//!   NextSeg rules 1–3, no rescue retransmission), not ns-2 Sack1's bookkeeping.
 //! - Sender tracing ([`sender::TcpSender::enable_trace`]) is off by default and never
 //!   changes behaviour.
 
