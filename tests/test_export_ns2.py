@@ -162,6 +162,10 @@ def test_clock_phase_seed_and_ns2_switches_are_exported() -> None:
     assert line in tcl and tcl.index(line) < tcl.index('"$app(0) start"')
     s = export_ns2(path_spec("reno", clock_phase="3ms"))
     assert any("clock_phase" in w for w in s.warnings)
+    # ns-2 resets ssthresh_ to window_ when the agent is reset: an explicit value is lost.
+    s = export_ns2(path_spec("reno", init_ssthresh=8))
+    assert any("init_ssthresh" in w for w in s.warnings)
+    assert not export_ns2(path_spec("reno", init_ssthresh=40)).warnings
 
 
 def _send_sequences(spec: dict[str, Any], tmp_path: Path) -> tuple[Any, Any]:

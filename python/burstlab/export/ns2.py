@@ -311,6 +311,10 @@ def _tcp_flow(
                 if variant != "newreno":
                     continue
             sets.append(("tcp", nsname, 1 if f[key] else 0))
+    if "init_ssthresh" in f and int(f["init_ssthresh"]) != int(f.get("wm", 20)):
+        warnings.append(f"flow[{i}].init_ssthresh: ns-2's TcpAgent::reset() sets ssthresh_ "
+                        "to window_ when the agent is reset, so this value does not carry "
+                        "over")
     if "clock_phase" in f:
         warnings.append(f"flow[{i}].clock_phase: ns-2 draws boot_time_ itself; the script "
                         "cannot set it (remove clock_phase for an exact comparison)")
