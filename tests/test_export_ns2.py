@@ -12,6 +12,7 @@ import pytest
 
 import burstlab
 from burstlab.export import export_ns2
+from burstlab.export.ns2 import boot_seed
 from burstlab.export.ns2trace import (
     burstlab_sends,
     compare,
@@ -74,9 +75,10 @@ def test_aimd_congestion_control_is_ns2s_own() -> None:
     assert not s.warnings
 
 
-def test_scripted_drops_become_a_packet_list_shifted_by_the_syn() -> None:
+def test_scripted_drops_become_a_packet_list_in_ns2_numbering() -> None:
+    # The ns2 profile numbers segments as ns-2 does (segment 0 is the SYN): no shift.
     s = export_ns2(path_spec(drop_segments=[[16, 18]]))
-    assert "$drop(0) droplist {17 18 19}" in s.tcl
+    assert "$drop(0) droplist {16 17 18}" in s.tcl
     assert "$ns lossmodel $drop(0) $n(s) $n(r)" in s.tcl
     assert not s.warnings
     s2 = export_ns2(path_spec(drop_segments=[[16, 16], [40, 41]]))
@@ -149,22 +151,112 @@ def test_exported_tcp_and_udp_flows_all_report(tmp_path: Path) -> None:
     assert flows[1].acked_segments > 100
 
 
-@needs_ns
-@pytest.mark.parametrize("variant", ["tahoe", "reno", "newreno", "sack"])
-@pytest.mark.xfail(
-    strict=True,
-    reason="known difference (issue 11): ns-2's one-way TCP spends one RTT on a 40-byte "
-    "SYN (syn_ true) before data; burstlab's ns2 profile starts sending data at once",
-)
-def test_scripted_drop_send_sequence_matches_ns2(variant: str, tmp_path: Path) -> None:
-    """Drop segments 16-20 on a loss-free path: the send sequences (segment, time,
-    retransmission) of burstlab and ns-2 must agree packet for packet."""
-    spec = path_spec(variant, drop_segments=[[16, 20]])
-    spec["link"][1].pop("loss_ab")
+def test_clock_phase_seed_and_ns2_switches_are_exported() -> None:
+    tcl = export_ns2(path_spec("newreno", syn=False, limited_transmit=False,
+                               newreno_changes1=False)).tcl
+    assert "$tcp(0) set syn_ 0" in tcl and "$tcp(0) set singledup_ 0" in tcl
+    assert "$tcp(0) set newreno_changes1_ 0" in tcl
+    # ns-2's boot_time_ comes from defaultRNG re-seeded at time 0, before the start.
+    k = boot_seed(4, 0, 0)
+    line = f'$ns at 0 "$defaultRNG seed {k}; $tcp(0) reset"'
+    assert line in tcl and tcl.index(line) < tcl.index('"$app(0) start"')
+    s = export_ns2(path_spec("reno", clock_phase="3ms"))
+    assert any("clock_phase" in w for w in s.warnings)
+    # ns-2 resets ssthresh_ to window_ when the agent is reset: an explicit value is lost.
+    s = export_ns2(path_spec("reno", init_ssthresh=8))
+    assert any("init_ssthresh" in w for w in s.warnings)
+    assert not export_ns2(path_spec("reno", init_ssthresh=40)).warnings
+
+
+def _send_sequences(spec: dict[str, Any], tmp_path: Path) -> tuple[Any, Any]:
+    spec["link"][1].pop("loss_ab", None)
     spec["link"][1]["queue_pkts"] = 999
     spec["sim"]["trace"] = {"packets": True}
     trace = tmp_path / "ns.tr"
     run_ns2(export_ns2(spec, trace=str(trace)), workdir=tmp_path)
     ns = ns2_sends(read_trace(trace), src_node=0, flow=0)
     ours = burstlab_sends(burstlab.run(spec).packets, 0)
+    return ns, ours
+
+
+#: Scripted drops whose ns-2 packet counts equal the segment numbers (every drop comes
+#: before the first retransmission): one segment, a burst of five, two separate holes
+#: in one window, and holes in two successive windows.
+DROPS = {"single": [[5, 5]], "burst5": [[16, 20]], "two-holes": [[10, 10], [14, 14]],
+         "two-windows": [[30, 31], [40, 40]]}
+
+
+@needs_ns
+@pytest.mark.parametrize("b", [1, 2], ids=["ack-every", "delack"])
+@pytest.mark.parametrize("drops", list(DROPS), ids=list(DROPS))
+@pytest.mark.parametrize("variant", ["tahoe", "reno", "newreno", "sack"])
+def test_scripted_drop_send_sequence_matches_ns2(variant: str, drops: str, b: int,
+                                                 tmp_path: Path) -> None:
+    """A loss-free path with scripted drops: the send sequences of burstlab and ns-2
+    (segment, retransmission flag and time, SYN included) agree packet for packet over
+    3 s, through fast retransmits, partial ACKs, timeouts and slow start."""
+    ns, ours = _send_sequences(path_spec(variant, b=b, drop_segments=DROPS[drops]), tmp_path)
+    assert len(ns) > 300 and ns.retransmit.any()
     assert first_divergence(ns, ours) is None
+
+
+@needs_ns
+@pytest.mark.parametrize(("variant", "switches"), [
+    ("newreno", {"syn": False}),
+    ("newreno", {"newreno_changes1": False}),
+    ("reno", {"limited_transmit": False, "precision_reduce": False}),
+    ("tahoe", {"bug_fix": False}),
+    ("sack", {"sack_partial_ack": True}),
+])
+def test_ns2_switches_send_sequence_matches_ns2(variant: str, switches: dict[str, Any],
+                                               tmp_path: Path) -> None:
+    """Each ns-2 setting burstlab names changes behaviour the same way in both."""
+    spec = path_spec(variant, drop_segments=[[16, 20]], **switches)
+    ns, ours = _send_sequences(spec, tmp_path)
+    base, _ = _send_sequences(path_spec(variant, drop_segments=[[16, 20]]), tmp_path)
+    assert first_divergence(ns, base) is not None, "the setting changed nothing in ns-2"
+    assert first_divergence(ns, ours) is None
+
+
+@needs_ns
+@pytest.mark.parametrize("b", [1, 2], ids=["ack-every", "delack"])
+@pytest.mark.parametrize("variant", ["tahoe", "reno", "newreno", "sack"])
+def test_random_scattered_drops_send_sequence_matches_ns2(variant: str, b: int,
+                                                          tmp_path: Path) -> None:
+    """Many drops at random places (each packet the source sends is dropped with
+    probability 0.02, about 30 drops in 20 s): ns-2 drops packet indices from a list on
+    the first link; when every packet it dropped was a first transmission, burstlab drops
+    the same segments and the two send sequences agree packet for packet. Seeds where ns-2
+    dropped a retransmission cannot be expressed as burstlab's drop_segments and are
+    skipped; the first two seeds that qualify are compared."""
+    import random
+
+    compared = 0
+    for seed in range(1, 11):
+        if compared == 2:
+            break
+        rng = random.Random(seed)
+        idx = [k for k in range(1, 6000) if rng.random() < 0.02]
+        spec = path_spec(variant, b=b, drop_segments=[[0, 0]])
+        spec["link"][1].pop("loss_ab")
+        spec["link"][1]["queue_pkts"] = 999
+        spec["sim"]["duration"] = "20s"
+        trace = tmp_path / f"ns{seed}.tr"
+        tcl = export_ns2(spec, trace=str(trace)).tcl.replace(
+            "droplist {0}", "droplist {" + " ".join(map(str, idx)) + "}")
+        run_ns2(tcl, workdir=tmp_path)
+        t = read_trace(trace)
+        src = t[t.event.isin(["+", "d"]) & (t.from_node == 0) & (t.kind == "tcp")]
+        src = src.drop_duplicates("uid")
+        first_uid = dict(zip(src.drop_duplicates("seqno").seqno,
+                             src.drop_duplicates("seqno").uid, strict=True))
+        drops = src[src.event == "d"]
+        if any(first_uid[s] != u for s, u in zip(drops.seqno, drops.uid, strict=True)):
+            continue
+        assert len(drops) > 15
+        spec["flow"][0]["drop_segments"] = [[int(s), int(s)] for s in drops.seqno]
+        spec["sim"]["trace"] = {"packets": True}
+        ours = burstlab_sends(burstlab.run(spec).packets, 0)
+        assert first_divergence(ns2_sends(t, src_node=0, flow=0), ours) is None, seed
+        compared += 1
+    assert compared >= 2

@@ -359,6 +359,31 @@ pub struct FlowSpec {
     pub max_backoff: Option<u32>,
     #[serde(default)]
     pub sack_blocks: Option<u8>,
+    // --- ns-2.35 behaviour switches (`profile = "ns2"` only; `tcp/ns2.rs`).
+    /// ns-2 `syn_`: a header-only SYN (segment 0) before data.
+    #[serde(default)]
+    pub syn: Option<bool>,
+    /// ns-2 `singledup_`: Limited Transmit.
+    #[serde(default)]
+    pub limited_transmit: Option<bool>,
+    /// ns-2 `precisionReduce_`: halve the window as a real number.
+    #[serde(default)]
+    pub precision_reduce: Option<bool>,
+    /// ns-2 `bugFix_`: one fast retransmit per window of data.
+    #[serde(default)]
+    pub bug_fix: Option<bool>,
+    /// ns-2 Newreno `newreno_changes1_`: reset the timer on the first partial ACK only.
+    #[serde(default)]
+    pub newreno_changes1: Option<bool>,
+    /// ns-2 Newreno `partial_window_deflation_`.
+    #[serde(default)]
+    pub partial_window_deflation: Option<bool>,
+    /// ns-2 Sack1 `partial_ack_`.
+    #[serde(default)]
+    pub sack_partial_ack: Option<bool>,
+    /// ns-2 `boot_time_`: phase of the coarse RTT clock in `[0, clock_granularity)`.
+    #[serde(default)]
+    pub clock_phase: Option<Dur>,
     // --- UDP (cbr, onoff)
     #[serde(default)]
     pub rate: Option<Rate>,
@@ -405,6 +430,17 @@ impl FlowSpec {
             ("clock_granularity", self.clock_granularity.is_some()),
             ("max_backoff", self.max_backoff.is_some()),
             ("sack_blocks", self.sack_blocks.is_some()),
+            ("syn", self.syn.is_some()),
+            ("limited_transmit", self.limited_transmit.is_some()),
+            ("precision_reduce", self.precision_reduce.is_some()),
+            ("bug_fix", self.bug_fix.is_some()),
+            ("newreno_changes1", self.newreno_changes1.is_some()),
+            (
+                "partial_window_deflation",
+                self.partial_window_deflation.is_some(),
+            ),
+            ("sack_partial_ack", self.sack_partial_ack.is_some()),
+            ("clock_phase", self.clock_phase.is_some()),
             ("reverse_route", self.reverse_route.is_some()),
         ];
         let udp_only = [
@@ -1811,6 +1847,76 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
     }
     if c.max_rto < c.min_rto {
         return Err(e("max_rto", "must not be below min_rto".into()));
+    }
+    // ns-2.35 behaviour switches: meaningful only for the ns2 profile's agents.
+    let switches = [
+        ("syn", t.syn, &mut c.syn),
+        (
+            "limited_transmit",
+            t.limited_transmit,
+            &mut c.limited_transmit,
+        ),
+        (
+            "precision_reduce",
+            t.precision_reduce,
+            &mut c.precision_reduce,
+        ),
+        ("bug_fix", t.bug_fix, &mut c.bug_fix),
+        (
+            "newreno_changes1",
+            t.newreno_changes1,
+            &mut c.newreno_changes1,
+        ),
+        (
+            "partial_window_deflation",
+            t.partial_window_deflation,
+            &mut c.partial_window_deflation,
+        ),
+        (
+            "sack_partial_ack",
+            t.sack_partial_ack,
+            &mut c.sack_partial_ack,
+        ),
+    ];
+    let ns2 = c.profile == Profile::Ns2;
+    for (name, v, slot) in switches {
+        if let Some(v) = v {
+            if !ns2 {
+                return Err(e(
+                    name,
+                    "is an ns-2.35 agent setting; it needs profile = \"ns2\"".into(),
+                ));
+            }
+            *slot = v;
+        }
+    }
+    if let Some(p) = t.clock_phase {
+        if !ns2 {
+            return Err(e(
+                "clock_phase",
+                "is an ns-2.35 agent setting; it needs profile = \"ns2\"".into(),
+            ));
+        }
+        if c.clock_granularity > SimTime::ZERO && p.0 >= c.clock_granularity {
+            return Err(e(
+                "clock_phase",
+                format!(
+                    "must be below clock_granularity ({} s), got {} s",
+                    c.clock_granularity.as_secs_f64(),
+                    p.0.as_secs_f64()
+                ),
+            ));
+        }
+        c.clock_phase = Some(p.0.as_secs_f64());
+    }
+    if ns2 && c.clock_granularity == SimTime::ZERO {
+        return Err(e(
+            "clock_granularity",
+            "the ns2 profile's RTT clock needs a positive tick".into(),
+        ));
+    }
+    if ns2 && c.cc != CcKind::Aimd {
+        return Err(e("cc", "ns-2.35's agents implement only aimd".into()));
     }
     Ok(c)
 }

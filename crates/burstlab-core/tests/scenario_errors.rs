@@ -407,3 +407,41 @@ fn timers_near_the_end_of_the_clock_do_not_wrap() {
     use burstlab_core::units::SimTime;
     assert_eq!(SimTime::MAX + SimTime::from_secs(1), SimTime::MAX);
 }
+
+#[test]
+fn ns2_agent_switches_need_the_ns2_profile_and_a_valid_clock_phase() {
+    let tcp = "[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\n";
+    for key in [
+        "syn = false",
+        "limited_transmit = false",
+        "precision_reduce = false",
+        "bug_fix = false",
+        "newreno_changes1 = false",
+        "partial_window_deflation = false",
+        "sack_partial_ack = true",
+        "clock_phase = \"1ms\"",
+    ] {
+        let e = err(&format!("{tcp}profile = \"rfc\"\n{key}\n"));
+        let name = key.split(' ').next().unwrap();
+        assert!(e.starts_with(&format!("flow[0].{name}")), "{e}");
+        assert!(e.contains("profile = \"ns2\""), "{e}");
+        // Accepted under the ns2 profile.
+        run_toml(
+            &format!("{BASE}{tcp}profile = \"ns2\"\n{key}\n"),
+            None,
+            None,
+        )
+        .unwrap();
+    }
+    let e = err(&format!("{tcp}clock_phase = \"10ms\"\n"));
+    assert!(
+        e.starts_with("flow[0].clock_phase") && e.contains("below clock_granularity"),
+        "{e}"
+    );
+    let e = err(&format!("{tcp}clock_granularity = \"0s\"\n"));
+    assert!(e.starts_with("flow[0].clock_granularity"), "{e}");
+    // UDP flows reject TCP-only keys.
+    let e =
+        err("[[flow]]\ntype = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nrate = \"1Mb/s\"\nsyn = true\n");
+    assert!(e.contains("syn"), "{e}");
+}

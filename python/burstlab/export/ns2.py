@@ -14,13 +14,18 @@ Conventions that differ between the two simulators, and how the export bridges t
   limit gets ``queue-limit 1000000`` (ns-2's own default, 50, would drop). ``queue_bytes =
   B`` becomes a byte-counted queue (``queue_in_bytes_``, ``mean_pktsize_ 1``) of
   ``B + 1`` for the same reason.
-* **Segment numbers.** ns-2's one-way TCP (``syn_ true``) sends a 40-byte SYN as sequence
-  number 0, so its first data segment is 1; burstlab's first data segment is 0. Scripted
-  drops of burstlab segments ``[a, b]`` become ns-2 packets ``a + 1 … b + 1`` of an
-  ``ErrorModel/List`` on the flow's first link, which counts every packet that link
+* **Segment numbers.** burstlab's ``ns2`` profile numbers segments as ns-2 does: with
+  ``syn`` (ns-2's ``syn_ true``, the default) segment 0 is the 40-byte SYN and data
+  segments are 1, 2, ... Scripted drops of segments ``[a, b]`` become packets ``a … b`` of
+  an ``ErrorModel/List`` on the flow's first link, which counts every packet that link
   carries (the SYN is packet 0). That count equals the segment number only while no
   retransmission precedes the drop and no other flow shares that link direction: the
   script says so in a comment, and :func:`to_ns2` lists such cases in ``warnings``.
+* **The RTT clock's phase.** ns-2 draws each TCP agent's ``boot_time_`` (where between
+  two 10 ms ticks its clock started) from ``defaultRNG`` when the agent is reset. The
+  script re-seeds ``defaultRNG`` with :func:`boot_seed` of the flow and resets the agent
+  at time 0, before it starts; burstlab computes the same phase from the same seed, so
+  both quantise RTT samples identically.
 * **Randomness.** Loss and on-off sources draw from ns-2's ``defaultRNG``, seeded from
   burstlab's seed and replication. Random runs agree only in distribution, never packet
   by packet.
@@ -51,6 +56,13 @@ AGENTS: dict[str, tuple[str, str, str]] = {
 #: recovery algorithms themselves (RFC 6582, RFC 6675) are ns-2's own in the export.
 _RFC_SENDER = {"minrto_": 1.0, "rtxcur_init_": 1.0, "tcpTick_": 0.001}
 
+#: burstlab's ns-2 behaviour switches (``profile = "ns2"``) and their ns-2 names.
+_NS2_SWITCHES = {"syn": "syn_", "limited_transmit": "singledup_",
+                 "precision_reduce": "precisionReduce_", "bug_fix": "bugFix_",
+                 "newreno_changes1": "newreno_changes1_",
+                 "partial_window_deflation": "partial_window_deflation_",
+                 "sack_partial_ack": "partial_ack_"}
+
 #: Unlimited queues: large enough that nothing is dropped.
 UNLIMITED_QUEUE = 1_000_000
 
@@ -70,6 +82,14 @@ class Ns2Script:
 def _num(x: float) -> str:
     """A Tcl number that reads back as the same double."""
     return repr(float(x)) if not float(x).is_integer() else str(int(x))
+
+
+def boot_seed(seed: int, replication: int, flow: int) -> int:
+    """The ``defaultRNG`` seed of flow ``flow``'s clock phase (the same number as
+    burstlab's ``tcp::ns2::boot_seed``)."""
+    m = 2_147_483_646
+    base = (seed * 1_000_003 + replication) % m
+    return (base + 7919 * (flow + 1)) % m + 1
 
 
 def _err(path: str, reason: str) -> _core.ScenarioError:
@@ -173,7 +193,8 @@ def to_ns2(
                                 "routes by fewest hops")
         w(f"# flow[{i}] {fname}: {kind} {src} -> {dst}")
         if kind == "tcp":
-            _tcp_flow(w, i, f, src, dst, start, stop, warnings, adjacency, first_hop_users)
+            _tcp_flow(w, i, f, src, dst, start, stop, warnings, adjacency, first_hop_users,
+                      boot_seed(seed_v, rep_v, i))
             summary.append(
                 f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '
                 f'[$tcp({i}) set nrexmitpack_] [$tcp({i}) set nrexmit_]"'
@@ -238,7 +259,7 @@ def _first_hop(adj: Mapping[str, list[str]], src: str, dst: str) -> str | None:
 def _tcp_flow(
     w: Any, i: int, f: Mapping[str, Any], src: str, dst: str, start: float,
     stop: float | None, warnings: list[str], adj: Mapping[str, list[str]],
-    first_hop_users: dict[tuple[str, str], int],
+    first_hop_users: dict[tuple[str, str], int], clock_seed: int,
 ) -> None:
     variant = str(f.get("variant", "reno"))
     profile = str(f.get("profile", "ns2"))
@@ -284,6 +305,19 @@ def _tcp_flow(
             sets.append((agent, nsname, parse_time(f[key])))
     if "max_backoff" in f and int(f["max_backoff"]) != 64:
         warnings.append(f"flow[{i}].max_backoff: ns-2 caps the back-off at 64; not exported")
+    for key, nsname in _NS2_SWITCHES.items():
+        if key in f:
+            if key == "newreno_changes1" or key == "partial_window_deflation":
+                if variant != "newreno":
+                    continue
+            sets.append(("tcp", nsname, 1 if f[key] else 0))
+    if "init_ssthresh" in f and int(f["init_ssthresh"]) != int(f.get("wm", 20)):
+        warnings.append(f"flow[{i}].init_ssthresh: ns-2's TcpAgent::reset() sets ssthresh_ "
+                        "to window_ when the agent is reset, so this value does not carry "
+                        "over")
+    if "clock_phase" in f:
+        warnings.append(f"flow[{i}].clock_phase: ns-2 draws boot_time_ itself; the script "
+                        "cannot set it (remove clock_phase for an exact comparison)")
     for agent, nsname, value in sets:
         if agent == "sink" and nsname == "interval_" and b != 2:
             continue
@@ -292,6 +326,9 @@ def _tcp_flow(
     w(f"$ns attach-agent $n({dst}) $sink({i})")
     w(f"$ns connect $tcp({i}) $sink({i})")
     w(f"set app({i}) [$tcp({i}) attach-app FTP]")
+    w(f"# the RTT clock's phase (boot_time_): drawn from defaultRNG seeded {clock_seed}, as "
+      "burstlab draws it")
+    w(f'$ns at 0 "$defaultRNG seed {clock_seed}; $tcp({i}) reset"')
     if "segments" in f:
         w(f'$ns at {_num(start)} "$app({i}) produce {int(f["segments"])}"')
     else:
@@ -305,13 +342,13 @@ def _tcp_flow(
     if drops:
         if hop is None:
             raise _err(f"flow[{i}].dst", f"no path from {src} to {dst}")
-        pkts = sorted({s + 1 for a, z in drops for s in range(int(a), int(z) + 1)})
+        pkts = sorted({s for a, z in drops for s in range(int(a), int(z) + 1)})
         if len(drops) > 1:
             warnings.append(f"flow[{i}].drop_segments: several ranges; ns-2 drops by packet "
                             "count, which matches segment numbers only before the first "
                             "retransmission")
-        w(f"# drop_segments {list(map(list, drops))}: burstlab segment s is ns-2 packet s+1 "
-          "on the first link (the SYN is packet 0); exact only while no retransmission "
+        w(f"# drop_segments {list(map(list, drops))}: segment s is packet s on the first "
+          "link (the SYN is packet 0 and segment 0); exact only while no retransmission "
           "precedes the drop and no other flow uses that link direction")
         w(f"set drop({i}) [new ErrorModel/List]")
         w(f"$drop({i}) droplist {{{' '.join(map(str, pkts))}}}")

@@ -2,8 +2,9 @@
 
 Read first: :func:`compare`. ns-2 prints one ``burstlab-ns2-flow`` line per flow at the
 end of an exported script (its agents' counters); with a packet trace (``trace-all``) the
-data segments each TCP source puts on its first link are read back as a send sequence in
-burstlab's numbering (ns-2 seqno − 1: ns-2 spends seqno 0 on the SYN).
+segments each TCP source puts on its first link are read back as a send sequence. The
+``ns2`` profile numbers segments as ns-2 does (segment 0 is the SYN), so the numbers
+compare directly.
 """
 
 from __future__ import annotations
@@ -87,12 +88,17 @@ def read_trace(path: str | Path) -> pd.DataFrame:
 
 
 def ns2_sends(trace: pd.DataFrame, src_node: int, flow: int) -> pd.DataFrame:
-    """The data segments flow ``flow`` enqueues at its source node, in order: columns
-    ``time_s``, ``seq`` (burstlab numbering) and ``retransmit`` (the number was sent
-    before)."""
-    t = trace[(trace.event == "+") & (trace.from_node == src_node) & (trace.kind == "tcp")
-              & (trace.flow == flow) & (trace.seqno > 0)]
-    seq = t.seqno.to_numpy() - 1
+    """The segments (the SYN included) flow ``flow`` hands to its first link, in order:
+    columns ``time_s``, ``seq`` and ``retransmit`` (the number was sent before).
+
+    A segment shows as an enqueue (``+``) at the source node, or, when the link's error
+    model drops it before the queue (scripted drops), only as a drop (``d``) at the time
+    it was sent; each packet (``uid``) counts once.
+    """
+    t = trace[trace.event.isin(["+", "d"]) & (trace.from_node == src_node)
+              & (trace.kind == "tcp") & (trace.flow == flow) & (trace.seqno >= 0)]
+    t = t.drop_duplicates(subset="uid", keep="first")
+    seq = t.seqno.to_numpy()
     out = t[["time_s"]].copy()
     out["seq"] = seq
     seen = out["seq"].cummax().shift(1, fill_value=-1)
@@ -106,12 +112,12 @@ def burstlab_sends(packets: pd.DataFrame, flow: int) -> pd.DataFrame:
     return p[["time_s", "seq", "retransmit"]].reset_index(drop=True)
 
 
-def first_divergence(a: pd.DataFrame, b: pd.DataFrame, *, time_tol_s: float = 1e-9,
-                     rel_tol: float = 5e-6) -> dict[str, Any] | None:
+def first_divergence(a: pd.DataFrame, b: pd.DataFrame, *, time_tol_s: float = 5.01e-7,
+                     rel_tol: float = 1e-12) -> dict[str, Any] | None:
     """The first position where two send sequences differ in segment, retransmission
     flag or time, or None if they agree over their common length and have the same
-    length. Times agree within ``max(time_tol_s, rel_tol·t)``: ns-2's trace prints times
-    with ``%g`` (six significant digits), whose rounding is at most 5·10⁻⁶·t."""
+    length. Times agree within ``max(time_tol_s, rel_tol·t)``: ns-2's trace rounds times
+    to the nearest microsecond (six digits after the point), an error of at most 0.5 µs."""
     n = min(len(a), len(b))
     for k in range(n):
         ra, rb = a.iloc[k], b.iloc[k]

@@ -116,7 +116,10 @@ mod tests {
     use crate::tcp::{Profile, TcpConfig, TcpSender, Variant};
 
     fn cfg(v: Variant, wm: u32, ssthresh: u32) -> TcpConfig {
+        // ns-2's parameter values on the strategy engine (the only one with controller
+        // hooks; the ns2 profile's agents implement ns-2's AIMD themselves).
         let mut c = TcpConfig::defaults(v, Profile::Ns2);
+        c.profile = Profile::Rfc;
         c.wm = wm;
         c.init_ssthresh = ssthresh;
         c

@@ -4,6 +4,13 @@
 //! phase), `sender.rs` (the event entry points, the only caller of the congestion
 //! controller), `cc.rs` (congestion control) and `recovery.rs` (loss recovery strategies).
 //!
+//! Two profiles, two code paths. [`Profile::Rfc`] runs the strategy engine above (RFC 5681,
+//! 6298, 6582, 6675). [`Profile::Ns2`] runs `ns2.rs`, a reimplementation of ns-2.35's
+//! one-way agents (`Agent/TCP`, `/Reno`, `/Newreno`, `/Sack1`) and sinks with ns-2's
+//! numbering (segment 0 is the SYN), coarse RTT clock and every default of
+//! `ns-default.tcl`; it is checked packet by packet against Debian's `ns` binary
+//! (`tests/test_export_ns2.py`). The semantics listed below are the RFC engine's.
+//!
 //! Module layering, bottom up, with no import cycle: this file's shared types and
 //! `rtt.rs` → `tcb.rs` → {`cc.rs`, `recovery.rs` (+ `scoreboard.rs`)} → `sender.rs`.
 //! `cc.rs` and `recovery.rs` never import each other or the sender: a recovery strategy
@@ -36,12 +43,14 @@
 //!   `snd_una`.
 //! - Reno re-enters fast retransmit for every further hole of the same window (yu §II.B),
 //!   unlike ns-2.35's `bugFix_ true`; NewReno is RFC 6582 "Slow-but-Steady" (timer reset
-//!   on each partial ACK, as ns-2 `Agent/TCP/Newreno`); SACK follows RFC 6675 (pipe,
-//!   NextSeg rules 1–3, no rescue retransmission), not ns-2 Sack1's internal bookkeeping.
+//!   on every partial ACK; ns-2.35's `Agent/TCP/Newreno` resets it only on the first,
+//!   `newreno_changes1_ 1`, which the ns2 profile follows); SACK follows RFC 6675 (pipe,
+//!   NextSeg rules 1–3, no rescue retransmission), not ns-2 Sack1's bookkeeping.
 //! - Sender tracing ([`sender::TcpSender::enable_trace`]) is off by default and never
 //!   changes behaviour.
 
 pub mod cc;
+pub mod ns2;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
@@ -150,6 +159,30 @@ pub struct TcpConfig {
     pub max_backoff: u32,
     /// SACK blocks carried per ACK (most recent first), 3 or 4.
     pub sack_blocks: u8,
+    /// The ns-2.35 behaviour switches below are read only under [`Profile::Ns2`] (see
+    /// `ns2.rs`); the RFC profile ignores them.
+    ///
+    /// ns-2 `syn_`: segment 0 is a header-only SYN and data start once it is acknowledged
+    /// (data segments are then numbered from 1, as in ns-2).
+    pub syn: bool,
+    /// ns-2 `singledup_`: Limited Transmit, one new segment on each of the first
+    /// `dupack_thresh − 1` duplicate ACKs.
+    pub limited_transmit: bool,
+    /// ns-2 `precisionReduce_`: a halved window stays a real number (otherwise ⌊W/2⌋).
+    pub precision_reduce: bool,
+    /// ns-2 `bugFix_`: no new fast retransmit until the recovery point is passed.
+    pub bug_fix: bool,
+    /// ns-2 Newreno `newreno_changes1_`: the retransmission timer is reset only on the
+    /// first partial ACK of a recovery (otherwise on every partial ACK).
+    pub newreno_changes1: bool,
+    /// ns-2 Newreno `partial_window_deflation_`.
+    pub partial_window_deflation: bool,
+    /// ns-2 Sack1 `partial_ack_`: send two segments on each partial ACK.
+    pub sack_partial_ack: bool,
+    /// ns-2 `boot_time_`: where between two ticks of the coarse RTT clock the sender
+    /// booted, seconds in `[0, clock_granularity)`. `None`: drawn per flow as ns-2 does
+    /// (see `ns2::boot_phase`).
+    pub clock_phase: Option<f64>,
 }
 
 impl TcpConfig {
@@ -199,6 +232,14 @@ pub fn default_config(variant: Variant, profile: Profile) -> TcpConfig {
             clock_granularity: SimTime::from_ms(10), // Agent/TCP tcpTick_ 0.01
             max_backoff: 64,    // tcp.cc rtt_backoff(): t_backoff_ < 64
             sack_blocks: 3,     // Agent/TCPSink maxSackBlocks_ 3
+            syn: true,          // Agent/TCP syn_ true
+            limited_transmit: true, // Agent/TCP singledup_ 1
+            precision_reduce: true, // Agent/TCP precisionReduce_ true
+            bug_fix: true,      // Agent/TCP bugFix_ true
+            newreno_changes1: true, // Agent/TCP/Newreno newreno_changes1_ 1
+            partial_window_deflation: true, // Agent/TCP/Newreno partial_window_deflation_ 1
+            sack_partial_ack: false, // Agent/TCP partial_ack_ false
+            clock_phase: None,  // TcpAgent::reset(): boot_time_ = Random::uniform(tcpTick_)
         },
         Profile::Rfc => {
             // An RFC-conformant host on Ethernet: SMSS 1460 gives IW = 3 by RFC 5681 §3.1
@@ -224,6 +265,15 @@ pub fn default_config(variant: Variant, profile: Profile) -> TcpConfig {
                 clock_granularity: SimTime::from_ms(1), // RFC 6298 G (fine clock)
                 max_backoff: 64,         // yu eq. 23
                 sack_blocks: 3,          // RFC 2018 §3 (with timestamps)
+                // ns-2 switches: not read under the RFC profile.
+                syn: false,
+                limited_transmit: false,
+                precision_reduce: false,
+                bug_fix: false,
+                newreno_changes1: false,
+                partial_window_deflation: false,
+                sack_partial_ack: false,
+                clock_phase: None,
             }
         }
     }

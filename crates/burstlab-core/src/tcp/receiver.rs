@@ -37,6 +37,59 @@ pub struct TcpReceiver {
     /// An in-order segment awaits its (delayed) ACK; the timer fires at this time.
     delack_at: Option<SimTime>,
     received: u64,
+    /// ns-2.35 sinks (`Profile::Ns2`): `TCPSink`, `TCPSink/DelAck` and `TCPSink/Sack1`
+    /// rules for when to ACK and which SACK blocks to send (see [`Ns2Sink`]).
+    ns2: Option<Ns2Sink>,
+    /// Segments at the start that carry no data (1: ns-2's SYN).
+    syn_off: u64,
+}
+
+/// The ns-2.35 sink's own state: the highest segment seen (`maxseen_`) and the SACK
+/// history stack (`SackStack`, as deep as the number of blocks).
+#[derive(Clone, Copy, Debug)]
+struct Ns2Sink {
+    maxseen: i64,
+    stack: [(i64, i64); 4],
+    cnt: usize,
+    size: usize,
+    syn: bool,
+}
+
+impl Ns2Sink {
+    fn head(&self, k: usize) -> (i64, i64) {
+        if k < self.size {
+            self.stack[k]
+        } else {
+            (-1, -1)
+        }
+    }
+    fn reset(&mut self) {
+        for e in self.stack.iter_mut().take(self.cnt) {
+            *e = (-1, -1);
+        }
+        self.cnt = 0;
+    }
+    fn push(&mut self, e: (i64, i64)) {
+        if self.cnt >= self.size {
+            self.cnt = self.size - 1;
+        }
+        let mut i = self.cnt;
+        while i > 0 {
+            self.stack[i] = self.stack[i - 1];
+            i -= 1;
+        }
+        self.cnt += 1;
+        self.stack[0] = e;
+    }
+    fn pop(&mut self, n: usize) {
+        let mut i = n;
+        while i + 1 < self.cnt {
+            self.stack[i] = self.stack[i + 1];
+            i += 1;
+        }
+        self.stack[i] = (-1, -1);
+        self.cnt -= 1;
+    }
 }
 
 impl TcpReceiver {
@@ -56,6 +109,14 @@ impl TcpReceiver {
             delack_timeout: cfg.delack_timeout,
             delack_at: None,
             received: 0,
+            ns2: (cfg.profile == Profile::Ns2).then_some(Ns2Sink {
+                maxseen: -1,
+                stack: [(-1, -1); 4],
+                cnt: 0,
+                size: (cfg.sack_blocks as usize).clamp(1, 4),
+                syn: cfg.syn,
+            }),
+            syn_off: u64::from(cfg.profile == Profile::Ns2 && cfg.syn),
         }
     }
 
@@ -90,6 +151,9 @@ impl TcpReceiver {
     }
 
     pub fn on_segment(&mut self, now: SimTime, seq: u64) -> Option<AckSeg> {
+        if self.ns2.is_some() {
+            return self.on_segment_ns2(now, seq);
+        }
         self.received += 1;
         if seq < self.cum || self.has(seq) {
             // Duplicate: acknowledge at once (it also answers any pending delayed ACK).
@@ -122,6 +186,121 @@ impl TcpReceiver {
         self.delack_at = Some(now + self.delack_timeout);
         None
     }
+    /// ns-2.35 `TcpSink::recv` / `DelAckSink::recv` with `Acker::update` and, for SACK,
+    /// `Sacker::append_ack`.
+    fn on_segment_ns2(&mut self, now: SimTime, seq: u64) -> Option<AckSeg> {
+        self.received += 1;
+        let dup = seq < self.cum || self.has(seq);
+        if !dup {
+            if seq > self.cum {
+                self.ensure(seq);
+                self.flip(seq);
+                self.ooo += 1;
+                self.ooo_high = self.ooo_high.max(seq + 1);
+            } else {
+                self.cum += 1;
+                while self.ooo > 0 && self.has_at_cum() {
+                    self.flip(self.cum);
+                    self.ooo -= 1;
+                    self.cum += 1;
+                }
+            }
+        }
+        let mut sink = self.ns2?;
+        sink.maxseen = sink.maxseen.max(seq as i64);
+        self.ns2 = Some(sink);
+        if self.delayed {
+            // DelAckSink::recv: delay an in-order segment that is the new cumulative
+            // point when no ACK is pending, unless it fills a gap below the highest
+            // segment seen (RFC2581_immediate_ack_) or is the SYN (SYN_immediate_ack_).
+            let newest_in_order = seq + 1 == self.cum;
+            if self.delack_at.is_none() && newest_in_order {
+                let gap_fill = (seq as i64) < sink.maxseen;
+                let syn = sink.syn && seq == 0;
+                if !gap_fill && !syn {
+                    self.delack_at = Some(now + self.delack_timeout);
+                    return None;
+                }
+            }
+        }
+        Some(self.make_ack_ns2(seq, dup))
+    }
+
+    /// The ACK of ns-2's sink for the segment `old` just received (`is_dup`).
+    fn make_ack_ns2(&mut self, old: u64, is_dup: bool) -> AckSeg {
+        self.delack_at = None;
+        let mut ack = AckSeg {
+            cum: self.cum,
+            ..AckSeg::default()
+        };
+        if !self.sack {
+            return ack;
+        }
+        let Some(mut sk) = self.ns2 else {
+            return ack;
+        };
+        let seqno = self.cum as i64 - 1;
+        let old = old as i64;
+        if seqno >= sk.maxseen && sk.cnt != 0 {
+            sk.reset();
+        } else if seqno < sk.maxseen || is_dup {
+            let seen = |r: &Self, i: i64| i <= seqno || r.has(i as u64);
+            let mut right = -1;
+            let mut i = old;
+            while i <= sk.maxseen {
+                if !seen(self, i) {
+                    right = i;
+                    break;
+                }
+                i += 1;
+            }
+            if right == -1 {
+                right = sk.maxseen + 1;
+            }
+            let mut left = 0;
+            let mut n = 0usize;
+            if old > seqno {
+                let mut j = right - 1;
+                while j > seqno {
+                    if !seen(self, j) {
+                        left = j + 1;
+                        break;
+                    }
+                    j -= 1;
+                }
+                ack.sack[n] = SackBlock {
+                    start: left.max(0) as u64,
+                    end: right as u64,
+                };
+                n += 1;
+            }
+            let (rl, rr) = (left, right);
+            let mut k = 0;
+            while n < sk.size {
+                let (l, r) = sk.head(k);
+                if l < 0 || r < 0 || r > sk.maxseen + 1 {
+                    break;
+                }
+                if rl <= l && rr >= r {
+                    sk.pop(k);
+                    continue;
+                }
+                ack.sack[n] = SackBlock {
+                    start: l as u64,
+                    end: r as u64,
+                };
+                n += 1;
+                k += 1;
+            }
+            if old > seqno {
+                sk.push((rl, rr));
+            }
+            ack.nsack = n as u8;
+        }
+        self.ns2 = Some(sk);
+        ack
+    }
+
     fn has_at_cum(&self) -> bool {
         let i = self.cum & self.mask;
         self.bits[(i >> 6) as usize] >> (i & 63) & 1 == 1
@@ -187,13 +366,19 @@ impl TcpReceiver {
     }
     pub fn on_delack_timer(&mut self, now: SimTime) -> Option<AckSeg> {
         match self.delack_at {
+            // ns-2 DelAckSink::timeout acknowledges the saved (newest in-order) segment.
+            Some(t) if t <= now && self.ns2.is_some() => {
+                let old = self.cum.saturating_sub(1);
+                Some(self.make_ack_ns2(old, false))
+            }
             Some(t) if t <= now => Some(self.make_ack(None)),
             _ => None,
         }
     }
-    /// Segments delivered in order to the application (= cumulative ACK point).
+    /// Data segments delivered in order to the application (the cumulative ACK point,
+    /// without ns-2's SYN).
     pub fn delivered(&self) -> u64 {
-        self.cum
+        self.cum.saturating_sub(self.syn_off)
     }
     /// All data segments that arrived, duplicates included.
     pub fn received(&self) -> u64 {
@@ -210,6 +395,7 @@ mod tests {
             if sack { Variant::Sack } else { Variant::Reno },
             Profile::Ns2,
         );
+        cfg.profile = Profile::Rfc; // the RFC receiver's rules
         cfg.delayed_ack = delayed;
         cfg.sack_blocks = 3;
         TcpReceiver::new(&cfg)

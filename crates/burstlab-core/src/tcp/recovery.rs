@@ -16,7 +16,9 @@
 //!   suppressed: that is the Reno behaviour yu describes and models (eq. 35–37).
 //! - **NewReno**: stays in fast recovery until `recover` is acknowledged and retransmits
 //!   one segment per partial ACK (RFC 6582 §3.2 step 5), restarting the timer on each
-//!   partial ACK ("Slow-but-Steady", ns-2 `Agent/TCP/Newreno`), so S losses take ≈ S RTTs.
+//!   partial ACK (RFC 6582 §4 "Slow-but-Steady"), so S losses take ≈ S RTTs. (ns-2.35's
+//!   `Agent/TCP/Newreno` restarts it on the first partial ACK only, `newreno_changes1_`;
+//!   that is the ns2 profile's agent in `ns2.rs`.)
 //! - **SACK**: RFC 6675 scoreboard, `pipe` and `NextSeg`; all holes of a burst are
 //!   retransmitted within about one RTT.
 
@@ -248,7 +250,7 @@ impl LossRecovery {
                         tcb.set_cwnd(tcb.cwnd() - rest);
                     }
                     // Timer: restarted on every partial ACK by the sender (RFC 6298 (5.3));
-                    // this is the "Slow-but-Steady" variant (RFC 6582 §4.2 discussion).
+                    // this is the "Slow-but-Steady" variant (RFC 6582 §4 discussion).
                     AckVerdict::PartialAck
                 }
             }

@@ -26,6 +26,7 @@
 //!   `rtt_active_`), and the backoff is kept until a valid sample is taken.
 
 use super::cc::{Cc, CongestionControl};
+use super::ns2::Ns2Sender;
 use super::recovery::{AckVerdict, DupAckVerdict, LossRecovery};
 use super::{AckSeg, SenderStats, TcpConfig, TcpOutput};
 use crate::units::SimTime;
@@ -43,12 +44,15 @@ fn deliver_phase_changes(cc: &mut Cc, tcb: &mut Tcb) {
     }
 }
 
-/// A segment-granularity TCP sender (one flow).
+/// A segment-granularity TCP sender (one flow). Under [`Profile::Ns2`](super::Profile)
+/// every entry point goes to ns-2.35's agent (`ns2.rs`); the RFC profile uses the
+/// control block, controller and recovery strategy below.
 pub struct TcpSender {
     cfg: TcpConfig,
     tcb: Tcb,
     cc: Cc,
     rec: LossRecovery,
+    ns2: Option<Box<Ns2Sender>>,
 }
 
 impl TcpSender {
@@ -62,7 +66,14 @@ impl TcpSender {
     pub fn with_cc(cfg: TcpConfig, now: SimTime, cc: Cc) -> Self {
         let tcb = Tcb::new(&cfg, now);
         let rec = LossRecovery::new(cfg.variant, tcb.wm);
-        TcpSender { cfg, tcb, cc, rec }
+        let ns2 = (cfg.profile == super::Profile::Ns2).then(|| Box::new(Ns2Sender::new(&cfg, now)));
+        TcpSender {
+            cfg,
+            tcb,
+            cc,
+            rec,
+            ns2,
+        }
     }
     pub fn config(&self) -> &TcpConfig {
         &self.cfg
@@ -73,12 +84,18 @@ impl TcpSender {
     }
     /// Opens the connection (no handshake) and sends the initial window.
     pub fn start(&mut self, now: SimTime, out: &mut TcpOutput) {
+        if let Some(a) = self.ns2.as_mut() {
+            return a.start(now, out);
+        }
         self.tcb.advance_clock(now);
         self.tcb.observe(now);
         self.rec.send(&mut self.tcb, now, out);
     }
 
     pub fn on_ack(&mut self, now: SimTime, ack: &AckSeg, out: &mut TcpOutput) {
+        if let Some(a) = self.ns2.as_mut() {
+            return a.on_ack(now, ack, out);
+        }
         let tcb = &mut self.tcb;
         let cc = &mut self.cc;
         tcb.advance_clock(now);
@@ -153,6 +170,9 @@ impl TcpSender {
 
     /// Called when the retransmission timer deadline has been reached.
     pub fn on_rto(&mut self, now: SimTime, out: &mut TcpOutput) {
+        if let Some(a) = self.ns2.as_mut() {
+            return a.on_rto(now, out);
+        }
         let tcb = &mut self.tcb;
         let cc = &mut self.cc;
         match tcb.rto_deadline {
@@ -188,45 +208,76 @@ impl TcpSender {
     }
 
     pub fn rto_deadline(&self) -> Option<SimTime> {
-        self.tcb.rto_deadline
+        match &self.ns2 {
+            Some(a) => a.rto_deadline(),
+            None => self.tcb.rto_deadline,
+        }
     }
-    /// Stops sending segments with `seq >= limit` (None: infinite source).
+    /// The current retransmission timeout without backoff, and the backoff multiplier.
+    pub fn rto_and_backoff(&self) -> (SimTime, u32) {
+        match &self.ns2 {
+            Some(a) => (a.base_timeout(), a.backoff()),
+            None => (self.tcb.rtt.rto(), self.tcb.rtt.backoff()),
+        }
+    }
+    /// Stops sending data segments beyond the first `limit` (None: infinite source).
+    /// Under the ns2 profile with the SYN, data segments are `1..=limit`.
     pub fn set_data_limit(&mut self, limit: Option<u64>) {
+        if let Some(a) = self.ns2.as_mut() {
+            return a.set_data_limit(limit);
+        }
         self.tcb.limit = limit.unwrap_or(u64::MAX);
     }
     /// Sends whatever the window allows now (e.g. after raising the data limit).
     pub fn poll_send(&mut self, now: SimTime, out: &mut TcpOutput) {
+        if let Some(a) = self.ns2.as_mut() {
+            return a.poll_send(now, out);
+        }
         self.tcb.advance_clock(now);
         self.rec.send(&mut self.tcb, now, out);
         self.tcb.observe(now);
     }
     pub fn cwnd(&self) -> f64 {
-        self.tcb.cwnd()
+        self.tcb().cwnd()
     }
     pub fn ssthresh(&self) -> u32 {
-        self.tcb.ssthresh()
+        self.tcb().ssthresh()
     }
     pub fn phase(&self) -> Phase {
-        self.tcb.phase()
+        self.tcb().phase()
     }
-    /// The control block (read-only).
+    /// The control block (read-only). Under the ns2 profile, a mirror of the ns-2
+    /// agent's state.
     pub fn tcb(&self) -> &Tcb {
-        &self.tcb
+        match &self.ns2 {
+            Some(a) => a.tcb(),
+            None => &self.tcb,
+        }
     }
     /// All segments `< limit` acknowledged.
     pub fn done(&self) -> bool {
-        self.tcb.snd_una >= self.tcb.limit
+        let t = self.tcb();
+        t.snd_una >= t.limit
     }
     pub fn stats(&self, now: SimTime) -> SenderStats {
+        if let Some(a) = &self.ns2 {
+            return a.stats(now);
+        }
         let mut s = self.tcb.stats;
         s.cwnd_integral = self.tcb.integral_until(now);
         s
     }
     /// Starts recording [`TraceEvent`]s (allocates; off by default, costs nothing when off).
     pub fn enable_trace(&mut self) {
-        self.tcb.enable_trace();
+        match self.ns2.as_mut() {
+            Some(a) => a.tcb_mut().enable_trace(),
+            None => self.tcb.enable_trace(),
+        }
     }
     pub fn take_trace(&mut self) -> Vec<TraceEvent> {
-        self.tcb.take_trace()
+        match self.ns2.as_mut() {
+            Some(a) => a.tcb_mut().take_trace(),
+            None => self.tcb.take_trace(),
+        }
     }
 }

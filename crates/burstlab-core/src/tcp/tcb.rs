@@ -276,6 +276,15 @@ impl Tcb {
         }
     }
 
+    /// Records one event if tracing is on (for senders that keep their own state, the
+    /// ns-2 profile's `ns2.rs`).
+    #[inline]
+    pub fn record(&mut self, ev: TraceEvent) {
+        if let Some(tr) = self.trace.as_mut() {
+            tr.push(ev);
+        }
+    }
+
     /// Starts recording [`TraceEvent`]s (allocates; off by default, costs nothing when off).
     pub fn enable_trace(&mut self) {
         if self.trace.is_none() {

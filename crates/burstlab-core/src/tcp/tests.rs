@@ -8,8 +8,12 @@ use crate::units::BitRate;
 
 const MS: u64 = 1_000_000_000;
 
+/// ns-2's parameter values on the strategy engine (control block, controller, recovery
+/// strategies: the RFC profile's code path). The ns2 profile's own agents (`ns2.rs`) are
+/// checked against ns-2 itself by the differential tests and by `ns2_tests` below.
 fn cfg(v: Variant, wm: u32) -> TcpConfig {
     let mut c = TcpConfig::defaults(v, Profile::Ns2);
+    c.profile = Profile::Rfc;
     c.wm = wm;
     c.init_ssthresh = u32::MAX;
     c
@@ -301,9 +305,19 @@ fn test_yu_fig9_variants_one_burst_loss_w40() {
                 let dt = h.time_delivered(b + 1).unwrap() - t0;
                 let (td, to) = (h.td_times().len(), h.to_times().len());
                 match v {
+                    Variant::Sack if prof == Profile::Ns2 && s == 25 => {
+                        // Sack1's pipe estimate (outstanding − 3) far exceeds the halved
+                        // cwnd and drains by one per ACK: 25 holes outlast the timer.
+                        assert_eq!((td, to), (1, 1), "{prof:?} S={s}");
+                    }
                     Variant::Sack => {
                         assert_eq!((td, to), (1, 0), "{prof:?} S={s}");
                         assert_eq!(h.retransmitted().len() as u64, s);
+                    }
+                    Variant::NewReno if prof == Profile::Ns2 => {
+                        // ns-2 newreno_changes1_: the timer is reset on the first partial
+                        // ACK only, so one hole per RTT ends in a timeout for S ≥ 5.
+                        assert_eq!((td, to), (1, 1), "{prof:?} S={s}");
                     }
                     Variant::NewReno => {
                         assert_eq!((td, to), (1, 0), "{prof:?} S={s}");
@@ -317,6 +331,12 @@ fn test_yu_fig9_variants_one_burst_loss_w40() {
             }
         }
         let d = |s, v| done[&(s, v)];
+        if prof == Profile::Ns2 {
+            // Sack1 repairs the small burst without a timeout and before the others.
+            assert!(d(5, Variant::Sack) < d(5, Variant::NewReno), "{done:?}");
+            assert!(d(5, Variant::Sack) < d(5, Variant::Reno), "{done:?}");
+            continue;
+        }
         assert!(
             d(5, Variant::Sack) < d(5, Variant::NewReno),
             "{prof:?} {done:?}"

@@ -20,7 +20,8 @@ use super::Ev;
 use crate::rng::RngStream;
 use crate::scenario::{Resolved, ResolvedFlowKind};
 use crate::stats::{CwndSample, FlowRow};
-use crate::tcp::{AckSeg, TcpConfig, TcpOutput, TcpReceiver, TcpSender};
+use crate::tcp::ns2::boot_phase;
+use crate::tcp::{AckSeg, Profile, TcpConfig, TcpOutput, TcpReceiver, TcpSender};
 use crate::units::{BitRate, SimTime};
 
 /// A new data segment or UDP packet (a [`Packet`] without ACK fields, hop 0).
@@ -160,6 +161,17 @@ impl Hosts {
                     segments,
                     drop_segments,
                 } => {
+                    let mut cfg = cfg.clone();
+                    if cfg.profile == Profile::Ns2 && cfg.clock_phase.is_none() {
+                        // ns-2 draws each agent's boot_time_ at random (see ns2.rs).
+                        cfg.clock_phase = Some(boot_phase(
+                            r.seed,
+                            r.replication,
+                            fi as u32,
+                            cfg.clock_granularity,
+                        ));
+                    }
+                    let cfg = &cfg;
                     let mut snd = TcpSender::new(cfg.clone(), f.start);
                     snd.set_data_limit(*segments);
                     let rcv = TcpReceiver::new(cfg);
@@ -263,7 +275,15 @@ impl Hosts {
         let Agent::Tcp(t) = &mut f.agent else {
             unreachable!("TCP output for a UDP flow")
         };
-        let bytes = t.snd.config().seg_bytes();
+        let cfg = t.snd.config();
+        let bytes = cfg.seg_bytes();
+        // Segment 0 under the ns2 profile: ns-2's SYN carries headers only; without the
+        // SYN, ns-2's `output` adds no header to segment 0 (payload bytes only).
+        let syn_bytes = (cfg.profile == Profile::Ns2).then_some(if cfg.syn {
+            cfg.header_bytes
+        } else {
+            cfg.mss
+        });
         // Sender mark: the segment that fills the window (see the module docs).
         let (full, wnd) = if self.marks {
             let wnd = t.snd.tcb().send_window();
@@ -287,7 +307,10 @@ impl Hosts {
                     kind: PktKind::Data,
                     flow: fi as u32,
                     seq: s.seq,
-                    bytes,
+                    bytes: match syn_bytes {
+                        Some(b) if s.seq == 0 => b,
+                        _ => bytes,
+                    },
                     retransmit: s.retransmit,
                     mark,
                     route: f.fwd,
@@ -333,9 +356,9 @@ impl Hosts {
             return;
         }
         if t.snd.rto_deadline().is_some_and(|d| d <= now) {
-            let rtt = &t.snd.tcb().rtt;
-            if rtt.backoff() == 1 {
-                t.rto_sum_s += rtt.rto().as_secs_f64();
+            let (rto, backoff) = t.snd.rto_and_backoff();
+            if backoff == 1 {
+                t.rto_sum_s += rto.as_secs_f64();
                 t.rto_n += 1;
             }
             self.out.clear();
@@ -357,7 +380,7 @@ impl Hosts {
             kind: PktKind::Ack,
             flow: p.flow,
             seq: a.cum,
-            bytes: t.snd.config().ack_bytes,
+            bytes: ack_size(t.snd.config(), &a),
             retransmit: false,
             mark: false,
             route: f.rev,
@@ -398,7 +421,7 @@ impl Hosts {
             kind: PktKind::Ack,
             flow: fi,
             seq: a.cum,
-            bytes: t.snd.config().ack_bytes,
+            bytes: ack_size(t.snd.config(), &a),
             retransmit: false,
             mark: false,
             route: f.rev,
@@ -647,6 +670,15 @@ impl Hosts {
             });
         }
         flows
+    }
+}
+
+/// Wire size of an ACK: ns-2's SACK sink adds 8 bytes per block (`Sacker::append_ack`).
+fn ack_size(cfg: &TcpConfig, a: &AckSeg) -> u32 {
+    if cfg.profile == Profile::Ns2 {
+        cfg.ack_bytes + 8 * u32::from(a.nsack)
+    } else {
+        cfg.ack_bytes
     }
 }
 
