@@ -22,7 +22,8 @@ from burstlab import _core
 ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
 
 #: The optional OBS tables of a :class:`Result` (empty without an OBS network).
-OBS_TABLES = ("bursts", "obs_links", "obs_flows", "burst_hist", "burst_trace")
+OBS_TABLES = ("bursts", "obs_links", "obs_flows", "burst_hist", "burst_trace",
+              "cwnd_estimates")
 
 
 def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
@@ -92,6 +93,9 @@ class Result:
         burst_hist: OBS, packets-per-burst histogram (queue, pkts_lo, pkts_hi, count).
         burst_trace: OBS burst trace (time_s, queue, burst, event, pkts, bytes, reason,
             fibre) if ``sim.trace.bursts`` is on.
+        cwnd_estimates: OBS, one row per flow assembled by ``ecwba``: the ingress's
+            cwnd estimate against the true cwnd (mean absolute error in segments, mean
+            relative error).
     """
 
     meta: dict[str, Any]
@@ -105,6 +109,7 @@ class Result:
     obs_flows: pd.DataFrame = field(default_factory=pd.DataFrame)
     burst_hist: pd.DataFrame = field(default_factory=pd.DataFrame)
     burst_trace: pd.DataFrame = field(default_factory=pd.DataFrame)
+    cwnd_estimates: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def seed(self) -> int:
@@ -173,6 +178,7 @@ class Result:
             ("obs_flows", self.obs_flows),
             ("burst_hist", self.burst_hist),
             ("burst_trace", self.burst_trace),
+            ("cwnd_estimates", self.cwnd_estimates),
         ]:
             optional = name.endswith("trace") or name in OBS_TABLES
             if optional and df.empty:
@@ -241,6 +247,7 @@ def run(
         obs_flows=_rows(raw, "obs_flows"),
         burst_hist=_rows(raw, "burst_hist"),
         burst_trace=pd.DataFrame(raw.get("burst_trace", {})),
+        cwnd_estimates=_rows(raw, "cwnd_estimates"),
     )
 
 

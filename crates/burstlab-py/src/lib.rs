@@ -163,6 +163,7 @@ fn to_py(py: Python<'_>, r: RunResult) -> PyResult<Py<PyDict>> {
     d.set_item("obs_links", js(&r.obs_links))?;
     d.set_item("obs_flows", js(&r.obs_flows))?;
     d.set_item("burst_hist", js(&r.burst_hist))?;
+    d.set_item("cwnd_estimates", js(&r.cwnd_estimates))?;
     let b = PyDict::new(py);
     let t = &r.burst_trace;
     b.set_item(

@@ -172,9 +172,11 @@ pub enum FsmState {
 ///   `cwnd = 1` (and, from FastRecovery, `dupACKnum = 0`, Default).
 ///
 /// What §2.3 leaves open, settled here:
-/// - **Initial state** ("Initialize cwnd, ssthresh, …"): cwnd is the number of data
-///   segments seen before the first ACK (the initial window, as Jaiswal et al. infer
-///   it); ssthresh and awnd are unbounded (burstlab's ACK records carry no advertised
+/// - **Initial state** ("Initialize cwnd, ssthresh, …"): before the first ACK, cwnd is
+///   the larger of an assumed initial window (`init_cwnd`, 2 segments: RFC 2581's and
+///   ns-2's `windowInit_`) and the number of data segments seen (the initial window as
+///   Jaiswal et al. infer it; the assumption is what lets the first burst leave before
+///   any ACK can exist); ssthresh and awnd are unbounded (burstlab's ACK records carry no advertised
 ///   window, and the receive windows of the ozsarac scenarios, 10 000 segments, never
 ///   bind).
 /// - **Duplicate ACKs** are counted consecutively: a new ACK in Default resets the count
@@ -195,6 +197,8 @@ pub enum FsmState {
 /// the three variants behave alike, ozsarac §2.1.)
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenoFsmEstimator {
+    /// The initial window assumed before the first ACK (segments).
+    pub init_cwnd: f64,
     pub state: FsmState,
     pub cwnd: f64,
     pub ssthresh: f64,
@@ -216,6 +220,7 @@ pub struct RenoFsmEstimator {
 impl Default for RenoFsmEstimator {
     fn default() -> Self {
         RenoFsmEstimator {
+            init_cwnd: 2.0,
             state: FsmState::Start,
             cwnd: 0.0,
             ssthresh: f64::INFINITY,
@@ -243,7 +248,7 @@ impl RenoFsmEstimator {
         if self.state == FsmState::Start {
             // Before the first ACK: the initial window passes (or a retransmission of
             // it, which changes nothing: cwnd stays the count of distinct segments).
-            self.cwnd = self.high_data as f64;
+            self.cwnd = (self.high_data as f64).max(self.init_cwnd);
             self.snd_nxt = self.high_data;
             return;
         }

@@ -27,6 +27,7 @@
 //!   and the segments sent in recovery would wait at the ingress for a mark that comes
 //!   only after a retransmission timeout.
 //! - Retransmissions count like new segments (they are in the window).
+//!
 //! Computed from the sender's public state, and only when an assembler reads marks;
 //! TCP itself never reads them.
 
