@@ -176,9 +176,14 @@ pub enum FsmState {
 ///   the larger of an assumed initial window (`init_cwnd`, 2 segments: RFC 2581's and
 ///   ns-2's `windowInit_`) and the number of data segments seen (the initial window as
 ///   Jaiswal et al. infer it; the assumption is what lets the first burst leave before
-///   any ACK can exist); ssthresh and awnd are unbounded (burstlab's ACK records carry no advertised
-///   window, and the receive windows of the ozsarac scenarios, 10 000 segments, never
-///   bind).
+///   any ACK can exist); ssthresh starts unbounded. `awnd` is the receiver's advertised
+///   window, which every ACK header carries: burstlab's ACK records do not, so the
+///   world gives the replica the flow's configured receive window
+///   ([`Edges::set_awnd`]; unbounded if not given).
+/// - **The window used** is `min(cwnd, awnd)`, the window a sender may fill (RFC 5681
+///   §2: the send window), and the replica's cwnd stops growing at `awnd` as burstlab's
+///   sender's does; without this a receive-window-limited flow (ozsarac's 10 000
+///   segments) would see its estimate grow without bound.
 /// - **Duplicate ACKs** are counted consecutively: a new ACK in Default resets the count
 ///   (TCP's own rule; the printed pseudocode resets it only when leaving FastRecovery).
 ///   A duplicate is an ACK repeating the highest cumulative ACK while data above it is
@@ -237,9 +242,10 @@ impl Default for RenoFsmEstimator {
 }
 
 impl RenoFsmEstimator {
-    /// The current estimate (segments), once a data segment was seen.
+    /// The current estimate (segments), once a data segment was seen: the window the
+    /// sender may fill, `min(cwnd, awnd)`.
     pub fn estimate(&self) -> Option<f64> {
-        (self.cwnd > 0.0).then_some(self.cwnd)
+        (self.cwnd > 0.0).then_some(self.cwnd.min(self.awnd))
     }
 
     /// ozsarac §2.3 "TCP Packet Arrival Event".
@@ -297,6 +303,8 @@ impl RenoFsmEstimator {
                     } else {
                         self.cwnd += 1.0 / self.cwnd;
                     }
+                    // The sender's cwnd stops at the receive window (type docs).
+                    self.cwnd = self.cwnd.min(self.awnd.max(1.0));
                 }
             }
         } else if cum == self.high_ack && self.high_data > cum {
@@ -383,6 +391,12 @@ impl Edges {
     /// Records the edge node where flow `flow`'s data enters the OBS network.
     pub fn set_ingress(&mut self, flow: u32, node: u32) {
         self.est[flow as usize].ingress.get_or_insert(node);
+    }
+
+    /// Gives flow `flow`'s ECWBA replica the receiver's advertised window (segments), as
+    /// carried in the flow's ACK headers.
+    pub fn set_awnd(&mut self, flow: u32, awnd: u32) {
+        self.fsm[flow as usize].awnd = awnd as f64;
     }
 
     /// Whether any queue's assembler reads sender marks.

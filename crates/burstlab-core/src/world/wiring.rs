@@ -190,6 +190,9 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                 let egress = nodes[k];
                 if dir == 0 {
                     edges.set_ingress(fi as u32, ingress);
+                    if let ResolvedFlowKind::Tcp { cfg, .. } = &f.kind {
+                        edges.set_awnd(fi as u32, cfg.wm);
+                    }
                 }
                 let tcp = matches!(f.kind, ResolvedFlowKind::Tcp { .. });
                 if dir == 1 && !tcp {
