@@ -286,9 +286,9 @@ impl RenoFsmEstimator {
         }
         if cum > self.high_ack {
             self.high_ack = cum;
-            // A cumulative ACK beyond what the replica thought next (the receiver held
-            // later segments): the sender skips ahead too.
-            self.snd_nxt = self.snd_nxt.max(cum);
+            // (`snd_nxt` does not follow a cumulative ACK that jumps ahead: a sender in
+            // go-back-N may go on retransmitting below it, in sequence; one that skips
+            // ahead sends above `snd_nxt`, which is in sequence too.)
             match self.state {
                 FsmState::FastRecovery => {
                     self.cwnd = self.ssthresh;
