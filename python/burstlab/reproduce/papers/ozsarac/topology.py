@@ -39,10 +39,14 @@ Mesh topology (our reading of fig. 2; the text gives 14 nodes, ingress edges N9�
 egress edges N12–N14, access links of 0.1 ms, core links of 2.5 ms, nine flows
 S_i → D_i): eight core nodes N1–N8 in a ring with two chords, ingress N9–N11 and egress
 N12–N14 attached to the ring, three FTP servers per ingress and three clients per
-egress. Each flow's route (:data:`MESH_ROUTES`) is a shortest path chosen so that every
-core fibre used carries two to four flows from different ingresses: the flows contend
-for the single wavelength, and the routes have one to four core hops (so different
-round-trip times, as the paper's "one of the longest routes" for flow 7 implies).
+egress. Each flow's route (:data:`MESH_ROUTES`) is a shortest path chosen so that the busiest
+core fibres carry two to four flows from different ingresses (N1 → N5: flows 1, 2, 7;
+N3 → N4: flows 3, 4, 6, 9; N7 → N6: flows 5, 8): the flows contend for the single
+core wavelength, and the routes have one to four core hops (so different round-trip
+times; flow 7 has one of the longest, as the paper says). The edge–core fibres (0.1 ms,
+like the access links) carry three wavelengths, one per flow of the edge, so that
+contention happens in the core as §3 says ("contention between nine optical burst
+flows"), not between the bursts of one edge on its own output.
 """
 
 from __future__ import annotations
@@ -190,7 +194,8 @@ def mesh(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0,
     ingress with assembly ``asm``. ``active`` maps a flow to its (start, stop) seconds
     (the dynamic-flow scenario of §3.6); by default every flow runs throughout."""
     opt = {"rate": OPTICAL_RATE, "delay": MESH_CORE_DELAY, "wavelengths": 1}
-    acc = {"rate": OPTICAL_RATE, "delay": MESH_ACCESS_DELAY, "wavelengths": 1}
+    # Edge fibres carry three wavelengths, one per flow of the edge (module docs).
+    acc = {"rate": OPTICAL_RATE, "delay": MESH_ACCESS_DELAY, "wavelengths": 3}
     el = {"rate": ELECTRICAL_RATE, "delay": MESH_ACCESS_DELAY}
     nodes: list[dict[str, Any]] = [{"name": f"N{i}", "kind": "core"} for i in range(1, 9)]
     nodes += [{"name": f"N{i}", "kind": "edge"} for i in range(9, 15)]
