@@ -91,7 +91,7 @@ def _params(topology: str, kind: str, variant: str, tb_ms: float,
 
 def linear_points(m: Mode) -> list[Point]:
     """Fig. 3 (timer × variant, CWBA × variant), ECWBA (Reno) and MCWBA (Reno) × cap."""
-    kw = {"duration": m.linear_s, "warmup": m.linear_warmup_s, "seed": SEED}
+    kw: dict[str, Any] = {"duration": m.linear_s, "warmup": m.linear_warmup_s, "seed": SEED}
     pts: list[Point] = []
     for v in VARIANTS:
         for tb in m.timer_ms:
@@ -109,7 +109,7 @@ def linear_points(m: Mode) -> list[Point]:
 
 def trace_points(m: Mode) -> list[Point]:
     """Figs 4–5: cwnd from the start with CWBA and with the 8 ms timer (Reno)."""
-    kw = {"duration": m.trace_s, "seed": SEED, "cwnd_trace": True}
+    kw: dict[str, Any] = {"duration": m.trace_s, "seed": SEED, "cwnd_trace": True}
     return [(_params("linear", "cwba", "reno", 0.0, m.trace_s),
              linear(assembly("cwba"), "reno", **kw)),
             (_params("linear", "timer", "reno", 8.0, m.trace_s),
@@ -118,7 +118,7 @@ def trace_points(m: Mode) -> list[Point]:
 
 def mesh_points(m: Mode) -> list[Point]:
     """Figs 6–8 (timer with 10 % jitter, CWBA) and fig. 12 (MCWBA), static flows."""
-    kw = {"duration": m.mesh_s, "warmup": m.mesh_warmup_s, "seed": SEED}
+    kw: dict[str, Any] = {"duration": m.mesh_s, "warmup": m.mesh_warmup_s, "seed": SEED}
     pts: list[Point] = [(_params("mesh", "timer", "reno", tb, m.mesh_s),
                          mesh(assembly("timer", tb / 1e3, jitter=0.1), "reno", **kw))
                         for tb in m.mesh_timer_ms]
@@ -204,7 +204,7 @@ def point_table(sw: Any) -> pd.DataFrame:
 
 def best_timer(df: pd.DataFrame) -> pd.Series:
     t = df[df["kind"] == "timer"]
-    return t.loc[t["goodput_Mbps_mean"].idxmax()]
+    return t.iloc[int(np.argmax(t["goodput_Mbps_mean"].to_numpy(float)))]
 
 
 def gain_pct(a: float, b: float) -> float:
@@ -262,13 +262,15 @@ def analyse(ctx: Context) -> None:
     # Figs 4–5: slow start from the first segment.
     tr = ctx.results["trace"]
     ss = []
-    traces = {}
+    traces: dict[str, pd.DataFrame] = {}
     for p, (kind, tb) in enumerate([("cwba", 0.0), ("timer", 8.0)]):
         res = tr.result(p, 0)
-        cw = res.cwnd[res.cwnd["flow"] == 0] if len(res.cwnd) else res.cwnd
-        traces[kind] = cw
-        times = slow_start_times(cw, SS_LEVELS) if len(cw) else dict.fromkeys(SS_LEVELS,
-                                                                              math.nan)
+        tr_cw = pd.DataFrame(res.cwnd)
+        if len(tr_cw):
+            tr_cw = pd.DataFrame(tr_cw[tr_cw["flow"] == 0])
+        traces[kind] = tr_cw
+        times = slow_start_times(tr_cw, SS_LEVELS) if len(tr_cw) else dict.fromkeys(
+            SS_LEVELS, math.nan)
         for w, t in times.items():
             ss.append({"kind": kind, "tb_ms": tb, "cwnd_level_segments": w, "time_s": t})
     ss_df = pd.DataFrame(ss)

@@ -16,7 +16,7 @@ from burstlab.reproduce.papers.ozsarac.topology import (
     UDP_MEAN_ON,
     t_max_s,
 )
-from burstlab.reproduce.report import Report, fmt
+from burstlab.reproduce.report import Report
 
 
 def img(r: Report, name: str) -> None:
