@@ -116,16 +116,30 @@ def trace_points(m: Mode) -> list[Point]:
              linear(assembly("timer", 8e-3), "reno", **kw))]
 
 
+def mesh_starts(rep: int) -> dict[int, tuple[float, float | None]]:
+    """Replication ``rep`` of the mesh: each flow starts at a time drawn uniformly in
+    [0, 100 ms) (seeded). Without it CWBA and MCWBA in the mesh have no random input at
+    all (no UDP source, no jitter) and the paper's three replications would be one run
+    three times; the paper does not say where its runs differ."""
+    rng = np.random.default_rng(1000 * SEED + rep)
+    return {i: (round(float(rng.uniform(0.0, 0.1)), 6), None) for i in range(1, 10)}
+
+
 def mesh_points(m: Mode) -> list[Point]:
-    """Figs 6–8 (timer with 10 % jitter, CWBA) and fig. 12 (MCWBA), static flows."""
+    """Figs 6–8 (timer with 10 % jitter, CWBA) and fig. 12 (MCWBA), static flows; one
+    point per replication (``start_set``, :func:`mesh_starts`), each run once."""
     kw: dict[str, Any] = {"duration": m.mesh_s, "warmup": m.mesh_warmup_s, "seed": SEED}
-    pts: list[Point] = [(_params("mesh", "timer", "reno", tb, m.mesh_s),
-                         mesh(assembly("timer", tb / 1e3, jitter=0.1), "reno", **kw))
-                        for tb in m.mesh_timer_ms]
-    pts.append((_params("mesh", "cwba", "reno", 0.0, m.mesh_s),
-                mesh(assembly("cwba"), "reno", **kw)))
-    pts += [(_params("mesh", "mcwba", "reno", tb, m.mesh_s),
-             mesh(assembly("mcwba", tb / 1e3), "reno", **kw)) for tb in m.mesh_mcwba_ms]
+    pts: list[Point] = []
+    for r in range(m.mesh_reps):
+        kw["active"] = mesh_starts(r)
+        for kind, tbs in (("timer", m.mesh_timer_ms), ("cwba", (0.0,)),
+                          ("mcwba", m.mesh_mcwba_ms)):
+            for tb in tbs:
+                # Only the timer carries §3.3's jitter.
+                asm = assembly(kind, tb / 1e3 if tb else None,
+                               jitter=0.1 if kind == "timer" else 0.0)
+                pts.append(({**_params("mesh", kind, "reno", tb, m.mesh_s), "start_set": r},
+                            mesh(asm, "reno", **kw)))
     return pts
 
 
@@ -147,8 +161,7 @@ PAPER.experiments += [
     Experiment("linear", lambda ctx: linear_points(ctx.mode),
                replications=lambda ctx: int(ctx.mode.reps)),
     Experiment("trace", lambda ctx: trace_points(ctx.mode), keep_traces=True),
-    Experiment("mesh", lambda ctx: mesh_points(ctx.mode),
-               replications=lambda ctx: int(ctx.mode.mesh_reps)),
+    Experiment("mesh", lambda ctx: mesh_points(ctx.mode)),
 ]
 
 
@@ -181,17 +194,28 @@ def per_run(table: pd.DataFrame) -> pd.DataFrame:
     return g
 
 
-def point_table(sw: Any) -> pd.DataFrame:
-    """One row per point: its parameters, goodput mean and 95 % CI over replications,
-    burst loss probability, mean burst length, timeouts and fast recoveries per run."""
-    params = sw.runs.drop_duplicates("point").set_index("point")[
-        ["topology", "assembler", "tcp_variant", "tb_ms", "duration_s"]].rename(
+KEYS = ["topology", "kind", "variant", "tb_ms", "duration_s"]
+
+
+def point_params(sw: Any) -> pd.DataFrame:
+    """The parameters of each point (``kind``, ``variant`` for the assembler and TCP)."""
+    return sw.runs.drop_duplicates("point").set_index("point").rename(
         columns={"assembler": "kind", "tcp_variant": "variant"})
+
+
+def point_table(sw: Any) -> pd.DataFrame:
+    """One row per configuration (points that differ only in ``start_set`` and
+    replications pooled): goodput mean and 95 % CI over runs, burst loss probability,
+    mean burst length, timeouts and fast recoveries per run."""
+    params = point_params(sw)
     runs = per_run(sw.table)
+    for k in KEYS:
+        runs[k] = [params.loc[p, k] for p in runs["point"]]
     rows = []
-    for p, g in runs.groupby("point"):
+    for key, g in runs.groupby(KEYS, sort=False):
         m, lo, hi = ci95(g["goodput_Mbps"].to_numpy())
-        rows.append({"point": p, **params.loc[p].to_dict(), "replications_n": len(g),
+        rows.append({"point": int(g["point"].iloc[0]), **dict(zip(KEYS, key, strict=True)),
+                     "replications_n": len(g),
                      "goodput_Mbps_mean": m, "goodput_Mbps_ci_lo": lo,
                      "goodput_Mbps_ci_hi": hi,
                      "burst_loss_prob": g["data_bursts_lost"].sum() / max(
@@ -277,11 +301,11 @@ def analyse(ctx: Context) -> None:
     # Mesh: per-flow goodput for Table 2 / Table 3.
     mt = ctx.results["mesh"].table
     mt = mt[mt["kind"] == "tcp"]
-    mparams = ctx.results["mesh"].runs.drop_duplicates("point").set_index("point").rename(
-        columns={"assembler": "kind"})
-    per_flow = (mt.groupby(["point", "name"], as_index=False)["goodput_bps"].mean())
-    per_flow["kind"] = [mparams.loc[p, "kind"] for p in per_flow["point"]]
-    per_flow["tb_ms"] = [mparams.loc[p, "tb_ms"] for p in per_flow["point"]]
+    mparams = point_params(ctx.results["mesh"])
+    mt = mt.assign(akind=[mparams.loc[p, "kind"] for p in mt["point"]],
+                   tb=[mparams.loc[p, "tb_ms"] for p in mt["point"]])
+    per_flow = mt.groupby(["akind", "tb", "name"], as_index=False)["goodput_bps"].mean()
+    per_flow = per_flow.rename(columns={"akind": "kind", "tb": "tb_ms"})
     per_flow["goodput_Mbps"] = per_flow["goodput_bps"] / 1e6
     t2 = []
     cw_m = per_flow[per_flow["kind"] == "cwba"].set_index("name")["goodput_Mbps"]
