@@ -304,15 +304,16 @@ def analyse(ctx: Context) -> None:
     mparams = point_params(ctx.results["mesh"])
     mt = mt.assign(akind=[mparams.loc[p, "kind"] for p in mt["point"]],
                    tb=[mparams.loc[p, "tb_ms"] for p in mt["point"]])
-    per_flow = mt.groupby(["akind", "tb", "name"], as_index=False)["goodput_bps"].mean()
-    per_flow = per_flow.rename(columns={"akind": "kind", "tb": "tb_ms"})
+    per_flow = pd.DataFrame(
+        mt.groupby(["akind", "tb", "name"], as_index=False)["goodput_bps"].mean())
+    per_flow.columns = ["kind", "tb_ms", "name", "goodput_bps"]
     per_flow["goodput_Mbps"] = per_flow["goodput_bps"] / 1e6
     t2 = []
     cw_m = per_flow[per_flow["kind"] == "cwba"].set_index("name")["goodput_Mbps"]
     tot_cw = float(cw_m.sum())
     timers = per_flow[per_flow["kind"] == "timer"]
     for name, g in timers.groupby("name"):
-        b = g.loc[g["goodput_Mbps"].idxmax()]
+        b = g.iloc[int(np.argmax(g["goodput_Mbps"].to_numpy(float)))]
         t2.append({"flow": name, "ap_opt_ms": b["tb_ms"], "best_timer_Mbps": b["goodput_Mbps"],
                    "cwba_Mbps": float(cw_m.get(name, math.nan)),
                    "gain_pct": gain_pct(float(cw_m.get(name, math.nan)), b["goodput_Mbps"]),
@@ -322,7 +323,7 @@ def analyse(ctx: Context) -> None:
     mm = per_flow[per_flow["kind"] == "mcwba"]
     t3 = []
     for name, g in mm.groupby("name"):
-        b = g.loc[g["goodput_Mbps"].idxmax()]
+        b = g.iloc[int(np.argmax(g["goodput_Mbps"].to_numpy(float)))]
         t3.append({"flow": name, "ap_opt_ms": b["tb_ms"], "mcwba_Mbps": b["goodput_Mbps"],
                    "cwba_Mbps": float(cw_m.get(name, math.nan)),
                    "gain_pct": gain_pct(b["goodput_Mbps"], float(cw_m.get(name, math.nan)))})
