@@ -548,3 +548,20 @@ fn window_assembly_is_validated_naming_the_field() {
     assert!(m.contains("obs.assembly.type"), "{m}");
     assert!(m.contains("per_flow"), "{m}");
 }
+
+/// CWBA with sender marks around a fast recovery (one segment lost at the sender, so
+/// the rest of its window arrives and duplicate ACKs come back). In recovery the mark
+/// counts to ssthresh, not to the window inflated by duplicate ACKs: the segments sent
+/// during recovery complete a burst and are delivered, so Reno recovers without a
+/// timeout. (Counting to the inflated window, they would wait at the ingress for a
+/// mark that never comes, and every fast recovery would end in a timeout.)
+#[test]
+fn cwba_marks_in_fast_recovery_let_recovery_finish_without_a_timeout() {
+    let text = linear(r#"{ type = "cwba", window = "mark" }"#, "", "2s")
+        .replace("wm = 10000", "wm = 10000\ndrop_segments = [[300, 300]]");
+    let r = run(&text);
+    let f = &r.flows[0];
+    assert_eq!((f.td_events, f.to_events), (1, 0), "{f:?}");
+    assert_eq!(r.bursts[0].bursts_lost, 0);
+    assert!(f.segments_delivered > 10_000, "{f:?}");
+}
