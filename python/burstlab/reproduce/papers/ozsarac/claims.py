@@ -167,11 +167,14 @@ def claim_ecwba(ctx: Context) -> list[Claim]:
                                                     f"{fmt(e['est_mean_abs_err_segments'])} "
                                                     "segments mean absolute",
               verdict="not comparable" if not math.isfinite(rel) else
-              ("reproduces" if rel <= 0.15 else "differs"),
+              ("reproduces" if 0.05 <= rel <= 0.15 else
+               ("same direction" if rel < 0.05 else "differs")),
               note="sampled at every data segment entering the ingress queue against the "
-                   "sender's true cwnd; the replica is exact without loss and the error "
-                   "comes from recovery episodes and from the ACKs on the access link "
-                   "(counted at the ingress 1 ms before the sender)."),
+                   "sender's true cwnd; burstlab's replica runs the same Reno rules as "
+                   "burstlab's sender, so it is exact without loss and errs only in "
+                   "recovery episodes and by the ACKs on the access link (seen at the "
+                   "ingress 1 ms before the sender) — far below the 5–15 % reported for "
+                   "real traces, where the sender's rules are unknown."),
     ]
 
 
