@@ -1,7 +1,8 @@
 """ozsarac §3: the experiments and the analysis of their results.
 
 Read first: :data:`PAPER`, :class:`Mode` (what ``--quick`` changes), the point lists
-(:func:`linear_points`, :func:`trace_points`, :func:`mesh_points`), then
+(:func:`linear_points`, :func:`trace_points`, :func:`mesh_points`,
+:func:`dynamic_points`), then
 :func:`analyse`. The scenarios are in :mod:`.topology`; figures in :mod:`.figures`,
 claims in :mod:`.claims`, the report body in :mod:`.report`.
 
@@ -46,6 +47,10 @@ class Mode:
         trace_s: simulated seconds of the cwnd-trace runs of figs 4–5.
         mesh_reps, mesh_s, mesh_warmup_s: the mesh (the paper: 3 replications).
         mesh_timer_ms, mesh_mcwba_ms: periods of figs 6–8 and 12.
+        dyn_reps, dyn_s, dyn_timer_ms: §3.6's dynamic flows (the paper: 3 replications
+            of 10 000 s); each configuration runs three times: the whole run (table 4),
+            its first half (table 5: the same run cut at the half, deterministic), and
+            the whole run measured from the half (table 6: statistics reset there).
     """
 
     name: str
@@ -60,6 +65,9 @@ class Mode:
     mesh_warmup_s: float
     mesh_timer_ms: tuple[float, ...]
     mesh_mcwba_ms: tuple[float, ...]
+    dyn_reps: int
+    dyn_s: float
+    dyn_timer_ms: tuple[float, ...]
 
 
 MODES = {
@@ -68,15 +76,18 @@ MODES = {
                  mcwba_ms=(5, 10, 20, 50, 100, 150, 160, 170, 200, 300), trace_s=4.0,
                  mesh_reps=3, mesh_s=300.0, mesh_warmup_s=10.0,
                  mesh_timer_ms=(5, 10, 16, 20, 26, 32, 40, 50, 75, 100),
-                 mesh_mcwba_ms=(10, 20, 28, 50, 75, 100, 200)),
+                 mesh_mcwba_ms=(10, 20, 28, 50, 75, 100, 200),
+                 dyn_reps=3, dyn_s=10_000.0, dyn_timer_ms=(10, 20, 28, 50, 75)),
     "quick": Mode("quick", reps=2, linear_s=60.0, linear_warmup_s=5.0,
                   timer_ms=(2, 4, 8, 16, 32, 64), mcwba_ms=(10, 50, 100, 150, 170, 300),
                   trace_s=3.0, mesh_reps=2, mesh_s=20.0, mesh_warmup_s=2.0,
-                  mesh_timer_ms=(10, 26, 50, 100), mesh_mcwba_ms=(26, 100)),
+                  mesh_timer_ms=(10, 26, 50, 100), mesh_mcwba_ms=(26, 100),
+                  dyn_reps=1, dyn_s=20.0, dyn_timer_ms=(10, 28)),
     "smoke": Mode("smoke", reps=2, linear_s=1.0, linear_warmup_s=0.1,
                   timer_ms=(4, 16), mcwba_ms=(10, 300), trace_s=0.5,
                   mesh_reps=2, mesh_s=0.5, mesh_warmup_s=0.05,
-                  mesh_timer_ms=(10, 50), mesh_mcwba_ms=(26,)),
+                  mesh_timer_ms=(10, 50), mesh_mcwba_ms=(26,),
+                  dyn_reps=1, dyn_s=0.5, dyn_timer_ms=(28,)),
 }
 
 Point = tuple[dict[str, Any], dict[str, Any]]
@@ -143,6 +154,39 @@ def mesh_points(m: Mode) -> list[Point]:
     return pts
 
 
+#: ozsarac §3.6: flows 1, 5, 8 in the first half, 2, 4, 9 in the second, 3, 6, 7 always.
+FIRST_HALF = (1, 5, 8)
+SECOND_HALF = (2, 4, 9)
+
+
+def dynamic_points(m: Mode) -> list[Point]:
+    """§3.6 (tables 4–6): timer (10 % jitter) and CWBA with dynamic flows; per
+    configuration and replication the three measurement windows of :class:`Mode`."""
+    half = m.dyn_s / 2
+    pts: list[Point] = []
+    for r in range(m.dyn_reps):
+        base = mesh_starts(r)
+        active: dict[int, tuple[float, float | None]] = {}
+        for i, (t0, _) in base.items():
+            if i in FIRST_HALF:
+                active[i] = (t0, half)
+            elif i in SECOND_HALF:
+                active[i] = (half + t0, None)
+            else:
+                active[i] = (t0, None)
+        for kind, tbs in (("timer", m.dyn_timer_ms), ("cwba", (0.0,))):
+            for tb in tbs:
+                asm = assembly(kind, tb / 1e3 if tb else None,
+                               jitter=0.1 if kind == "timer" else 0.0)
+                for window, dur, warm in (("all", m.dyn_s, 0.0), ("first", half, 0.0),
+                                          ("second", m.dyn_s, half)):
+                    p = {**_params("dynamic", kind, "reno", tb, dur), "start_set": r,
+                         "window": window}
+                    pts.append((p, mesh(asm, "reno", duration=dur, warmup=warm, seed=SEED,
+                                        active=active)))
+    return pts
+
+
 def _stamp(ctx: Context) -> dict[str, Any]:
     m: Mode = ctx.mode
     return {"seed": SEED, "replications": m.reps, "mesh_replications": m.mesh_reps,
@@ -151,8 +195,8 @@ def _stamp(ctx: Context) -> dict[str, Any]:
 
 PAPER = Paper(
     name="ozsarac",
-    title="ozsarac: CWBA, MCWBA and ECWBA — linear topology and mesh with static flows "
-          "(dynamic flows not yet)",
+    title="ozsarac: CWBA, MCWBA and ECWBA — linear topology, mesh with static and "
+          "dynamic flows",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
     stamp=_stamp,
@@ -162,6 +206,7 @@ PAPER.experiments += [
                replications=lambda ctx: int(ctx.mode.reps)),
     Experiment("trace", lambda ctx: trace_points(ctx.mode), keep_traces=True),
     Experiment("mesh", lambda ctx: mesh_points(ctx.mode)),
+    Experiment("dynamic", lambda ctx: dynamic_points(ctx.mode)),
 ]
 
 
@@ -328,6 +373,11 @@ def analyse(ctx: Context) -> None:
                    "cwba_Mbps": float(cw_m.get(name, math.nan)),
                    "gain_pct": gain_pct(b["goodput_Mbps"], float(cw_m.get(name, math.nan)))})
     table3 = pd.DataFrame(t3)
+    dyn = dynamic_tables(ctx.results["dynamic"])
+    ctx.values.update(dynamic=dyn)
+    for win, number in (("all", 4), ("first", 5), ("second", 6)):
+        if win in dyn:
+            ctx.tables[f"table{number}_dynamic_{win}"] = dyn[win].assign(**stamp)
     ctx.values.update(linear=lin, table1=table1, ecwba=ecwba, mcwba=mc, ss=ss_df,
                       traces=traces, mesh=mesh_pts, table2=table2, table3=table3,
                       mesh_per_flow=per_flow)
@@ -335,6 +385,44 @@ def analyse(ctx: Context) -> None:
                      ("mcwba_linear", mc), ("figs4_5_slow_start", ss_df),
                      ("mesh_points", mesh_pts), ("table2", table2), ("table3", table3)]:
         ctx.tables[name] = df.assign(**stamp)
+
+
+def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:
+    """Tables 4–6: per measurement window, per flow, CWBA against the flow's best timer
+    (goodput averaged over replications, Mb/s over the window), and a ``total`` row
+    comparing CWBA's total with the best timer's total."""
+    params = sw.runs.drop_duplicates("point").set_index("point").rename(
+        columns={"assembler": "akind"})
+    t = sw.table[sw.table["kind"] == "tcp"]
+    t = t.assign(akind=[params.loc[p, "akind"] for p in t["point"]],
+                 tb=[params.loc[p, "tb_ms"] for p in t["point"]],
+                 window=[params.loc[p, "window"] for p in t["point"]])
+    out = {}
+    for w, g in t.groupby("window"):
+        pf = pd.DataFrame(g.groupby(["akind", "tb", "name"], as_index=False)[
+            "goodput_bps"].mean())
+        pf.columns = ["kind", "tb_ms", "flow", "goodput_bps"]
+        pf["goodput_Mbps"] = pf["goodput_bps"] / 1e6
+        cw = pf[pf["kind"] == "cwba"].set_index("flow")["goodput_Mbps"]
+        tot_cw = float(cw.sum())
+        rows = []
+        for name, h in pf[pf["kind"] == "timer"].groupby("flow"):
+            b = h.iloc[int(np.argmax(h["goodput_Mbps"].to_numpy(float)))]
+            c = float(cw.get(name, math.nan))
+            active = b["goodput_Mbps"] > 1e-9 or c > 1e-9
+            rows.append({"flow": name, "ap_opt_ms": b["tb_ms"] if active else math.nan,
+                         "best_timer_Mbps": b["goodput_Mbps"], "cwba_Mbps": c,
+                         "gain_pct": gain_pct(c, float(b["goodput_Mbps"])) if active
+                         else math.nan,
+                         "contribution_pct": 100 * c / tot_cw if tot_cw > 0 else math.nan})
+        tot = pf[pf["kind"] == "timer"].groupby("tb_ms")["goodput_Mbps"].sum()
+        bt = float(tot.max()) if len(tot) else math.nan
+        rows.append({"flow": "total", "ap_opt_ms": float(
+                     tot.index.to_numpy(float)[int(np.argmax(tot.to_numpy(float)))])
+                     if len(tot) else math.nan, "best_timer_Mbps": bt, "cwba_Mbps": tot_cw,
+                     "gain_pct": gain_pct(tot_cw, bt), "contribution_pct": 100.0})
+        out[str(w)] = pd.DataFrame(rows)
+    return out
 
 
 PAPER.analyse = analyse
