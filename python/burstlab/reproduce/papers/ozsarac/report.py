@@ -132,8 +132,9 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
     r.h(2, "Mesh, dynamic flows (§3.6)")
     r.p(f"Flows 1, 5, 8 run in the first half, 2, 4, 9 in the second, 3, 6, 7 throughout; "
         f"{m.dyn_s:g} s per run (the paper: 10 000 s), {m.dyn_reps} replication(s) with "
-        "seeded start times. Goodput is averaged over the measurement window (so a flow "
-        "active half the run shows half its rate in table 4).")
+        "seeded start times. A flow's goodput is over its own active time within the "
+        "window (burstlab's `measured_s`), so a half-run flow's rate is not halved in "
+        "table 4; the `total` rows add these rates.")
     for win, number in (("all", 4), ("first", 5), ("second", 6)):
         d = ctx.values.get("dynamic", {}).get(win)
         if d is not None:
