@@ -241,3 +241,40 @@ def test_a_grid_too_large_to_hold_is_refused_before_expanding(udp: Path) -> None
     with pytest.raises(GridError, match="2,000,000 runs, more than 1,000,000"):
         sweep_mod.sweep(udp, grid, executor="serial", progress=False)
     assert time.perf_counter() - t0 < 5  # refused from the axis lengths, not by expanding
+
+
+def test_integer_grid_values_written_as_floats_pass(tmp_path: Path) -> None:
+    text = SINGLE.read_text().replace('duration = "300s"', 'duration = "1s"')
+    res = burstlab.sweep(text, {"flow.0.wm": [10.0, 20.0]}, executor="serial",
+                         progress=False)
+    assert list(res.runs["status"]) == ["ok", "ok"]
+
+
+def test_a_grid_of_non_integers_for_an_integer_setting_is_announced_before_running(
+        tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    sc = tmp_path / "short.toml"
+    sc.write_text(SINGLE.read_text().replace('duration = "300s"', 'duration = "2s"'))
+    p = cli("sweep", str(sc), "--grid", "flow.0.wm=10..200:lin:7", "--out", str(out),
+            "--no-progress")
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    first = p.stderr.splitlines()[0]
+    assert first.startswith("burstlab: warning: grid entry 'flow.0.wm' value 41.66"), first
+    assert "flow[0].wm" in first and "non-integers for an integer setting" in first, first
+    # The integral points 10, 105 and 200 ran; the four others failed.
+    runs = pd.read_csv(out / "runs.csv")
+    assert sorted(runs["status"]) == ["error"] * 4 + ["ok"] * 3
+
+
+def test_an_overloaded_unlimited_queue_is_a_clear_error_not_an_abort(tmp_path: Path) -> None:
+    text = (UDP.format(duration="1000s").replace('rate = "50Mb/s"', 'rate = "1Gb/s"')
+            .replace("seed = 3", 'seed = 3\nmax_memory = "16MiB"'))
+    path = tmp_path / "overload.toml"
+    path.write_text(text)
+    p = cli("run", str(path), "--out", str(tmp_path / "o"))
+    assert p.returncode == 2, p.stderr
+    msg = one_line_error(p)
+    assert msg.startswith("burstlab: error: sim.max_memory: the run needs more than 0.02 GiB"), msg
+    assert "link a->b" in msg and "queue_pkts" in msg, msg
+    with pytest.raises(burstlab.ScenarioError, match="sim.max_memory"):
+        burstlab.run(text)

@@ -3,6 +3,8 @@ import pandas or matplotlib; results render as HTML in Jupyter."""
 
 from __future__ import annotations
 
+import inspect
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -55,3 +57,38 @@ def test_result_and_sweep_render_as_html() -> None:
                         progress=False)
     h = sw._repr_html_()
     assert "<table" in h and "goodput_segps_mean" in h and "2 points" in h
+
+
+def test_a_small_run_writes_its_results_without_heavy_modules(tmp_path: Path) -> None:
+    """`burstlab run SCENARIO --out DIR` prints its summary and writes every CSV without
+    importing numpy, pandas or matplotlib (what made a small run take most of a second)."""
+    sc = tmp_path / "sc.json"
+    sc.write_text(json.dumps(two_host_cbr()))
+    code = (f"import burstlab.cli as c\nrc = c.main(['run', {str(sc)!r}, '--out', "
+            f"{str(tmp_path / 'o')!r}])\nassert rc == 0, rc\n")
+    check = "\nimport sys\nbad = [m for m in " + repr((*HEAVY, "numpy")) + \
+            " if m in sys.modules]\nassert not bad, bad\nprint('ok')"
+    cp = subprocess.run([sys.executable, "-c", code + check], capture_output=True, text=True,
+                        check=False)
+    assert cp.returncode == 0 and cp.stdout.strip().endswith("ok"), cp.stderr
+    assert (tmp_path / "o" / "flows.csv").is_file() and (tmp_path / "o" / "links.csv").is_file()
+
+
+def test_result_tables_are_the_cores_list() -> None:
+    """The tables are listed once, in the core: a Result exposes exactly those (the two
+    traces under their short names), and its type annotations name the same ones."""
+    from burstlab.api import _ATTR_OF, Result
+
+    res = burstlab.run(two_host_cbr())
+    assert res.tables[:4] == ("flows", "links", "cwnd_trace", "packet_trace")
+    attrs = {_ATTR_OF.get(t, t) for t in res.tables}
+    # The annotations for type checkers sit under TYPE_CHECKING: read them from the source.
+    src = Path(inspect.getsourcefile(Result) or "").read_text(encoding="utf-8")
+    block = src.split("if TYPE_CHECKING:  # the tables", 1)[1].split("def __init__", 1)[0]
+    declared = {ln.split(":")[0].strip() for ln in block.splitlines()[1:] if ":" in ln}
+    assert declared == attrs, (declared ^ attrs)
+    for a in attrs:
+        assert getattr(res, a).__class__.__name__ == "DataFrame"
+    assert len(res.flows) == 1 and res.cwnd.empty
+    with pytest.raises(AttributeError):
+        res.no_such_table  # noqa: B018

@@ -10,21 +10,16 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from burstlab import _core
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
-
-#: The optional OBS tables of a :class:`Result` (empty without an OBS network).
-OBS_TABLES = ("bursts", "obs_links", "obs_flows", "burst_hist", "burst_trace",
-              "cwnd_estimates")
-
 
 def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
     """Returns the scenario as a dict (reading a TOML/JSON file or TOML text)."""
@@ -71,18 +66,32 @@ def check_u64(name: str, v: object) -> None:
             f"{name}: must be an integer from 0 to 2^64 - 1 = {U64_MAX}, got {v!r}")
 
 
-@dataclass
+#: A table as the core hands it over: JSON rows (text) or a list of row dicts, or a
+#: dict of columns (the traces).
+RawTable = str | list[dict[str, Any]] | dict[str, list[Any]]
+
+#: The :class:`Result` attribute of each core table whose name differs from it.
+_ATTR_OF = {"cwnd_trace": "cwnd", "packet_trace": "packets"}
+_TABLE_OF = {v: k for k, v in _ATTR_OF.items()}
+
+
 class Result:
     """The outcome of one run.
 
+    The tables are the core's (``burstlab_core::stats::RunResult::tables``, their one
+    list); each is a pandas DataFrame built on first access, so a run that only prints
+    its summary or writes its CSV files never imports pandas.
+
     Attributes:
         meta: seed, replication, scenario name, burstlab version, duration, events.
+        scenario: the scenario as run (a dict).
+        tables: the names of the core's tables, in order (``cwnd_trace`` and
+            ``packet_trace`` are the attributes ``cwnd`` and ``packets``).
         flows: one row per flow (goodput/throughput in segments/s and bit/s, segments
             sent and retransmitted, TD and TO loss events, mean RTT, time-average cwnd).
         links: one row per link direction (packets, drops by cause, utilisation).
         cwnd: cwnd trace (time_s, flow, cwnd_segments, ssthresh_segments) if enabled.
         packets: packet trace (time_s, flow, seq, event, retransmit) if enabled.
-        scenario: the scenario as run (a dict).
         bursts: OBS, one row per assembly queue (bursts sent/lost by reason, loss
             probability, burst length in bytes and packets with quantiles, yu's S as
             ``mean_data_pkts``, ACK bursts, assembly delay).
@@ -98,22 +107,92 @@ class Result:
             relative error).
     """
 
-    meta: dict[str, Any]
-    flows: pd.DataFrame
-    links: pd.DataFrame
-    cwnd: pd.DataFrame
-    packets: pd.DataFrame
-    scenario: dict[str, Any] = field(default_factory=dict)
-    bursts: pd.DataFrame = field(default_factory=pd.DataFrame)
-    obs_links: pd.DataFrame = field(default_factory=pd.DataFrame)
-    obs_flows: pd.DataFrame = field(default_factory=pd.DataFrame)
-    burst_hist: pd.DataFrame = field(default_factory=pd.DataFrame)
-    burst_trace: pd.DataFrame = field(default_factory=pd.DataFrame)
-    cwnd_estimates: pd.DataFrame = field(default_factory=pd.DataFrame)
+    if TYPE_CHECKING:  # the tables, for type checkers (tests check them against the core)
+        flows: pd.DataFrame
+        links: pd.DataFrame
+        cwnd: pd.DataFrame
+        packets: pd.DataFrame
+        bursts: pd.DataFrame
+        obs_links: pd.DataFrame
+        obs_flows: pd.DataFrame
+        burst_hist: pd.DataFrame
+        burst_trace: pd.DataFrame
+        cwnd_estimates: pd.DataFrame
+
+    def __init__(self, meta: Mapping[str, Any], raw: Mapping[str, RawTable],
+                 tables: Sequence[str], optional: Sequence[str] = (),
+                 scenario: Mapping[str, Any] | None = None) -> None:
+        self.meta: dict[str, Any] = dict(meta)
+        self.scenario: dict[str, Any] = dict(scenario or {})
+        self.tables: tuple[str, ...] = tuple(tables)
+        self._optional = frozenset(optional)
+        self._raw: dict[str, RawTable] = {k: raw[k] for k in self.tables if k in raw}
+        self._frames: dict[str, pd.DataFrame] = {}
+
+    @classmethod
+    def from_core(cls, raw: Mapping[str, Any],
+                  scenario: Mapping[str, Any] | None = None) -> Result:
+        """A :class:`Result` from what ``_core.run`` returned."""
+        return cls(raw["meta"], raw, raw["tables"], raw.get("optional_tables", ()), scenario)
+
+    def __getattr__(self, attr: str) -> Any:
+        name = _TABLE_OF.get(attr, attr)
+        if attr.startswith("_") or name not in self.__dict__.get("tables", ()):
+            raise AttributeError(f"{type(self).__name__!s} has no attribute {attr!r}")
+        return self.table(name)
+
+    def table(self, name: str) -> pd.DataFrame:
+        """The core table ``name`` as a DataFrame (JSON nulls, i.e. NaN, as float NaN)."""
+        if name not in self.tables:
+            raise KeyError(f"no table {name!r}; the tables are {', '.join(self.tables)}")
+        df = self._frames.get(name)
+        if df is None:
+            import pandas as pd
+
+            df = pd.DataFrame(self._records(name) if self._is_rows(name)
+                              else self._raw.get(name, {}))
+            for c in df.columns:
+                if df[c].dtype == object and df[c].isna().any():
+                    df[c] = pd.to_numeric(df[c], errors="coerce").astype(float)
+            self._frames[name] = df
+        return df
+
+    def _is_rows(self, name: str) -> bool:
+        return not isinstance(self._raw.get(name, "[]"), dict)
+
+    def _records(self, name: str) -> list[dict[str, Any]]:
+        """A row table as a list of dicts (parsed once)."""
+        v = self._raw.get(name, "[]")
+        if isinstance(v, str):
+            v = json.loads(v)
+            self._raw[name] = v
+        assert isinstance(v, list)
+        return v
+
+    def _columns(self, name: str) -> dict[str, list[Any]]:
+        """Any table as columns (without pandas)."""
+        if self._is_rows(name):
+            recs = self._records(name)
+            keys: dict[str, None] = {}
+            for r in recs:
+                keys.update(dict.fromkeys(r))
+            return {k: [r.get(k) for r in recs] for k in keys}
+        v = self._raw.get(name, {})
+        assert isinstance(v, dict)
+        return v
+
+    def _is_empty(self, name: str) -> bool:
+        cols = self._columns(name)
+        return not cols or not any(len(c) for c in cols.values())
 
     @property
     def seed(self) -> int:
         return int(self.meta["seed"])
+
+    def __repr__(self) -> str:
+        m = self.meta
+        return (f"<burstlab Result: scenario {m.get('scenario')!r}, seed {m.get('seed')}, "
+                f"replication {m.get('replication')}, tables {', '.join(self.tables)}>")
 
     def summary(self) -> str:
         """A fixed-width table of the main per-flow figures."""
@@ -122,19 +201,17 @@ class Result:
             "segments_sent", "retransmits", "td_events", "to_events", "mean_rtt_s",
             "mean_cwnd_segments",
         ]
-        df = self.flows[[c for c in cols if c in self.flows.columns]]
         head = (
             f"scenario {self.meta['scenario']!r}  seed {self.meta['seed']}  "
             f"replication {self.meta['replication']}  burstlab {self.meta['version']}  "
             f"simulated {self.meta['duration_s']:g} s"
         )
-        text = head + "\n" + df.to_string(index=False, float_format=lambda x: f"{x:.4g}")
-        if not self.obs_flows.empty:
+        text = head + "\n" + _text_table(self._columns("flows"), cols)
+        if not self._is_empty("obs_flows"):
             ocols = ["flow", "data_bursts", "mean_segments_per_burst", "burst_loss_prob",
                      "ack_bursts", "mean_assembly_delay_s"]
-            odf = self.obs_flows[[c for c in ocols if c in self.obs_flows.columns]]
-            text += "\nOBS (mean_segments_per_burst is yu's S)\n" + odf.to_string(
-                index=False, float_format=lambda x: f"{x:.4g}")
+            text += ("\nOBS (mean_segments_per_burst is yu's S)\n"
+                     + _text_table(self._columns("obs_flows"), ocols))
         return text
 
     def _repr_html_(self) -> str:
@@ -147,18 +224,20 @@ class Result:
                  f"{m.get('duration_s', float('nan')):g} s simulated, burstlab "
                  f"{html.escape(str(m.get('version')))}</p>"]
         for name in ("flows", "links", "obs_flows", "bursts"):
-            df = getattr(self, name)
-            if not df.empty:
+            if name in self.tables and not self._is_empty(name):
                 parts.append(f"<p><code>{name}</code></p>"
-                             + df.to_html(index=False, max_rows=40, border=0))
+                             + self.table(name).to_html(index=False, max_rows=40, border=0))
         return "\n".join(parts)
 
     def to_dir(self, out: str | os.PathLike[str]) -> list[Path]:
-        """Writes flows.csv, links.csv, traces (if any) and result.json into ``out``.
+        """Writes one CSV per table (an optional table — OBS, traces — only when it has
+        rows) and result.json into ``out``.
 
         Every CSV carries the seed, replication, scenario name and burstlab version as
-        columns; result.json also holds the full scenario.
+        columns; result.json holds the meta data, the full scenario and every row table.
         """
+        import csv
+
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
         written = []
@@ -168,38 +247,45 @@ class Result:
             "replication": self.meta["replication"],
             "burstlab_version": self.meta["version"],
         }
-        for name, df in [
-            ("flows", self.flows),
-            ("links", self.links),
-            ("cwnd_trace", self.cwnd),
-            ("packet_trace", self.packets),
-            ("bursts", self.bursts),
-            ("obs_links", self.obs_links),
-            ("obs_flows", self.obs_flows),
-            ("burst_hist", self.burst_hist),
-            ("burst_trace", self.burst_trace),
-            ("cwnd_estimates", self.cwnd_estimates),
-        ]:
-            optional = name.endswith("trace") or name in OBS_TABLES
-            if optional and df.empty:
+        doc: dict[str, Any] = {"meta": self.meta, "scenario": self.scenario}
+        for name in self.tables:
+            if name in self._optional and self._is_empty(name):
                 continue
+            cols = {**self._columns(name)}
+            n = max((len(c) for c in cols.values()), default=0)
+            cols.update({k: [v] * n for k, v in stamp.items()})
             p = d / f"{name}.csv"
-            df.assign(**stamp).to_csv(p, index=False)
+            with p.open("w", newline="", encoding="utf-8") as fh:
+                w = csv.writer(fh, lineterminator="\n")
+                w.writerow(cols)
+                w.writerows(zip(*(cols[k] for k in cols), strict=True))
             written.append(p)
+            if self._is_rows(name):
+                doc[name] = self._records(name)
         p = d / "result.json"
-        doc = {
-            "meta": self.meta,
-            "scenario": self.scenario,
-            "flows": json.loads(self.flows.to_json(orient="records")),
-            "links": json.loads(self.links.to_json(orient="records")),
-        }
-        for name in OBS_TABLES:
-            df = getattr(self, name)
-            if not df.empty:
-                doc[name] = json.loads(df.to_json(orient="records"))
         p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
         written.append(p)
         return written
+
+
+def _text_table(cols: Mapping[str, Sequence[Any]], want: Sequence[str]) -> str:
+    """The columns ``want`` (those present) as a right-aligned fixed-width text table,
+    floats to 4 significant digits, missing values as NaN."""
+    names = [c for c in want if c in cols]
+
+    def fmt(v: Any) -> str:
+        if v is None or (isinstance(v, float) and v != v):
+            return "NaN"
+        if isinstance(v, float):
+            return f"{v:.4g}"
+        return str(v)
+
+    cells = [[fmt(v) for v in cols[c]] for c in names]
+    widths = [max([len(c), *map(len, cs)]) for c, cs in zip(names, cells, strict=True)]
+    lines = [" ".join(c.rjust(w) for c, w in zip(names, widths, strict=True))]
+    for row in zip(*cells, strict=True):
+        lines.append(" ".join(v.rjust(w) for v, w in zip(row, widths, strict=True)))
+    return "\n".join(lines)
 
 
 def run(
@@ -231,30 +317,4 @@ def run(
         text, fmt = _text_and_format(scenario)
         raw = _core.run(text, fmt, seed, replication)
         spec = json.loads(text) if fmt == "json" else tomllib.loads(text)
-    flows = pd.DataFrame(json.loads(raw["flows"]))
-    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s"):
-        if c in flows.columns:  # JSON carries NaN as null
-            flows[c] = pd.to_numeric(flows[c], errors="coerce").astype(float)
-    return Result(
-        meta=dict(raw["meta"]),
-        flows=flows,
-        links=pd.DataFrame(json.loads(raw["links"])),
-        cwnd=pd.DataFrame(raw["cwnd_trace"]),
-        packets=pd.DataFrame(raw["packet_trace"]),
-        scenario=spec,
-        bursts=_rows(raw, "bursts"),
-        obs_links=_rows(raw, "obs_links"),
-        obs_flows=_rows(raw, "obs_flows"),
-        burst_hist=_rows(raw, "burst_hist"),
-        burst_trace=pd.DataFrame(raw.get("burst_trace", {})),
-        cwnd_estimates=_rows(raw, "cwnd_estimates"),
-    )
-
-
-def _rows(raw: Mapping[str, Any], key: str) -> pd.DataFrame:
-    """A JSON row list from the core as a DataFrame; JSON nulls (NaN) become float NaN."""
-    df = pd.DataFrame(json.loads(raw.get(key, "[]")))
-    for c in df.columns:
-        if df[c].dtype == object and df[c].isna().any():
-            df[c] = pd.to_numeric(df[c], errors="coerce").astype(float)
-    return df
+    return Result.from_core(raw, spec)

@@ -65,7 +65,9 @@ def _u64(text: str) -> int:
     return v
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command-line parser. With ``command`` (one of the built-in commands), the
+    other modules' commands are registered as stand-ins without importing them."""
     p = argparse.ArgumentParser(
         prog="burstlab",
         description="Simulation and models of TCP over optical burst switching.",
@@ -90,12 +92,14 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--duration", type=float, default=200.0, help="simulated seconds per run")
     d.set_defaults(func=_cmd_demo)
 
-    for name in (
-        "burstlab.models.cli",
-        "burstlab.sweep_cli",
-        "burstlab.reproduce.cli",
-        "burstlab.export.cli",
-    ):
+    for name, (commands, helps) in _COMMAND_MODULES.items():
+        if command is not None and command not in commands:
+            # Not the command being run: a stand-in keeps it in the usage and the list
+            # of commands without importing its module (numpy, pandas, …), so that a
+            # small `burstlab run` starts in a fraction of a second.
+            for c, h in zip(commands, helps, strict=True):
+                sub.add_parser(c, help=h, add_help=False)
+            continue
         try:
             mod = __import__(name, fromlist=["add_parser"])
         except ImportError:
@@ -104,8 +108,30 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: The modules that register further commands: (commands, one-line helps).
+_COMMAND_MODULES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "burstlab.models.cli": (("model",), ("analytical TCP-over-OBS models (yu eqs. 26-61, "
+                                         "PFTK)",)),
+    "burstlab.sweep_cli": (("sweep", "plot"), ("run a scenario over a parameter grid (parallel, resumable)",
+                                               "plot a metric against a swept parameter")),
+    "burstlab.reproduce.cli": (("reproduce",), ("reproduce papers' figures, tables and claims (simulation, "
+                                                "model, paper)",)),
+    "burstlab.export.cli": (("export",), ("write a scenario for another simulator (ns-2)",)),
+}
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The sub-command named in ``argv`` (its first word not starting with '-'), if it is
+    one of the built-in ones; ``None`` (register everything) otherwise."""
+    for a in argv:
+        if not a.startswith("-"):
+            return a if a in ("run", "validate", "demo") else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_of(argv))
     try:
         args = parser.parse_args(argv)
         rc = args.func(args)

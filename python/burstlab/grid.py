@@ -298,8 +298,14 @@ def points(grid: Mapping[str, Sequence[Value]]) -> list[dict[str, Value]]:
 
 
 def apply(base: Mapping[str, Any], point: Mapping[str, Value]) -> dict[str, Any]:
-    """A deep copy of ``base`` with every ``path: value`` of ``point`` set."""
+    """A deep copy of ``base`` with every ``path: value`` of ``point`` set.
+
+    A float with an integral value is written as an integer (``10.0`` → ``10``): an
+    integer setting (``wm``) accepts it, and a real-valued one reads it unchanged.
+    """
     sc = copy.deepcopy(dict(base))
     for path, v in point.items():
+        if isinstance(v, float) and v.is_integer() and abs(v) < 2**63:
+            v = int(v)
         set_path(sc, path, v)
     return sc

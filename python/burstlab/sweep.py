@@ -316,6 +316,8 @@ def execute(task: Task) -> dict[str, Any]:
     try:
         raw = _core.run(task.text, "json", task.seed, task.replication)
         meta = dict(raw["meta"])
+        meta["tables"] = list(raw["tables"])
+        meta["optional_tables"] = list(raw.get("optional_tables", ()))
         obs_flows = raw.get("obs_flows")
         if obs_flows:  # OBS: keep each flow's burst statistics (yu's S) with the run
             meta["obs_flows"] = json.loads(obs_flows)
@@ -721,11 +723,34 @@ def sweep(
             raise GridError(f"grid entry 'sim.seed': seeds must be non-negative integers, "
                             f"got {pt_seed!r}")
         scenarios.append((pt, apply(base, pt), pt_seed))
+    _check_axes(base, axes, pts[0] if pts else {})
     info = {"grid": {k: list(v) for k, v in axes.items()}, "replications": replications,
             "seed": base_seed, "burstlab_version": _core.__version__, "scenario": base}
     return _run_points(scenarios, list(axes), axes, info, replications=replications,
                        store=store, executor=executor, jobs=jobs, scheduler=scheduler,
                        progress=progress, retry_errors=retry_errors, t_start=t_start)
+
+
+def _check_axes(base: Mapping[str, Any], axes: Mapping[str, Sequence[Value]],
+                first: Mapping[str, Value]) -> None:
+    """Validates every value of every grid entry before anything runs (each value with
+    the other entries at the grid's first point) and warns on stderr, naming the entry,
+    the value and the scenario's reason, about each value the scenario rejects — a
+    non-integer for an integer setting, a negative rate. Those runs still go ahead and
+    are recorded as failed (the other points finish), as for any failing run.
+    """
+    for path, values in axes.items():
+        for v in values:
+            pt = {**first, path: v}
+            try:
+                _core.validate(canonical_json(apply(base, pt)), "json")
+            except ValueError as e:
+                hint = ""
+                if isinstance(v, float) and not v.is_integer() and "expected u" in str(e):
+                    hint = (" (the grid gives non-integers for an integer setting: choose "
+                            "a..b:lin:n with (b - a)/(n - 1) whole, or list the values)")
+                print(f"burstlab: warning: grid entry '{path}' value {v!r} will fail: "
+                      f"{e}{hint}", file=sys.stderr)
 
 
 def sweep_points(
@@ -973,13 +998,11 @@ def _assemble(
 def _kept_result(rec: Mapping[str, Any], meta: dict[str, Any],
                  traces: Mapping[str, Any]) -> Result:
     """A stored run (with its traces) as a :class:`Result`, as :func:`burstlab.run`
-    would have returned it."""
-    flows = pd.DataFrame(json.loads(rec["flows"]))
-    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s"):
-        if c in flows.columns:  # JSON carries NaN as null
-            flows[c] = pd.to_numeric(flows[c], errors="coerce").astype(float)
-    obs_flows = pd.DataFrame(meta.pop("obs_flows", []))
-    return Result(meta=meta, flows=flows, links=pd.DataFrame(json.loads(rec["links"])),
-                  cwnd=pd.DataFrame(traces["cwnd"]), packets=pd.DataFrame(traces["packets"]),
-                  scenario=json.loads(rec["scenario"]), obs_flows=obs_flows,
-                  burst_trace=pd.DataFrame(traces["bursts"]))
+    would have returned it (the OBS tables other than ``obs_flows`` are not stored)."""
+    raw = {"flows": rec["flows"], "links": rec["links"],
+           "obs_flows": meta.pop("obs_flows", []), "cwnd_trace": traces["cwnd"],
+           "packet_trace": traces["packets"], "burst_trace": traces["bursts"]}
+    tables = meta.pop("tables", None) or list(raw)
+    optional = meta.pop("optional_tables", None) or [t for t in tables
+                                                    if t not in ("flows", "links")]
+    return Result(meta, raw, tables, optional, json.loads(rec["scenario"]))

@@ -59,5 +59,5 @@ pub fn run_spec(
     replication: Option<u64>,
 ) -> Result<RunResult, ScenarioError> {
     let r = spec.resolve(seed, replication)?;
-    Ok(world::World::new(&r)?.run())
+    world::World::new(&r)?.try_run()
 }

@@ -145,7 +145,18 @@ pub struct SimSpec {
     pub warmup: Option<Dur>,
     #[serde(default)]
     pub trace: TraceSpec,
+    /// Memory the run may use for packets, events and traces (default 4 GiB). A run
+    /// that needs more stops with an error naming the likely cause (an unlimited queue
+    /// under overload, a long trace) instead of exhausting the machine.
+    #[serde(default)]
+    pub max_memory: Option<Size>,
 }
+
+/// The fastest a UDP source may send (packets per second; one event each).
+pub const MAX_PKTS_PER_SEC: f64 = 1e9;
+
+/// Default of `sim.max_memory`.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
 fn default_seed() -> u64 {
     1
@@ -731,7 +742,18 @@ impl AssemblySpec {
         let cfg = match self.kind {
             AssemblyType::Timer => AssemblerConfig::Timer {
                 tb: need("tb", self.tb)?,
-                jitter_sd_frac: self.jitter.unwrap_or(0.0),
+                jitter_sd_frac: match self.jitter {
+                    Some(j) if !(j.is_finite() && (0.0..=10.0).contains(&j)) => {
+                        return Err(e(
+                            format!("{path}.jitter"),
+                            format!(
+                                "the standard deviation of the period as a fraction of tb \
+                                 must lie in [0, 10] (got {j})"
+                            ),
+                        ))
+                    }
+                    j => j.unwrap_or(0.0),
+                },
             },
             AssemblyType::Length => AssemblerConfig::Length {
                 max_bytes: self.max_bytes.map(|s| s.0),
@@ -832,6 +854,8 @@ fn path_error(path: String, msg: String) -> ScenarioError {
 pub struct Resolved {
     pub name: String,
     pub duration: SimTime,
+    /// `sim.max_memory` in bytes.
+    pub max_memory: u64,
     pub warmup: SimTime,
     pub seed: u64,
     pub replication: u64,
@@ -974,6 +998,16 @@ impl ScenarioSpec {
         if self.sim.duration.0 == SimTime::ZERO {
             return Err(e("sim.duration", "must be positive"));
         }
+        if self.sim.duration.0 > crate::units::MAX_DURATION {
+            return Err(e(
+                "sim.duration",
+                "must be at most 10000000 s (about 116 days): the clock counts picoseconds in 64 bits",
+            ));
+        }
+        let max_memory = self.sim.max_memory.map_or(DEFAULT_MAX_MEMORY, |m| m.0);
+        if max_memory < 1 << 20 {
+            return Err(e("sim.max_memory", "must be at least 1 MiB"));
+        }
         let warmup = self.sim.warmup.map(|d| d.0).unwrap_or(SimTime::ZERO);
         if warmup >= self.sim.duration.0 {
             return Err(e("sim.warmup", "must be shorter than sim.duration"));
@@ -1007,6 +1041,7 @@ impl ScenarioSpec {
         }
         // ---- OBS settings (defaults when the section is absent).
         let obs_spec = self.obs.clone().unwrap_or_default();
+        let obs_spec_classifier = self.obs.as_ref().map(|o| o.classifier);
         let max_pkts_per_burst = obs_spec.max_pkts_per_burst.unwrap_or(u32::MAX);
         if max_pkts_per_burst == 0 {
             return Err(e("obs.max_pkts_per_burst", "must be at least 1 (got 0)"));
@@ -1206,6 +1241,16 @@ impl ScenarioSpec {
                 }
                 (None, None) => return Err(e(fld("delay"), "required (or length_km)")),
             };
+            if f.loss.is_some()
+                && obs_spec.loss.as_ref().map(|l| l.scope) == Some(LossScope::PerPath)
+            {
+                return Err(e(
+                    fld("loss"),
+                    "a fibre's own loss applies only with obs.loss.scope = \"per_link\"; \
+                     with \"per_path\" each burst is lost at most once per path with \
+                     probability obs.loss.p",
+                ));
+            }
             let loss = match f.loss {
                 None => None,
                 Some(p) if (0.0..=1.0).contains(&p) => Some(p),
@@ -1311,8 +1356,13 @@ impl ScenarioSpec {
                     return Err(e(
                         fld(nm),
                         format!(
-                            "node '{}' is a router; flows start and end at hosts",
-                            nodes[ix as usize].0
+                            "node '{}' is {}; flows start and end at hosts",
+                            nodes[ix as usize].0,
+                            match nodes[ix as usize].1 {
+                                NodeKind::Edge => "an OBS edge node",
+                                NodeKind::Core => "an OBS core node",
+                                _ => "a router",
+                            }
                         ),
                     ));
                 }
@@ -1355,6 +1405,17 @@ impl ScenarioSpec {
                         .0;
                     let packet_size =
                         pkt_size(f.packet_size.unwrap_or(Size(1000)), &fld("packet_size"))?;
+                    // Each packet is one event at the source: bound the event rate.
+                    let pps = rate.bps() as f64 / (8.0 * packet_size as f64);
+                    if pps > MAX_PKTS_PER_SEC {
+                        return Err(e(
+                            fld("rate"),
+                            format!(
+                                "{pps:.3e} packets per second of {packet_size} B; a UDP source \
+                                 may send at most 1e9 packets per second"
+                            ),
+                        ));
+                    }
                     if f.kind == FlowType::Cbr {
                         ResolvedFlowKind::Cbr { rate, packet_size }
                     } else {
@@ -1392,6 +1453,23 @@ impl ScenarioSpec {
                     format!("no class {class} (obs.class has {nclasses} entries)"),
                 ));
             }
+            if f.assembly.is_some() {
+                if let Some(c) = obs_spec_classifier.filter(|&c| c != Classifier::PerFlow) {
+                    return Err(e(
+                        fld("assembly"),
+                        format!(
+                            "a flow's own assembly needs obs.classifier = \"per_flow\"; \
+                             with {} the flow shares its queue: set the policy in [obs] \
+                             (or per class / per edge node)",
+                            if c == Classifier::PerEgress {
+                                "\"per_egress\""
+                            } else {
+                                "\"per_class\""
+                            }
+                        ),
+                    ));
+                }
+            }
             let assembly = match &f.assembly {
                 Some(a) => Some(a.resolve(&fld("assembly"), max_pkts_per_burst)?),
                 None => None,
@@ -1412,6 +1490,7 @@ impl ScenarioSpec {
         Ok(Resolved {
             name: self.name.clone().unwrap_or_else(|| "scenario".into()),
             duration: self.sim.duration.0,
+            max_memory,
             warmup,
             seed: seed.unwrap_or(self.sim.seed),
             replication: replication.unwrap_or(self.sim.replication),
@@ -1590,7 +1669,13 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
         c.mss = m.0 as u32;
     }
     if let Some(h) = t.header_bytes {
-        c.header_bytes = u32::try_from(h.0).map_err(|_| e("header_bytes", "too large".into()))?;
+        if h.0 > 65_535 {
+            return Err(e(
+                "header_bytes",
+                format!("at most 65535 B of headers per packet (got {})", h.0),
+            ));
+        }
+        c.header_bytes = h.0 as u32;
     }
     if let Some(a) = t.ack_bytes {
         if a.0 == 0 || a.0 > 1 << 20 {
@@ -1652,8 +1737,13 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
         c.max_rto = d.0;
     }
     if let Some(d) = t.init_rto {
-        if d.0 == SimTime::ZERO {
-            return Err(e("init_rto", "must be positive".into()));
+        // Below 1 µs a timer backed off to its cap would fire every few picoseconds
+        // on a path that loses everything: billions of events per simulated second.
+        if d.0 < SimTime::from_us(1) {
+            return Err(e(
+                "init_rto",
+                format!("must be at least 1 µs (got {})", d.0),
+            ));
         }
         c.init_rto = d.0;
     }
@@ -1695,6 +1785,17 @@ fn explicit_route(
             field,
             "must start at the flow's source and end at its destination",
         ));
+    }
+    for (k, n) in r.iter().enumerate() {
+        if let Some(j) = r[..k].iter().position(|m| m == n) {
+            return Err(ScenarioError::new(
+                format!("{field}[{k}]"),
+                format!(
+                    "the route visits '{}' twice (also at [{j}]): a route must not loop",
+                    names[k]
+                ),
+            ));
+        }
     }
     for (k, w) in r.windows(2).enumerate() {
         if adj[w[0] as usize].binary_search(&w[1]).is_err() {

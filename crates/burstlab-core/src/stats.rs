@@ -476,3 +476,113 @@ mod tests {
         assert!(h.quantile(1.0) <= 1000 && h.quantile(1.0) >= 960);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The result tables, listed once.
+
+/// One column of a trace table (traces travel as columns: they can be long).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Column {
+    F64(Vec<f64>),
+    U64(Vec<u64>),
+    I64(Vec<i64>),
+    Bool(Vec<bool>),
+    Str(Vec<&'static str>),
+}
+
+/// A result table as a front end receives it: JSON rows (one object per row; NaN as
+/// `null`) or named columns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TableData {
+    Rows(String),
+    Columns(Vec<(&'static str, Column)>),
+}
+
+/// One result table of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The table's name: the file stem of its CSV and its key in a front end.
+    pub name: &'static str,
+    /// Present only in some runs (OBS networks, traces, ECWBA): a front end skips it
+    /// when it is empty.
+    pub optional: bool,
+    pub data: TableData,
+}
+
+fn rows<T: Serialize>(v: &[T]) -> TableData {
+    // Serialising plain structs of numbers and strings cannot fail.
+    TableData::Rows(serde_json::to_string(v).unwrap_or_else(|_| "[]".into()))
+}
+
+fn col<T, U>(v: &[T], f: impl Fn(&T) -> U) -> Vec<U> {
+    v.iter().map(f).collect()
+}
+
+impl RunResult {
+    /// Every result table of the run, in order. This is the one list of the tables:
+    /// the Python binding hands exactly these over, and the Python `Result` exposes
+    /// exactly these (`cwnd_trace` as `cwnd`, `packet_trace` as `packets`).
+    pub fn tables(&self) -> Vec<Table> {
+        let t = |name, optional, data| Table {
+            name,
+            optional,
+            data,
+        };
+        let cw = &self.cwnd_trace;
+        let pk = &self.packet_trace;
+        let bt = &self.burst_trace;
+        vec![
+            t("flows", false, rows(&self.flows)),
+            t("links", false, rows(&self.links)),
+            t(
+                "cwnd_trace",
+                true,
+                TableData::Columns(vec![
+                    ("time_s", Column::F64(col(cw, |s| s.time.as_secs_f64()))),
+                    ("flow", Column::U64(col(cw, |s| s.flow as u64))),
+                    ("cwnd_segments", Column::F64(col(cw, |s| s.cwnd))),
+                    (
+                        "ssthresh_segments",
+                        Column::U64(col(cw, |s| s.ssthresh as u64)),
+                    ),
+                ]),
+            ),
+            t(
+                "packet_trace",
+                true,
+                TableData::Columns(vec![
+                    ("time_s", Column::F64(col(pk, |s| s.time.as_secs_f64()))),
+                    ("flow", Column::U64(col(pk, |s| s.flow as u64))),
+                    ("seq", Column::U64(col(pk, |s| s.seq))),
+                    ("event", Column::Str(col(pk, |s| s.event.name()))),
+                    ("retransmit", Column::Bool(col(pk, |s| s.retransmit))),
+                ]),
+            ),
+            t("bursts", true, rows(&self.bursts)),
+            t("obs_links", true, rows(&self.obs_links)),
+            t("obs_flows", true, rows(&self.obs_flows)),
+            t("burst_hist", true, rows(&self.burst_hist)),
+            t("cwnd_estimates", true, rows(&self.cwnd_estimates)),
+            t(
+                "burst_trace",
+                true,
+                TableData::Columns(vec![
+                    ("time_s", Column::F64(col(bt, |s| s.time.as_secs_f64()))),
+                    ("queue", Column::U64(col(bt, |s| s.queue as u64))),
+                    ("burst", Column::U64(col(bt, |s| s.burst))),
+                    ("event", Column::Str(col(bt, |s| s.event.name()))),
+                    ("pkts", Column::U64(col(bt, |s| s.pkts as u64))),
+                    ("bytes", Column::U64(col(bt, |s| s.bytes))),
+                    (
+                        "reason",
+                        Column::Str(col(bt, |s| s.reason.map_or("", |x| x.name()))),
+                    ),
+                    (
+                        "fibre",
+                        Column::I64(col(bt, |s| s.fibre.map_or(-1, |f| f as i64))),
+                    ),
+                ]),
+            ),
+        ]
+    }
+}

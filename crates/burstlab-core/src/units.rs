@@ -12,6 +12,16 @@ use std::ops::{Add, AddAssign, Sub};
 /// Picoseconds per second.
 pub const PS_PER_SEC: u64 = 1_000_000_000_000;
 
+/// The longest run a scenario may ask for: 10^7 s (about 116 days), a little over half
+/// of the clock's range (2^64 ps ≈ 1.8·10^7 s), so that every timer, offset and
+/// serialisation time scheduled before the end stays representable.
+pub const MAX_DURATION: SimTime = SimTime(10_000_000 * PS_PER_SEC);
+
+/// The fastest rate a scenario may give: 1 Pb/s (10^15 b/s), 25 000 times the fastest
+/// line rate of the papers (40 Gb/s). A byte then still takes 8 ps to send; much faster
+/// rates would round serialisation times to nothing and flood the event queue.
+pub const MAX_RATE_BPS: f64 = 1e15;
+
 /// A point in (or span of) simulated time, in integer picoseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SimTime(pub u64);
@@ -68,17 +78,22 @@ impl SimTime {
     }
 }
 
+/// Adding spans never wraps the clock: a sum beyond the clock's range saturates at
+/// [`SimTime::MAX`], an instant after the end of every run (validation keeps
+/// `sim.duration` at most [`MAX_DURATION`], far below it), so an event scheduled there
+/// simply never happens. Without this, a timer backed off near the end of the range
+/// would wrap to an instant in the past and the run would never end.
 impl Add for SimTime {
     type Output = SimTime;
     #[inline]
     fn add(self, o: SimTime) -> SimTime {
-        SimTime(self.0 + o.0)
+        SimTime(self.0.saturating_add(o.0))
     }
 }
 impl AddAssign for SimTime {
     #[inline]
     fn add_assign(&mut self, o: SimTime) {
-        self.0 += o.0;
+        self.0 = self.0.saturating_add(o.0);
     }
 }
 impl Sub for SimTime {
@@ -177,6 +192,11 @@ pub fn parse_rate(s: &str) -> Result<BitRate, String> {
     if !(v.is_finite() && v >= 1.0) {
         return Err(format!(
             "a rate must be positive (at least 1 b/s), got '{s}'"
+        ));
+    }
+    if v > MAX_RATE_BPS {
+        return Err(format!(
+            "'{s}' is faster than the largest rate burstlab simulates (1 Pb/s = 1e15 b/s)"
         ));
     }
     Ok(BitRate(v.round() as u64))

@@ -205,3 +205,205 @@ dst = "b"
     let ok = obs.replace("4294967295", "4096");
     assert!(run_toml(&ok, None, None).is_ok());
 }
+
+/// An OBS scenario (two edges, one core) for the findings below; `{obs}` and `{flow}`
+/// are appended to the `[obs]` section and to the one TCP flow.
+fn obs_scenario(obs: &str, flow: &str) -> String {
+    format!(
+        r#"
+[sim]
+duration = "1s"
+[[node]]
+name = "a"
+kind = "host"
+[[node]]
+name = "E1"
+kind = "edge"
+[[node]]
+name = "C"
+kind = "core"
+[[node]]
+name = "E2"
+kind = "edge"
+[[node]]
+name = "b"
+kind = "host"
+[[link]]
+a = "a"
+b = "E1"
+rate = "10Mb/s"
+delay = "1ms"
+[[link]]
+a = "E2"
+b = "b"
+rate = "10Mb/s"
+delay = "1ms"
+[[fibre]]
+a = "E1"
+b = "C"
+rate = "1Gb/s"
+delay = "1ms"
+loss = 0.1
+[[fibre]]
+a = "C"
+b = "E2"
+rate = "1Gb/s"
+delay = "1ms"
+[obs]
+assembly = {{ type = "timer", tb = "1ms" }}
+{obs}
+[[flow]]
+type = "tcp"
+src = "a"
+dst = "b"
+{flow}
+"#
+    )
+}
+
+fn obs_err(obs: &str, flow: &str) -> String {
+    match run_toml(&obs_scenario(obs, flow), None, None) {
+        Ok(_) => panic!("expected an error for obs {obs:?}, flow {flow:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Hardening: settings that were accepted and silently ignored are now rejected.
+#[test]
+fn settings_that_would_be_ignored_are_rejected() {
+    // The scenario itself is fine with per-link loss.
+    run_toml(&obs_scenario("", ""), None, None).unwrap();
+    // A fibre's own loss under per-path loss.
+    let e = obs_err("loss = { p = 0.01, scope = \"per_path\" }", "");
+    assert!(
+        e.starts_with("fibre[0].loss") && e.contains("per_link"),
+        "{e}"
+    );
+    // A flow's own assembly under a shared classifier.
+    let e = obs_err(
+        "classifier = \"per_egress\"",
+        "assembly = { type = \"timer\", tb = \"2ms\" }",
+    );
+    assert!(
+        e.starts_with("flow[0].assembly") && e.contains("per_egress"),
+        "{e}"
+    );
+    // ...which is fine with per-flow queues.
+    run_toml(
+        &obs_scenario("", "assembly = { type = \"timer\", tb = \"2ms\" }"),
+        None,
+        None,
+    )
+    .unwrap();
+    // Headers so large that the packet size would wrap.
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\nheader_bytes = 4294967295\n");
+    assert!(e.starts_with("flow[0].header_bytes"), "{e}");
+    // An explicit route that loops.
+    let e = obs_err(
+        "",
+        "route = [\"a\", \"E1\", \"C\", \"E1\", \"C\", \"E2\", \"b\"]",
+    );
+    assert!(
+        e.starts_with("flow[0].route[3]") && e.contains("'E1' twice"),
+        "{e}"
+    );
+    // The jitter of a timer is named as the user wrote it.
+    let e = obs_err(
+        "",
+        "assembly = { type = \"timer\", tb = \"2ms\", jitter = -1 }",
+    );
+    assert!(e.starts_with("flow[0].assembly.jitter:"), "{e}");
+}
+
+#[test]
+fn flows_to_obs_nodes_name_the_node_kind() {
+    let text = obs_scenario("", "").replace("dst = \"b\"", "dst = \"E2\"");
+    let e = run_toml(&text, None, None).unwrap_err().to_string();
+    assert!(
+        e.starts_with("flow[0].dst") && e.contains("an OBS edge node"),
+        "{e}"
+    );
+}
+
+/// Hardening: quantities that size memory or event rates are bounded at validation.
+#[test]
+fn quantities_that_size_memory_or_event_rates_are_bounded() {
+    let cbr = |rate: &str| {
+        err(&format!(
+            "[[flow]]\ntype = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nrate = \"{rate}\"\n"
+        ))
+    };
+    let e = cbr("1e30b/s");
+    assert!(e.starts_with("flow[0].rate") && e.contains("1 Pb/s"), "{e}");
+    let e = cbr("1e15b/s");
+    assert!(
+        e.starts_with("flow[0].rate") && e.contains("1e9 packets"),
+        "{e}"
+    );
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ninit_rto = \"1ps\"\n");
+    assert!(e.starts_with("flow[0].init_rto"), "{e}");
+    let e = run_toml(
+        &BASE.replacen("duration = \"1s\"", "duration = 18446740", 1),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("sim.duration") && e.contains("10000000 s"),
+        "{e}"
+    );
+    let e = run_toml(
+        &BASE.replacen(
+            "duration = \"1s\"",
+            "duration = \"1s\"\nmax_memory = \"1KiB\"",
+            1,
+        ),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with("sim.max_memory"), "{e}");
+}
+
+/// Hardening: a source far faster than its unlimited queue drains used to grow until
+/// the allocator aborted the process; now the run stops at `sim.max_memory` with an
+/// error that names the setting, the link and the fix.
+#[test]
+fn an_overloaded_unlimited_queue_stops_at_the_memory_budget() {
+    let text = BASE.replacen(
+        "duration = \"1s\"",
+        "duration = \"1000s\"\nmax_memory = \"16MiB\"",
+        1,
+    ) + "[[flow]]\ntype = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nrate = \"1Gb/s\"\n";
+    let e = run_toml(&text, None, None).unwrap_err().to_string();
+    assert!(
+        e.starts_with("sim.max_memory: the run needs more than"),
+        "{e}"
+    );
+    assert!(e.contains("link a->r") && e.contains("queue_pkts"), "{e}");
+    // With a queue limit the same overload runs to its end.
+    let text = text.replace(
+        "delay = \"1ms\"\n[[link]]",
+        "delay = \"1ms\"\nqueue_pkts = 100\n[[link]]",
+    );
+    let r = run_toml(&text.replace("1000s", "2s"), None, None).unwrap();
+    assert!(r.links[0].drops_queue > 0);
+}
+
+/// Hardening: with time near the end of the clock's range, backed-off timers used to
+/// wrap into the past and the run never ended. Time arithmetic saturates now; the
+/// longest allowed run with a flow starting near its end finishes.
+#[test]
+fn timers_near_the_end_of_the_clock_do_not_wrap() {
+    let text = BASE
+        .replacen("duration = \"1s\"", "duration = 10000000", 1)
+        .replacen("delay = \"1ms\"", "delay = \"1ms\"\nloss_ab = 1.0", 1)
+        + "[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\nstart = 9999000\nmax_rto = 100000\n";
+    let r = run_toml(&text, None, None).unwrap();
+    assert_eq!(r.flows[0].segments_delivered, 0);
+    // And the clock itself: a sum past its range saturates instead of wrapping.
+    use burstlab_core::units::SimTime;
+    assert_eq!(SimTime::MAX + SimTime::from_secs(1), SimTime::MAX);
+}

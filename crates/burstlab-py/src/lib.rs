@@ -5,11 +5,11 @@
 //! simulating.
 
 use burstlab_core::scenario::ScenarioSpec;
-use burstlab_core::stats::RunResult;
+use burstlab_core::stats::{Column, RunResult, TableData};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 create_exception!(
     _core,
@@ -50,9 +50,9 @@ fn validate(text: &str, format: &str) -> PyResult<()> {
     Ok(())
 }
 
-/// Runs a scenario given as TOML or JSON text. Returns a dict with `meta`, `flows`,
-/// `links`, `bursts`, `obs_links`, `obs_flows`, `burst_hist` (JSON row lists) and
-/// `cwnd_trace`, `packet_trace`, `burst_trace` (columns).
+/// Runs a scenario given as TOML or JSON text. Returns a dict with `meta`, one entry per
+/// result table of `RunResult::tables` (JSON row lists, or dicts of columns for the
+/// traces), `tables` (their names, in order) and `optional_tables`.
 #[pyfunction]
 #[pyo3(signature = (text, format = "toml", seed = None, replication = None))]
 fn run(
@@ -69,8 +69,8 @@ fn run(
                 .map_err(|e| e.to_string())
                 .map(|r| {
                     burstlab_core::world::World::new(&r)
+                        .and_then(|s| s.try_run())
                         .map_err(|e| e.to_string())
-                        .map(|s| s.run())
                 })
         })
         .map_err(|p| {
@@ -104,105 +104,34 @@ fn to_py(py: Python<'_>, r: RunResult) -> PyResult<Py<PyDict>> {
     meta.set_item("warmup_s", r.warmup_s)?;
     meta.set_item("events", r.events)?;
     d.set_item("meta", meta)?;
-    let js = |v: &dyn erased::Ser| v.json();
-    d.set_item("flows", js(&r.flows))?;
-    d.set_item("links", js(&r.links))?;
-    let c = PyDict::new(py);
-    c.set_item(
-        "time_s",
-        r.cwnd_trace
-            .iter()
-            .map(|s| s.time.as_secs_f64())
-            .collect::<Vec<_>>(),
-    )?;
-    c.set_item(
-        "flow",
-        r.cwnd_trace.iter().map(|s| s.flow).collect::<Vec<_>>(),
-    )?;
-    c.set_item(
-        "cwnd_segments",
-        r.cwnd_trace.iter().map(|s| s.cwnd).collect::<Vec<_>>(),
-    )?;
-    c.set_item(
-        "ssthresh_segments",
-        r.cwnd_trace.iter().map(|s| s.ssthresh).collect::<Vec<_>>(),
-    )?;
-    d.set_item("cwnd_trace", c)?;
-    let p = PyDict::new(py);
-    p.set_item(
-        "time_s",
-        r.packet_trace
-            .iter()
-            .map(|s| s.time.as_secs_f64())
-            .collect::<Vec<_>>(),
-    )?;
-    p.set_item(
-        "flow",
-        r.packet_trace.iter().map(|s| s.flow).collect::<Vec<_>>(),
-    )?;
-    p.set_item(
-        "seq",
-        r.packet_trace.iter().map(|s| s.seq).collect::<Vec<_>>(),
-    )?;
-    p.set_item(
-        "event",
-        r.packet_trace
-            .iter()
-            .map(|s| s.event.name())
-            .collect::<Vec<_>>(),
-    )?;
-    p.set_item(
-        "retransmit",
-        r.packet_trace
-            .iter()
-            .map(|s| s.retransmit)
-            .collect::<Vec<_>>(),
-    )?;
-    d.set_item("packet_trace", p)?;
-    d.set_item("bursts", js(&r.bursts))?;
-    d.set_item("obs_links", js(&r.obs_links))?;
-    d.set_item("obs_flows", js(&r.obs_flows))?;
-    d.set_item("burst_hist", js(&r.burst_hist))?;
-    d.set_item("cwnd_estimates", js(&r.cwnd_estimates))?;
-    let b = PyDict::new(py);
-    let t = &r.burst_trace;
-    b.set_item(
-        "time_s",
-        t.iter().map(|s| s.time.as_secs_f64()).collect::<Vec<_>>(),
-    )?;
-    b.set_item("queue", t.iter().map(|s| s.queue).collect::<Vec<_>>())?;
-    b.set_item("burst", t.iter().map(|s| s.burst).collect::<Vec<_>>())?;
-    b.set_item(
-        "event",
-        t.iter().map(|s| s.event.name()).collect::<Vec<_>>(),
-    )?;
-    b.set_item("pkts", t.iter().map(|s| s.pkts).collect::<Vec<_>>())?;
-    b.set_item("bytes", t.iter().map(|s| s.bytes).collect::<Vec<_>>())?;
-    b.set_item(
-        "reason",
-        t.iter()
-            .map(|s| s.reason.map_or("", |x| x.name()))
-            .collect::<Vec<_>>(),
-    )?;
-    b.set_item(
-        "fibre",
-        t.iter()
-            .map(|s| s.fibre.map_or(-1, |f| f as i64))
-            .collect::<Vec<_>>(),
-    )?;
-    d.set_item("burst_trace", b)?;
-    Ok(d.unbind())
-}
-
-mod erased {
-    pub trait Ser {
-        fn json(&self) -> String;
-    }
-    impl<T: serde::Serialize> Ser for T {
-        fn json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_else(|_| "[]".into())
+    // The tables, generically: `RunResult::tables` is their one list.
+    let names = PyList::empty(py);
+    let optional = PyList::empty(py);
+    for t in r.tables() {
+        names.append(t.name)?;
+        if t.optional {
+            optional.append(t.name)?;
+        }
+        match t.data {
+            TableData::Rows(json) => d.set_item(t.name, json)?,
+            TableData::Columns(cols) => {
+                let c = PyDict::new(py);
+                for (name, column) in cols {
+                    match column {
+                        Column::F64(v) => c.set_item(name, v)?,
+                        Column::U64(v) => c.set_item(name, v)?,
+                        Column::I64(v) => c.set_item(name, v)?,
+                        Column::Bool(v) => c.set_item(name, v)?,
+                        Column::Str(v) => c.set_item(name, v)?,
+                    }
+                }
+                d.set_item(t.name, c)?;
+            }
         }
     }
+    d.set_item("tables", names)?;
+    d.set_item("optional_tables", optional)?;
+    Ok(d.unbind())
 }
 
 #[pymodule]

@@ -60,6 +60,14 @@ impl Collector {
 
     /// Whether packet events are traced at all (so callers can skip building them).
     #[inline]
+    /// Bytes held by the traces (for the memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.cwnd_trace.capacity() * size_of::<CwndSample>()
+            + self.pkt_trace.capacity() * size_of::<PacketSample>()
+            + self.burst_trace.capacity() * size_of::<BurstSample>()
+    }
+
     pub fn packets_on(&self) -> bool {
         self.trace_pkts
     }

@@ -185,6 +185,27 @@ impl Links {
         }
     }
 
+    /// Bytes held by the links' queues and pipes (an estimate for the memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        self.links
+            .iter()
+            .map(|l| l.backlog.capacity() * 24 + l.pipe.capacity() * 16)
+            .sum()
+    }
+
+    /// The reported link direction holding the most packets (queued or propagating):
+    /// `(from node, to node, packets, whether its queue is limited)`.
+    pub fn fullest(&self) -> Option<(u32, u32, usize, bool)> {
+        self.links
+            .iter()
+            .filter_map(|l| l.p.report.map(|(_, from, to)| (l, from, to)))
+            .max_by_key(|(l, _, _)| l.pipe.len())
+            .map(|(l, from, to)| {
+                let limited = l.p.qlimit_pkts.is_some() || l.p.qlimit_bytes.is_some();
+                (from, to, l.pipe.len(), limited)
+            })
+    }
+
     /// End of warm-up: the counters restart. A link's transmissions form one contiguous
     /// block from the one under way onwards (each queued packet starts when the previous
     /// ends), so the busy time already booked past the warm-up instant is exactly

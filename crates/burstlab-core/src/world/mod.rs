@@ -101,7 +101,14 @@ pub struct World {
     /// asked for it); `is_edge[n]`: node `n` is an OBS edge node.
     hook_on: bool,
     is_edge: Vec<bool>,
+    /// `sim.max_memory`, and why the run stopped early if it outgrew it.
+    max_memory: u64,
+    stopped: Option<String>,
 }
+
+/// The memory guard looks at the world's size once every this many events (a power of
+/// two): often enough that no run can outgrow its budget by much between two looks.
+const MEMORY_CHECK_EVERY: u64 = 1 << 14;
 
 impl World {
     /// Builds the world from a validated scenario.
@@ -124,6 +131,8 @@ impl World {
             acts: Vec::with_capacity(64),
             hook_on: false,
             is_edge: r.nodes.iter().map(|n| n.1 == NodeKind::Edge).collect(),
+            max_memory: r.max_memory,
+            stopped: None,
         };
         world.hook_on = world.edges.needs_hook();
         if world.edges.needs_marks() {
@@ -148,10 +157,69 @@ impl World {
         Ok(world)
     }
 
-    /// Runs to the end and returns the results.
+    /// Runs to the end and returns the results. If the run outgrew `sim.max_memory` it
+    /// stopped early and the results cover only the time simulated (see
+    /// [`World::try_run`], which reports that as an error).
     pub fn run(mut self) -> RunResult {
         self.run_until_end();
         self.finish()
+    }
+
+    /// Runs to the end; a run that outgrew `sim.max_memory` is an error naming the
+    /// setting, the instant and the likely cause.
+    pub fn try_run(mut self) -> Result<RunResult, ScenarioError> {
+        self.run_until_end();
+        match self.stopped.take() {
+            Some(why) => Err(ScenarioError::new("sim.max_memory", why)),
+            None => Ok(self.finish()),
+        }
+    }
+
+    /// Why the run stopped before its end, if it did.
+    pub fn stopped_early(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+
+    /// Bytes held by the packet and burst pools, the event queue, the links and the
+    /// traces (an estimate: the containers' capacities times their element sizes).
+    pub fn mem_bytes(&self) -> usize {
+        self.pkts.mem_bytes()
+            + self.q.len() * 40
+            + self.links.mem_bytes()
+            + self.collector.mem_bytes()
+            + self
+                .bursts
+                .iter()
+                .map(|b| b.pkts.capacity() * 4 + 64)
+                .sum::<usize>()
+    }
+
+    /// The memory guard: `Some(reason)` when the world has outgrown `sim.max_memory`.
+    #[cold]
+    fn over_budget(&self, now: SimTime) -> Option<String> {
+        let used = self.mem_bytes() as u64;
+        if used <= self.max_memory {
+            return None;
+        }
+        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+        let mut why = format!(
+            "the run needs more than {:.2} GiB at t = {} ({} packets alive, {:.2} GiB of traces)",
+            gib(self.max_memory),
+            now,
+            self.pkts.live(),
+            gib(self.collector.mem_bytes() as u64),
+        );
+        if let Some((from, to, n, limited)) = self.links.fullest() {
+            if n > 1000 && !limited {
+                why += &format!(
+                    "; link {}->{} holds {n} packets and its queue has no limit: give it \
+                     queue_pkts or queue_bytes",
+                    self.node_names[from as usize], self.node_names[to as usize]
+                );
+            }
+        }
+        why += "; or raise sim.max_memory, shorten sim.duration or narrow [sim.trace]";
+        Some(why)
     }
 
     /// The results of a world already run with [`World::run_until_end`].
@@ -162,6 +230,12 @@ impl World {
     /// Processes events until the end event (exposed for tests that inspect the world).
     pub fn run_until_end(&mut self) {
         while let Some((now, ev)) = self.q.pop() {
+            if self.q.events_processed().is_multiple_of(MEMORY_CHECK_EVERY) {
+                if let Some(why) = self.over_budget(now) {
+                    self.stopped = Some(why);
+                    break;
+                }
+            }
             match ev {
                 Ev::LinkArrive(l) => self.link_arrive(now, l),
                 Ev::Rto(f) => self.host(now, |h, a| h.rto(now, f, a)),

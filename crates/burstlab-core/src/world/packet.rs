@@ -95,6 +95,11 @@ impl PacketPool {
         &mut self.pkts[id as usize]
     }
 
+    /// Bytes the pool holds (for the memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        self.pkts.capacity() * std::mem::size_of::<Packet>() + self.free.capacity() * 4
+    }
+
     /// Packets currently alive.
     pub fn live(&self) -> usize {
         self.pkts.len() - self.free.len()
