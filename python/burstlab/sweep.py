@@ -321,6 +321,9 @@ def execute(task: Task) -> dict[str, Any]:
         obs_flows = raw.get("obs_flows")
         if obs_flows:  # OBS: keep each flow's burst statistics (yu's S) with the run
             meta["obs_flows"] = json.loads(obs_flows)
+        est = json.loads(raw.get("cwnd_estimates") or "[]")
+        if est:  # ECWBA: the estimator's error per flow
+            meta["cwnd_estimates"] = est
         if task.keep_traces:  # trace experiments: the traces are stored with the run
             meta["traces"] = {"cwnd": raw.get("cwnd_trace") or {},
                               "packets": raw.get("packet_trace") or {},
@@ -970,6 +973,7 @@ def _assemble(
         if t.keep_traces and traces is not None:
             kept[(t.point, t.replication)] = _kept_result(rec, meta, traces)
         obs = {o.get("flow"): o for o in meta.get("obs_flows", [])}
+        est = {e.get("flow"): e for e in meta.get("cwnd_estimates", [])}
         for f in json.loads(rec["flows"]):
             o = obs.get(f.get("flow"))
             extra = {} if o is None else {
@@ -977,6 +981,10 @@ def _assemble(
                 "data_bursts": o.get("data_bursts"),
                 "data_bursts_lost": o.get("data_bursts_lost"),
             }
+            e = est.get(f.get("flow"))
+            if e is not None:
+                extra["cwnd_est_abs_err_segments"] = e.get("mean_abs_err_segments")
+                extra["cwnd_est_rel_err"] = e.get("mean_rel_err")
             flow_rows.append({**s, **f, **extra})
         for ln in json.loads(rec["links"]):
             link_rows.append({**s, **ln})

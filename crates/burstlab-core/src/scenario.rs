@@ -504,7 +504,14 @@ fn default_wavelengths() -> u32 {
 ///
 /// - `type = "timer"`: `tb` (required), `jitter` (sd as a fraction of `tb`, ozsarac §3.3);
 /// - `type = "length"`: `max_bytes` and/or `max_pkts`;
-/// - `type = "hybrid"`: `tmax`, `lmax` (bytes) required, `lmin` (padding) optional.
+/// - `type = "hybrid"`: `tmax`, `lmax` (bytes) required, `lmin` (padding) optional;
+/// - `type = "cwba"` (ozsarac §2.1): `window` required (`mark` | `oracle` | `estimator`
+///   | `reno_fsm`), `tmax` optional (then it is MCWBA);
+/// - `type = "mcwba"` (ozsarac §2.2): `tmax` required, `window` optional (`mark`);
+/// - `type = "ecwba"` (ozsarac §2.3): CWBA on the ingress's Reno state-machine
+///   estimate; `tmax` optional.
+///
+/// Window-based types need the `per_flow` classifier and a TCP flow.
 ///
 /// `ack_ratio_max` (timer, length and hybrid): ACK-ratio assembly (zhou §3) with that
 /// `R_MAX` in [0, 1] — the type's trigger forms the bursts, at most that share of each
@@ -543,8 +550,12 @@ pub enum AssemblyType {
     Timer,
     Length,
     Hybrid,
-    /// Window-based (ozsarac §2.1 CWBA) with a `tmax` cap (§2.2 MCWBA).
+    /// Window-based (ozsarac §2.1 CWBA), with an optional `tmax` cap (§2.2 MCWBA).
     Cwba,
+    /// CWBA with a required `tmax` cap (ozsarac §2.2).
+    Mcwba,
+    /// CWBA driven by the ingress's Reno state-machine estimate (ozsarac §2.3).
+    Ecwba,
 }
 
 /// The window source of `cwba` assembly (see `obs::WindowSource`).
@@ -557,6 +568,9 @@ pub enum WindowName {
     Oracle,
     /// The edge's passive flight estimate.
     Estimator,
+    /// The ingress's replica of the sender's Reno state machine (ozsarac §2.3).
+    #[serde(rename = "reno_fsm")]
+    RenoFsm,
 }
 
 /// Which assembly queue an arriving packet joins at the ingress edge.
@@ -766,7 +780,8 @@ impl AssemblySpec {
             AssemblyType::Timer => &["tb", "jitter", "ack_ratio_max"],
             AssemblyType::Length => &["max_bytes", "max_pkts", "ack_ratio_max"],
             AssemblyType::Hybrid => &["tmax", "lmax", "lmin", "ack_ratio_max"],
-            AssemblyType::Cwba => &["window", "tmax"],
+            AssemblyType::Cwba | AssemblyType::Mcwba => &["window", "tmax"],
+            AssemblyType::Ecwba => &["tmax"],
         };
         if let Some((f, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
             return Err(e(
@@ -806,15 +821,24 @@ impl AssemblySpec {
                     .0,
                 lmin_bytes: self.lmin.map(|s| s.0),
             },
-            AssemblyType::Cwba => AssemblerConfig::Window {
-                window: match self.window {
-                    Some(WindowName::Mark) => crate::obs::WindowSource::Mark,
-                    Some(WindowName::Oracle) => crate::obs::WindowSource::Oracle,
-                    Some(WindowName::Estimator) => crate::obs::WindowSource::Estimator,
-                    None => return Err(e(format!("{path}.window"), "required")),
-                },
-                tmax: need("tmax", self.tmax)?,
-            },
+            AssemblyType::Cwba | AssemblyType::Mcwba | AssemblyType::Ecwba => {
+                use crate::obs::WindowSource as W;
+                let window = match (self.kind, self.window) {
+                    (AssemblyType::Ecwba, _) => W::RenoFsm,
+                    (_, Some(WindowName::Mark)) => W::Mark,
+                    (_, Some(WindowName::Oracle)) => W::Oracle,
+                    (_, Some(WindowName::Estimator)) => W::Estimator,
+                    (_, Some(WindowName::RenoFsm)) => W::RenoFsm,
+                    (AssemblyType::Mcwba, None) => W::Mark,
+                    (_, None) => return Err(e(format!("{path}.window"), "required")),
+                };
+                let tmax = match self.kind {
+                    // MCWBA is CWBA *or timer expiry* (ozsarac §2.2): no timer, no MCWBA.
+                    AssemblyType::Mcwba => Some(need("tmax", self.tmax)?),
+                    _ => self.tmax.map(|d| d.0),
+                };
+                AssemblerConfig::Window { window, tmax }
+            }
         };
         // zhou §3: the type's policy becomes the trigger of ACK-ratio assembly.
         let cfg = match (self.ack_ratio_max, crate::obs::AckRatioBase::of(cfg)) {

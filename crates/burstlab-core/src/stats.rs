@@ -123,6 +123,10 @@ pub struct RunResult {
     pub burst_hist: Vec<BurstHistRow>,
     /// OBS: opt-in burst trace.
     pub burst_trace: Vec<BurstSample>,
+    /// OBS: ECWBA's cwnd estimation error per flow (only when an `ecwba` assembler runs;
+    /// absent from the serialised result otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cwnd_estimates: Vec<CwndEstRow>,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -300,6 +304,25 @@ pub struct ObsFlowRow {
     pub pkts_dropped_queue: u64,
     /// Mean wait of the flow's packets in assembly queues.
     pub mean_assembly_delay_s: f64,
+}
+
+/// ECWBA's passive cwnd estimate (ozsarac §2.3) against the sender's true cwnd, one
+/// row per flow, sampled at each of the flow's data segments entering its assembly
+/// queue after warm-up. Relative error is `|est − true| / max(true, 1)`.
+#[derive(Clone, Debug, Serialize)]
+pub struct CwndEstRow {
+    pub flow: u32,
+    pub name: String,
+    pub estimator: String,
+    pub samples: u64,
+    pub mean_true_cwnd_segments: f64,
+    pub mean_est_cwnd_segments: f64,
+    pub mean_abs_err_segments: f64,
+    pub mean_rel_err: f64,
+    /// Over the whole run (warm-up included): timeouts and fast recoveries the replica
+    /// inferred.
+    pub timeouts_detected: u64,
+    pub fast_recoveries_detected: u64,
 }
 
 /// Histogram of packets per burst: `count` bursts of queue `queue` had between `pkts_lo`
@@ -539,6 +562,7 @@ impl RunResult {
             t("obs_links", true, rows(&self.obs_links)),
             t("obs_flows", true, rows(&self.obs_flows)),
             t("burst_hist", true, rows(&self.burst_hist)),
+            t("cwnd_estimates", true, rows(&self.cwnd_estimates)),
             t(
                 "burst_trace",
                 true,

@@ -21,6 +21,17 @@
 //!   after the burst's first packet, whichever is first; a burst shorter than `Lmin` is
 //!   padded up to `Lmin` (the `Lmin` option is from the design brief; the hybrid paper
 //!   itself only uses `Tmax` and `Lmax`).
+//! - **Window** (ozsarac §2): per-flow assembly of one TCP flow's data. CWBA (§2.1):
+//!   emit when the flow's whole congestion window has arrived — learnt from the
+//!   sender's mark on the last segment of its window (the mechanism §2.1 proposes; see
+//!   `world::hosts` for what the mark means after a loss, in fast recovery and after a
+//!   timeout), from the ingress's replica of the sender's Reno state machine (ECWBA,
+//!   §2.3; `world::edge::RenoFsmEstimator`), from a flight estimate, or from the true
+//!   cwnd (an oracle, for diagnostics). With `tmax` it is MCWBA (§2.2): also emit when
+//!   `tmax` has passed since the burst's first packet, whichever is first. The §2.2
+//!   pseudocode starts the timer on a packet arrival when it "is not running" and stops
+//!   it whenever a burst is sent, so the timer runs from each burst's first packet, as
+//!   here; the half-open convention below applies to it.
 //!
 //! Conventions (the same for every policy):
 //! - **Half-open cycles.** A cycle that starts at `t0` with period `T` collects packets
@@ -88,12 +99,16 @@ pub struct PktMeta {
 
 /// What else an assembler may read when a packet arrives, besides the packet and the
 /// queue: the flow's true cwnd (an ORACLE an ingress cannot know, for diagnostics and
-/// upper bounds) and the edge's passive estimate of the flow's window (segments in
-/// flight as seen at the ingress; see `world::edge::FlightEstimator`).
+/// upper bounds), the edge's passive estimate of the flow's window (segments in
+/// flight as seen at the ingress; see `world::edge::FlightEstimator`) and the edge's
+/// replica of the sender's Reno state machine (ozsarac §2.3; see
+/// `world::edge::RenoFsmEstimator`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AsmCtx {
     pub cwnd_oracle: Option<f64>,
     pub flight_estimate: Option<u64>,
+    /// cwnd (segments) of the ingress's Reno state-machine replica.
+    pub fsm_estimate: Option<f64>,
 }
 
 /// Where a window-based assembler learns that a whole window has arrived.
@@ -105,6 +120,9 @@ pub enum WindowSource {
     Oracle,
     /// As many data packets are queued as the edge's flight estimate.
     Estimator,
+    /// `⌊cwnd_est⌋` data packets of the flow are queued, `cwnd_est` from the ingress's
+    /// replica of the sender's Reno state machine (ozsarac §2.3: ECWBA).
+    RenoFsm,
 }
 
 /// The node's assembly queue, *after* the current packet was appended.
@@ -134,9 +152,12 @@ pub enum AssemblerConfig {
         lmin_bytes: Option<u64>,
     },
     /// Window-based assembly (ozsarac §2.1 CWBA: a burst when a whole congestion window
-    /// has arrived), the window learnt from `window`, with a `tmax` timer cap from the
-    /// burst's first packet (ozsarac §2.2 MCWBA).
-    Window { window: WindowSource, tmax: SimTime },
+    /// has arrived), the window learnt from `window`; with `tmax`, also when `tmax` has
+    /// passed since the burst's first packet, whichever is first (ozsarac §2.2 MCWBA).
+    Window {
+        window: WindowSource,
+        tmax: Option<SimTime>,
+    },
     /// ACK-ratio assembly (zhou §3): `base` decides when a burst is formed; the ACK
     /// share of every burst is held at or below `r_max` (see [`ack_ratio_allowed`]).
     AckRatio { base: AckRatioBase, r_max: f64 },
@@ -261,7 +282,8 @@ pub enum Assembler {
     },
     Window {
         window: WindowSource,
-        tmax: SimTime,
+        /// MCWBA's cap (`None`: plain CWBA, no timer).
+        tmax: Option<SimTime>,
         max_pkts_per_burst: u32,
         timer: TimerSlot,
         /// Data packets queued since the last burst.
@@ -352,12 +374,13 @@ impl Assembler {
         }
     }
 
-    /// Whether this policy reads the edge's flight estimate (so the edge must feed it).
+    /// Whether this policy reads one of the edge's passive estimators (so the edge hook
+    /// must feed them).
     pub fn uses_estimator(&self) -> bool {
         matches!(
             self,
             Assembler::Window {
-                window: WindowSource::Estimator,
+                window: WindowSource::Estimator | WindowSource::RenoFsm,
                 ..
             }
         )
@@ -466,10 +489,33 @@ impl Assembler {
                 data,
             } => {
                 let before = *timer;
-                if pkt.kind != PktKind::Ack {
+                let mut q = q;
+                if timer.expired(now) {
+                    // MCWBA (ozsarac §2.2): the timer expired before this packet (it
+                    // arrived at the deadline, delivered before the timer event): the
+                    // burst is what came before it (half-open cycles) and the packet
+                    // opens the next one.
+                    timer.deadline = None;
+                    *data = 0;
+                    if q.pkts > 1 {
+                        d.push(Emit {
+                            pkts: q.pkts - 1,
+                            pad_bytes: 0,
+                            only: None,
+                        });
+                    }
+                    q = QueueState {
+                        pkts: 1,
+                        bytes: pkt.bytes as u64,
+                        oldest_arrival: now,
+                    };
+                }
+                if pkt.kind == PktKind::Data {
                     *data += 1;
                 }
-                // ozsarac §2.1: the burst is complete when the window has arrived.
+                // ozsarac §2.1 (CWBA): "if (Number of packets in assembler ≥ cwnd) then
+                // send" — or, with the sender's mark, "whenever the CWBA assembler
+                // receives a TCP packet with the corresponding bit set".
                 let complete = match window {
                     WindowSource::Mark => pkt.mark,
                     WindowSource::Oracle => ctx
@@ -478,8 +524,12 @@ impl Assembler {
                     WindowSource::Estimator => ctx
                         .flight_estimate
                         .is_some_and(|w| *data as u64 >= w.max(1)),
+                    WindowSource::RenoFsm => ctx
+                        .fsm_estimate
+                        .is_some_and(|w| *data as f64 >= w.floor().max(1.0)),
                 };
                 if complete || q.pkts >= *max_pkts_per_burst {
+                    // §2.2: "Reset the burst length; stop the … timer".
                     timer.deadline = None;
                     *data = 0;
                     d.push(Emit {
@@ -487,9 +537,10 @@ impl Assembler {
                         pad_bytes: 0,
                         only: None,
                     });
-                } else if timer.deadline.is_none() {
-                    // ozsarac §2.2 (MCWBA): never wait longer than tmax.
-                    timer.arm(now + *tmax);
+                } else if let (None, Some(t)) = (timer.deadline, *tmax) {
+                    // ozsarac §2.2 (MCWBA): "if (… timer is not running) then start the
+                    // … timer": it runs from the burst's first packet.
+                    timer.arm(now + t);
                 }
                 d.timer = timer.cmd_since(before);
             }

@@ -103,7 +103,7 @@ pub fn validate_assembler_at(
             }
         }
         AssemblerConfig::Window { tmax, .. } => {
-            if tmax == units::SimTime::ZERO {
+            if tmax == Some(units::SimTime::ZERO) {
                 return Err(format!(
                     "{path}.tmax: the assembly timer cap must be positive (got 0)"
                 ));
@@ -118,6 +118,33 @@ pub fn validate_assembler_at(
             }
             validate_assembler_at(path, &base.config(), max_pkts_per_burst)?;
         }
+    }
+    Ok(())
+}
+
+/// Checks that a window-based assembler (ozsarac §2: CWBA, MCWBA, ECWBA) is given one
+/// TCP flow's data: it follows one sender's congestion window, so its queue must be
+/// per-flow (`per_flow`) and the flow TCP. `path` names the assembly table in errors
+/// (the error names its `type` field). Other policies always pass.
+pub fn validate_window_queue(
+    path: &str,
+    cfg: &AssemblerConfig,
+    flow: &str,
+    tcp: bool,
+    per_flow: bool,
+) -> Result<(), String> {
+    if !matches!(cfg, AssemblerConfig::Window { .. }) {
+        return Ok(());
+    }
+    if !per_flow {
+        return Err(format!(
+            "{path}.type: window-based assembly (cwba/mcwba/ecwba) follows one TCP flow's window and needs the per_flow classifier"
+        ));
+    }
+    if !tcp {
+        return Err(format!(
+            "{path}.type: window-based assembly (cwba/mcwba/ecwba) needs a TCP flow, but flow '{flow}' is not TCP"
+        ));
     }
     Ok(())
 }

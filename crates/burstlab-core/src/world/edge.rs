@@ -15,7 +15,9 @@
 //! are assembled or bypass the core.
 
 use crate::obs::{AsmCtx, Assembler, Decision, Emit, PktKind, PktMeta, QueueState, WindowSource};
-use crate::stats::{BurstHistRow, BurstLoss, BurstRow, LossCounts, ObsFlowRow, SizeHist};
+use crate::stats::{
+    BurstHistRow, BurstLoss, BurstRow, CwndEstRow, LossCounts, ObsFlowRow, SizeHist,
+};
 use crate::units::SimTime;
 use std::collections::VecDeque;
 
@@ -149,6 +151,196 @@ impl FlightEstimator {
     }
 }
 
+/// The phase of the ingress's Reno replica (ozsarac §2.3: "Default" and
+/// "FastRecovery").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FsmState {
+    /// No ACK seen yet: cwnd is the count of data segments seen (the first flight).
+    #[default]
+    Start,
+    Default,
+    FastRecovery,
+}
+
+/// ECWBA's passive cwnd estimator (ozsarac §2.3, after Jaiswal et al.): a replica of a
+/// Reno sender's state machine at the ingress, driven only by what the edge hook sees
+/// there — the flow's data segments on their way in and its ACKs on their way back
+/// (whether the ACKs ride bursts or bypass assembly).
+///
+/// The state machine is §2.3's, line by line:
+/// - ACK, Default: a new cumulative ACK opens cwnd (`cwnd += 1` below ssthresh, else
+///   `cwnd += 1/cwnd`); a duplicate counts, and the third gives
+///   `ssthresh = max(min(awnd, cwnd)/2, 2)`, `cwnd = cwnd/2 + 3`, FastRecovery.
+/// - ACK, FastRecovery: a new ACK gives `cwnd = ssthresh`, `dupACKnum = 0`, Default; a
+///   duplicate inflates cwnd by one.
+/// - Data, either state: an "RTO packet" gives `ssthresh = max(min(awnd, cwnd)/2, 2)`,
+///   `cwnd = 1` (and, from FastRecovery, `dupACKnum = 0`, Default).
+///
+/// What §2.3 leaves open, settled here:
+/// - **Initial state** ("Initialize cwnd, ssthresh, …"): before the first ACK, cwnd is
+///   the larger of an assumed initial window (`init_cwnd`, 2 segments: RFC 2581's and
+///   ns-2's `windowInit_`) and the number of data segments seen (the initial window as
+///   Jaiswal et al. infer it; the assumption is what lets the first burst leave before
+///   any ACK can exist); ssthresh starts unbounded. `awnd` is the receiver's advertised
+///   window, which every ACK header carries: burstlab's ACK records do not, so the
+///   world gives the replica the flow's configured receive window
+///   ([`Edges::set_awnd`]; unbounded if not given).
+/// - **The window used** is `min(cwnd, awnd)`, the window a sender may fill (RFC 5681
+///   §2: the send window), and the replica's cwnd stops growing at `awnd` as burstlab's
+///   sender's does; without this a receive-window-limited flow (ozsarac's 10 000
+///   segments) would see its estimate grow without bound.
+/// - **Duplicate ACKs** are counted consecutively: a new ACK in Default resets the count
+///   (TCP's own rule; the printed pseudocode resets it only when leaving FastRecovery).
+///   A duplicate is an ACK repeating the highest cumulative ACK while data above it is
+///   outstanding; ACKs below it (reordered) are ignored.
+/// - **"RTO packet"**: a data segment below the replica's next sequence number (the
+///   sender went back) that is not the fast retransmission. The fast retransmission is
+///   the first segment at the cumulative ACK after the third duplicate; after an RTO
+///   the sender goes back N, so the replica's next sequence follows the retransmission
+///   and the rest of the go-back-N series is in sequence (one RTO, one reaction).
+///
+/// Supported variants: **Reno** (the state machine above is Reno's). Tahoe would need
+/// `cwnd = 1` on the third duplicate; NewReno and SACK stay in recovery over partial
+/// ACKs, while this replica leaves FastRecovery at the first new ACK — so for them the
+/// estimate is exact outside recovery and approximate after multi-loss recovery
+/// episodes. (Under CWBA a lost burst is a whole window, recovery ends in an RTO, and
+/// the three variants behave alike, ozsarac §2.1.)
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenoFsmEstimator {
+    /// The initial window assumed before the first ACK (segments).
+    pub init_cwnd: f64,
+    pub state: FsmState,
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    pub awnd: f64,
+    pub dup_acks: u32,
+    /// Highest cumulative ACK seen.
+    pub high_ack: u64,
+    /// The replica's next sequence number: one past the last data segment in sequence.
+    pub snd_nxt: u64,
+    /// Highest data segment seen + 1.
+    pub high_data: u64,
+    /// Set on entering FastRecovery until the fast retransmission passes.
+    pub awaiting_fast_rtx: bool,
+    /// How often the replica saw a timeout or entered fast recovery.
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+}
+
+impl Default for RenoFsmEstimator {
+    fn default() -> Self {
+        RenoFsmEstimator {
+            init_cwnd: 2.0,
+            state: FsmState::Start,
+            cwnd: 0.0,
+            ssthresh: f64::INFINITY,
+            awnd: f64::INFINITY,
+            dup_acks: 0,
+            high_ack: 0,
+            snd_nxt: 0,
+            high_data: 0,
+            awaiting_fast_rtx: false,
+            timeouts: 0,
+            fast_recoveries: 0,
+        }
+    }
+}
+
+impl RenoFsmEstimator {
+    /// The current estimate (segments), once a data segment was seen: the window the
+    /// sender may fill, `min(cwnd, awnd)`.
+    pub fn estimate(&self) -> Option<f64> {
+        (self.cwnd > 0.0).then_some(self.cwnd.min(self.awnd))
+    }
+
+    /// ozsarac §2.3 "TCP Packet Arrival Event".
+    pub fn on_data(&mut self, seq: u64) {
+        self.high_data = self.high_data.max(seq + 1);
+        if self.state == FsmState::Start {
+            // Before the first ACK: the initial window passes (or a retransmission of
+            // it, which changes nothing: cwnd stays the count of distinct segments).
+            self.cwnd = (self.high_data as f64).max(self.init_cwnd);
+            self.snd_nxt = self.high_data;
+            return;
+        }
+        if seq >= self.snd_nxt {
+            self.snd_nxt = seq + 1;
+            return;
+        }
+        if self.awaiting_fast_rtx && seq == self.high_ack {
+            // The fast retransmission: Reno then goes on with new data.
+            self.awaiting_fast_rtx = false;
+            return;
+        }
+        // "if (RTO packet) then ssthresh = max(min(awnd,cwnd)/2, 2); cwnd = 1".
+        self.timeouts += 1;
+        self.ssthresh = (self.awnd.min(self.cwnd) / 2.0).max(2.0);
+        self.cwnd = 1.0;
+        self.dup_acks = 0;
+        self.state = FsmState::Default;
+        self.awaiting_fast_rtx = false;
+        // The sender went back N: what follows this segment is in sequence.
+        self.snd_nxt = seq + 1;
+    }
+
+    /// ozsarac §2.3 "ACK Packet Arrival Event" (`cum`: the next segment expected).
+    pub fn on_ack(&mut self, cum: u64) {
+        if self.state == FsmState::Start {
+            self.state = FsmState::Default;
+            self.cwnd = self.cwnd.max(1.0);
+        }
+        if cum > self.high_ack {
+            self.high_ack = cum;
+            // (`snd_nxt` does not follow a cumulative ACK that jumps ahead: a sender in
+            // go-back-N may go on retransmitting below it, in sequence; one that skips
+            // ahead sends above `snd_nxt`, which is in sequence too.)
+            match self.state {
+                FsmState::FastRecovery => {
+                    self.cwnd = self.ssthresh;
+                    self.dup_acks = 0;
+                    self.state = FsmState::Default;
+                    self.awaiting_fast_rtx = false;
+                }
+                _ => {
+                    self.dup_acks = 0;
+                    if self.cwnd < self.ssthresh {
+                        self.cwnd += 1.0;
+                    } else {
+                        self.cwnd += 1.0 / self.cwnd;
+                    }
+                    // The sender's cwnd stops at the receive window (type docs).
+                    self.cwnd = self.cwnd.min(self.awnd.max(1.0));
+                }
+            }
+        } else if cum == self.high_ack && self.high_data > cum {
+            self.dup_acks += 1;
+            match self.state {
+                FsmState::FastRecovery => self.cwnd += 1.0,
+                _ => {
+                    if self.dup_acks == 3 {
+                        self.fast_recoveries += 1;
+                        self.ssthresh = (self.awnd.min(self.cwnd) / 2.0).max(2.0);
+                        self.cwnd = self.cwnd / 2.0 + 3.0;
+                        self.state = FsmState::FastRecovery;
+                        self.awaiting_fast_rtx = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Estimation error of a flow's ECWBA estimator against its true cwnd, sampled at each
+/// of the flow's data segments entering its assembly queue.
+#[derive(Clone, Copy, Debug, Default)]
+struct EstErr {
+    n: u64,
+    sum_true: f64,
+    sum_est: f64,
+    sum_abs: f64,
+    sum_rel: f64,
+}
+
 /// A burst taken from a queue by [`Edges::take_burst`].
 #[derive(Clone, Copy, Debug)]
 pub struct Formed {
@@ -184,6 +376,9 @@ pub struct Edges {
     cons_dropped: u64,
     /// Per flow: the passive window estimator at its ingress.
     est: Vec<FlightEstimator>,
+    /// Per flow: ECWBA's Reno state-machine replica at its ingress, and its error.
+    fsm: Vec<RenoFsmEstimator>,
+    fsm_err: Vec<EstErr>,
     /// Reused buffer for bursts of chosen packets.
     scratch: VecDeque<Queued>,
 }
@@ -193,6 +388,8 @@ impl Edges {
         Edges {
             flows: vec![FlowObs::default(); n_flows],
             est: vec![FlightEstimator::default(); n_flows],
+            fsm: vec![RenoFsmEstimator::default(); n_flows],
+            fsm_err: vec![EstErr::default(); n_flows],
             serial: 1,
             ..Default::default()
         }
@@ -201,6 +398,12 @@ impl Edges {
     /// Records the edge node where flow `flow`'s data enters the OBS network.
     pub fn set_ingress(&mut self, flow: u32, node: u32) {
         self.est[flow as usize].ingress.get_or_insert(node);
+    }
+
+    /// Gives flow `flow`'s ECWBA replica the receiver's advertised window (segments), as
+    /// carried in the flow's ACK headers.
+    pub fn set_awnd(&mut self, flow: u32, awnd: u32) {
+        self.fsm[flow as usize].awnd = awnd as f64;
     }
 
     /// Whether any queue's assembler reads sender marks.
@@ -225,15 +428,28 @@ impl Edges {
     /// the OBS network, in either direction).
     #[inline]
     pub fn observe(&mut self, node: u32, m: &PktMeta) {
-        let e = &mut self.est[m.flow as usize];
+        let fi = m.flow as usize;
+        let e = &mut self.est[fi];
         if e.ingress != Some(node) {
             return;
         }
+        let f = &mut self.fsm[fi];
         match m.kind {
-            PktKind::Data => e.on_data(m.seq),
-            PktKind::Ack => e.on_ack(m.seq),
+            PktKind::Data => {
+                e.on_data(m.seq);
+                f.on_data(m.seq);
+            }
+            PktKind::Ack => {
+                e.on_ack(m.seq);
+                f.on_ack(m.seq);
+            }
             PktKind::Udp => {}
         }
+    }
+
+    /// The Reno state-machine replica (ECWBA, ozsarac §2.3) of flow `flow`.
+    pub fn fsm_estimator(&self, flow: u32) -> &RenoFsmEstimator {
+        &self.fsm[flow as usize]
     }
 
     /// The estimator state of flow `flow`.
@@ -330,12 +546,28 @@ impl Edges {
         q.bytes += meta.bytes as u64;
         let st = Self::state(q, now);
         let ctx = match &q.spec.asm {
-            Assembler::Window { window, .. } => AsmCtx {
-                cwnd_oracle: (*window == WindowSource::Oracle)
-                    .then(|| cwnd_oracle(meta.flow))
-                    .flatten(),
-                flight_estimate: self.est[meta.flow as usize].estimate(),
-            },
+            Assembler::Window { window, .. } => {
+                let fi = meta.flow as usize;
+                let fsm_estimate = self.fsm[fi].estimate();
+                let want = matches!(window, WindowSource::Oracle | WindowSource::RenoFsm);
+                let oracle = want.then(|| cwnd_oracle(meta.flow)).flatten();
+                if let (WindowSource::RenoFsm, PktKind::Data, Some(t), Some(est)) =
+                    (window, meta.kind, oracle, fsm_estimate)
+                {
+                    // The estimate against the sender's true cwnd at this instant.
+                    let e = &mut self.fsm_err[fi];
+                    e.n += 1;
+                    e.sum_true += t;
+                    e.sum_est += est;
+                    e.sum_abs += (est - t).abs();
+                    e.sum_rel += (est - t).abs() / t.max(1.0);
+                }
+                AsmCtx {
+                    cwnd_oracle: oracle,
+                    flight_estimate: self.est[fi].estimate(),
+                    fsm_estimate,
+                }
+            }
             _ => AsmCtx::default(),
         };
         Enqueued::Queued(q.spec.asm.on_packet_ctx(now, &meta, st, &ctx))
@@ -555,6 +787,7 @@ impl Edges {
         for q in &mut self.queues {
             q.s = QueueStats::default();
         }
+        self.fsm_err.fill(EstErr::default());
         for fo in &mut self.flows {
             *fo = FlowObs {
                 mark_data: fo.mark_data,
@@ -633,6 +866,31 @@ impl Edges {
             });
         }
         (rows, hist)
+    }
+
+    /// The `cwnd_estimates` rows: one per flow whose ECWBA estimator was sampled.
+    pub fn cwnd_est_rows<'a>(&self, flow_name: impl Fn(usize) -> &'a str) -> Vec<CwndEstRow> {
+        let mut rows = Vec::new();
+        for (fi, e) in self.fsm_err.iter().enumerate() {
+            if e.n == 0 {
+                continue;
+            }
+            let n = e.n as f64;
+            let f = &self.fsm[fi];
+            rows.push(CwndEstRow {
+                flow: fi as u32,
+                name: flow_name(fi).to_string(),
+                estimator: "reno_fsm".into(),
+                samples: e.n,
+                mean_true_cwnd_segments: e.sum_true / n,
+                mean_est_cwnd_segments: e.sum_est / n,
+                mean_abs_err_segments: e.sum_abs / n,
+                mean_rel_err: e.sum_rel / n,
+                timeouts_detected: f.timeouts,
+                fast_recoveries_detected: f.fast_recoveries,
+            });
+        }
+        rows
     }
 
     /// The `obs_flows` rows of the flows whose routes cross the OBS network

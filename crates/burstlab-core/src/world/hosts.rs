@@ -8,12 +8,28 @@
 //! pending timer event; when it pops, the handler re-reads the sender's real deadline
 //! and either fires, re-arms, or ignores it.
 //!
-//! Sender marks (`Packet::mark`, "last segment of the current window", for window-based
-//! assembly, ozsarac §2.1): the last segment of a sender call is marked when, after the
-//! call, FlightSize ≥ the send window (RFC 5681 §2: the window is full) and it is at or
-//! beyond `next_mark`; `next_mark` then moves one send window further. In steady state
-//! this marks one segment per window of new data. Computed here from the sender's
-//! public state, and only when an assembler reads marks; TCP itself never reads them.
+//! Sender marks (`Packet::mark`, for window-based assembly, ozsarac §2.1: "the last
+//! packet of the current cwnd is marked"). The sender counts the segments it sends
+//! since its last mark and marks the one that brings the count to its window `W`, read
+//! right after the sender call that sends it — §2.1's ingress rule "number of packets
+//! in assembler ≥ cwnd", evaluated where cwnd is known exactly. Then:
+//! - **Loss-free**: in slow start a round of `W` ACKs releases `2W` segments and
+//!   leaves cwnd at `2W`, so the mark falls on the round's last segment (one burst per
+//!   round); in congestion avoidance every `⌊cwnd⌋` segments.
+//! - **After a timeout**: cwnd is 1, so the retransmission is marked (count ≥ 1) and
+//!   closes a burst at once, taking with it any unmarked segments of the old window
+//!   still queued at the ingress; go-back-N slow start then marks rounds as above.
+//! - **In fast recovery** (Reno, NewReno, SACK; phase `FastRecovery`): the window is
+//!   `min(send window, ssthresh)` — the window the sender holds when recovery ends
+//!   (RFC 5681 §3.2 step 6), not the send window inflated by duplicate ACKs, which
+//!   counts segments that left the network. With the inflated window no segment sent
+//!   during recovery would ever complete a window (count and inflation grow together),
+//!   and the segments sent in recovery would wait at the ingress for a mark that comes
+//!   only after a retransmission timeout.
+//! - Retransmissions count like new segments (they are in the window).
+//!
+//! Computed from the sender's public state, and only when an assembler reads marks;
+//! TCP itself never reads them.
 
 use super::packet::{Packet, PktKind};
 use super::Ev;
@@ -21,6 +37,7 @@ use crate::rng::RngStream;
 use crate::scenario::{Resolved, ResolvedFlowKind};
 use crate::stats::{CwndSample, FlowRow};
 use crate::tcp::ns2::boot_phase;
+use crate::tcp::tcb::Phase;
 use crate::tcp::{AckSeg, Profile, TcpConfig, TcpOutput, TcpReceiver, TcpSender};
 use crate::units::{BitRate, SimTime};
 
@@ -91,8 +108,8 @@ struct TcpAgent {
     drops: Vec<(u64, u64)>,
     last_cwnd: f64,
     last_ssthresh: u32,
-    /// The lowest segment number the next sender mark may go on.
-    next_mark: u64,
+    /// Segments sent since the last sender mark.
+    since_mark: u64,
     /// Sum and count of the (un-backed-off) RTO at the first timeout of each timeout
     /// sequence: PFTK's T0.
     rto_sum_s: f64,
@@ -183,7 +200,7 @@ impl Hosts {
                         rto_pending: None,
                         delack_pending: None,
                         drops: drop_segments.clone(),
-                        next_mark: 0,
+                        since_mark: 0,
                         rto_sum_s: 0.0,
                         rto_n: 0,
                     }))
@@ -284,23 +301,29 @@ impl Hosts {
         } else {
             cfg.mss
         });
-        // Sender mark: the segment that fills the window (see the module docs).
-        let (full, wnd) = if self.marks {
-            let wnd = t.snd.tcb().send_window();
-            (t.snd.tcb().flight_size() >= wnd, wnd)
+        // Sender mark: the segment that completes the window (see the module docs).
+        let wnd = if self.marks {
+            let tcb = t.snd.tcb();
+            let w = match tcb.phase() {
+                Phase::FastRecovery => tcb.send_window().min(tcb.ssthresh() as u64),
+                _ => tcb.send_window(),
+            };
+            w.max(1)
         } else {
-            (false, 0)
+            u64::MAX
         };
-        let last = self.out.sends.len();
-        for (k, s) in self.out.sends.iter().enumerate() {
+        for s in self.out.sends.iter() {
             f.data_created += 1;
             // Deterministic loss injection: the first transmission of listed segments.
             let injected = !s.retransmit
                 && !t.drops.is_empty()
                 && t.drops.iter().any(|&(a, b)| a <= s.seq && s.seq <= b);
-            let mark = full && k + 1 == last && s.seq >= t.next_mark;
+            let mark = self.marks && {
+                t.since_mark += 1;
+                t.since_mark >= wnd
+            };
             if mark {
-                t.next_mark = s.seq + wnd;
+                t.since_mark = 0;
             }
             acts.push(HostAct::Send {
                 seg: Seg {

@@ -694,6 +694,7 @@ impl World {
             obs_flows,
             burst_hist,
             burst_trace: c.burst_trace,
+            cwnd_estimates: self.edges.cwnd_est_rows(|fi| self.hosts.name(fi)),
         }
     }
 }

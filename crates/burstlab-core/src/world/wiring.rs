@@ -203,6 +203,9 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                 let egress = nodes[k];
                 if dir == 0 {
                     edges.set_ingress(fi as u32, ingress);
+                    if let ResolvedFlowKind::Tcp { cfg, .. } = &f.kind {
+                        edges.set_awnd(fi as u32, cfg.wm);
+                    }
                 }
                 let tcp = matches!(f.kind, ResolvedFlowKind::Tcp { .. });
                 if dir == 1 && !tcp {
@@ -252,6 +255,28 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                 }
                 .or(r.node_assembly[ingress as usize])
                 .unwrap_or(o.assembly);
+                // ozsarac §2: a window-based assembler follows one TCP sender.
+                let asm_path = match (o.classifier, f.assembly, o.classes.get(class as usize)) {
+                    (Classifier::PerFlow, Some(_), _) => format!("flow[{fi}].assembly"),
+                    (Classifier::PerClass, _, Some(c)) if c.assembly.is_some() => {
+                        format!("obs.class[{class}].assembly")
+                    }
+                    _ if r.node_assembly[ingress as usize].is_some() => {
+                        format!("node[{ingress}].assembly")
+                    }
+                    _ => "obs.assembly".to_string(),
+                };
+                crate::obs::validate_window_queue(
+                    &asm_path,
+                    &cfg,
+                    &f.name,
+                    tcp,
+                    o.classifier == Classifier::PerFlow,
+                )
+                .map_err(|m| match m.split_once(": ") {
+                    Some((fld, why)) => ScenarioError::new(fld, why),
+                    None => ScenarioError::new(asm_path.clone(), m),
+                })?;
                 let asm = Assembler::new(
                     &cfg,
                     o.max_pkts_per_burst,

@@ -1,0 +1,15 @@
+"""ozsarac: "Congestion window-based adaptive burst assembly for TCP traffic in OBS
+networks" — CWBA, MCWBA and ECWBA (§2) on the linear topology (§3.1, 3.2, 3.4) and on
+our reading of the mesh with static flows (§3.3, 3.5) and dynamic flows (§3.6; in
+``--quick`` mode scaled from 10 000 s to 20 s per run).
+
+``paper.toml`` holds the paper's numbers; :mod:`.topology` the scenarios and our choices
+for what the paper leaves out; :mod:`.experiments` the runs and their analysis (and
+:data:`PAPER`); :mod:`.figures`, :mod:`.claims` and :mod:`.report` register the figures,
+the claims and the report body.
+"""
+
+from burstlab.reproduce.papers.ozsarac import claims, figures, report
+from burstlab.reproduce.papers.ozsarac.experiments import PAPER
+
+__all__ = ["PAPER", "claims", "figures", "report"]

@@ -1,0 +1,428 @@
+"""ozsarac §3: the experiments and the analysis of their results.
+
+Read first: :data:`PAPER`, :class:`Mode` (what ``--quick`` changes), the point lists
+(:func:`linear_points`, :func:`trace_points`, :func:`mesh_points`,
+:func:`dynamic_points`), then
+:func:`analyse`. The scenarios are in :mod:`.topology`; figures in :mod:`.figures`,
+claims in :mod:`.claims`, the report body in :mod:`.report`.
+
+Every run is seeded (``SEED`` plus the replication index). Timer assembly in the mesh
+carries ozsarac §3.3's N(0, 10 %) jitter; the linear topology's timers do not (§3.3
+introduces the jitter for the mesh). Durations: the paper does not give them for §3.1–3.5
+(§3.6 runs 10 000 s); ``full`` runs 600 s (linear) and 300 s (mesh) per replication,
+``quick`` 60 s and 20 s — long enough to see several contention losses and the climb
+back, too short for the congestion-avoidance climb to 10 000 segments to repeat many
+times, which is why ``quick``'s numbers move between seeds (the report gives the CIs).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from burstlab import _core
+from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.papers.ozsarac.topology import assembly, linear, mesh
+
+SEED = 1
+VARIANTS = ("reno", "newreno", "sack")
+
+
+@dataclass(frozen=True)
+class Mode:
+    """Sizes of one run of the reproduction.
+
+    Attributes:
+        name: ``full``, ``quick`` or ``smoke`` (tests only).
+        reps: replications per linear point (the paper: 5 for MCWBA, §3.4).
+        linear_s, linear_warmup_s: simulated seconds per linear run, and warm-up.
+        timer_ms: timer periods of fig. 3 (ms).
+        mcwba_ms: MCWBA timer caps of figs 9–11 (ms); values above ``T_max`` check that
+            MCWBA becomes CWBA.
+        trace_s: simulated seconds of the cwnd-trace runs of figs 4–5.
+        mesh_reps, mesh_s, mesh_warmup_s: the mesh (the paper: 3 replications).
+        mesh_timer_ms, mesh_mcwba_ms: periods of figs 6–8 and 12.
+        dyn_reps, dyn_s, dyn_timer_ms: §3.6's dynamic flows (the paper: 3 replications
+            of 10 000 s); each configuration runs three times: the whole run (table 4),
+            its first half (table 5: the same run cut at the half, deterministic), and
+            the whole run measured from the half (table 6: statistics reset there).
+    """
+
+    name: str
+    reps: int
+    linear_s: float
+    linear_warmup_s: float
+    timer_ms: tuple[float, ...]
+    mcwba_ms: tuple[float, ...]
+    trace_s: float
+    mesh_reps: int
+    mesh_s: float
+    mesh_warmup_s: float
+    mesh_timer_ms: tuple[float, ...]
+    mesh_mcwba_ms: tuple[float, ...]
+    dyn_reps: int
+    dyn_s: float
+    dyn_timer_ms: tuple[float, ...]
+
+
+MODES = {
+    "full": Mode("full", reps=5, linear_s=600.0, linear_warmup_s=10.0,
+                 timer_ms=(1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 100),
+                 mcwba_ms=(5, 10, 20, 50, 100, 150, 160, 170, 200, 300), trace_s=4.0,
+                 mesh_reps=3, mesh_s=300.0, mesh_warmup_s=10.0,
+                 mesh_timer_ms=(5, 10, 16, 20, 26, 32, 40, 50, 75, 100),
+                 mesh_mcwba_ms=(10, 20, 28, 50, 75, 100, 200),
+                 dyn_reps=3, dyn_s=10_000.0, dyn_timer_ms=(10, 20, 28, 50, 75)),
+    "quick": Mode("quick", reps=2, linear_s=60.0, linear_warmup_s=5.0,
+                  timer_ms=(2, 4, 8, 16, 32, 64), mcwba_ms=(10, 50, 100, 150, 170, 300),
+                  trace_s=3.0, mesh_reps=2, mesh_s=20.0, mesh_warmup_s=2.0,
+                  mesh_timer_ms=(10, 26, 50, 100), mesh_mcwba_ms=(26, 100),
+                  dyn_reps=1, dyn_s=20.0, dyn_timer_ms=(10, 28)),
+    "smoke": Mode("smoke", reps=2, linear_s=1.0, linear_warmup_s=0.1,
+                  timer_ms=(4, 16), mcwba_ms=(10, 300), trace_s=0.5,
+                  mesh_reps=2, mesh_s=0.5, mesh_warmup_s=0.05,
+                  mesh_timer_ms=(10, 50), mesh_mcwba_ms=(26,),
+                  dyn_reps=1, dyn_s=0.5, dyn_timer_ms=(28,)),
+}
+
+Point = tuple[dict[str, Any], dict[str, Any]]
+
+
+def _params(topology: str, kind: str, variant: str, tb_ms: float,
+            duration: float) -> dict[str, Any]:
+    # Not `kind`/`variant`: those are columns of the flows table.
+    return {"topology": topology, "assembler": kind, "tcp_variant": variant,
+            "tb_ms": float(tb_ms), "duration_s": float(duration)}
+
+
+def linear_points(m: Mode) -> list[Point]:
+    """Fig. 3 (timer × variant, CWBA × variant), ECWBA (Reno) and MCWBA (Reno) × cap."""
+    kw: dict[str, Any] = {"duration": m.linear_s, "warmup": m.linear_warmup_s, "seed": SEED}
+    pts: list[Point] = []
+    for v in VARIANTS:
+        for tb in m.timer_ms:
+            pts.append((_params("linear", "timer", v, tb, m.linear_s),
+                        linear(assembly("timer", tb / 1e3), v, **kw)))
+        pts.append((_params("linear", "cwba", v, 0.0, m.linear_s),
+                    linear(assembly("cwba"), v, **kw)))
+    pts.append((_params("linear", "ecwba", "reno", 0.0, m.linear_s),
+                linear(assembly("ecwba"), "reno", **kw)))
+    for tb in m.mcwba_ms:
+        pts.append((_params("linear", "mcwba", "reno", tb, m.linear_s),
+                    linear(assembly("mcwba", tb / 1e3), "reno", **kw)))
+    return pts
+
+
+def trace_points(m: Mode) -> list[Point]:
+    """Figs 4–5: cwnd from the start with CWBA and with the 8 ms timer (Reno)."""
+    kw: dict[str, Any] = {"duration": m.trace_s, "seed": SEED, "cwnd_trace": True}
+    return [(_params("linear", "cwba", "reno", 0.0, m.trace_s),
+             linear(assembly("cwba"), "reno", **kw)),
+            (_params("linear", "timer", "reno", 8.0, m.trace_s),
+             linear(assembly("timer", 8e-3), "reno", **kw))]
+
+
+def mesh_starts(rep: int) -> dict[int, tuple[float, float | None]]:
+    """Replication ``rep`` of the mesh: each flow starts at a time drawn uniformly in
+    [0, 100 ms) (seeded). Without it CWBA and MCWBA in the mesh have no random input at
+    all (no UDP source, no jitter) and the paper's three replications would be one run
+    three times; the paper does not say where its runs differ."""
+    rng = np.random.default_rng(1000 * SEED + rep)
+    return {i: (round(float(rng.uniform(0.0, 0.1)), 6), None) for i in range(1, 10)}
+
+
+def mesh_points(m: Mode) -> list[Point]:
+    """Figs 6–8 (timer with 10 % jitter, CWBA) and fig. 12 (MCWBA), static flows; one
+    point per replication (``start_set``, :func:`mesh_starts`), each run once."""
+    kw: dict[str, Any] = {"duration": m.mesh_s, "warmup": m.mesh_warmup_s, "seed": SEED}
+    pts: list[Point] = []
+    for r in range(m.mesh_reps):
+        kw["active"] = mesh_starts(r)
+        for kind, tbs in (("timer", m.mesh_timer_ms), ("cwba", (0.0,)),
+                          ("mcwba", m.mesh_mcwba_ms)):
+            for tb in tbs:
+                # Only the timer carries §3.3's jitter.
+                asm = assembly(kind, tb / 1e3 if tb else None,
+                               jitter=0.1 if kind == "timer" else 0.0)
+                pts.append(({**_params("mesh", kind, "reno", tb, m.mesh_s), "start_set": r},
+                            mesh(asm, "reno", **kw)))
+    return pts
+
+
+#: ozsarac §3.6: flows 1, 5, 8 in the first half, 2, 4, 9 in the second, 3, 6, 7 always.
+FIRST_HALF = (1, 5, 8)
+SECOND_HALF = (2, 4, 9)
+
+
+def dynamic_points(m: Mode) -> list[Point]:
+    """§3.6 (tables 4–6): timer (10 % jitter) and CWBA with dynamic flows; per
+    configuration and replication the three measurement windows of :class:`Mode`."""
+    half = m.dyn_s / 2
+    pts: list[Point] = []
+    for r in range(m.dyn_reps):
+        base = mesh_starts(r)
+        active: dict[int, tuple[float, float | None]] = {}
+        for i, (t0, _) in base.items():
+            if i in FIRST_HALF:
+                active[i] = (t0, half)
+            elif i in SECOND_HALF:
+                active[i] = (half + t0, None)
+            else:
+                active[i] = (t0, None)
+        for kind, tbs in (("timer", m.dyn_timer_ms), ("cwba", (0.0,))):
+            for tb in tbs:
+                asm = assembly(kind, tb / 1e3 if tb else None,
+                               jitter=0.1 if kind == "timer" else 0.0)
+                for window, dur, warm in (("all", m.dyn_s, 0.0), ("first", half, 0.0),
+                                          ("second", m.dyn_s, half)):
+                    p = {**_params("dynamic", kind, "reno", tb, dur), "start_set": r,
+                         "window": window}
+                    pts.append((p, mesh(asm, "reno", duration=dur, warmup=warm, seed=SEED,
+                                        active=active)))
+    return pts
+
+
+def _stamp(ctx: Context) -> dict[str, Any]:
+    m: Mode = ctx.mode
+    return {"seed": SEED, "replications": m.reps, "mesh_replications": m.mesh_reps,
+            "burstlab_version": _core.__version__, "mode": m.name}
+
+
+PAPER = Paper(
+    name="ozsarac",
+    title="ozsarac: CWBA, MCWBA and ECWBA — linear topology, mesh with static and "
+          "dynamic flows",
+    data_file=Path(__file__).with_name("paper.toml"),
+    modes=MODES,
+    stamp=_stamp,
+)
+PAPER.experiments += [
+    Experiment("linear", lambda ctx: linear_points(ctx.mode),
+               replications=lambda ctx: int(ctx.mode.reps)),
+    Experiment("trace", lambda ctx: trace_points(ctx.mode), keep_traces=True),
+    Experiment("mesh", lambda ctx: mesh_points(ctx.mode)),
+    Experiment("dynamic", lambda ctx: dynamic_points(ctx.mode)),
+]
+
+
+# ---------------------------------------------------------------------------------------
+# Analysis.
+
+
+def ci95(x: np.ndarray) -> tuple[float, float, float]:
+    """Mean and 95 % Student-t interval (NaN bounds with fewer than 2 values)."""
+    from scipy import stats
+
+    x = np.asarray(x, float)
+    m = float(np.mean(x)) if len(x) else math.nan
+    if len(x) < 2:
+        return m, math.nan, math.nan
+    h = float(stats.t.ppf(0.975, len(x) - 1) * np.std(x, ddof=1) / math.sqrt(len(x)))
+    return m, m - h, m + h
+
+
+def per_run(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per (point, replication): the TCP flows' total goodput (Mb/s of payload),
+    data bursts, lost bursts, segments in bursts, timeouts and fast recoveries."""
+    t = table[table["kind"] == "tcp"].copy()
+    t["segs"] = t["segments_per_burst"].fillna(0) * t["data_bursts"].fillna(0)
+    g = t.groupby(["point", "replication"], as_index=False).agg(
+        goodput_Mbps=("goodput_bps", lambda s: float(s.sum()) / 1e6),
+        data_bursts=("data_bursts", "sum"), data_bursts_lost=("data_bursts_lost", "sum"),
+        segs=("segs", "sum"), td_events=("td_events", "sum"),
+        to_events=("to_events", "sum"), mean_cwnd=("mean_cwnd_segments", "mean"))
+    return g
+
+
+KEYS = ["topology", "kind", "variant", "tb_ms", "duration_s"]
+
+
+def point_params(sw: Any) -> pd.DataFrame:
+    """The parameters of each point (``kind``, ``variant`` for the assembler and TCP)."""
+    return sw.runs.drop_duplicates("point").set_index("point").rename(
+        columns={"assembler": "kind", "tcp_variant": "variant"})
+
+
+def point_table(sw: Any) -> pd.DataFrame:
+    """One row per configuration (points that differ only in ``start_set`` and
+    replications pooled): goodput mean and 95 % CI over runs, burst loss probability,
+    mean burst length, timeouts and fast recoveries per run."""
+    params = point_params(sw)
+    runs = per_run(sw.table)
+    for k in KEYS:
+        runs[k] = [params.loc[p, k] for p in runs["point"]]
+    rows = []
+    for key, g in runs.groupby(KEYS, sort=False):
+        m, lo, hi = ci95(g["goodput_Mbps"].to_numpy())
+        rows.append({"point": int(g["point"].iloc[0]), **dict(zip(KEYS, key, strict=True)),
+                     "replications_n": len(g),
+                     "goodput_Mbps_mean": m, "goodput_Mbps_ci_lo": lo,
+                     "goodput_Mbps_ci_hi": hi,
+                     "burst_loss_prob": g["data_bursts_lost"].sum() / max(
+                         1, g["data_bursts"].sum()),
+                     "mean_burst_segments": g["segs"].sum() / max(1, g["data_bursts"].sum()),
+                     "td_per_run": g["td_events"].mean(), "to_per_run": g["to_events"].mean(),
+                     "mean_cwnd_segments": g["mean_cwnd"].mean()})
+    return pd.DataFrame(rows)
+
+
+def best_timer(df: pd.DataFrame) -> pd.Series:
+    t = df[df["kind"] == "timer"]
+    return t.iloc[int(np.argmax(t["goodput_Mbps_mean"].to_numpy(float)))]
+
+
+def gain_pct(a: float, b: float) -> float:
+    return 100.0 * (a / b - 1.0) if b > 0 else math.nan
+
+
+def slow_start_times(cw: pd.DataFrame, levels: tuple[float, ...]) -> dict[float, float]:
+    """Seconds from the start until cwnd first reaches each level (NaN if never)."""
+    out = {}
+    for w in levels:
+        hit = cw[cw["cwnd_segments"] >= w]
+        out[w] = float(hit["time_s"].iloc[0]) if len(hit) else math.nan
+    return out
+
+
+SS_LEVELS = (100.0, 1000.0, 5000.0)
+
+
+def analyse(ctx: Context) -> None:
+    stamp = ctx.stamp
+    lin = point_table(ctx.results["linear"])
+    mesh_pts = point_table(ctx.results["mesh"])
+    # Table 1: CWBA against the best timer, per variant.
+    t1 = []
+    for v in VARIANTS:
+        d = lin[(lin["variant"] == v) & (lin["kind"].isin(["timer", "cwba"]))]
+        bt = best_timer(d)
+        cw = d[d["kind"] == "cwba"].iloc[0]
+        t1.append({"variant": v, "ap_opt_ms": bt["tb_ms"],
+                   "best_timer_goodput_Mbps": bt["goodput_Mbps_mean"],
+                   "cwba_goodput_Mbps": cw["goodput_Mbps_mean"],
+                   "cwba_ci_lo": cw["goodput_Mbps_ci_lo"], "cwba_ci_hi": cw["goodput_Mbps_ci_hi"],
+                   "gain_pct": gain_pct(cw["goodput_Mbps_mean"], bt["goodput_Mbps_mean"]),
+                   "cwba_td_per_run": cw["td_per_run"], "cwba_to_per_run": cw["to_per_run"]})
+    table1 = pd.DataFrame(t1)
+    cw_reno = lin[(lin["kind"] == "cwba") & (lin["variant"] == "reno")].iloc[0]
+    ec = lin[lin["kind"] == "ecwba"].iloc[0]
+    est = ctx.results["linear"].table
+    est = est[est["kind"] == "tcp"]
+    if "cwnd_est_rel_err" in est.columns:
+        est = est[est["cwnd_est_rel_err"].notna()]
+    ecwba = pd.DataFrame([{
+        "cwba_goodput_Mbps": cw_reno["goodput_Mbps_mean"],
+        "ecwba_goodput_Mbps": ec["goodput_Mbps_mean"],
+        "ecwba_ci_lo": ec["goodput_Mbps_ci_lo"], "ecwba_ci_hi": ec["goodput_Mbps_ci_hi"],
+        "ecwba_vs_cwba_pct": gain_pct(ec["goodput_Mbps_mean"], cw_reno["goodput_Mbps_mean"]),
+        "est_mean_abs_err_segments": float(est["cwnd_est_abs_err_segments"].mean())
+        if "cwnd_est_abs_err_segments" in est.columns else math.nan,
+        "est_mean_rel_err": float(est["cwnd_est_rel_err"].mean())
+        if "cwnd_est_rel_err" in est.columns else math.nan,
+        "ecwba_td_per_run": ec["td_per_run"], "ecwba_to_per_run": ec["to_per_run"]}])
+    mc = lin[lin["kind"] == "mcwba"].copy()
+    mc["gain_vs_cwba_pct"] = [gain_pct(g, cw_reno["goodput_Mbps_mean"])
+                              for g in mc["goodput_Mbps_mean"]]
+    # Figs 4–5: slow start from the first segment.
+    tr = ctx.results["trace"]
+    ss = []
+    traces: dict[str, pd.DataFrame] = {}
+    for p, (kind, tb) in enumerate([("cwba", 0.0), ("timer", 8.0)]):
+        res = tr.result(p, 0)
+        tr_cw = pd.DataFrame(res.cwnd)
+        if len(tr_cw):
+            tr_cw = pd.DataFrame(tr_cw[tr_cw["flow"] == 0])
+        traces[kind] = tr_cw
+        times = slow_start_times(tr_cw, SS_LEVELS) if len(tr_cw) else dict.fromkeys(
+            SS_LEVELS, math.nan)
+        for w, t in times.items():
+            ss.append({"kind": kind, "tb_ms": tb, "cwnd_level_segments": w, "time_s": t})
+    ss_df = pd.DataFrame(ss)
+    # Mesh: per-flow goodput for Table 2 / Table 3.
+    mt = ctx.results["mesh"].table
+    mt = mt[mt["kind"] == "tcp"]
+    mparams = point_params(ctx.results["mesh"])
+    mt = mt.assign(akind=[mparams.loc[p, "kind"] for p in mt["point"]],
+                   tb=[mparams.loc[p, "tb_ms"] for p in mt["point"]])
+    per_flow = pd.DataFrame(
+        mt.groupby(["akind", "tb", "name"], as_index=False)["goodput_bps"].mean())
+    per_flow.columns = ["kind", "tb_ms", "name", "goodput_bps"]
+    per_flow["goodput_Mbps"] = per_flow["goodput_bps"] / 1e6
+    t2 = []
+    cw_m = per_flow[per_flow["kind"] == "cwba"].set_index("name")["goodput_Mbps"]
+    tot_cw = float(cw_m.sum())
+    timers = per_flow[per_flow["kind"] == "timer"]
+    for name, g in timers.groupby("name"):
+        b = g.iloc[int(np.argmax(g["goodput_Mbps"].to_numpy(float)))]
+        t2.append({"flow": name, "ap_opt_ms": b["tb_ms"], "best_timer_Mbps": b["goodput_Mbps"],
+                   "cwba_Mbps": float(cw_m.get(name, math.nan)),
+                   "gain_pct": gain_pct(float(cw_m.get(name, math.nan)), b["goodput_Mbps"]),
+                   "contribution_pct": 100 * float(cw_m.get(name, math.nan)) / tot_cw
+                   if tot_cw > 0 else math.nan})
+    table2 = pd.DataFrame(t2)
+    mm = per_flow[per_flow["kind"] == "mcwba"]
+    t3 = []
+    for name, g in mm.groupby("name"):
+        b = g.iloc[int(np.argmax(g["goodput_Mbps"].to_numpy(float)))]
+        t3.append({"flow": name, "ap_opt_ms": b["tb_ms"], "mcwba_Mbps": b["goodput_Mbps"],
+                   "cwba_Mbps": float(cw_m.get(name, math.nan)),
+                   "gain_pct": gain_pct(b["goodput_Mbps"], float(cw_m.get(name, math.nan)))})
+    table3 = pd.DataFrame(t3)
+    dyn = dynamic_tables(ctx.results["dynamic"])
+    ctx.values.update(dynamic=dyn)
+    for win, number in (("all", 4), ("first", 5), ("second", 6)):
+        if win in dyn:
+            ctx.tables[f"table{number}_dynamic_{win}"] = dyn[win].assign(**stamp)
+    ctx.values.update(linear=lin, table1=table1, ecwba=ecwba, mcwba=mc, ss=ss_df,
+                      traces=traces, mesh=mesh_pts, table2=table2, table3=table3,
+                      mesh_per_flow=per_flow)
+    for name, df in [("fig3_linear_points", lin), ("table1", table1), ("ecwba", ecwba),
+                     ("mcwba_linear", mc), ("figs4_5_slow_start", ss_df),
+                     ("mesh_points", mesh_pts), ("table2", table2), ("table3", table3)]:
+        ctx.tables[name] = df.assign(**stamp)
+
+
+def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:
+    """Tables 4–6: per measurement window, per flow, CWBA against the flow's best timer
+    (goodput averaged over replications, Mb/s over the window), and a ``total`` row
+    comparing CWBA's total with the best timer's total."""
+    params = sw.runs.drop_duplicates("point").set_index("point").rename(
+        columns={"assembler": "akind"})
+    t = sw.table[sw.table["kind"] == "tcp"]
+    t = t.assign(akind=[params.loc[p, "akind"] for p in t["point"]],
+                 tb=[params.loc[p, "tb_ms"] for p in t["point"]],
+                 window=[params.loc[p, "window"] for p in t["point"]])
+    out = {}
+    for w, g in t.groupby("window"):
+        pf = pd.DataFrame(g.groupby(["akind", "tb", "name"], as_index=False)[
+            "goodput_bps"].mean())
+        pf.columns = ["kind", "tb_ms", "flow", "goodput_bps"]
+        pf["goodput_Mbps"] = pf["goodput_bps"] / 1e6
+        cw = pf[pf["kind"] == "cwba"].set_index("flow")["goodput_Mbps"]
+        tot_cw = float(cw.sum())
+        rows = []
+        for name, h in pf[pf["kind"] == "timer"].groupby("flow"):
+            b = h.iloc[int(np.argmax(h["goodput_Mbps"].to_numpy(float)))]
+            c = float(cw.get(name, math.nan))
+            active = b["goodput_Mbps"] > 1e-9 or c > 1e-9
+            rows.append({"flow": name, "ap_opt_ms": b["tb_ms"] if active else math.nan,
+                         "best_timer_Mbps": b["goodput_Mbps"], "cwba_Mbps": c,
+                         "gain_pct": gain_pct(c, float(b["goodput_Mbps"])) if active
+                         else math.nan,
+                         "contribution_pct": 100 * c / tot_cw if tot_cw > 0 else math.nan})
+        tot = pf[pf["kind"] == "timer"].groupby("tb_ms")["goodput_Mbps"].sum()
+        bt = float(tot.max()) if len(tot) else math.nan
+        rows.append({"flow": "total", "ap_opt_ms": float(
+                     tot.index.to_numpy(float)[int(np.argmax(tot.to_numpy(float)))])
+                     if len(tot) else math.nan, "best_timer_Mbps": bt, "cwba_Mbps": tot_cw,
+                     "gain_pct": gain_pct(tot_cw, bt), "contribution_pct": 100.0})
+        out[str(w)] = pd.DataFrame(rows)
+    return out
+
+
+PAPER.analyse = analyse

@@ -1,0 +1,226 @@
+"""ozsarac §3: the linear and mesh OBS topologies as burstlab scenarios, with our
+reading of what the paper does not give.
+
+Read first: :func:`linear` (fig. 1), :func:`mesh` (fig. 2, whose picture is not in the
+text) and :data:`MESH_ROUTES`.
+
+What §3 gives, and how it maps onto burstlab:
+
+- JET with LAUC-VF, one data wavelength per fibre, no FDL: ``signalling = "jet"``,
+  ``scheduler = "laucvf"``, ``wavelengths = 1``;
+- optical links 1 Gb/s, 1 ms; electrical links 500 Mb/s, 1 ms; switching time 5 µs;
+  per-hop processing 200 µs (``bcp_processing``; the offset is hops × 200 µs + 5 µs);
+- MSS "1040 bytes": ns-2's ``packetSize_`` is the segment on the wire, so a segment is
+  1000 B of payload + 40 B of headers = 1040 B (this is also what makes §3.4's
+  ``T_max = 166.6 ms`` come out: 10 000 × 1040 B at 500 Mb/s is 166.4 ms); goodput is
+  counted in payload;
+- receive window 10 000 segments, at most 10 000 packets per burst, an assembly queue
+  of 100 000 packets (``queue_limit``);
+- ACKs of 40 B that are "never dropped and never assembled": ``ack_mode = "bypass"``
+  (a lossless link along the reverse OBS path, at its rate and delay);
+- the real-time server: exponential on/off UDP at 500 Mb/s, on 1 % of the time, behind
+  its own ingress with 4 ms timer assembly. Not given: the mean on period and the packet
+  size. We use mean on 10 ms / off 990 ms and 1040 B packets;
+- "the only reason for burst losses … is the contention between TCP and UDP bursts",
+  and nothing is said of the electrical queues: the access links have unbounded queues
+  (no packet is dropped outside the OBS core);
+- TCP: ns-2 agents (``profile = "ns2"``: initial window 2, no delayed ACKs, 200 ms
+  minimum RTO), an infinite FTP flow.
+
+Linear topology (our reading of fig. 1)::
+
+    ftp_server ─ E1 ═╗                    ╔═ E2 ─ ftp_client
+                     C1 ═════════════ C2 ═╣
+    rt_server ── E3 ═╝                    ╚═ E4 ─ rt_client
+
+The TCP and UDP bursts meet on the one wavelength of C1 → C2.
+
+Mesh topology (our reading of fig. 2; the text gives 14 nodes, ingress edges N9–N11,
+egress edges N12–N14, access links of 0.1 ms, core links of 2.5 ms, nine flows
+S_i → D_i): eight core nodes N1–N8 in a ring with two chords, ingress N9–N11 and egress
+N12–N14 attached to the ring, three FTP servers per ingress and three clients per
+egress. Each flow's route (:data:`MESH_ROUTES`) is a shortest path chosen so that the busiest
+core fibres carry two to four flows from different ingresses (N1 → N5: flows 1, 2, 7;
+N3 → N4: flows 3, 4, 6, 9; N7 → N6: flows 5, 8): the flows contend for the single
+core wavelength, and the routes have one to four core hops (so different round-trip
+times; flow 7 has one of the longest, as the paper says). The edge–core fibres (0.1 ms,
+like the access links) carry three wavelengths, one per flow of the edge, so that
+contention happens in the core as §3 says ("contention between nine optical burst
+flows"), not between the bursts of one edge on its own output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: ozsarac §3.
+OPTICAL_RATE = "1Gb/s"
+OPTICAL_DELAY = "1ms"
+ELECTRICAL_RATE = "500Mb/s"
+ELECTRICAL_DELAY = "1ms"
+SWITCH_SETUP_S = 5e-6
+HOP_PROCESSING_S = 200e-6
+PAYLOAD_BYTES = 1000
+HEADER_BYTES = 40
+SEGMENT_BYTES = PAYLOAD_BYTES + HEADER_BYTES  # "MSS 1040 B" on the wire
+RWND_SEGMENTS = 10_000
+MAX_PKTS_PER_BURST = 10_000
+QUEUE_PKTS = 100_000
+ELECTRICAL_RATE_BPS = 500e6
+#: The real-time server: on 1 % of the time at 500 Mb/s (our mean on/off periods).
+UDP_MEAN_ON = "10ms"
+UDP_MEAN_OFF = "990ms"
+UDP_TIMER = "4ms"
+#: Mesh: access links 0.1 ms, core links 2.5 ms.
+MESH_ACCESS_DELAY = "0.1ms"
+MESH_CORE_DELAY = "2.5ms"
+
+
+def t_max_s(pkts: int = MAX_PKTS_PER_BURST, bytes_per_pkt: int = SEGMENT_BYTES,
+            rate_bps: float = ELECTRICAL_RATE_BPS) -> float:
+    """ozsarac §3.4: ``T_max = T_trans + T_sw + T_hprc``, ``T_trans`` being the time the
+    largest burst (``pkts`` packets) takes to reach the ingress over the electrical link."""
+    return pkts * bytes_per_pkt * 8 / rate_bps + SWITCH_SETUP_S + HOP_PROCESSING_S
+
+
+def assembly(kind: str, tb_s: float | None = None, jitter: float = 0.0) -> dict[str, Any]:
+    """An assembly table: ``timer`` (period ``tb_s``), ``cwba`` (sender marks), ``ecwba``
+    (Reno state-machine estimate) or ``mcwba`` (marks, timer cap ``tb_s``)."""
+    if kind == "timer":
+        a: dict[str, Any] = {"type": "timer", "tb": tb_s}
+        if jitter > 0:
+            a["jitter"] = jitter
+        return a
+    if kind == "cwba":
+        return {"type": "cwba", "window": "mark"}
+    if kind == "ecwba":
+        return {"type": "ecwba"}
+    if kind == "mcwba":
+        return {"type": "mcwba", "tmax": tb_s}
+    raise ValueError(f"assembly: unknown kind {kind!r}")
+
+
+def _obs(asm: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "assembly": asm, "classifier": "per_flow", "ack_mode": "bypass",
+        "scheduler": "laucvf", "signalling": "jet",
+        "bcp_processing": HOP_PROCESSING_S, "switch_setup": SWITCH_SETUP_S,
+        "max_pkts_per_burst": MAX_PKTS_PER_BURST, "queue_limit": QUEUE_PKTS,
+    }
+
+
+def _tcp(name: str, src: str, dst: str, variant: str, **kw: Any) -> dict[str, Any]:
+    return {"type": "tcp", "name": name, "src": src, "dst": dst, "variant": variant,
+            "profile": "ns2", "mss": PAYLOAD_BYTES, "header_bytes": HEADER_BYTES,
+            "wm": RWND_SEGMENTS, **kw}
+
+
+def linear(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0,
+           warmup: float = 0.0, seed: int = 1, cwnd_trace: bool = False) -> dict[str, Any]:
+    """Fig. 1: one FTP flow (``variant``, assembly ``asm`` at E1) against the on/off UDP
+    real-time source (4 ms timer assembly at E3) on C1 → C2."""
+    opt = {"rate": OPTICAL_RATE, "delay": OPTICAL_DELAY, "wavelengths": 1}
+    el = {"rate": ELECTRICAL_RATE, "delay": ELECTRICAL_DELAY}
+    sc: dict[str, Any] = {
+        "name": "ozsarac-linear",
+        "sim": {"duration": duration, "seed": seed},
+        "node": [
+            {"name": "ftp_server", "kind": "host"},
+            {"name": "rt_server", "kind": "host"},
+            {"name": "E1", "kind": "edge"},
+            {"name": "E3", "kind": "edge",
+             "assembly": {"type": "timer", "tb": UDP_TIMER}},
+            {"name": "C1", "kind": "core"},
+            {"name": "C2", "kind": "core"},
+            {"name": "E2", "kind": "edge"},
+            {"name": "E4", "kind": "edge"},
+            {"name": "ftp_client", "kind": "host"},
+            {"name": "rt_client", "kind": "host"},
+        ],
+        "link": [
+            {"a": "ftp_server", "b": "E1", **el},
+            {"a": "rt_server", "b": "E3", **el},
+            {"a": "E2", "b": "ftp_client", **el},
+            {"a": "E4", "b": "rt_client", **el},
+        ],
+        "fibre": [
+            {"a": "E1", "b": "C1", **opt},
+            {"a": "E3", "b": "C1", **opt},
+            {"a": "C1", "b": "C2", **opt},
+            {"a": "C2", "b": "E2", **opt},
+            {"a": "C2", "b": "E4", **opt},
+        ],
+        "obs": _obs(asm),
+        "flow": [
+            _tcp("ftp", "ftp_server", "ftp_client", variant),
+            {"type": "onoff", "name": "rt", "src": "rt_server", "dst": "rt_client",
+             "rate": ELECTRICAL_RATE, "packet_size": f"{SEGMENT_BYTES}B",
+             "mean_on": UDP_MEAN_ON, "mean_off": UDP_MEAN_OFF},
+        ],
+    }
+    if warmup > 0:
+        sc["sim"]["warmup"] = warmup
+    if cwnd_trace:
+        sc["sim"]["trace"] = {"cwnd": True}
+    return sc
+
+
+#: Mesh core fibres (our reading of fig. 2): a ring N1 … N8 and chords N1–N5, N3–N7.
+MESH_CORE = [("N1", "N2"), ("N2", "N3"), ("N3", "N4"), ("N4", "N5"), ("N5", "N6"),
+             ("N6", "N7"), ("N7", "N8"), ("N8", "N1"), ("N1", "N5"), ("N3", "N7")]
+#: Where the edges attach: ingress N9 → N1, N10 → N3, N11 → N7; egress N12 → N5,
+#: N13 → N6, N14 → N4.
+MESH_ATTACH = {"N9": "N1", "N10": "N3", "N11": "N7", "N12": "N5", "N13": "N6",
+               "N14": "N4"}
+#: Flow i: ingress, OBS route (edge to edge), egress. S1–S3 at N9, S4–S6 at N10,
+#: S7–S9 at N11; D1, D4, D7 at N12; D2, D5, D8 at N13; D3, D6, D9 at N14.
+MESH_ROUTES: dict[int, list[str]] = {
+    1: ["N9", "N1", "N5", "N12"],
+    2: ["N9", "N1", "N5", "N6", "N13"],
+    3: ["N9", "N1", "N2", "N3", "N4", "N14"],
+    4: ["N10", "N3", "N4", "N5", "N12"],
+    5: ["N10", "N3", "N7", "N6", "N13"],
+    6: ["N10", "N3", "N4", "N14"],
+    7: ["N11", "N7", "N8", "N1", "N5", "N12"],
+    8: ["N11", "N7", "N6", "N13"],
+    9: ["N11", "N7", "N3", "N4", "N14"],
+}
+
+
+def mesh(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0,
+         warmup: float = 0.0, seed: int = 1,
+         active: dict[int, tuple[float, float | None]] | None = None) -> dict[str, Any]:
+    """Fig. 2 (our reading, module docs): nine FTP flows S_i → D_i over the mesh, every
+    ingress with assembly ``asm``. ``active`` maps a flow to its (start, stop) seconds
+    (the dynamic-flow scenario of §3.6); by default every flow runs throughout."""
+    opt = {"rate": OPTICAL_RATE, "delay": MESH_CORE_DELAY, "wavelengths": 1}
+    # Edge fibres carry three wavelengths, one per flow of the edge (module docs).
+    acc = {"rate": OPTICAL_RATE, "delay": MESH_ACCESS_DELAY, "wavelengths": 3}
+    el = {"rate": ELECTRICAL_RATE, "delay": MESH_ACCESS_DELAY}
+    nodes: list[dict[str, Any]] = [{"name": f"N{i}", "kind": "core"} for i in range(1, 9)]
+    nodes += [{"name": f"N{i}", "kind": "edge"} for i in range(9, 15)]
+    nodes += [{"name": f"S{i}", "kind": "host"} for i in range(1, 10)]
+    nodes += [{"name": f"D{i}", "kind": "host"} for i in range(1, 10)]
+    fibres = [{"a": a, "b": b, **opt} for a, b in MESH_CORE]
+    fibres += [{"a": e, "b": c, **acc} for e, c in MESH_ATTACH.items()]
+    links, flows = [], []
+    for i, route in MESH_ROUTES.items():
+        links.append({"a": f"S{i}", "b": route[0], **el})
+        links.append({"a": route[-1], "b": f"D{i}", **el})
+        kw: dict[str, Any] = {"route": [f"S{i}", *route, f"D{i}"]}
+        if active is not None:
+            start, stop = active.get(i, (0.0, None))
+            if start > 0:
+                kw["start"] = start
+            if stop is not None:
+                kw["stop"] = stop
+        flows.append(_tcp(f"flow{i}", f"S{i}", f"D{i}", variant, **kw))
+    sc: dict[str, Any] = {
+        "name": "ozsarac-mesh",
+        "sim": {"duration": duration, "seed": seed},
+        "node": nodes, "link": links, "fibre": fibres,
+        "obs": _obs(asm), "flow": flows,
+    }
+    if warmup > 0:
+        sc["sim"]["warmup"] = warmup
+    return sc

@@ -1,0 +1,166 @@
+"""`burstlab reproduce ozsarac`: the smoke run (outputs, every claim id), the scenarios
+(T_max, the assemblers, the mesh routes), and the claim logic on hand-made tables."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import burstlab
+from burstlab.cli import main
+from burstlab.reproduce.framework import VERDICTS
+from burstlab.reproduce.papers.ozsarac import claims as cl
+from burstlab.reproduce.papers.ozsarac import topology as topo
+from burstlab.reproduce.papers.ozsarac.experiments import (
+    MODES,
+    PAPER,
+    linear_points,
+    mesh_points,
+    slow_start_times,
+)
+
+CLAIM_IDS = {
+    "table1.gain.reno", "table1.gain.newreno", "table1.gain.sack",
+    "fig3.cwba_variant_independent", "fig3.timer_optimum.reno",
+    "fig3.timer_optimum.newreno", "fig3.timer_optimum.sack", "fig4_5.ss_speedup",
+    "fig4_5.only_timeouts", "ecwba.vs_cwba", "ecwba.estimator_error", "mcwba.t_max",
+    "mcwba.gain_linear", "mcwba.identical_above_tmax", "mesh.fig6.gain",
+    "mesh.table2.all_flows_gain", "mesh.fig7.cwba_loss_higher", "mesh.fig8.length_grows",
+    "mesh.fig12.mcwba_vs_cwba", "dynamic.table4.gain", "dynamic.table5.gain",
+    "dynamic.table6.gain",
+}
+
+
+@pytest.fixture(scope="module")
+def smoke_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("ozsarac")
+    rc = main(["reproduce", "ozsarac", "--smoke", "--jobs", "2", "--no-progress",
+               "--out", str(out)])
+    assert rc == 0
+    return out / "ozsarac"
+
+
+def test_smoke_writes_claims_with_every_id(smoke_out: Path) -> None:
+    c = pd.read_csv(smoke_out / "claims.csv")
+    assert set(c["claim_id"]) == CLAIM_IDS
+    assert set(c["verdict"]) <= set(VERDICTS)
+    assert (c["paper"] == "ozsarac").all()
+    assert c["note"].notna().all()
+    dyn = c[c["claim_id"].str.startswith("dynamic.")]
+    assert dyn["burstlab_value"].notna().all()
+    # T_max is arithmetic: it must reproduce in every mode.
+    assert c.set_index("claim_id").loc["mcwba.t_max", "verdict"] == "reproduces"
+
+
+def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
+    for name in ("fig3", "figs4_5", "fig9", "mesh_figs6_7_8_12"):
+        assert (smoke_out / f"{name}.png").stat().st_size > 1000, name
+    t1 = pd.read_csv(smoke_out / "table1.csv")
+    assert list(t1["variant"]) == ["reno", "newreno", "sack"]
+    for col in ("ap_opt_ms", "best_timer_goodput_Mbps", "cwba_goodput_Mbps", "gain_pct",
+                "seed", "burstlab_version", "mode"):
+        assert col in t1.columns, col
+    e = pd.read_csv(smoke_out / "ecwba.csv")
+    assert e["est_mean_rel_err"].notna().all() and (e["est_mean_rel_err"] >= 0).all()
+    pts = pd.read_csv(smoke_out / "fig3_linear_points.csv")
+    assert set(pts["kind"]) == {"timer", "cwba", "ecwba", "mcwba"}
+    assert (pts["replications_n"] == MODES["smoke"].reps).all()
+    assert (pts["goodput_Mbps_mean"] > 0).all()
+    for number, win in ((4, "all"), (5, "first"), (6, "second")):
+        d = pd.read_csv(smoke_out / f"table{number}_dynamic_{win}.csv")
+        assert "total" in set(d["flow"]) and len(d) == 10
+    # Table 5 covers the first half: flows 2, 4, 9 have not started, so no gain.
+    t5 = pd.read_csv(smoke_out / "table5_dynamic_first.csv").set_index("flow")
+    for f in ("flow2", "flow4", "flow9"):
+        assert t5.loc[f, "cwba_Mbps"] == 0 and math.isnan(t5.loc[f, "gain_pct"])
+    md = (smoke_out / "report.md").read_text(encoding="utf-8")
+    assert "Not reproduced yet" in md and "Reordering" in md and "dynamic flows" in md
+    assert "Quick mode scales the durations down" in md
+
+
+def test_paper_is_listed() -> None:
+    from burstlab.reproduce import paper_names
+
+    assert "ozsarac" in paper_names()
+    assert set(MODES) >= {"full", "quick", "smoke"}
+
+
+# ---------------------------------------------------------------------------------------
+# The scenarios.
+
+
+def test_t_max_is_the_largest_burst_on_the_electrical_link() -> None:
+    # ozsarac §3.4: 166.6 ms. 10 000 × 1040 B × 8 / 500 Mb/s = 166.4 ms, + 205 µs.
+    assert topo.t_max_s() == pytest.approx(0.166605, abs=1e-9)
+    assert topo.SEGMENT_BYTES == 1040
+    # With 1080-B packets (1040 B of payload + 40) it would not match the paper.
+    assert abs(1e3 * topo.t_max_s(bytes_per_pkt=1080) - 166.6) > 5
+
+
+def test_points_cover_the_grid() -> None:
+    m = MODES["quick"]
+    lp = linear_points(m)
+    kinds = [p["assembler"] for p, _ in lp]
+    assert kinds.count("timer") == 3 * len(m.timer_ms)
+    assert kinds.count("cwba") == 3 and kinds.count("ecwba") == 1
+    assert kinds.count("mcwba") == len(m.mcwba_ms)
+    # MCWBA caps on both sides of T_max.
+    assert min(m.mcwba_ms) < 1e3 * topo.t_max_s() < max(m.mcwba_ms)
+    mp = mesh_points(m)
+    assert all(sc["obs"]["assembly"].get("jitter", 0.1) == 0.1 for _, sc in mp)
+    assert len({p["tb_ms"] for p, _ in mp if p["assembler"] == "timer"}) == len(
+        m.mesh_timer_ms)
+
+
+def test_mesh_routes_contend_and_are_valid() -> None:
+    core = {frozenset(e) for e in topo.MESH_CORE}
+    load: dict[tuple[str, str], int] = {}
+    for rt in topo.MESH_ROUTES.values():
+        assert rt[0] in ("N9", "N10", "N11") and rt[-1] in ("N12", "N13", "N14")
+        assert topo.MESH_ATTACH[rt[0]] == rt[1] and topo.MESH_ATTACH[rt[-1]] == rt[-2]
+        for a, b in zip(rt[1:-2], rt[2:-1], strict=True):
+            assert frozenset((a, b)) in core, (a, b)
+            load[(a, b)] = load.get((a, b), 0) + 1
+    assert max(load.values()) >= 3
+    assert len(topo.MESH_ROUTES) == 9
+
+
+def test_cwba_scenario_runs_one_window_per_burst() -> None:
+    # Loss-free start (1 s; the UDP source's first on period is random): CWBA's bursts
+    # are windows 2, 4, 8, … while the timer's are paced by 8 ms.
+    r = burstlab.run(topo.linear(topo.assembly("cwba"), "reno", duration=0.3))
+    b = r.bursts.set_index("key")
+    assert b.loc["ftp", "bursts_sent"] > 5
+    r2 = burstlab.run(topo.linear(topo.assembly("ecwba"), "reno", duration=0.3))
+    assert len(r2.cwnd_estimates) == 1
+    est = r2.cwnd_estimates.iloc[0]
+    assert est["mean_abs_err_segments"] >= 0 and est["samples"] > 100
+    with pytest.raises(burstlab.ScenarioError, match="obs.assembly.tmax"):
+        burstlab.run(topo.linear({"type": "mcwba"}, "reno", duration=0.1))
+
+
+# ---------------------------------------------------------------------------------------
+# Claim logic on hand-made values.
+
+
+def test_gain_verdicts() -> None:
+    assert cl.gain_verdict(30.0, 36.01) == "reproduces"
+    assert cl.gain_verdict(10.0, 36.01) == "same direction"
+    assert cl.gain_verdict(-5.0, 36.01) == "differs"
+    assert cl.gain_verdict(math.nan, 36.01) == "not comparable"
+    assert cl.gain_verdict(-0.4, -0.49) == "reproduces"
+
+
+def test_slow_start_times() -> None:
+    cw = pd.DataFrame({"time_s": [0.0, 0.1, 0.2, 0.3], "cwnd_segments": [2, 50, 150, 1200]})
+    t = slow_start_times(cw, (100.0, 1000.0, 5000.0))
+    assert t[100.0] == 0.2 and t[1000.0] == 0.3 and math.isnan(t[5000.0])
+
+
+def test_paper_registers_figures_and_report() -> None:
+    assert {f.name for f in PAPER.figures} == {"fig3", "figs4_5", "fig9",
+                                               "mesh_figs6_7_8_12"}
+    assert PAPER.report is not None
