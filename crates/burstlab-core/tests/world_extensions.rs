@@ -600,3 +600,80 @@ fn window_assembly_is_validated_naming_the_field() {
     ));
     assert!(m.starts_with("obs.assembly.tmax:"), "{m}");
 }
+
+/// Two parallel links r1 – r2 (10 Mb/s each) under two CBR flows of 6 Mb/s: the flows
+/// are spread over them (flow i on the (i mod 2)-th), so each link carries exactly one
+/// flow's 750 packets per second and nothing is dropped. With one link of 10 Mb/s the
+/// 12 Mb/s would overflow its 10-packet queue.
+#[test]
+fn parallel_links_both_carry_traffic() {
+    let net = |parallel: bool| {
+        let second = if parallel {
+            "[[link]]\na = \"r1\"\nb = \"r2\"\nrate = \"10Mb/s\"\ndelay = \"1ms\"\nqueue_pkts = 10\n"
+        } else {
+            ""
+        };
+        format!(
+            r#"
+[sim]
+duration = "2s"
+[[node]]
+name = "s"
+kind = "host"
+[[node]]
+name = "r1"
+[[node]]
+name = "r2"
+[[node]]
+name = "d"
+kind = "host"
+[[link]]
+a = "s"
+b = "r1"
+rate = "100Mb/s"
+delay = "1ms"
+[[link]]
+a = "r1"
+b = "r2"
+rate = "10Mb/s"
+delay = "1ms"
+queue_pkts = 10
+{second}[[link]]
+a = "r2"
+b = "d"
+rate = "100Mb/s"
+delay = "1ms"
+[[flow]]
+type = "cbr"
+src = "s"
+dst = "d"
+rate = "6Mb/s"
+[[flow]]
+type = "cbr"
+src = "s"
+dst = "d"
+rate = "6Mb/s"
+"#
+        )
+    };
+    let r = run(&net(true));
+    let mid: Vec<_> = r
+        .links
+        .iter()
+        .filter(|l| l.from == "r1" && l.to == "r2")
+        .collect();
+    assert_eq!(mid.len(), 2);
+    for l in &mid {
+        // 6 Mb/s of 1000-byte packets for 2 s: 1500 packets each, none dropped.
+        assert_eq!(l.pkts_offered, 1500, "{l:?}");
+        assert_eq!(l.drops_queue, 0, "{l:?}");
+    }
+    let single = run(&net(false));
+    let l = single
+        .links
+        .iter()
+        .find(|l| l.from == "r1" && l.to == "r2")
+        .unwrap();
+    assert_eq!(l.pkts_offered, 3000);
+    assert!(l.drops_queue > 0, "{l:?}");
+}

@@ -135,11 +135,18 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
         )
     });
     let mut edges = Edges::new(r.flows.len());
-    let find_link = |a: u32, b: u32| -> Option<u32> {
+    // Parallel links (several link directions from `a` to `b`) are distinct resources:
+    // flow `fi` takes the `(fi mod k)`-th of the `k` parallel directions, in scenario
+    // order, in each direction of its route (a deterministic per-flow spread, as ECMP
+    // hashing on the flow would give).
+    let find_link = |a: u32, b: u32, fi: usize| -> Option<u32> {
+        let k = r.links.iter().filter(|l| l.from == a && l.to == b).count();
         r.links
             .iter()
-            .position(|l| l.from == a && l.to == b)
-            .map(|i| i as u32)
+            .enumerate()
+            .filter(|(_, l)| l.from == a && l.to == b)
+            .nth(fi % k.max(1))
+            .map(|(i, _)| i as u32)
     };
     let is_obs = |n: u32| r.nodes[n as usize].1.is_obs();
     // (edge, path, flow, class) -> queue
@@ -153,7 +160,7 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
             while k + 1 < nodes.len() {
                 let (a, b) = (nodes[k], nodes[k + 1]);
                 if !(is_obs(a) && is_obs(b)) {
-                    hops.push(Hop::Link(find_link(a, b).expect("validated route")));
+                    hops.push(Hop::Link(find_link(a, b, fi).expect("validated route")));
                     k += 1;
                     continue;
                 }
