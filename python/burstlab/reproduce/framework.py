@@ -295,6 +295,12 @@ class Paper:
                 return f
         raise KeyError(f"{self.name}: no figure {name!r} is registered")
 
+    def image(self, r: Report, name: str) -> None:
+        """Puts the registered figure ``name`` (its file and caption) into report ``r``;
+        fails if no such figure is registered."""
+        f = self.figure_named(name)
+        r.image(f.file, f.caption)
+
     def load_data(self) -> PaperData:
         return PaperData(self.data_file)
 

@@ -19,10 +19,7 @@ from burstlab.reproduce.papers.hybrid.experiments import (
 )
 from burstlab.reproduce.report import Report
 
-
-def img(r: Report, name: str) -> None:
-    f = PAPER.figure_named(name)
-    r.image(f.file, f.caption)
+img = PAPER.image  # a registered figure into the report
 
 
 def disagreements(r: Report, runs: pd.DataFrame) -> None:

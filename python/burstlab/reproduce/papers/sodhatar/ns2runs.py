@@ -6,7 +6,8 @@ Read first: :func:`run_all`. Each run is cached under ``OUT/sodhatar/ns2/`` by t
 of its script, so a repeated reproduction does not run ns-2 again. Without ``ns`` every
 ns-2 column is empty and the report says so; burstlab's claims still run.
 
-From the trace: the data segments (``tcp``, seqno > 0: seqno 0 is ns-2's SYN) received
+From the trace: the segments (``tcp``, the SYN, seqno 0, included, as burstlab numbers and
+counts it under the ``ns2`` profile) received
 (``r``) at the flow's destination node, the same quantity as burstlab's
 ``segments_received``; from the agents: ``ack_``, ``ndatapack_``, ``nrexmitpack_``,
 ``nrexmit_`` (:class:`burstlab.export.ns2trace.Ns2Flow`).
@@ -42,6 +43,10 @@ NS2_COLUMNS = ("ns2_throughput_Mbps", "ns2_goodput_Mbps", "ns2_segments_received
                "ns2_acked_segments", "ns2_segments_sent", "ns2_retransmits", "ns2_timeouts")
 
 
+#: Bumped whenever what a cached run records changes.
+CACHE_VERSION = 2
+
+
 def available() -> bool:
     return ns_binary() is not None
 
@@ -49,7 +54,9 @@ def available() -> bool:
 def run_one(scenario: Mapping[str, Any], cache: Path) -> dict[str, Any]:
     """Runs one exported scenario with ns-2 (or reads its cached result)."""
     script = export_ns2(dict(scenario), trace=TRACE)
-    key = hashlib.sha256((script.tcl + str(ns_binary())).encode()).hexdigest()[:24]
+    # CACHE_VERSION: what is read from the trace (2: the SYN is counted).
+    key = hashlib.sha256((f"{CACHE_VERSION}\n" + script.tcl + str(ns_binary())).encode()
+                         ).hexdigest()[:24]
     path = cache / f"{key}.json"
     if path.is_file():
         rec: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
@@ -62,7 +69,7 @@ def run_one(scenario: Mapping[str, Any], cache: Path) -> dict[str, Any]:
     for i, f in enumerate(scenario["flow"]):
         dst = names.index(str(f["dst"]))
         r = tr[(tr.event == "r") & (tr.to_node == dst) & (tr.kind == "tcp")
-               & (tr.flow == i) & (tr.seqno > 0)]
+               & (tr.flow == i) & (tr.seqno >= 0)]
         received[str(i)] = [float(x) for x in r.time_s]
     rec = {"flows": {str(i): {"acked": f.acked_segments, "sent": f.data_packets,
                               "retransmits": f.retransmitted_packets,

@@ -30,11 +30,7 @@ from burstlab.reproduce.papers.yu.experiments import (
 )
 from burstlab.reproduce.report import Report, fmt
 
-
-def img(r: Report, name: str) -> None:
-    """An image of a registered figure (fails if the figure is not registered)."""
-    f = PAPER.figure_named(name)
-    r.image(f.file, f.caption)
+img = PAPER.image  # a registered figure into the report
 
 
 def build_report(ctx: Context, claims: list[Claim]) -> Report:

@@ -24,10 +24,7 @@ from burstlab.reproduce.papers.zhou.testbed import (
 )
 from burstlab.reproduce.report import Report, fmt
 
-
-def img(r: Report, name: str) -> None:
-    f = PAPER.figure_named(name)
-    r.image(f.file, f.caption)
+img = PAPER.image  # a registered figure into the report
 
 
 def point_table(df: pd.DataFrame) -> pd.DataFrame:
