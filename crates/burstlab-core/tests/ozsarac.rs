@@ -265,7 +265,13 @@ fn reno_vs_fsm(lost: &[u64], until_s: f64) -> (u64, f64, u64, RenoFsmEstimator, 
     cfg.init_ssthresh = cfg.wm;
     let mut snd = TcpSender::new(cfg.clone(), SimTime::ZERO);
     let mut rcv = TcpReceiver::new(&cfg);
-    let mut fsm = RenoFsmEstimator::default();
+    // The replica told the opening, as the world tells it (`Edges::set_opening`): the
+    // ns2 profile's SYN and ns-2's delay_growth_.
+    let mut fsm = RenoFsmEstimator {
+        syn: cfg.syn,
+        delay_growth: true,
+        ..RenoFsmEstimator::default()
+    };
     let mut out = TcpOutput::default();
     #[derive(Clone, Copy)]
     enum E {
@@ -341,7 +347,10 @@ fn reno_vs_fsm(lost: &[u64], until_s: f64) -> (u64, f64, u64, RenoFsmEstimator, 
 }
 
 /// Loss-free: the replica is exact — slow start all the way (ssthresh is unbounded), at
-/// every instant, for a thousand round trips' worth of ACKs.
+/// every instant, for a thousand round trips' worth of ACKs. This includes ns-2's
+/// opening: cwnd 1 while the SYN is out, then `windowInit_` = 2 at the SYN's ACK (not
+/// 1 + 1 = 2 by luck: a replica that opened on that ACK from an assumed first window of
+/// 2 would stay one segment ahead for the whole of slow start).
 #[test]
 fn fsm_is_exact_without_loss() {
     let (n, mean, max, fsm, _) = reno_vs_fsm(&[], 0.25);
@@ -351,10 +360,64 @@ fn fsm_is_exact_without_loss() {
     assert!(fsm.cwnd > 500.0, "{fsm:?}");
 }
 
+/// The replica's opening step by step against ns-2's: the SYN alone (cwnd 1), the
+/// SYN's ACK (cwnd = `windowInit_`, not opened), a larger initial window inferred from
+/// the segments that follow, then slow start. And a SYN sent again before any ACK (it
+/// timed out): one timeout, and ns-2's `bugfix_ss_` initial window of one segment.
+#[test]
+fn fsm_follows_the_syn_round() {
+    let ns2 = || RenoFsmEstimator {
+        syn: true,
+        delay_growth: true,
+        ..RenoFsmEstimator::default()
+    };
+    let mut f = ns2();
+    f.on_data(0);
+    assert_eq!(f.estimate(), Some(1.0), "the SYN round: {f:?}");
+    f.on_ack(1);
+    assert_eq!(
+        f.estimate(),
+        Some(2.0),
+        "windowInit_ at the SYN's ACK: {f:?}"
+    );
+    // A sender configured with windowInit_ 4 sends 1..=4: the count raises the estimate.
+    for s in 1..=4 {
+        f.on_data(s);
+    }
+    assert_eq!(f.estimate(), Some(4.0), "{f:?}");
+    f.on_ack(2); // slow start from here: +1 per new ACK
+    f.on_data(5);
+    f.on_data(6);
+    assert_eq!(f.estimate(), Some(5.0), "{f:?}");
+    assert_eq!((f.timeouts, f.fast_recoveries), (0, 0));
+    // The SYN lost: it goes again after the RTO.
+    let mut f = ns2();
+    f.on_data(0);
+    f.on_data(0);
+    assert_eq!((f.timeouts, f.estimate()), (1, Some(1.0)), "{f:?}");
+    f.on_ack(1);
+    assert_eq!(f.estimate(), Some(1.0), "bugfix_ss_: one segment: {f:?}");
+    // Without the SYN, under ns-2: the first flight is the window, and its first ACK
+    // (segment 0's) leaves it there.
+    let mut f = RenoFsmEstimator {
+        delay_growth: true,
+        ..RenoFsmEstimator::default()
+    };
+    f.on_data(0);
+    f.on_data(1);
+    f.on_ack(1);
+    assert_eq!(f.estimate(), Some(2.0), "{f:?}");
+    f.on_ack(2);
+    assert_eq!(f.estimate(), Some(3.0), "{f:?}");
+}
+
 /// One loss (fast retransmit and recovery), then congestion avoidance: the replica
-/// follows Reno's halving, inflation and deflation. The only differences are §2.3's
-/// `cwnd = cwnd/2 + 3` and `ssthresh = cwnd/2` on the fractional cwnd where the sender
-/// halves ⌊cwnd⌋ (ns-2 `window()`): at most one segment, at any instant.
+/// follows Reno's halving, inflation and deflation. The one difference is at the ACK
+/// that ends recovery: §2.3 sets `cwnd = ssthresh` (= cwnd/2, the fractional half ns-2
+/// keeps with `precisionReduce_`), while ns-2 also opens cwnd on that ACK (+1/cwnd, in
+/// `recv_newack_helper`); the replica lags by that fraction for the rest of the run, so
+/// ⌊estimate⌋ is one below the sender's window at the instants the sender's cwnd has
+/// just crossed an integer and the replica's has not. Observed: max 1, mean 0.003.
 #[test]
 fn fsm_follows_fast_recovery_within_one_segment() {
     let (n, mean, max, fsm, ev) = reno_vs_fsm(&[300], 3.0);
@@ -362,23 +425,26 @@ fn fsm_follows_fast_recovery_within_one_segment() {
     assert_eq!((fsm.fast_recoveries, fsm.timeouts), (1, 0), "{fsm:?}");
     assert!(n > 5000);
     assert!(max <= 1, "max error {max} segments: {fsm:?}");
-    assert!(mean <= 0.5, "mean error {mean}");
+    assert!(mean < 0.01, "mean error {mean}");
     assert_eq!(fsm.state, FsmState::Default);
 }
 
 /// Whole windows lost (as CWBA loses them, ozsarac §2.1): no duplicate ACKs, timeouts;
 /// the replica must see each timeout in its retransmission — once, not once per
-/// segment of the go-back-N series that follows — and stay within one segment of the
-/// sender (the fractional halving of §2.3 against the sender's ⌊cwnd⌋/2).
+/// segment of the go-back-N series that follows. It is then exact: at a timeout ns-2
+/// sets cwnd = 1 and ssthresh = ⌊min(cwnd, wnd)/2⌋ (an integer, `slowdown`), which is
+/// what the replica computes from its (exact) cwnd, and go-back-N slow start and
+/// congestion avoidance follow identically.
 #[test]
 fn fsm_detects_a_timeout_once() {
     let lost: Vec<u64> = (300..=1000).collect();
-    let (_, mean, max, fsm, (td, to)) = reno_vs_fsm(&lost, 5.0);
+    let (n, mean, max, fsm, (td, to)) = reno_vs_fsm(&lost, 5.0);
     // The go-back-N series reaches new segments of the lost range too: the sender times
     // out 4 times, and the replica sees each timeout exactly once.
     assert_eq!((td, to), (0, 4));
     assert_eq!((fsm.fast_recoveries, fsm.timeouts), (td, to), "{fsm:?}");
-    assert!(max <= 1 && mean < 0.1, "max {max}, mean {mean}: {fsm:?}");
+    assert!(n > 1000, "{n}");
+    assert_eq!((mean, max), (0.0, 0), "{fsm:?}");
 }
 
 // ------------------------------------------------------------------ through the world
@@ -473,11 +539,16 @@ fn formed(r: &RunResult) -> (Vec<u32>, Vec<u64>) {
     (sizes, lost)
 }
 
-/// CWBA with sender marks through a whole run (ns-2 Reno, initial window 2): one burst
-/// per round — 2, 4, 8, … in slow start. Dropping burst 6 (128 segments) loses the
-/// whole window, so the sender times out (ozsarac §2.1: "with probability one …
-/// timeout"); the retransmission is a burst of one, slow start resumes 1, 2, 4, … up to
-/// ssthresh = 64, and congestion avoidance then grows each burst by at most one.
+/// CWBA with sender marks through a whole run (ns-2 Reno with its SYN, initial window
+/// 2): one burst per round. The SYN is sent alone with cwnd = 1 (ns-2
+/// `set_initial_window`), so it is marked and is burst 0 by itself; its ACK sets cwnd to
+/// `windowInit_` = 2 without opening it (ns-2 `recv`, `delay_growth_`), and from then on
+/// a round of W ACKs releases 2W segments: 1 (SYN), 2, 4, …, 64 in slow start. Dropping
+/// burst 6 (64 data segments, a whole window) leaves no duplicate ACK, so the sender
+/// times out (ozsarac §2.1: "with probability one … timeout"); ns-2 then sets ssthresh =
+/// ⌊64/2⌋ = 32 and cwnd = 1, so the retransmission is a burst of one and slow start
+/// resumes 1, 2, 4, 8, 16, 32 (reaching ssthresh); congestion avoidance then grows
+/// each burst by at most one.
 #[test]
 fn cwba_marks_make_one_burst_per_round_and_a_timeout_after_a_lost_window() {
     let r = run(&linear(
@@ -487,11 +558,11 @@ fn cwba_marks_make_one_burst_per_round_and_a_timeout_after_a_lost_window() {
     ));
     let (sizes, lost) = formed(&r);
     assert_eq!(lost, vec![6]);
-    assert_eq!(&sizes[..7], &[2, 4, 8, 16, 32, 64, 128], "{sizes:?}");
-    assert_eq!(&sizes[7..14], &[1, 2, 4, 8, 16, 32, 64], "{sizes:?}");
+    assert_eq!(&sizes[..7], &[1, 2, 4, 8, 16, 32, 64], "{sizes:?}");
+    assert_eq!(&sizes[7..13], &[1, 2, 4, 8, 16, 32], "{sizes:?}");
     let f = &r.flows[0];
     assert_eq!((f.to_events, f.td_events), (1, 0), "{f:?}");
-    for w in sizes[14..].windows(2) {
+    for w in sizes[13..].windows(2) {
         assert!(w[1] >= w[0] && w[1] <= w[0] + 1, "{sizes:?}");
     }
     assert!(sizes.len() > 40);
@@ -519,8 +590,10 @@ fn ecwba_runs_and_reports_its_error() {
     assert_eq!(e.timeouts_detected, 1, "{e:?}");
     assert!(e.samples > 1000, "{e:?}");
     // The ingress sees each ACK one access-link delay before the sender: the estimate
-    // leads the true cwnd by the ACKs in flight there (at most a few segments).
-    assert!(e.mean_rel_err < 0.05, "{e:?}");
+    // leads the true cwnd by the ACKs in flight there, sampled as the next data segments
+    // arrive (observed: 0.13 segments in the mean, relative 0.08 %).
+    assert!(e.mean_abs_err_segments < 0.5, "{e:?}");
+    assert!(e.mean_rel_err < 0.01, "{e:?}");
     // Without an ECWBA assembler the table is empty.
     let r = run(&linear(r#"{ type = "cwba", window = "mark" }"#, "", "0.5s"));
     assert!(r.cwnd_estimates.is_empty());

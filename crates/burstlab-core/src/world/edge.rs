@@ -155,7 +155,8 @@ impl FlightEstimator {
 /// "FastRecovery").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FsmState {
-    /// No ACK seen yet: cwnd is the count of data segments seen (the first flight).
+    /// No ACK seen yet: cwnd is 1 while the SYN is out, or, without the SYN, the count
+    /// of data segments seen (the first flight).
     #[default]
     Start,
     Default,
@@ -177,14 +178,30 @@ pub enum FsmState {
 ///   `cwnd = 1` (and, from FastRecovery, `dupACKnum = 0`, Default).
 ///
 /// What §2.3 leaves open, settled here:
-/// - **Initial state** ("Initialize cwnd, ssthresh, …"): before the first ACK, cwnd is
-///   the larger of an assumed initial window (`init_cwnd`, 2 segments: RFC 2581's and
-///   ns-2's `windowInit_`) and the number of data segments seen (the initial window as
-///   Jaiswal et al. infer it; the assumption is what lets the first burst leave before
-///   any ACK can exist); ssthresh starts unbounded. `awnd` is the receiver's advertised
-///   window, which every ACK header carries: burstlab's ACK records do not, so the
-///   world gives the replica the flow's configured receive window
-///   ([`Edges::set_awnd`]; unbounded if not given).
+/// - **Initial state** ("Initialize cwnd, ssthresh, …"), ssthresh unbounded, and the
+///   opening as ns-2.35 performs it (tcp.cc; [`Edges::set_opening`] tells the replica
+///   which opening the flow uses, as the SYN flag in segment 0's header would):
+///   - **With the SYN** (`syn`, ns-2 `syn_ true`, the ns2 profile's default): segment 0
+///     is the SYN, sent alone with cwnd = 1 (`set_initial_window`: `syn_ &&
+///     delay_growth_`), so the replica's cwnd is 1 until the SYN is acknowledged. The
+///     ACK of the SYN does not open the window: ns-2's `recv` runs `opencwnd` and then
+///     `if (last_ack_ == 0 && delay_growth_) cwnd_ = initial_window()`, so cwnd becomes
+///     `windowInit_`. The replica sets `init_cwnd` (2: ns-2's and RFC 2581's
+///     `windowInit_`), raised to the count of data segments seen before the next ACK
+///     (the initial window as Jaiswal et al. infer it, for a flow configured with a
+///     larger one).
+///   - **Without the SYN**: before the first ACK cwnd is the larger of `init_cwnd` and
+///     the number of data segments seen (the first flight; the assumption lets the
+///     first burst leave before any ACK can exist). Under ns-2 (`delay_growth`) the ACK
+///     of segment 0 sets cwnd to the initial window (the same `recv` rule), so it does
+///     not grow; elsewhere it opens cwnd like any new ACK.
+///   - **A retransmission before any ACK** (the SYN, or the first segment, timed out) is
+///     a timeout like any other, and under ns-2 the initial window becomes one segment
+///     (`timeout`: `highest_ack_ == -1 && wnd_init_ > 1 && bugfix_ss_`).
+///
+///   `awnd` is the receiver's advertised window, which every ACK header carries:
+///   burstlab's ACK records do not, so the world gives the replica the flow's
+///   configured receive window ([`Edges::set_awnd`]; unbounded if not given).
 /// - **The window used** is `min(cwnd, awnd)`, the window a sender may fill (RFC 5681
 ///   §2: the send window), and the replica's cwnd stops growing at `awnd` as burstlab's
 ///   sender's does; without this a receive-window-limited flow (ozsarac's 10 000
@@ -198,6 +215,17 @@ pub enum FsmState {
 ///   the first segment at the cumulative ACK after the third duplicate; after an RTO
 ///   the sender goes back N, so the replica's next sequence follows the retransmission
 ///   and the rest of the go-back-N series is in sequence (one RTO, one reaction).
+/// - **ssthresh after an RTO** is halved in whole segments, `max(⌊min(awnd, cwnd)/2⌋,
+///   2)`: ns-2's `ssthresh_` is an integer (`slowdown`: `ssthresh_ = (int) halfwin`),
+///   and a fractional threshold would let the replica's slow start run one step past
+///   the sender's. At the third duplicate the half stays fractional, as ns-2's
+///   `precisionReduce_` keeps cwnd = halfwin and §2.3 restores cwnd = ssthresh when
+///   recovery ends.
+///
+/// Accuracy against ns-2.35's Reno (tests/ozsarac.rs, ⌊estimate⌋ against the send
+/// window at every sender event): exact without loss and through timeouts; within one
+/// segment after a fast recovery (ns-2 also opens cwnd by 1/cwnd on the ACK that ends
+/// recovery, which §2.3's `cwnd = ssthresh` does not; mean 0.003 segments).
 ///
 /// Supported variants: **Reno** (the state machine above is Reno's). Tahoe would need
 /// `cwnd = 1` on the third duplicate; NewReno and SACK stay in recovery over partial
@@ -209,6 +237,14 @@ pub enum FsmState {
 pub struct RenoFsmEstimator {
     /// The initial window assumed before the first ACK (segments).
     pub init_cwnd: f64,
+    /// Segment 0 is a SYN (ns-2 `syn_`): cwnd is 1 until it is acknowledged.
+    pub syn: bool,
+    /// ns-2's `delay_growth_`: the ACK of segment 0 sets cwnd to the initial window
+    /// instead of opening it.
+    pub delay_growth: bool,
+    /// Between the ACK of the SYN and the next ACK: the data segments seen are the
+    /// initial window, and cwnd is at least their count.
+    pub first_window: bool,
     pub state: FsmState,
     pub cwnd: f64,
     pub ssthresh: f64,
@@ -231,6 +267,9 @@ impl Default for RenoFsmEstimator {
     fn default() -> Self {
         RenoFsmEstimator {
             init_cwnd: 2.0,
+            syn: false,
+            delay_growth: false,
+            first_window: false,
             state: FsmState::Start,
             cwnd: 0.0,
             ssthresh: f64::INFINITY,
@@ -255,16 +294,35 @@ impl RenoFsmEstimator {
 
     /// ozsarac §2.3 "TCP Packet Arrival Event".
     pub fn on_data(&mut self, seq: u64) {
+        let again = seq < self.high_data;
         self.high_data = self.high_data.max(seq + 1);
         if self.state == FsmState::Start {
-            // Before the first ACK: the initial window passes (or a retransmission of
-            // it, which changes nothing: cwnd stays the count of distinct segments).
-            self.cwnd = (self.high_data as f64).max(self.init_cwnd);
+            if again {
+                // Before any ACK a segment sent again timed out (cwnd is 1: only the
+                // SYN or segment 0 goes again); ns-2 then shrinks the initial window to
+                // one segment (bugfix_ss_, type docs).
+                self.timeout();
+                self.state = FsmState::Start;
+                if self.delay_growth {
+                    self.init_cwnd = 1.0;
+                }
+            } else if self.timeouts == 0 {
+                // The SYN round (cwnd 1), or the first flight passing.
+                self.cwnd = if self.syn {
+                    1.0
+                } else {
+                    (self.high_data as f64).max(self.init_cwnd)
+                };
+            }
             self.snd_nxt = self.high_data;
             return;
         }
         if seq >= self.snd_nxt {
             self.snd_nxt = seq + 1;
+            if self.first_window {
+                // Data segments 1, 2, …: the initial window's count so far.
+                self.cwnd = self.cwnd.max((self.high_data - 1) as f64);
+            }
             return;
         }
         if self.awaiting_fast_rtx && seq == self.high_ack {
@@ -272,15 +330,23 @@ impl RenoFsmEstimator {
             self.awaiting_fast_rtx = false;
             return;
         }
-        // "if (RTO packet) then ssthresh = max(min(awnd,cwnd)/2, 2); cwnd = 1".
+        self.timeout();
+        // The sender went back N: what follows this segment is in sequence.
+        self.snd_nxt = seq + 1;
+    }
+
+    /// "if (RTO packet) then ssthresh = max(min(awnd,cwnd)/2, 2); cwnd = 1", with the
+    /// half in whole segments: ns-2's `ssthresh_` is an integer (`slowdown`:
+    /// `ssthresh_ = (int) halfwin`), and with cwnd restarting at 1 nothing else keeps the
+    /// fraction (type docs).
+    fn timeout(&mut self) {
         self.timeouts += 1;
-        self.ssthresh = (self.awnd.min(self.cwnd) / 2.0).max(2.0);
+        self.ssthresh = (self.awnd.min(self.cwnd) / 2.0).floor().max(2.0);
         self.cwnd = 1.0;
         self.dup_acks = 0;
         self.state = FsmState::Default;
         self.awaiting_fast_rtx = false;
-        // The sender went back N: what follows this segment is in sequence.
-        self.snd_nxt = seq + 1;
+        self.first_window = false;
     }
 
     /// ozsarac §2.3 "ACK Packet Arrival Event" (`cum`: the next segment expected).
@@ -288,6 +354,25 @@ impl RenoFsmEstimator {
         if self.state == FsmState::Start {
             self.state = FsmState::Default;
             self.cwnd = self.cwnd.max(1.0);
+        }
+        // The initial window is known once a second ACK comes (type docs).
+        self.first_window = false;
+        if cum > self.high_ack && cum == 1 && self.delay_growth {
+            // ns-2 `recv`: "if (last_ack_ == 0 && delay_growth_) cwnd_ =
+            // initial_window()" — the ACK of segment 0 (the SYN, or the first data
+            // segment) sets the initial window; it does not open cwnd.
+            self.high_ack = cum;
+            self.dup_acks = 0;
+            self.state = FsmState::Default;
+            self.awaiting_fast_rtx = false;
+            if self.syn || self.timeouts > 0 {
+                // After the SYN: `windowInit_`, or 1 if the SYN timed out; the count
+                // of the data that follow raises it (`first_window`).
+                self.cwnd = self.init_cwnd;
+                self.first_window = self.syn;
+            }
+            // (Without the SYN and without loss cwnd already is the first flight.)
+            return;
         }
         if cum > self.high_ack {
             self.high_ack = cum;
@@ -398,6 +483,16 @@ impl Edges {
     /// Records the edge node where flow `flow`'s data enters the OBS network.
     pub fn set_ingress(&mut self, flow: u32, node: u32) {
         self.est[flow as usize].ingress.get_or_insert(node);
+    }
+
+    /// Tells flow `flow`'s ECWBA replica how the sender opens (what the SYN flag of
+    /// segment 0 and the TCP implementation show): `syn`, segment 0 is a SYN sent with
+    /// cwnd = 1; `delay_growth`, ns-2's rule that the ACK of segment 0 sets cwnd to the
+    /// initial window (see [`RenoFsmEstimator`]).
+    pub fn set_opening(&mut self, flow: u32, syn: bool, delay_growth: bool) {
+        let f = &mut self.fsm[flow as usize];
+        f.syn = syn;
+        f.delay_growth = delay_growth;
     }
 
     /// Gives flow `flow`'s ECWBA replica the receiver's advertised window (segments), as

@@ -13,6 +13,15 @@
 //! since its last mark and marks the one that brings the count to its window `W`, read
 //! right after the sender call that sends it — §2.1's ingress rule "number of packets
 //! in assembler ≥ cwnd", evaluated where cwnd is known exactly. Then:
+//! - **The SYN round** (ns2 profile, `syn`, ns-2's default): the SYN (segment 0) is
+//!   sent with cwnd = 1 (ns-2 `set_initial_window`), so it is marked and leaves as a
+//!   burst of its own — nothing else can be sent before its ACK, and holding it would
+//!   stall the connection until the SYN timed out. Its ACK sets cwnd to `windowInit_`
+//!   without opening it (ns-2 `recv`: `last_ack_ == 0 && delay_growth_`), and the
+//!   initial window's last segment is marked: bursts 1, W₀, 2W₀, … Without the SYN the
+//!   ACK of segment 0 likewise leaves cwnd at the initial window, so the first rounds
+//!   are W₀, W₀ + 1, 2(W₀ + 1), … — still one burst per round. A retransmitted SYN
+//!   (cwnd 1) is marked like any timeout retransmission.
 //! - **Loss-free**: in slow start a round of `W` ACKs releases `2W` segments and
 //!   leaves cwnd at `2W`, so the mark falls on the round's last segment (one burst per
 //!   round); in congestion avoidance every `⌊cwnd⌋` segments.

@@ -212,6 +212,8 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                     edges.set_ingress(fi as u32, ingress);
                     if let ResolvedFlowKind::Tcp { cfg, .. } = &f.kind {
                         edges.set_awnd(fi as u32, cfg.wm);
+                        let ns2 = cfg.profile == crate::tcp::Profile::Ns2;
+                        edges.set_opening(fi as u32, ns2 && cfg.syn, ns2);
                     }
                 }
                 let tcp = matches!(f.kind, ResolvedFlowKind::Tcp { .. });

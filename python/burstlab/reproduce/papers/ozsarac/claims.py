@@ -171,8 +171,9 @@ def claim_ecwba(ctx: Context) -> list[Claim]:
                ("same direction" if rel < 0.05 else "differs")),
               note="sampled at every data segment entering the ingress queue against the "
                    "sender's true cwnd; burstlab's replica runs the same Reno rules as "
-                   "burstlab's sender, so it is exact without loss and errs only in "
-                   "recovery episodes and by the ACKs on the access link (seen at the "
+                   "burstlab's sender (ns-2's SYN round and integer ssthresh included), "
+                   "so it is exact without loss and through timeouts and errs only after "
+                   "fast recoveries and by the ACKs on the access link (seen at the "
                    "ingress 1 ms before the sender) — far below the 5–15 % reported for "
                    "real traces, where the sender's rules are unknown."),
     ]
