@@ -24,10 +24,7 @@ from burstlab.reproduce.papers.ozsarac.topology import (
 )
 from burstlab.reproduce.report import Report
 
-
-def img(r: Report, name: str) -> None:
-    f = PAPER.figure_named(name)
-    r.image(f.file, f.caption)
+img = PAPER.image  # a registered figure into the report
 
 
 def full_mode_estimate(ctx: Context) -> str:
