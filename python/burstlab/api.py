@@ -182,8 +182,9 @@ class Result:
         return v
 
     def _is_empty(self, name: str) -> bool:
-        cols = self._columns(name)
-        return not cols or not any(len(c) for c in cols.values())
+        if self._is_rows(name):
+            return not self._records(name)
+        return not any(len(c) for c in self._columns(name).values())
 
     @property
     def seed(self) -> int:

@@ -126,6 +126,10 @@ impl<E> EventQueue<E> {
     pub fn len(&self) -> usize {
         self.heap.len()
     }
+    /// Bytes the queue holds (for the memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        self.heap.capacity() * std::mem::size_of::<Entry<E>>()
+    }
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }

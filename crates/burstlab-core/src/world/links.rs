@@ -43,6 +43,14 @@ pub struct LinkParams {
     pub to: u32,
 }
 
+impl LinkParams {
+    /// Whether the drop-tail queue has a limit (in packets or bytes).
+    #[inline]
+    fn limited(&self) -> bool {
+        self.qlimit_pkts.is_some() || self.qlimit_bytes.is_some()
+    }
+}
+
 struct Link {
     p: LinkParams,
     busy_until: SimTime,
@@ -129,7 +137,7 @@ impl Links {
         link.c.pkts_offered += 1;
         // Drop-tail: count packets waiting (transmission not started), not the one on
         // the wire. Links without a limit keep no backlog at all.
-        let limited = link.p.qlimit_pkts.is_some() || link.p.qlimit_bytes.is_some();
+        let limited = link.p.limited();
         if limited {
             while let Some(&(_, end, b)) = link.backlog.front() {
                 if end <= now {
@@ -204,7 +212,10 @@ impl Links {
     pub fn mem_bytes(&self) -> usize {
         self.links
             .iter()
-            .map(|l| l.backlog.capacity() * 24 + l.pipe.capacity() * 32)
+            .map(|l| {
+                l.backlog.capacity() * std::mem::size_of::<(SimTime, SimTime, u32)>()
+                    + l.pipe.capacity() * std::mem::size_of::<(SimTime, u32, Pos)>()
+            })
             .sum()
     }
 
@@ -215,10 +226,7 @@ impl Links {
             .iter()
             .filter_map(|l| l.p.report.map(|(_, from, to)| (l, from, to)))
             .max_by_key(|(l, _, _)| l.pipe.len())
-            .map(|(l, from, to)| {
-                let limited = l.p.qlimit_pkts.is_some() || l.p.qlimit_bytes.is_some();
-                (from, to, l.pipe.len(), limited)
-            })
+            .map(|(l, from, to)| (from, to, l.pipe.len(), l.p.limited()))
     }
 
     /// End of warm-up: the counters restart. A link's transmissions form one contiguous

@@ -175,16 +175,11 @@ impl World {
         }
     }
 
-    /// Why the run stopped before its end, if it did.
-    pub fn stopped_early(&self) -> Option<&str> {
-        self.stopped.as_deref()
-    }
-
     /// Bytes held by the packet and burst pools, the event queue, the links and the
     /// traces (an estimate: the containers' capacities times their element sizes).
     pub fn mem_bytes(&self) -> usize {
         self.pkts.mem_bytes()
-            + self.q.len() * 40
+            + self.q.mem_bytes()
             + self.links.mem_bytes()
             + self.collector.mem_bytes()
             + self
@@ -380,17 +375,22 @@ impl World {
 
     // ---------------------------------------------------------------- links
 
+    /// Packet `id`'s position on its route, read from its record.
+    #[inline]
+    fn pos_of(&self, id: u32) -> Pos {
+        let p = self.pkts.get(id);
+        Pos {
+            route: p.route,
+            hop: p.hop,
+            bytes: p.bytes,
+        }
+    }
+
     /// Hands packet `id` to the next hop of its route at time `now` (reading its
     /// position from its record).
     #[inline]
     fn forward(&mut self, now: SimTime, id: u32) {
-        let p = self.pkts.get(id);
-        let pos = Pos {
-            route: p.route,
-            hop: p.hop,
-            bytes: p.bytes,
-        };
-        self.forward_at(now, id, pos);
+        self.forward_at(now, id, self.pos_of(id));
     }
 
     /// Hands packet `id`, at position `pos` of its route, to its next hop. Its record in
@@ -421,11 +421,7 @@ impl World {
                     if self.hook_on {
                         self.hook(self.links.to(li), id);
                     }
-                    if (pos.hop as usize) < self.routes[pos.route as usize].len() {
-                        self.forward_at(now, id, pos);
-                    } else {
-                        self.deliver(now, id);
-                    }
+                    self.node_receive_at(now, id, pos);
                 }
                 Due::Later(t) => {
                     self.q.push(t, Ev::LinkArrive(li));
@@ -457,9 +453,15 @@ impl World {
 
     #[inline]
     fn node_receive(&mut self, now: SimTime, id: u32) {
-        let p = self.pkts.get(id);
-        if (p.hop as usize) < self.routes[p.route as usize].len() {
-            self.forward(now, id);
+        self.node_receive_at(now, id, self.pos_of(id));
+    }
+
+    /// Packet `id`, at position `pos` of its route, has reached a node: it goes on to
+    /// its next hop, or is delivered at the end of its route.
+    #[inline]
+    fn node_receive_at(&mut self, now: SimTime, id: u32, pos: Pos) {
+        if (pos.hop as usize) < self.routes[pos.route as usize].len() {
+            self.forward_at(now, id, pos);
         } else {
             self.deliver(now, id);
         }
