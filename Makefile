@@ -76,12 +76,18 @@ fuzz: build
 	mkdir -p $(OUT)
 	$(PY) -m burstlab.fuzz --count $(FUZZ_COUNT) --seed $(FUZZ_SEED) --out $(OUT)/fuzz.jsonl
 
+# bench_ns2.py runs Debian's ns-2.35 beside burstlab (`make system-deps` installs it when
+# root); without `ns` it is skipped with a note. bench_scaling and bench_ns2 take about
+# 1 and 3 minutes on a quiet 2-core machine (`--quick`: under a minute each).
 bench: build
 	$(PY) benchmarks/bench_path.py
 	$(PY) benchmarks/bench_path.py --scenario benchmarks/yu_1flow.toml
 	$(PY) benchmarks/bench_path.py --scenario benchmarks/mesh_9flow.toml --runs 3 --no-short
 	$(PY) benchmarks/bench_path.py --scenario benchmarks/dumbbell_320.toml --runs 3 --no-short
 	$(PY) benchmarks/bench_sweep.py
+	$(PY) benchmarks/bench_scaling.py
+	@if command -v ns >/dev/null 2>&1; then $(PY) benchmarks/bench_ns2.py; \
+	else echo "ns-2 (ns) not installed: skipping benchmarks/bench_ns2.py (apt-get install ns2)"; fi
 
 clean:
 	rm -rf $(VENV) target $(OUT) python/burstlab/_core*.so

@@ -1,0 +1,139 @@
+"""Scaling in the number of flows (README "Performance").
+
+Two scenario families at N = 10, 40, 160 and 320 flows:
+
+* ``dumbbell``: ``make_dumbbell.py`` (N SACK senders, ``Wm`` 1000, 100 Mb/s access
+  links, an N × 50 Mb/s bottleneck with one bandwidth-delay product of drop-tail buffer);
+* ``obs-mixed``: ``make_obs_mixed.py`` (the same N senders through ingress edge – core –
+  egress edge, 8 wavelengths of N × 50 Mb/s / 8 per fibre, hybrid assembly with
+  Tmax 1 ms / Lmax 25 KB into one burst queue per egress, so bursts mix flows).
+
+Every N simulates ``--base`` × 320 / N seconds (default 2 s at N = 320, 64 s at N = 10;
+``--quick``: 0.5 s and 16 s), so each run delivers a similar number of segments and the
+small N are not timed on a few hundred milliseconds. Flows start 1 ms apart, so at
+N = 320 the last one starts at 0.32 s: a shorter base times mostly slow start. Each
+point is run ``--runs`` times by the release binary
+``burstlab-bench``, each a fresh process; the table gives medians of wall-clock seconds
+per simulated second, delivered segments per wall-clock second, wall nanoseconds per
+delivered segment, peak resident memory (the process's high-water mark) and events per
+delivered segment, and the ratio of ns per segment at the largest N to the smallest
+(goal: at most 1.5 from N = 10 to 320).
+
+    python benchmarks/bench_scaling.py [--runs 3] [--quick] [--n 10,40,160,320]
+                                       [--family dumbbell,obs-mixed] [--base 2.0] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench_path import build, cpu_model
+from benchutil import load, median, timed
+from make_dumbbell import dumbbell
+from make_obs_mixed import obs_mixed
+
+#: Scenario family -> TOML text of N flows and D simulated seconds.
+FAMILIES: dict[str, Callable[[int, float], str]] = {
+    "dumbbell": lambda n, d: dumbbell(n).replace('duration = "1s"', f"duration = {d!r}"),
+    "obs-mixed": obs_mixed,
+}
+
+#: The goal of issue 15: ns per delivered segment at the largest N within this factor of
+#: the smallest N's.
+GOAL_RATIO = 1.5
+
+
+def measure(family: str, n: int, duration_s: float, runs: int, binary: Path, workdir: Path) -> dict[str, Any]:
+    path = workdir / f"{family}_{n}.toml"
+    path.write_text(FAMILIES[family](n, duration_s), encoding="utf-8")
+    res = []
+    for r in range(runs):
+        p = timed([str(binary), str(path)])
+        if p.returncode != 0:
+            raise RuntimeError(f"burstlab-bench failed on {path}: {p.stderr.strip()}")
+        j = json.loads(p.stdout)
+        # The whole process's wall (fork to reap) and CPU time; the binary's JSON gives
+        # the simulation's segments and events and the process's own VmHWM at its end.
+        res.append({"wall": p.wall_s, "cpu": p.cpu_s, "seg": int(j["delivered_segments"]),
+                    "ev": int(j["events"]), "rss": int(j["peak_rss_kib"]), "sim": float(j["simulated_s"])})
+        print(f"  {family} N={n} run {r + 1}/{runs}: {p.wall_s:.2f} s", file=sys.stderr, flush=True)
+    return {
+        "family": family, "n_flows": n, "simulated_s": duration_s, "runs": runs,
+        "wall_s": median([x["wall"] for x in res]),
+        "wall_s_per_simulated_s": median([x["wall"] / x["sim"] for x in res]),
+        "segments_per_wall_s": median([x["seg"] / x["wall"] for x in res]),
+        "ns_per_segment": median([x["wall"] / x["seg"] * 1e9 for x in res]),
+        "cpu_ns_per_segment": median([x["cpu"] / x["seg"] * 1e9 for x in res]),
+        "peak_rss_mib": median([x["rss"] for x in res]) / 1024,
+        "events_per_segment": median([x["ev"] / x["seg"] for x in res]),
+        "delivered_segments": median([x["seg"] for x in res]),
+    }
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    out = ["| scenario | N | simulated | segments delivered | wall s per simulated s "
+           "| segments per wall s | ns per segment, wall (CPU) | peak memory | events per segment |",
+           "|" + "---|" * 9]
+    for r in rows:
+        out.append(
+            f"| {r['family']} | {r['n_flows']} | {r['simulated_s']:g} s | {r['delivered_segments']:,.0f} "
+            f"| {r['wall_s_per_simulated_s']:.3g} | {r['segments_per_wall_s'] / 1e6:.2f} million "
+            f"| {r['ns_per_segment']:,.0f} ({r['cpu_ns_per_segment']:,.0f}) "
+            f"| {r['peak_rss_mib']:.1f} MiB | {r['events_per_segment']:.1f} |"
+        )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=None, help="fresh processes per point (default 3; --quick: 1)")
+    ap.add_argument("--quick", action="store_true", help="a quarter of the simulated time, one run per point")
+    ap.add_argument("--n", default="10,40,160,320", help="flow counts (default 10,40,160,320)")
+    ap.add_argument("--family", default=",".join(FAMILIES), help="dumbbell, obs-mixed or both")
+    ap.add_argument("--base", type=float, default=None,
+                    help="simulated seconds at N = 320 (N flows: base × 320 / N); default 2, --quick 0.5")
+    ap.add_argument("--keep", type=Path, default=None, help="keep the scenario files here")
+    ap.add_argument("--json", action="store_true", help="also print the results as JSON")
+    args = ap.parse_args(argv)
+    runs = args.runs or (1 if args.quick else 3)
+    base = args.base or (0.5 if args.quick else 2.0)
+    ns_ = sorted(int(x) for x in args.n.split(","))
+    families = [f.strip() for f in args.family.split(",")]
+    for f in families:
+        if f not in FAMILIES:
+            ap.error(f"--family: unknown {f!r} (known: {', '.join(FAMILIES)})")
+    binary = build()
+    print(f"# scaling in flows: {cpu_model()}; {load()} at start", file=sys.stderr)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench_scaling_") as tmp:
+        workdir = args.keep or Path(tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for f in families:
+            for n in ns_:
+                rows.append(measure(f, n, round(base * 320 / n, 6), runs, binary, workdir))
+    print(f"burstlab-bench (release), median of {runs} fresh process(es) per point; "
+          f"{cpu_model()}; {load()} at end")
+    print()
+    print(table(rows))
+    print()
+    for f in families:
+        fr = [r for r in rows if r["family"] == f]
+        lo, hi = fr[0], fr[-1]
+        ratio = hi["ns_per_segment"] / lo["ns_per_segment"]
+        ratio_cpu = hi["cpu_ns_per_segment"] / lo["cpu_ns_per_segment"]
+        verdict = "meets" if ratio <= GOAL_RATIO else "misses"
+        print(f"{f}: ns per segment at N = {hi['n_flows']} ÷ N = {lo['n_flows']}: {ratio:.2f} wall "
+              f"({verdict} the ≤ {GOAL_RATIO} goal), {ratio_cpu:.2f} CPU")
+    if args.json:
+        print(json.dumps({"machine": cpu_model(), "results": rows}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
