@@ -34,13 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from bench_path import build, cpu_model
-from benchutil import load, median, timed
+from benchutil import load, median, timed, with_duration
 from make_dumbbell import dumbbell
 from make_obs_mixed import obs_mixed
 
 #: Scenario family -> TOML text of N flows and D simulated seconds.
 FAMILIES: dict[str, Callable[[int, float], str]] = {
-    "dumbbell": lambda n, d: dumbbell(n).replace('duration = "1s"', f"duration = {d!r}"),
+    "dumbbell": lambda n, d: with_duration(dumbbell(n), d),
     "obs-mixed": obs_mixed,
 }
 
