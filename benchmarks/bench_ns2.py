@@ -62,7 +62,7 @@ class Case:
 
 def cases() -> list[Case]:
     """The scenarios and their simulated durations: ns-2 takes some seconds of CPU on
-    each (about 7–13 s in full mode, 2–7 s in quick mode, on a 2-core EPYC; 3 s of the
+    each (about 7–13 s in full mode, 1.5–7 s in quick mode, on a 2-core EPYC; 3 s of the
     160-flow dumbbell's is its set-up, mostly routing)."""
     path = (ROOT / "benchmarks" / "path_5hop.toml").read_text(encoding="utf-8")
     return [
