@@ -16,13 +16,22 @@ ns2 SCENARIO`` prints). The exported script writes no packet trace unless asked
 off, and prints only its one summary line per flow at the end.
 
 Both simulators run as whole processes, measured from outside the same way (wall clock
-from fork to reap; user + system CPU time and peak resident memory from ``wait4``):
+from fork to reap, user + system CPU time from ``wait4``, peak memory from the child's VmHWM):
 ns-2 as ``ns SCRIPT.tcl`` (Debian's ns2 package) and burstlab as the release binary
 ``target/release/burstlab-bench SCENARIO.toml`` (parses the TOML, runs, prints one JSON
 line; no Python). Runs are paired and alternate which simulator goes first; each figure
 is the median over ``--runs`` pairs, and the ratio is the median of the per-pair ratios
 of cost per delivered segment (each simulator's time divided by the segments it
 delivered: burstlab's ``segments_delivered``, ns-2's ``ack_``, summed over flows).
+Set-up (ns-2's Tcl start and route computation, 3 s of CPU on the 160-flow dumbbell) is
+part of each process; it is also measured alone (1 ms simulated) and the CPU ratio
+without it is printed.
+
+The totals agree to a few per cent, not exactly: ns-2's ``ack_`` misses the ACKs in
+flight at the end; the path's losses are drawn by different generators; and on the
+dumbbells, where N flows share one drop-tail queue, the two simulators' runs part ways
+(each flow's share differs, the aggregate stays close; ``burstlab export ns2 SCENARIO
+--compare`` lists the flows).
 
     python benchmarks/bench_ns2.py [--runs 5] [--quick] [--only path,dumbbell-10]
                                    [--keep DIR] [--json]
@@ -223,10 +232,11 @@ def main(argv: list[str] | None = None) -> int:
             f"CPU ratio without set-up {r['ratio_cpu_without_setup']:.1f}×"
         )
     print(
-        "burstlab counts segments delivered in order at the receivers, ns-2 the segments its senders saw "
-        "acknowledged (ack_):\non a deterministic scenario they differ by the ACKs still in flight at the end "
-        "(about one one-way delay of throughput); under random loss the two simulators draw different "
-        "losses and agree only in distribution."
+        "burstlab counts segments delivered in order at the receivers, ns-2 those its senders saw acknowledged "
+        "(ack_),\nso they differ at least by the ACKs in flight at the end. The path's losses come from different "
+        "random generators\n(agreement in distribution only), and on the dumbbells the flows sharing one drop-tail "
+        "queue part ways between\nthe two simulators (per-flow shares differ: `burstlab export ns2 SCENARIO "
+        "--compare`), so the totals agree to a few per cent."
     )
     if args.json:
         print(json.dumps({"machine": cpu_model(), "results": rows}, indent=2))
