@@ -260,3 +260,51 @@ def test_random_scattered_drops_send_sequence_matches_ns2(variant: str, b: int,
         assert first_divergence(ns2_sends(t, src_node=0, flow=0), ours) is None, seed
         compared += 1
     assert compared >= 2
+
+
+def dumbbell_spec(n: int, duration: str) -> dict[str, Any]:
+    """n SACK flows (100 Mb/s, 1 ms access, starts 1 ms apart) share an n x 50 Mb/s,
+    10 ms drop-tail bottleneck with one bandwidth-delay product of buffer."""
+    spec: dict[str, Any] = {
+        "name": "export-dumbbell",
+        "sim": {"duration": duration, "seed": 1, "trace": {"packets": True}},
+        "node": [{"name": "R1"}, {"name": "R2"}],
+        "link": [{"a": "R1", "b": "R2", "rate": f"{50 * n}Mb/s", "delay": "10ms",
+                  "queue_pkts": int(n * 50e6 * 0.024 / 8 / 1000)}],
+        "flow": [],
+    }
+    for i in range(n):
+        spec["node"] += [{"name": f"s{i}", "kind": "host"}, {"name": f"d{i}", "kind": "host"}]
+        spec["link"] += [{"a": f"s{i}", "b": "R1", "rate": "100Mb/s", "delay": "1ms"},
+                         {"a": "R2", "b": f"d{i}", "rate": "100Mb/s", "delay": "1ms"}]
+        spec["flow"].append({"type": "tcp", "src": f"s{i}", "dst": f"d{i}", "variant": "sack",
+                             "wm": 1000, "mss": "1000B", "start": f"{i}ms"})
+    return spec
+
+
+@needs_ns
+def test_flows_sharing_a_queue_part_ways_only_at_a_same_time_arrival(tmp_path: Path) -> None:
+    """The named difference of README "Comparing with ns-2": two packets that reach one
+    drop-tail queue at the same instant from different links are queued (or dropped) in
+    burstlab's order, not ns-2's. Two flows on a dumbbell: both simulators drop the same
+    packets at the same times and every send agrees until a full queue takes one of two
+    simultaneous arrivals — each simulator a different one — and from then on they part.
+    """
+    spec = dumbbell_spec(2, "0.7s")
+    trace = tmp_path / "ns.tr"
+    run_ns2(export_ns2(spec, trace=str(trace)), workdir=tmp_path)
+    t = read_trace(trace)
+    packets = burstlab.run(spec).packets
+    ns_drops = t[t.event == "d"][["time_s", "flow", "seqno"]].to_numpy().tolist()
+    our_drops = packets[packets.event == "dropped"][["time_s", "flow", "seq"]].to_numpy().tolist()
+    assert len(ns_drops) > 100 and len(our_drops) > 100
+    k = next(i for i, (a, b) in enumerate(zip(ns_drops, our_drops, strict=False))
+             if (a[1], a[2]) != (b[1], b[2]) or abs(a[0] - b[0]) > 5.01e-7)
+    assert k > 100, "the runs agree on the drops of the first congestion episodes"
+    tie = our_drops[k][0]
+    # The same instant, a different packet: a same-time arrival at the full queue.
+    assert abs(ns_drops[k][0] - tie) <= 5.01e-7 and ns_drops[k][1] != our_drops[k][1]
+    for f in range(2):
+        d = first_divergence(ns2_sends(t, src_node=2 + 2 * f, flow=f), burstlab_sends(packets, f))
+        times = [x["time_s"] for x in (d["a"], d["b"]) if x is not None] if d else []
+        assert d is not None and min(times) > tie, (f, d)
