@@ -12,7 +12,8 @@
 //! (`tests/test_export_ns2.py`). The semantics listed below are the RFC engine's.
 //!
 //! Module layering, bottom up, with no import cycle: this file's shared types and
-//! `rtt.rs` → `tcb.rs` → {`cc.rs`, `recovery.rs` (+ `scoreboard.rs`)} → `sender.rs`.
+//! `rtt.rs` → `tcb.rs` → {`cc.rs`, `recovery.rs` (+ `scoreboard.rs`)} → `sender.rs`;
+//! `bitring.rs` (word-level bit ring) sits under `scoreboard.rs` and `receiver.rs`.
 //! `cc.rs` and `recovery.rs` never import each other or the sender: a recovery strategy
 //! reports what happened (a loss detected by duplicate ACKs, a partial ACK, the end of
 //! recovery) and the sender calls the controller's hooks. The controller (selected by
@@ -49,6 +50,7 @@
 //! - Sender tracing ([`sender::TcpSender::enable_trace`]) is off by default and never
 //!   changes behaviour.
 
+pub mod bitring;
 pub mod cc;
 pub mod ns2;
 pub mod receiver;

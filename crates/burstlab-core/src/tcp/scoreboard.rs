@@ -11,69 +11,48 @@
 //! RFC 6675, so "DupThresh discontiguous SACKed sequences" and "(DupThresh − 1)·SMSS
 //! bytes SACKed" coincide: `IsLost(s)` ⇔ at least `DupThresh` SACKed segments above `s`.
 
+use super::bitring::BitRing;
 use std::collections::BTreeSet;
 
-/// Fast scoreboard: one bit per segment in a power-of-two ring covering `[una, una+cap)`.
-/// Range counts use `popcount` over 64-bit words, so every query is O(window/64).
+/// Fast scoreboard: one bit per segment in a power-of-two [`BitRing`] covering
+/// `[una, una+cap)`. Every update and query works on 64-bit words (masks to set and
+/// clear ranges, popcount to count, trailing/leading zeros to find holes and the loss
+/// bound), so a SACK block of `n` segments costs O(n/64) and `pipe` O(1) plus the
+/// shorter side of one count.
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
-    /// Invariant: bit `s & mask` is set iff segment `s ∈ [una, una+cap)` has been SACKed.
-    bits: Vec<u64>,
-    mask: u64,
+    /// Invariant: bit `s` is set iff segment `s ∈ [una, high_sacked)` has been SACKed;
+    /// every other bit is clear.
+    bits: BitRing,
     una: u64,
     /// Number of set bits (SACKed segments ≥ `una`).
     sacked: u64,
     /// One past the highest SACKed segment (≤ `una` when nothing is SACKed).
+    /// Invariant: `high_sacked − una ≤ cap`.
     high_sacked: u64,
 }
 
 impl Scoreboard {
     /// A scoreboard able to hold `window` segments without growing.
     pub fn new(window: u64) -> Self {
-        let cap = (window.max(64) * 2).next_power_of_two();
         Scoreboard {
-            bits: vec![0; (cap / 64) as usize],
-            mask: cap - 1,
+            bits: BitRing::new(window.max(64) * 2),
             una: 0,
             sacked: 0,
             high_sacked: 0,
         }
     }
     fn cap(&self) -> u64 {
-        self.mask + 1
-    }
-    #[inline]
-    fn get(&self, s: u64) -> bool {
-        let i = s & self.mask;
-        self.bits[(i >> 6) as usize] >> (i & 63) & 1 == 1
-    }
-    #[inline]
-    fn set(&mut self, s: u64) {
-        let i = s & self.mask;
-        self.bits[(i >> 6) as usize] |= 1 << (i & 63);
-    }
-    #[inline]
-    fn clear_bit(&mut self, s: u64) {
-        let i = s & self.mask;
-        self.bits[(i >> 6) as usize] &= !(1 << (i & 63));
+        self.bits.cap()
     }
     fn grow(&mut self, need_end: u64) {
         let mut cap = self.cap();
         while need_end - self.una > cap {
             cap *= 2;
         }
-        let mut nb = Scoreboard {
-            bits: vec![0; (cap / 64) as usize],
-            mask: cap - 1,
-            ..self.clone()
-        };
-        nb.bits.iter_mut().for_each(|w| *w = 0);
-        for s in self.una..self.high_sacked.max(self.una) {
-            if self.get(s) {
-                nb.set(s);
-            }
-        }
-        *self = nb;
+        self.bits = self
+            .bits
+            .regrown(cap, self.una, self.high_sacked.max(self.una));
     }
 
     /// First unacknowledged segment.
@@ -88,13 +67,15 @@ impl Scoreboard {
         (self.sacked > 0).then_some(self.high_sacked)
     }
     pub fn is_sacked(&self, s: u64) -> bool {
-        s >= self.una && s < self.high_sacked && self.get(s)
+        s >= self.una && s < self.high_sacked && self.bits.get(s)
     }
 
     /// Forgets everything (RFC 2018 §8 / RFC 6675 §5.1: after an RTO the SACK state is
     /// not trusted; ns-2 Sack1 clears its scoreboard on timeout).
     pub fn clear(&mut self) {
-        self.bits.iter_mut().for_each(|w| *w = 0);
+        if self.sacked > 0 {
+            self.bits.clear_range(self.una, self.high_sacked);
+        }
         self.sacked = 0;
         self.high_sacked = self.una;
     }
@@ -104,32 +85,24 @@ impl Scoreboard {
         if cum <= self.una {
             return;
         }
-        if cum >= self.high_sacked || cum - self.una >= self.cap() {
+        if cum >= self.high_sacked {
             // Everything SACKed is now cumulatively acknowledged. Clear only what can be
             // set (the common ACK carries no SACK information: nothing to clear).
             if self.sacked > 0 {
-                if self.high_sacked - self.una >= self.cap() {
-                    self.bits.iter_mut().for_each(|w| *w = 0);
-                } else {
-                    for s in self.una..self.high_sacked {
-                        self.clear_bit(s);
-                    }
-                }
+                self.bits.clear_range(self.una, self.high_sacked);
             }
             self.sacked = 0;
             self.una = cum;
             self.high_sacked = cum;
             return;
         }
-        let gone = self.count_range(self.una, cum);
-        for s in self.una..cum {
-            self.clear_bit(s);
-        }
-        self.sacked -= gone;
+        // una < cum < high_sacked ≤ una + cap: the range lies inside the ring.
+        self.sacked -= self.bits.clear_range(self.una, cum);
         self.una = cum;
     }
 
-    /// Records SACK block `[start, end)`; the part below `una` is ignored.
+    /// Records SACK block `[start, end)` (RFC 6675 §4 `Update()`, run for every ACK that
+    /// carries SACK information, §5); the part below `una` is ignored.
     pub fn mark(&mut self, start: u64, end: u64) {
         let start = start.max(self.una);
         if end <= start {
@@ -138,59 +111,42 @@ impl Scoreboard {
         if end - self.una > self.cap() {
             self.grow(end);
         }
-        for s in start..end {
-            if !self.get(s) {
-                self.set(s);
-                self.sacked += 1;
-            }
-        }
+        self.sacked += self.bits.set_range(start, end);
         self.high_sacked = self.high_sacked.max(end);
     }
 
-    /// Number of SACKed segments in `[a, b)` (clamped to the ring).
+    /// Number of SACKed segments in `[a, b)`. Counts whichever is shorter: `[a, b)`
+    /// itself or its complement in `[una, high_sacked)` (subtracted from `sacked`).
     pub fn count_range(&self, a: u64, b: u64) -> u64 {
         let a = a.max(self.una);
         let b = b.min(self.high_sacked);
         if b <= a {
             return 0;
         }
-        let mut n = 0u64;
-        let mut s = a;
-        while s < b {
-            let i = s & self.mask;
-            let off = i & 63;
-            let take = (64 - off).min(b - s);
-            let mut w = self.bits[(i >> 6) as usize] >> off;
-            if take < 64 {
-                w &= (1u64 << take) - 1;
-            }
-            n += w.count_ones() as u64;
-            s += take;
+        let outside = (a - self.una) + (self.high_sacked - b);
+        if outside < b - a {
+            self.sacked
+                - self.bits.count_ones(self.una, a)
+                - self.bits.count_ones(b, self.high_sacked)
+        } else {
+            self.bits.count_ones(a, b)
         }
-        n
     }
 
     /// First segment `s ∈ [a, b)` that is not SACKed.
     pub fn next_unsacked(&self, a: u64, b: u64) -> Option<u64> {
         let a = a.max(self.una);
-        let mut s = a;
-        while s < b {
-            if s >= self.high_sacked {
-                return Some(s);
-            }
-            let i = s & self.mask;
-            let off = i & 63;
-            let take = (64 - off).min(b - s);
-            let mut w = !(self.bits[(i >> 6) as usize] >> off);
-            if take < 64 {
-                w &= (1u64 << take) - 1;
-            }
-            if w != 0 {
-                return Some(s + w.trailing_zeros() as u64);
-            }
-            s += take;
+        if a >= b {
+            return None;
         }
-        None
+        let top = b.min(self.high_sacked);
+        if a < top {
+            if let Some(z) = self.bits.first_zero(a, top) {
+                return Some(z);
+            }
+        }
+        // Nothing at or above high_sacked is SACKed.
+        (top.max(a) < b).then_some(top.max(a))
     }
 
     /// The loss bound `L`: every un-SACKed segment below `L` satisfies `IsLost` (it has at
@@ -201,30 +157,9 @@ impl Scoreboard {
         if self.sacked < k {
             return self.una;
         }
-        // Walk down from high_sacked word by word.
-        let mut need = k;
-        let mut e = self.high_sacked;
-        while e > self.una {
-            // Start of the 64-segment word holding e − 1 (ring words align with seq/64).
-            let s = ((e - 1) & !63).max(self.una);
-            let c = self.count_range(s, e);
-            if c >= need {
-                // The answer is inside [s, e): scan bit by bit downward.
-                let mut x = e;
-                while x > s {
-                    x -= 1;
-                    if self.get(x) {
-                        need -= 1;
-                        if need == 0 {
-                            return x;
-                        }
-                    }
-                }
-            }
-            need -= c;
-            e = s;
-        }
-        self.una
+        self.bits
+            .kth_one_from_top(self.una, self.high_sacked, k)
+            .unwrap_or(self.una)
     }
 
     /// RFC 6675 §4 `IsLost(s)`.
@@ -409,6 +344,119 @@ mod tests {
         f.advance(1);
         r.advance(1);
         check_against(&f, &r, 12, 2, 3).unwrap();
+    }
+
+    /// RFC 6675 §4 `IsLost`, `SetPipe` and `NextSeg` (1), (3) evaluated segment by
+    /// segment from the reference's set in one downward pass (the reference's own
+    /// methods are quadratic, too slow for 10^5-segment windows).
+    fn literal(
+        r: &RefScoreboard,
+        high_data: u64,
+        high_rxt: u64,
+        dt: u32,
+    ) -> (Vec<bool>, u64, (Option<u64>, Option<u64>)) {
+        let n = (high_data - r.una) as usize;
+        let mut lost = vec![false; n];
+        let mut above = 0u64; // SACKed segments above the current one
+        for i in (0..n).rev() {
+            let s = r.una + i as u64;
+            if r.sacked.contains(&s) {
+                above += 1;
+            } else {
+                lost[i] = above >= dt as u64;
+            }
+        }
+        let mut pipe = 0;
+        let (mut r1, mut r3) = (None, None);
+        let top = r.sacked.iter().next_back().map_or(r.una, |&h| h + 1);
+        let from = high_rxt.max(r.una);
+        for (i, &is_lost) in lost.iter().enumerate() {
+            let s = r.una + i as u64;
+            if r.sacked.contains(&s) {
+                continue;
+            }
+            pipe += u64::from(!is_lost) + u64::from(s < high_rxt);
+            if s >= from && is_lost && r1.is_none() {
+                r1 = Some(s);
+            }
+            if s >= from && s < top && r3.is_none() {
+                r3 = Some(s);
+            }
+        }
+        (lost, pipe, (r1, r3))
+    }
+
+    #[test]
+    fn test_scoreboard_large_windows_match_reference_seeded() {
+        use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+        use rand_xoshiro::Xoshiro256PlusPlus;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x6675);
+        fn below(rng: &mut Xoshiro256PlusPlus, n: u64) -> u64 {
+            rng.next_u64() % n.max(1)
+        }
+        for round in 0..24u64 {
+            let w = [64u64, 100, 1000, 10_000, 100_000][round as usize % 5];
+            // Start near a word boundary (…62, 63, 64, 65 …), and sometimes with a ring
+            // smaller than the window so that `mark` has to grow it.
+            let una0 = 64 * below(&mut rng, 1000) + [0, 1, 62, 63][round as usize % 4];
+            let mut f = Scoreboard::new(if round % 3 == 0 { 8 } else { w });
+            let mut r = RefScoreboard::default();
+            f.advance(una0);
+            r.advance(una0);
+            let (mut high_data, mut high_rxt) = (una0, una0);
+            let dt = 1 + below(&mut rng, 4) as u32;
+            for step in 0..40 {
+                match below(&mut rng, 10) {
+                    0..=2 => high_data = (high_data + below(&mut rng, w / 2) + 1).min(r.una + w),
+                    3..=6 => {
+                        // A SACK block: short, word-sized or up to half the window.
+                        let a = r.una + below(&mut rng, high_data - r.una + 1);
+                        let len = match below(&mut rng, 3) {
+                            0 => 1 + below(&mut rng, 3),
+                            1 => 63 + below(&mut rng, 3),
+                            _ => 1 + below(&mut rng, w / 2),
+                        };
+                        let e = (a + len).min(high_data);
+                        f.mark(a, e);
+                        r.mark(a, e);
+                    }
+                    7 => {
+                        let c =
+                            (r.una + below(&mut rng, (high_data - r.una) / 2 + 1)).min(high_data);
+                        f.advance(c);
+                        r.advance(c);
+                    }
+                    8 => {
+                        high_rxt = (high_rxt.max(r.una) + below(&mut rng, w / 4 + 1)).min(high_data)
+                    }
+                    _ => {
+                        if below(&mut rng, 4) == 0 {
+                            f.clear();
+                            r.clear();
+                        }
+                    }
+                }
+                let ctx = format!("round {round} step {step} w {w} dt {dt}");
+                assert_eq!(f.una(), r.una, "{ctx}");
+                assert_eq!(f.sacked_count(), r.sacked.len() as u64, "{ctx}");
+                let (lost, pipe, next) = literal(&r, high_data, high_rxt, dt);
+                let lb = f.lost_bound(dt);
+                for (i, &l) in lost.iter().enumerate() {
+                    let s = r.una + i as u64;
+                    let sacked = f.is_sacked(s);
+                    assert_eq!(sacked, r.sacked.contains(&s), "{ctx} sacked {s}");
+                    assert_eq!(!sacked && s < lb, l, "{ctx} lost bound {lb}, {s}");
+                    if i % 97 == 0 || s.abs_diff(lb) <= 2 {
+                        assert_eq!(f.is_lost(s, dt), l, "{ctx} is_lost {s}");
+                    }
+                }
+                assert_eq!(f.pipe(high_data, high_rxt, dt), pipe, "{ctx}");
+                assert_eq!(f.next_rexmit(high_data, high_rxt, dt), next, "{ctx}");
+                if high_data - r.una <= 300 {
+                    assert_eq!(check_against(&f, &r, high_data, high_rxt, dt), Ok(()));
+                }
+            }
+        }
     }
 
     #[derive(Debug, Clone)]
