@@ -4,7 +4,8 @@ scaled by the full mode's run list.
 Read first: :func:`measure` (times one run of each kind on one core), then
 :func:`full_mode_total` (sums measured seconds-per-simulated-second over every run of
 the full mode). Run it as ``python -m burstlab.reproduce.papers.ozsarac.costs OUT.json``;
-the README's ozsarac section quotes its output. Measuring the full mode itself (~17 h)
+the README's ozsarac section quotes its output (``--reuse FILE`` takes earlier
+measurements from the JSON lines it printed on stderr). Measuring the full mode itself (~17 h)
 is not practical; the dynamic runs are timed at two durations to show that wall time
 grows linearly with simulated time, which is what the scaling assumes.
 """
@@ -35,8 +36,13 @@ from burstlab.reproduce.papers.ozsarac.experiments import (
 )
 from burstlab.reproduce.papers.ozsarac.topology import assembly, linear, mesh
 
-#: Representative runs: (experiment, assembler class, simulated seconds, scenario maker).
+#: Representative runs: (experiment, assembler class, simulated seconds, scenario).
 #: "timer" stands for the timer-assembled points, "window" for CWBA/MCWBA/ECWBA.
+
+#: Simulated seconds of the timed dynamic runs: two durations, to show the cost grows
+#: linearly with simulated time (a 10 000 s run takes far longer than is practical to
+#: time here).
+DYNAMIC_S = (200.0, 400.0)
 
 
 def _dynamic(kind: str, tb_ms: float, duration: float) -> dict[str, Any]:
@@ -56,8 +62,8 @@ def _dynamic(kind: str, tb_ms: float, duration: float) -> dict[str, Any]:
 
 def representative(full: Mode) -> list[tuple[str, str, float, dict[str, Any]]]:
     """One run per (experiment, assembler class) at full-mode settings; the dynamic runs
-    at 1000 s and 2000 s of the paper's 10 000 s scenario (six flows are active in
-    either half: 3, 6, 7 with 1, 5, 8 and then with 2, 4, 9)."""
+    at :data:`DYNAMIC_S` seconds of the paper's 10 000 s scenario (six flows are active
+    in either half: 3, 6, 7 with 1, 5, 8 and then with 2, 4, 9)."""
     m = full
     return [
         ("linear", "timer", m.linear_s,
@@ -72,21 +78,24 @@ def representative(full: Mode) -> list[tuple[str, str, float, dict[str, Any]]]:
         ("mesh", "window", m.mesh_s,
          mesh(assembly("cwba"), "reno", duration=m.mesh_s, warmup=m.mesh_warmup_s,
               seed=SEED, active=mesh_starts(0))),
-        ("dynamic", "timer", 1000.0, _dynamic("timer", 28.0, 1000.0)),
-        ("dynamic", "timer", 2000.0, _dynamic("timer", 28.0, 2000.0)),
-        ("dynamic", "window", 1000.0, _dynamic("cwba", 0.0, 1000.0)),
-        ("dynamic", "window", 2000.0, _dynamic("cwba", 0.0, 2000.0)),
+        *[("dynamic", cls, d, _dynamic(kind, tb, d)) for cls, kind, tb in
+          (("timer", "timer", 28.0), ("window", "cwba", 0.0)) for d in DYNAMIC_S],
     ]
 
 
-def measure(runs: Sequence[tuple[str, str, float, dict[str, Any]]]) -> list[dict[str, Any]]:
+def measure(runs: Sequence[tuple[str, str, float, dict[str, Any]]],
+            reuse: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """Time of each run, one after another in this process (one core): the process's
     CPU seconds (what the run costs a core to itself; on a shared, loaded machine the
     wall time is longer by the competition) and the wall seconds, with the load."""
     from burstlab.api import run
 
     out = []
+    done = {(r["experiment"], r["assembler"], float(r["simulated_s"])): r for r in reuse}
     for exp, cls, sim_s, sc in runs:
+        if (exp, cls, float(sim_s)) in done:  # measured earlier (``--reuse``)
+            out.append(done[(exp, cls, float(sim_s))])
+            continue
         t0, c0 = time.perf_counter(), time.process_time()
         res = run(sc)
         wall = time.perf_counter() - t0
@@ -164,8 +173,15 @@ def _cpu_model() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    reuse: list[dict[str, Any]] = []
+    if "--reuse" in args:  # --reuse FILE: JSON lines of earlier measurements (stderr)
+        i = args.index("--reuse")
+        for line in Path(args[i + 1]).read_text(encoding="utf-8").splitlines():
+            if line.startswith("{"):
+                reuse.append(json.loads(line))
+        del args[i:i + 2]
     full = MODES["full"]
-    measured = measure(representative(full))
+    measured = measure(representative(full), reuse)
     doc = {"machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                        "processor": _cpu_model()},
            "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),

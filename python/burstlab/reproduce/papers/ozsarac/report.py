@@ -63,7 +63,11 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         + (" **Quick mode scales the durations down** (the paper's durations are not "
            "given for §3.1–3.5); its numbers move between seeds — read the CIs."
            if m.name != "full" else ""))
-    r.p(full_mode_estimate(ctx))
+    from burstlab.reproduce.papers.ozsarac import costs
+
+    doc = costs.load()
+    r.p(f"Full mode: about {doc['total']['wall_h_2_cores']:.1f} h on 2 cores, from measured "
+        "runs (section \"Full-mode cost\")." if doc else full_mode_estimate(ctx))
     r.h(2, "Set-up, and our choices for what the paper leaves out")
     r.bullets([
         "Linear topology (fig. 1, picture not in the text): ftp_server – E1 ═ C1 ═ C2 ═ "

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab.export.ns2trace import Ns2Flow
+from burstlab.export.ns2trace import Ns2Flow, ns_binary
 from burstlab.reproduce import ns2cache
 from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.sodhatar.experiments import (
@@ -41,7 +41,7 @@ CACHE_VERSION = 2
 
 
 def available() -> bool:
-    return ns2cache.available()
+    return ns_binary() is not None
 
 
 def _extract(scenario: Mapping[str, Any], flows: dict[int, Ns2Flow],

@@ -470,7 +470,7 @@ def ns2_text(r: Report, ctx: Context) -> None:
     if has:
         t["packet, ns-2: TO / new"] = [f"{int(a)} / {int(b)}" for a, b in zip(
             pp["ns2_timeouts"], pp["ns2_new_segments_after"], strict=True)]
-        t["identical sends"] = pp["identical_sends"]
+        t["identical sends"] = ["yes" if x else "no" for x in pp["identical_sends"]]
         t["ns-2 repaired after (s)"] = pp["ns2_repaired_rel_s"]
     t["burstlab repaired after (s)"] = pp["burstlab_repaired_rel_s"]
     r.table(t)
@@ -542,8 +542,11 @@ def moved_text(r: Report, ctx: Context) -> None:
                          f"rfc {ro}; ns-2-exact {rn}; paper "
                          f"{ctx.data[key + '.ranking'].value}.")
     r.bullets(items)
-    r.table(mt.pivot_table(index=["figure", "panel"], columns="quantity",
-                           values="moved", sort=False).reset_index())
+    r.p("Per panel, rfc → ns-2-exact:")
+    cell = mt.assign(v=[f"{fmt(float(a))} → {fmt(float(b))}" for a, b in
+                        zip(mt["rfc"], mt["ns2_exact"], strict=True)])
+    r.table(cell.pivot_table(index=["figure", "panel"], columns="quantity", values="v",
+                             aggfunc="first", sort=False).reset_index().fillna(""))
 
 
 PAPER.report = build_report
