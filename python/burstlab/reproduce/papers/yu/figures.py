@@ -211,6 +211,10 @@ def draw_tables_profiles(ctx: Context, path: Path) -> None:
                             color=c, mfc=mfc, capsize=3, label=f"{name}, {lab}")
             ax.plot(x, g["paper"], "x--", color=c, lw=0.8, label=f"{name}, yu (paper)")
         ax.axhline(1.0, color="k", lw=0.6)
+        vals = np.concatenate([t[c].to_numpy(float) for c in ("rfc", "ns2_exact", "paper")])
+        vals = vals[np.isfinite(vals)]
+        if len(vals):  # CIs of the noisiest points (p = 10^-0.5) run off the axes
+            ax.set_ylim(min(0.5, float(vals.min()) - 0.2), max(2.0, float(vals.max()) + 0.3))
         ax.set_xlabel("log10 p (burst loss probability)")
         ax.set_ylabel("throughput ratio (goodput / Reno goodput)")
         ax.set_title(f"Table {'I' if s == 5 else 'II'}: S = {s}, λ = 125 KB/s, Wm = 50",
@@ -289,6 +293,15 @@ def draw_figs8_9_outcomes(ctx: Context, path: Path) -> None:
     for k, (name, new, tos, c) in enumerate(series):
         axes[0].bar(x + (k - (len(series) - 1) / 2) * wdt, new, wdt, color=c, label=name)
         axes[1].bar(x + (k - (len(series) - 1) / 2) * wdt, tos, wdt, color=c, label=name)
+    # The paper's stated outcomes: fig. 8's timeout or not, fig. 9's rankings.
+    f8 = [(k, lb) for k, lb in enumerate(labels) if str(lb).startswith("(")]
+    for k, lb in f8:  # yu: W = 20 times out, W = 200 does not
+        axes[1].plot(k, 0.0 if "W = 200" in str(lb) else 1.0, "k*", ms=11,
+                     label="yu (paper, stated)" if k == f8[0][0] else None)
+    axes[0].text(0.01, 0.98, "yu's ranking after the loss (stated):\nS = 5: "
+                 f"{ctx.data['fig9a.ranking'].value}\nS = 25: "
+                 f"{ctx.data['fig9b.ranking'].value}", transform=axes[0].transAxes,
+                 va="top", fontsize=7, bbox={"fc": "white", "ec": "0.7"})
     axes[0].set_ylabel("new segments sent after the loss (segments)")
     axes[1].set_ylabel("retransmission timeouts")
     for ax in axes:
