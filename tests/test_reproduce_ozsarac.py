@@ -30,7 +30,9 @@ CLAIM_IDS = {
     "mcwba.gain_linear", "mcwba.identical_above_tmax", "mesh.fig6.gain",
     "mesh.table2.all_flows_gain", "mesh.fig7.cwba_loss_higher", "mesh.fig8.length_grows",
     "mesh.fig12.mcwba_vs_cwba", "dynamic.table4.gain", "dynamic.table5.gain",
-    "dynamic.table6.gain",
+    "dynamic.table6.gain", "mcwba.fig10_11.cases", "mesh.fig13.flow4_mcwba_better",
+    "mesh.fig14.flow4_loss_above_average", "mesh.fig15.mcwba_length",
+    "ecwba.estimator_error_over_time",
 }
 
 
@@ -56,8 +58,22 @@ def test_smoke_writes_claims_with_every_id(smoke_out: Path) -> None:
 
 
 def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
-    for name in ("fig3", "figs4_5", "fig9", "mesh_figs6_7_8_12"):
+    for name in ("fig3", "figs4_5", "fig9", "mesh_figs6_7_8_12", "figs10_11",
+                 "figs13_14_15", "figs16_18", "ecwba_error"):
         assert (smoke_out / f"{name}.png").stat().st_size > 1000, name
+    html = (smoke_out / "report.html").read_text(encoding="utf-8")
+    for f in PAPER.figures:  # every registered figure is drawn and shown
+        assert f'<img src="{f.file}"' in html, f.name
+    # ECWBA's error per time window: consecutive windows covering the linear run
+    ew = pd.read_csv(smoke_out / "ecwba_error_over_time.csv")
+    edges = MODES["smoke"].est_windows_s
+    assert list(ew["window_from_s"]) == list(edges[:-1])
+    assert list(ew["window_to_s"]) == list(edges[1:])
+    assert (ew["est_mean_rel_err_pct"] >= 0).all() and (ew["est_mean_abs_err_segments"] >= 0).all()
+    assert (ew["mean_true_cwnd_segments"] > 0).all()
+    tot = pd.read_csv(smoke_out / "figs16_18_dynamic_totals.csv")
+    assert set(tot["window"]) == {"all", "first", "second"}
+    assert set(tot["kind"]) == {"timer", "cwba"}
     t1 = pd.read_csv(smoke_out / "table1.csv")
     assert list(t1["variant"]) == ["reno", "newreno", "sack"]
     for col in ("ap_opt_ms", "best_timer_goodput_Mbps", "cwba_goodput_Mbps", "gain_pct",
@@ -162,5 +178,44 @@ def test_slow_start_times() -> None:
 
 def test_paper_registers_figures_and_report() -> None:
     assert {f.name for f in PAPER.figures} == {"fig3", "figs4_5", "fig9",
-                                               "mesh_figs6_7_8_12"}
+                                               "mesh_figs6_7_8_12", "figs10_11",
+                                               "figs13_14_15", "figs16_18", "ecwba_error"}
     assert PAPER.report is not None
+
+
+def test_full_mode_cost_sums_measured_rates_over_the_run_list() -> None:
+    from burstlab.reproduce.papers.ozsarac import costs
+    from burstlab.reproduce.papers.ozsarac.experiments import (
+        dynamic_points,
+        ecwba_window_points,
+    )
+
+    full = MODES["full"]
+    runs = costs.full_mode_runs(full)
+    assert len(runs) == (len(linear_points(full)) * full.reps + len(mesh_points(full))
+                         + len(dynamic_points(full)) + len(ecwba_window_points(full)))
+    rate = {("linear", "timer"): 0.01, ("linear", "window"): 0.02, ("mesh", "timer"): 0.1,
+            ("mesh", "window"): 0.2, ("dynamic", "timer"): 0.3, ("dynamic", "window"): 0.4}
+    measured = [{"experiment": e, "assembler": a, "simulated_s": 100.0,
+                 "cpu_per_simulated_s": r} for (e, a), r in rate.items()]
+    # a shorter run of a class does not override the longest one
+    measured.append({"experiment": "dynamic", "assembler": "timer", "simulated_s": 10.0,
+                     "cpu_per_simulated_s": 99.0})
+    tot = costs.full_mode_total(measured, full)
+    want = sum(rate[(e, a)] * s for e, a, s in runs)
+    assert math.isclose(tot["cpu_h"] * 3600, want)
+    assert math.isclose(tot["wall_h_2_cores"], tot["cpu_h"] / 2)
+    assert tot["by_experiment"]["dynamic"]["runs"] == len(dynamic_points(full))
+
+
+def test_ecwba_windows_tile_the_linear_run() -> None:
+    from burstlab.reproduce.papers.ozsarac.experiments import ecwba_window_points
+
+    for m in MODES.values():
+        pts = ecwba_window_points(m)
+        assert [p["window_from_s"] for p, _ in pts] == list(m.est_windows_s[:-1])
+        assert m.est_windows_s[-1] == m.linear_s
+        for p, sc in pts:
+            assert sc["sim"]["duration"] == p["duration_s"]
+            assert sc["sim"].get("warmup", 0.0) == p["window_from_s"]
+            assert sc["obs"]["assembly"]["type"] == "ecwba"

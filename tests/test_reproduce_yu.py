@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -31,11 +32,13 @@ def smoke_out(smoke_site: Path) -> Path:
 
 
 def test_smoke_writes_every_output(smoke_out: Path) -> None:
-    for name in ("fig5", "fig6", "fig7", "fig11", "fig8", "fig9", "fig10", "tables"):
+    for name in ("fig5", "fig6", "fig7", "fig11", "fig8", "fig9", "fig10", "tables",
+                 "tables_profiles", "figs8_9_ns2", "figs8_9_outcomes"):
         assert (smoke_out / f"{name}.png").stat().st_size > 1000
     for name in ("fig5", "fig6", "fig7", "fig11", "table1_S5", "fig8_trace", "fig8_summary",
                  "fig9_trace", "fig9_summary", "fig10_trace", "fig10_summary", "runs",
-                 "claims"):
+                 "claims", "moved_tables_rfc_vs_ns2", "moved_traces_rfc_vs_ns2",
+                 "figs8_9_packet_path_ns2"):
         assert (smoke_out / f"{name}.csv").is_file(), name
     assert (smoke_out / "runs.sqlite").is_file()
     assert (smoke_out / "report.md").is_file() and (smoke_out / "report.html").is_file()
@@ -63,7 +66,8 @@ def test_smoke_report_sections(smoke_out: Path) -> None:
     md = (smoke_out / "report.md").read_text(encoding="utf-8")
     for head in ("## Claims", "## Figure 5", "## Figure 6", "## Figure 7", "## Figure 11",
                  "## Tables I and II", "## Figures 8 and 9", "## Figure 10",
-                 "## Simulation vs model"):
+                 "## Simulation vs model", "## What moved on the ns-2-exact TCP profile",
+                 "## Figures 8 and 9 in ns-2.35 itself"):
         assert head in md, head
     assert "(fig5.png)" in md
     assert "Reno, W = 200" in md
@@ -91,7 +95,9 @@ def test_smoke_claims_csv(smoke_out: Path) -> None:
     for cid in ("fig5.optimal_tb", "eq32.optimal_tb", "fig8a.reno_w20_timeout",
                 "fig8b.reno_w200_no_timeout", "fig9a.ranking", "fig9b.ranking",
                 "fig10a.timeouts_all", "fig10b.sack_best", "fig11.sack_best",
-                "fig5.model_matches", "fig7.ati_range"):
+                "fig5.model_matches", "fig7.ati_range", "figs8_9.ns2_identical_sends",
+                "fig8a.ns2_packet_path", "fig8b.ns2_packet_path", "fig9a.ns2_packet_path",
+                "fig9b.ns2_packet_path"):
         assert cid in set(c["claim_id"]), cid
     # eq. 32 as printed is a pure model value: ≈ 3.97 ms (DESIGN.md), so it reproduces
     eq = c[c["claim_id"] == "eq32.optimal_tb"].iloc[0]
@@ -109,6 +115,40 @@ def test_smoke_claims_csv(smoke_out: Path) -> None:
     assert len(rows) == len(c)
     assert all(r.count("<td>") == 7 for r in rows)
     assert sum("<td>median |sim/model − 1| " in r for r in rows) == 4  # figs 5, 6, 7, 11
+
+
+def test_smoke_what_moved_and_ns2(smoke_out: Path) -> None:
+    """Tables I–II and figs 8–10 ran on both profiles; figs 8–9 ran on the packet path,
+    and, where ns-2 is installed, burstlab and ns-2 send the same sequences there."""
+    mv = pd.read_csv(smoke_out / "moved_tables_rfc_vs_ns2.csv")
+    t = pd.read_csv(smoke_out / "table1_S5.csv")
+    assert len(mv) == len(t) and mv["rfc"].notna().all() and mv["ns2_exact"].notna().all()
+    assert ((mv["moved"] - (mv["ns2_exact"] - mv["rfc"])).abs() < 1e-12).all()
+    mt = pd.read_csv(smoke_out / "moved_traces_rfc_vs_ns2.csv")
+    assert {"fig8", "fig9", "fig10"} == set(mt["figure"])
+    pp = pd.read_csv(smoke_out / "figs8_9_packet_path_ns2.csv")
+    assert len(pp) == 8  # figs 8(a), 8(b) and the six panels of fig. 9
+    assert (pp["burstlab_segments_dropped"] == pp["S_segments"]).all()
+    c = pd.read_csv(smoke_out / "claims.csv", keep_default_na=False).set_index("claim_id")
+    if shutil.which("ns") is None:
+        assert c.loc["figs8_9.ns2_identical_sends", "verdict"] == "not comparable"
+    else:
+        assert pp["identical_sends"].all()
+        assert c.loc["figs8_9.ns2_identical_sends", "verdict"] == "reproduces"
+        assert (smoke_out / "ns2").is_dir() and any((smoke_out / "ns2").iterdir())
+
+
+def test_packet_path_ranges_and_scenario() -> None:
+    from burstlab.reproduce.papers.yu.experiments import DropPanel
+    from burstlab.reproduce.papers.yu.packetpath import packet_scenario, ranges
+
+    assert ranges([7, 5, 6, 9, 10, 12]) == [[5, 7], [9, 10], [12, 12]]
+    pn = DropPanel("fig9", "sack", 40, 5, 4.0, "S = 5, sack")
+    sc = packet_scenario(pn, [[30, 34]], 10.0)
+    assert "fibre" not in sc and "obs" not in sc
+    assert sc["flow"][0]["drop_segments"] == [[30, 34]] and sc["flow"][0]["wm"] == 40
+    # the assembly delay Tb rides the E1–C1 link in each direction (RTT = RTT0 + 2·Tb)
+    assert math.isclose(sc["link"][1]["delay"], 0.01 + tb_for_s(5, "125KB/s"))
 
 
 def test_ratio_verdicts() -> None:

@@ -51,6 +51,8 @@ class Mode:
             of 10 000 s); each configuration runs three times: the whole run (table 4),
             its first half (table 5: the same run cut at the half, deterministic), and
             the whole run measured from the half (table 6: statistics reset there).
+        est_windows_s: edges of the time windows over which ECWBA's estimation error is
+            measured (:func:`ecwba_window_points`); the last edge is ``linear_s``.
     """
 
     name: str
@@ -68,6 +70,7 @@ class Mode:
     dyn_reps: int
     dyn_s: float
     dyn_timer_ms: tuple[float, ...]
+    est_windows_s: tuple[float, ...] = ()
 
 
 MODES = {
@@ -77,17 +80,20 @@ MODES = {
                  mesh_reps=3, mesh_s=300.0, mesh_warmup_s=10.0,
                  mesh_timer_ms=(5, 10, 16, 20, 26, 32, 40, 50, 75, 100),
                  mesh_mcwba_ms=(10, 20, 28, 50, 75, 100, 200),
-                 dyn_reps=3, dyn_s=10_000.0, dyn_timer_ms=(10, 20, 28, 50, 75)),
+                 dyn_reps=3, dyn_s=10_000.0, dyn_timer_ms=(10, 20, 28, 50, 75),
+                 est_windows_s=(0, 1, 2, 5, 10, 20, 50, 100, 200, 300, 400, 500, 600)),
     "quick": Mode("quick", reps=2, linear_s=60.0, linear_warmup_s=5.0,
                   timer_ms=(2, 4, 8, 16, 32, 64), mcwba_ms=(10, 50, 100, 150, 170, 300),
                   trace_s=3.0, mesh_reps=2, mesh_s=20.0, mesh_warmup_s=2.0,
                   mesh_timer_ms=(10, 26, 50, 100), mesh_mcwba_ms=(26, 100),
-                  dyn_reps=1, dyn_s=20.0, dyn_timer_ms=(10, 28)),
+                  dyn_reps=1, dyn_s=20.0, dyn_timer_ms=(10, 28),
+                  est_windows_s=(0, 1, 2, 5, 10, 20, 40, 60)),
     "smoke": Mode("smoke", reps=2, linear_s=1.0, linear_warmup_s=0.1,
                   timer_ms=(4, 16), mcwba_ms=(10, 300), trace_s=0.5,
                   mesh_reps=2, mesh_s=0.5, mesh_warmup_s=0.05,
                   mesh_timer_ms=(10, 50), mesh_mcwba_ms=(26,),
-                  dyn_reps=1, dyn_s=0.5, dyn_timer_ms=(28,)),
+                  dyn_reps=1, dyn_s=0.5, dyn_timer_ms=(28,),
+                  est_windows_s=(0, 0.25, 0.5, 1.0)),
 }
 
 Point = tuple[dict[str, Any], dict[str, Any]]
@@ -125,6 +131,22 @@ def trace_points(m: Mode) -> list[Point]:
              linear(assembly("cwba"), "reno", **kw)),
             (_params("linear", "timer", "reno", 8.0, m.trace_s),
              linear(assembly("timer", 8e-3), "reno", **kw))]
+
+
+def ecwba_window_points(m: Mode) -> list[Point]:
+    """ECWBA's estimation error over time (issue 12): the linear ECWBA run (Reno,
+    replication 0) cut at each edge of ``est_windows_s`` with its statistics reset at
+    the previous edge (``sim.warmup``). A run is deterministic and its warm-up only
+    resets statistics, so window ``[t0, t1)`` of these runs is that window of one
+    ``t1``-second run: the rows of its ``cwnd_estimates`` table are the estimator's mean
+    absolute and relative error over the samples of that window."""
+    edges = m.est_windows_s
+    pts: list[Point] = []
+    for t0, t1 in zip(edges[:-1], edges[1:], strict=True):
+        p = {**_params("linear", "ecwba", "reno", 0.0, float(t1)), "window_from_s": float(t0)}
+        pts.append((p, linear(assembly("ecwba"), "reno", duration=float(t1),
+                              warmup=float(t0), seed=SEED)))
+    return pts
 
 
 def mesh_starts(rep: int) -> dict[int, tuple[float, float | None]]:
@@ -207,6 +229,7 @@ PAPER.experiments += [
     Experiment("trace", lambda ctx: trace_points(ctx.mode), keep_traces=True),
     Experiment("mesh", lambda ctx: mesh_points(ctx.mode)),
     Experiment("dynamic", lambda ctx: dynamic_points(ctx.mode)),
+    Experiment("ecwba_windows", lambda ctx: ecwba_window_points(ctx.mode)),
 ]
 
 
@@ -349,10 +372,17 @@ def analyse(ctx: Context) -> None:
     mparams = point_params(ctx.results["mesh"])
     mt = mt.assign(akind=[mparams.loc[p, "kind"] for p in mt["point"]],
                    tb=[mparams.loc[p, "tb_ms"] for p in mt["point"]])
-    per_flow = pd.DataFrame(
-        mt.groupby(["akind", "tb", "name"], as_index=False)["goodput_bps"].mean())
-    per_flow.columns = ["kind", "tb_ms", "name", "goodput_bps"]
+    mt = mt.assign(segs=mt["segments_per_burst"].fillna(0) * mt["data_bursts"].fillna(0))
+    per_flow = pd.DataFrame(mt.groupby(["akind", "tb", "name"], as_index=False).agg(
+        goodput_bps=("goodput_bps", "mean"), data_bursts=("data_bursts", "sum"),
+        data_bursts_lost=("data_bursts_lost", "sum"), segs=("segs", "sum")))
+    per_flow.columns = ["kind", "tb_ms", "name", "goodput_bps", "data_bursts",
+                        "data_bursts_lost", "segs"]
     per_flow["goodput_Mbps"] = per_flow["goodput_bps"] / 1e6
+    per_flow["burst_loss_prob"] = per_flow["data_bursts_lost"] / per_flow[
+        "data_bursts"].where(per_flow["data_bursts"] > 0)
+    per_flow["mean_burst_segments"] = per_flow["segs"] / per_flow["data_bursts"].where(
+        per_flow["data_bursts"] > 0)
     t2 = []
     cw_m = per_flow[per_flow["kind"] == "cwba"].set_index("name")["goodput_Mbps"]
     tot_cw = float(cw_m.sum())
@@ -374,7 +404,16 @@ def analyse(ctx: Context) -> None:
                    "gain_pct": gain_pct(b["goodput_Mbps"], float(cw_m.get(name, math.nan)))})
     table3 = pd.DataFrame(t3)
     dyn = dynamic_tables(ctx.results["dynamic"])
-    ctx.values.update(dynamic=dyn)
+    dyn_tot = dynamic_totals(ctx.results["dynamic"])
+    ctx.values.update(dynamic=dyn, dynamic_totals=dyn_tot)
+    ctx.tables["figs16_18_dynamic_totals"] = dyn_tot.assign(**stamp)
+    mc_reps = mcwba_replications(ctx.results["linear"])
+    ctx.values.update(mcwba_reps=mc_reps)
+    ctx.tables["figs10_11_mcwba_per_replication"] = mc_reps.assign(**stamp)
+    if "ecwba_windows" in ctx.results:
+        ew = ecwba_error_windows(ctx.results["ecwba_windows"])
+        ctx.values.update(ecwba_windows=ew)
+        ctx.tables["ecwba_error_over_time"] = ew.assign(**stamp)
     for win, number in (("all", 4), ("first", 5), ("second", 6)):
         if win in dyn:
             ctx.tables[f"table{number}_dynamic_{win}"] = dyn[win].assign(**stamp)
@@ -383,8 +422,82 @@ def analyse(ctx: Context) -> None:
                       mesh_per_flow=per_flow)
     for name, df in [("fig3_linear_points", lin), ("table1", table1), ("ecwba", ecwba),
                      ("mcwba_linear", mc), ("figs4_5_slow_start", ss_df),
-                     ("mesh_points", mesh_pts), ("table2", table2), ("table3", table3)]:
+                     ("mesh_points", mesh_pts), ("table2", table2), ("table3", table3),
+                     ("mesh_per_flow", per_flow.drop(columns=["goodput_bps", "segs"]))]:
         ctx.tables[name] = df.assign(**stamp)
+
+
+def mcwba_replications(sw: Any) -> pd.DataFrame:
+    """Figs 10–11: per replication of the linear topology (its own random variable set),
+    MCWBA's goodput at each cap beside CWBA's (Reno) in the same replication; ``gain_pct``
+    is MCWBA over CWBA, ``mean_gain_below_tmax_pct`` its mean over caps below T_max
+    (which ranks the replications from optimistic to pessimistic)."""
+    params = point_params(sw)
+    runs = per_run(sw.table)
+    runs["kind"] = [params.loc[p, "kind"] for p in runs["point"]]
+    runs["variant"] = [params.loc[p, "variant"] for p in runs["point"]]
+    runs["tb_ms"] = [float(params.loc[p, "tb_ms"]) for p in runs["point"]]
+    cw = runs[(runs["kind"] == "cwba") & (runs["variant"] == "reno")].set_index(
+        "replication")["goodput_Mbps"]
+    mc = runs[runs["kind"] == "mcwba"][["replication", "tb_ms", "goodput_Mbps"]].copy()
+    mc = mc.rename(columns={"goodput_Mbps": "mcwba_goodput_Mbps"})
+    mc["cwba_goodput_Mbps"] = [float(cw.get(r, math.nan)) for r in mc["replication"]]
+    mc["gain_pct"] = [gain_pct(a, b) for a, b in
+                      zip(mc["mcwba_goodput_Mbps"], mc["cwba_goodput_Mbps"], strict=True)]
+    below = mc[mc["tb_ms"] < 1e3 * _t_max()].groupby("replication")["gain_pct"].mean()
+    mc["mean_gain_below_tmax_pct"] = [float(below.get(r, math.nan))
+                                      for r in mc["replication"]]
+    return mc.sort_values(["replication", "tb_ms"]).reset_index(drop=True)
+
+
+def _t_max() -> float:
+    from burstlab.reproduce.papers.ozsarac.topology import t_max_s
+
+    return t_max_s()
+
+
+def dynamic_totals(sw: Any) -> pd.DataFrame:
+    """Figs 16–18: per measurement window, the total goodput of all flows (Mb/s, each
+    flow over its active time, as in tables 4–6) for each timer period and for CWBA,
+    averaged over replications."""
+    params = sw.runs.drop_duplicates("point").set_index("point").rename(
+        columns={"assembler": "akind"})
+    t = sw.table[sw.table["kind"] == "tcp"]
+    t = t.assign(akind=[params.loc[p, "akind"] for p in t["point"]],
+                 tb=[float(params.loc[p, "tb_ms"]) for p in t["point"]],
+                 window=[params.loc[p, "window"] for p in t["point"]])
+    tot = t.groupby(["window", "akind", "tb", "replication", "point"], as_index=False)[
+        "goodput_bps"].sum()
+    out = tot.groupby(["window", "akind", "tb"], as_index=False).agg(
+        total_goodput_Mbps=("goodput_bps", lambda s: float(s.mean()) / 1e6),
+        replications_n=("goodput_bps", "size"))
+    out.columns = ["window", "kind", "tb_ms", "total_goodput_Mbps", "replications_n"]
+    return out
+
+
+def ecwba_error_windows(sw: Any) -> pd.DataFrame:
+    """ECWBA's estimation error per time window (:func:`ecwba_window_points`): the
+    estimator's mean absolute error (segments) and mean relative error ``|est − true| /
+    max(true, 1)`` over the samples of the window (one per data segment entering the
+    ingress queue), beside the sender's mean cwnd, goodput, timeouts and fast recoveries
+    in the window."""
+    params = point_params(sw)
+    t = sw.table[sw.table["kind"] == "tcp"]
+    rows = []
+    for _, r in t.iterrows():
+        p = params.loc[r["point"]]
+        rel = r.get("cwnd_est_rel_err", math.nan)
+        rows.append({
+            "window_from_s": float(p["window_from_s"]), "window_to_s": float(p["duration_s"]),
+            "replication": int(r["replication"]),
+            "mean_true_cwnd_segments": float(r["mean_cwnd_segments"]),
+            "est_mean_abs_err_segments": float(r.get("cwnd_est_abs_err_segments", math.nan)
+                                               if r.get("cwnd_est_abs_err_segments")
+                                               is not None else math.nan),
+            "est_mean_rel_err_pct": 100 * float(rel) if rel is not None else math.nan,
+            "goodput_Mbps": float(r["goodput_bps"]) / 1e6,
+            "timeouts": int(r["to_events"]), "fast_recoveries": int(r["td_events"])})
+    return pd.DataFrame(rows).sort_values("window_from_s").reset_index(drop=True)
 
 
 def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:

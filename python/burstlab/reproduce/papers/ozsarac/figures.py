@@ -120,3 +120,145 @@ def mesh_figs(ctx: Context, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+@PAPER.figure("figs10_11", "Figs 10–11 (linear, Reno): MCWBA vs its timer cap in single "
+                           "runs — the replication where MCWBA gains most (optimistic) "
+                           "and least (pessimistic) — with that run's CWBA goodput")
+def figs10_11(ctx: Context, path: Path) -> None:
+    plt = _plt()
+    mc: pd.DataFrame = ctx.values["mcwba_reps"]
+    fig, axs = plt.subplots(1, 2, figsize=(11, 3.9), sharey=True)
+    order = (mc.drop_duplicates("replication")
+             .sort_values("mean_gain_below_tmax_pct", ascending=False)["replication"].tolist())
+    picks = [("Fig. 10 (optimistic)", order[0] if order else None),
+             ("Fig. 11 (pessimistic)", order[-1] if order else None)]
+    for ax, (title, rep) in zip(axs, picks, strict=True):
+        if rep is not None:
+            g = mc[mc["replication"] == rep].sort_values("tb_ms")
+            ax.plot(g["tb_ms"], g["mcwba_goodput_Mbps"], "o-", ms=3.5, label="MCWBA")
+            ax.axhline(float(g["cwba_goodput_Mbps"].iloc[0]), color="k", ls="--", lw=1,
+                       label="CWBA (same run)")
+            title += f": replication {rep}"
+        ax.axvline(1e3 * t_max_s(), color="grey", ls=":", label="T_max")
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("MCWBA timer (ms)")
+        ax.legend(fontsize=7)
+    axs[0].set_ylabel("goodput (Mb/s)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+#: The mesh flow of figs 13–14 (the paper's "fourth TCP flow").
+FLOW4 = "flow4"
+
+
+@PAPER.figure("figs13_14_15", "Figs 13, 14 and 15 (mesh, static flows): flow 4's goodput "
+                              "under MCWBA vs the cap; burst loss probability of flow 4 "
+                              "and of all flows; mean burst length of all flows — CWBA "
+                              "as dashed lines")
+def figs13_14_15(ctx: Context, path: Path) -> None:
+    plt = _plt()
+    pf: pd.DataFrame = ctx.values["mesh_per_flow"]
+    mesh_pts: pd.DataFrame = ctx.values["mesh"]
+    fig, axs = plt.subplots(1, 3, figsize=(13, 3.9))
+    f4 = pf[pf["name"] == FLOW4]
+    mc4 = f4[f4["kind"] == "mcwba"].sort_values("tb_ms")
+    cw4 = f4[f4["kind"] == "cwba"]
+    axs[0].plot(mc4["tb_ms"], mc4["goodput_Mbps"], "o-", ms=3.5, color="C1",
+                label="MCWBA, flow 4")
+    if len(cw4):
+        axs[0].axhline(float(cw4["goodput_Mbps"].iloc[0]), color="k", ls="--", lw=1,
+                       label="CWBA, flow 4")
+    axs[0].set_ylabel("goodput of flow 4 (Mb/s)")
+    axs[0].set_title("Fig. 13", fontsize=9)
+    mc_all = mesh_pts[mesh_pts["kind"] == "mcwba"].sort_values("tb_ms")
+    cw_all = mesh_pts[mesh_pts["kind"] == "cwba"]
+    axs[1].plot(mc4["tb_ms"], mc4["burst_loss_prob"], "o-", ms=3.5, color="C1",
+                label="MCWBA, flow 4")
+    axs[1].plot(mc_all["tb_ms"], mc_all["burst_loss_prob"], "s-", ms=3.5, color="C0",
+                label="MCWBA, all flows")
+    if len(cw4):
+        axs[1].axhline(float(cw4["burst_loss_prob"].iloc[0]), color="C1", ls="--", lw=1,
+                       label="CWBA, flow 4")
+    if len(cw_all):
+        axs[1].axhline(float(cw_all["burst_loss_prob"].iloc[0]), color="C0", ls="--", lw=1,
+                       label="CWBA, all flows")
+    axs[1].set_ylabel("burst loss probability")
+    axs[1].set_title("Fig. 14", fontsize=9)
+    axs[2].plot(mc_all["tb_ms"], mc_all["mean_burst_segments"], "s-", ms=3.5, color="C0",
+                label="MCWBA, all flows")
+    if len(cw_all):
+        axs[2].axhline(float(cw_all["mean_burst_segments"].iloc[0]), color="k", ls="--",
+                       lw=1, label="CWBA, all flows")
+    axs[2].set_ylabel("mean burst length (segments)")
+    axs[2].set_title("Fig. 15", fontsize=9)
+    for ax in axs:
+        ax.set_xlabel("MCWBA timer (ms)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+#: Figs 16–18: the measurement window of each panel.
+DYN_WINDOWS = (("all", "Fig. 16: t ∈ [0, T)"), ("first", "Fig. 17: t ∈ [0, T/2)"),
+               ("second", "Fig. 18: t ∈ [T/2, T)"))
+
+
+@PAPER.figure("figs16_18", "Figs 16, 17 and 18 (mesh, dynamic flows): total goodput of "
+                           "all flows vs the timer period (10 % jitter) over the whole "
+                           "run, its first half and its second half; CWBA as dashed lines")
+def figs16_18(ctx: Context, path: Path) -> None:
+    plt = _plt()
+    tot: pd.DataFrame = ctx.values["dynamic_totals"]
+    fig, axs = plt.subplots(1, 3, figsize=(13, 3.9))
+    for ax, (win, title) in zip(axs, DYN_WINDOWS, strict=True):
+        g = tot[tot["window"] == win]
+        tm = g[g["kind"] == "timer"].sort_values("tb_ms")
+        cw = g[g["kind"] == "cwba"]
+        ax.plot(tm["tb_ms"], tm["total_goodput_Mbps"], "o-", ms=3.5, label="timer")
+        if len(cw):
+            ax.axhline(float(cw["total_goodput_Mbps"].iloc[0]), color="k", ls="--", lw=1,
+                       label="CWBA")
+        ax.set_title(f"{title}, T = {ctx.mode.dyn_s:g} s", fontsize=9)
+        ax.set_xlabel("assembly period (ms)")
+        ax.set_ylabel("total goodput (Mb/s)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+@PAPER.figure("ecwba_error", "ECWBA (linear, Reno): the passive estimate's error against "
+                             "the sender's true cwnd per time window — mean absolute "
+                             "error (segments) and mean relative error (%), with the mean "
+                             "true cwnd")
+def ecwba_error(ctx: Context, path: Path) -> None:
+    plt = _plt()
+    ew: pd.DataFrame = ctx.values["ecwba_windows"]
+    fig, axs = plt.subplots(1, 2, figsize=(11, 3.9))
+    edges = np.append(ew["window_from_s"].to_numpy(float), ew["window_to_s"].iloc[-1]) \
+        if len(ew) else np.array([0.0, 1.0])
+    def steps(col: str) -> np.ndarray:
+        v = ew[col].to_numpy(float)
+        return np.append(v, v[-1]) if len(v) else np.array([np.nan, np.nan])
+    axs[0].step(edges, steps("est_mean_abs_err_segments"), where="post", color="C3",
+                label="mean |estimate − true| (segments)")
+    axs[0].step(edges, steps("mean_true_cwnd_segments"), where="post", color="C0",
+                ls="--", label="mean true cwnd (segments)")
+    axs[0].set_yscale("symlog", linthresh=0.01)
+    axs[0].set_ylabel("segments")
+    axs[1].step(edges, steps("est_mean_rel_err_pct"), where="post", color="C3",
+                label="mean relative error")
+    axs[1].axhspan(5, 15, color="grey", alpha=0.2, label="5–15 % (paper, for [27])")
+    axs[1].set_yscale("symlog", linthresh=0.001)
+    axs[1].set_ylabel("relative error (%)")
+    for ax in axs:
+        ax.set_xscale("symlog", linthresh=1.0)
+        ax.set_xlabel("time since the start (s; steps = measurement windows)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

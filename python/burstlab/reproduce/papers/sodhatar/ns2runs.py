@@ -15,28 +15,21 @@ counts it under the ``ns2`` profile) received
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from burstlab.export import export_ns2
-from burstlab.export.ns2trace import ns_binary, read_trace, run_ns2
+from burstlab.export.ns2trace import Ns2Flow, ns_binary
+from burstlab.reproduce import ns2cache
 from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.sodhatar.experiments import (
     DURATION_S,
     REFERENCE_PATTERN,
     VARIANTS,
 )
-
-TRACE = "ns2.tr"
 
 #: ns-2 columns added to the per-run table.
 NS2_COLUMNS = ("ns2_throughput_Mbps", "ns2_goodput_Mbps", "ns2_segments_received",
@@ -51,32 +44,26 @@ def available() -> bool:
     return ns_binary() is not None
 
 
-def run_one(scenario: Mapping[str, Any], cache: Path) -> dict[str, Any]:
-    """Runs one exported scenario with ns-2 (or reads its cached result)."""
-    script = export_ns2(dict(scenario), trace=TRACE)
-    # CACHE_VERSION: what is read from the trace (2: the SYN is counted).
-    key = hashlib.sha256((f"{CACHE_VERSION}\n" + script.tcl + str(ns_binary())).encode()
-                         ).hexdigest()[:24]
-    path = cache / f"{key}.json"
-    if path.is_file():
-        rec: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        return rec
+def _extract(scenario: Mapping[str, Any], flows: dict[int, Ns2Flow],
+             tr: pd.DataFrame) -> dict[str, Any]:
+    """The agents' counters and each flow's arrival times at its destination."""
     names = [str(n["name"]) for n in scenario["node"]]
-    with tempfile.TemporaryDirectory() as tmp:
-        flows = run_ns2(script, workdir=tmp)
-        tr = read_trace(Path(tmp) / TRACE)
     received: dict[str, list[float]] = {}
     for i, f in enumerate(scenario["flow"]):
         dst = names.index(str(f["dst"]))
         r = tr[(tr.event == "r") & (tr.to_node == dst) & (tr.kind == "tcp")
                & (tr.flow == i) & (tr.seqno >= 0)]
         received[str(i)] = [float(x) for x in r.time_s]
-    rec = {"flows": {str(i): {"acked": f.acked_segments, "sent": f.data_packets,
-                              "retransmits": f.retransmitted_packets,
-                              "timeouts": f.timeouts} for i, f in flows.items()},
-           "received_times_s": received}
-    path.write_text(json.dumps(rec), encoding="utf-8")
-    return rec
+    return {"flows": {str(i): {"acked": f.acked_segments, "sent": f.data_packets,
+                               "retransmits": f.retransmitted_packets,
+                               "timeouts": f.timeouts} for i, f in flows.items()},
+            "received_times_s": received}
+
+
+def run_one(scenario: Mapping[str, Any], cache: Path) -> dict[str, Any]:
+    """Runs one exported scenario with ns-2 (or reads its cached result)."""
+    # CACHE_VERSION: what is read from the trace (2: the SYN is counted).
+    return ns2cache.run_cached(scenario, cache, version=CACHE_VERSION, extract=_extract)
 
 
 def run_all(ctx: Context,
@@ -86,14 +73,8 @@ def run_all(ctx: Context,
     Also puts the reference pattern's arrival times into ``ctx.values['ns2_times']``."""
     if not available():
         return {}
-    cache = ctx.out_dir / "ns2"
-    cache.mkdir(parents=True, exist_ok=True)
-    try:
-        jobs = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        jobs = os.cpu_count() or 1
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        recs = list(pool.map(lambda pt: run_one(pt[1], cache), points))
+    recs = ns2cache.run_many([pt[1] for pt in points], ctx.out_dir / "ns2",
+                             version=CACHE_VERSION, extract=_extract)
     out = {(str(p["pattern"]), int(p["size_B"])): r
            for (p, _), r in zip(points, recs, strict=True)}
     times = {}

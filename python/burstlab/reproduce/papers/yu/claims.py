@@ -446,3 +446,86 @@ def claim_fig10(ctx: Context) -> list[Claim]:
                      verdict="reproduces" if best == "sack" else "differs",
                      note=f"{best} sends the most new segments per second in the window"))
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Figs 8–9 against ns-2.35 on the same path as a packet network (:mod:`.packetpath`).
+
+NS2_SOURCE = "Figs 8–9, ns-2.35 on the packet path"
+
+
+def _outcome(tos: float) -> str:
+    return "timeout" if tos > 0 else "no timeout"
+
+
+@PAPER.claim
+def claim_ns2_packet_path(ctx: Context) -> list[Claim]:
+    """burstlab against ns-2.35 on the packet path of figs 8–9: identical send sequences,
+    and burstlab's OBS outcome (timeout or not; the ranking) beside ns-2's."""
+    pp: pd.DataFrame = ctx.values["packet_path"]
+    has = bool(ctx.values.get("has_ns2")) and "ns2_timeouts" in pp.columns
+    na = "ns-2 (`ns`) is not installed: nothing to compare"
+    out = []
+    n_same = int(pp["identical_sends"].sum()) if has else 0
+    out.append(Claim(
+        id="figs8_9.ns2_identical_sends", source=NS2_SOURCE,
+        statement="burstlab's ns2 profile sends what ns-2.35 sends on the packet path of "
+                  "every fig. 8–9 panel (segment, retransmission flag and time)",
+        paper_value="ns-2.35 (the paper's simulator)",
+        burstlab_value=f"identical in {n_same} of {len(pp)} panels" if has else "–",
+        verdict=("reproduces" if n_same == len(pp) else "differs") if has
+        else "not comparable",
+        note=(f"{int(pp['sends_compared'].sum())} sends compared in all"
+              + ("" if n_same == len(pp) else "; first divergence at send "
+                 + ", ".join(str(int(i)) for i in pp["first_divergence_index"] if i >= 0))
+              + ".") if has else na))
+    obs = {pn.label: pn.summary for f in ("fig8", "fig9") for pn in ctx.values["traces"][f]}
+    for _, x in pp[pp["figure"] == "fig8"].iterrows():
+        w = int(x["W_segments"])
+        key = "fig8a.reno_w20_timeout" if w == 20 else "fig8b.reno_w200_no_timeout"
+        want = "timeout" if w == 20 else "no timeout"
+        b_obs = _outcome(float(obs[x["panel"]]["timeouts"]))
+        n = _outcome(float(x["ns2_timeouts"])) if has else "–"
+        out.append(Claim(
+            id=f"{key.split('.')[0]}.ns2_packet_path", source=NS2_SOURCE,
+            statement=f"Reno, W = {w}, S = 5 lost: burstlab (OBS path) beside ns-2.35 "
+                      "(packet path)",
+            paper_value=f"ns-2.35 (packet path): {n}; yu: {want}",
+            burstlab_value=f"OBS {b_obs}; packet path: burstlab "
+                           f"{_outcome(float(x['burstlab_timeouts']))}, ns-2 {n}",
+            verdict=("reproduces" if n == b_obs else "differs") if has else "not comparable",
+            note=(f"ns-2.35 itself {'times out' if n == 'timeout' else 'recovers'} "
+                  f"({int(x['ns2_timeouts'])} timeout(s), "
+                  f"{int(x['ns2_new_segments_after'])} new segments in "
+                  f"{ctx.mode.trace_after_s:g} s after the loss), as burstlab does on the "
+                  "OBS path" + ("" if n == b_obs else " — it does not") +
+                  (f"; the paper reports {want}" if n != want else "") + ".")
+            if has else na))
+    for s_seg in sorted(set(pp[pp["figure"] == "fig9"]["S_segments"].astype(int))):
+        g = pp[(pp["figure"] == "fig9") & (pp["S_segments"] == s_seg)]
+        pv = ctx.data["fig9a.ranking" if s_seg == 5 else "fig9b.ranking"]
+        b_new = {str(r["variant"]): int(obs[r["panel"]]["new_segments_after"])
+                 for _, r in g.iterrows()}
+        b_order = sorted(b_new, key=lambda v: -b_new[v])
+        if has:
+            n_new = {str(r["variant"]): int(r["ns2_new_segments_after"])
+                     for _, r in g.iterrows()}
+            n_order = sorted(n_new, key=lambda v: -n_new[v])
+            verdict = ("reproduces" if n_order == b_order else
+                       "same direction" if n_order[0] == b_order[0] else "differs")
+            note = ("ns-2.35 on the packet path ranks "
+                    + ", ".join(f"{v} ({n_new[v]})" for v in n_order)
+                    + "; burstlab on the OBS path "
+                    + ", ".join(f"{v} ({b_new[v]})" for v in b_order)
+                    + " (new segments after the loss).")
+        else:
+            verdict, note, n_order = "not comparable", na, []
+        out.append(Claim(
+            id=f"fig9{'a' if s_seg == 5 else 'b'}.ns2_packet_path", source=NS2_SOURCE,
+            statement=f"ranking after one lost burst, S = {s_seg}, W = 40: burstlab (OBS "
+                      "path) beside ns-2.35 (packet path)",
+            paper_value=f"ns-2.35 (packet path): {', '.join(n_order) if n_order else '–'}; "
+                        f"yu: {pv.value}",
+            burstlab_value=f"OBS {', '.join(b_order)}",
+            verdict=verdict, note=note))
+    return out

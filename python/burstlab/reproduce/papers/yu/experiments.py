@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,9 @@ class Mode:
         p: loss probabilities per figure.
         table_log10_p: log10 p of tables I–II.
         trace_after_s: seconds of packet trace after the dropped burst (figs 8, 9).
+        rfc_reps, rfc_events: replications and burst-loss events per replication of
+            tables I–II on the ``rfc`` TCP profile (:func:`rfc_table_points`: what moved
+            between the profiles; fewer than ``reps``/``events`` to keep it cheap).
     """
 
     name: str
@@ -88,6 +92,8 @@ class Mode:
     fig11_variants: tuple[str, ...] = VARIANTS
     trace_after_s: float = 8.0
     random_trace_s: float = 40.0
+    rfc_reps: int = 2
+    rfc_events: float = 200.0
 
 
 MODES = {
@@ -103,8 +109,20 @@ MODES = {
                   tb_per_decade=0.5,
                   p={"fig5": (1e-2,), "fig6": (1e-1,), "fig7": (0.1,)},
                   table_log10_p=(-2.0, -1.0), table_s=(5,), trace_after_s=4.0,
-                  random_trace_s=10.0),
+                  random_trace_s=10.0, rfc_events=8.0),
 }
+
+#: The TCP profiles the reproduction runs: ``ns2`` (ns-2.35's agents, exactly; every
+#: figure) and ``rfc`` (a standards TCP; tables I–II and figs 8–10 only, to show what
+#: the exact profile moved). The key is the suffix of the profile's experiment names.
+PROFILES = {"": "ns2", "_rfc": "rfc"}
+
+
+def with_profile(sc: dict[str, Any], profile: str) -> dict[str, Any]:
+    """The scenario with its TCP flow on ``profile`` (``ns2`` is the default)."""
+    if profile != "ns2":
+        sc["flow"][0]["profile"] = profile
+    return sc
 
 
 def wire_lambda(access: str) -> float:
@@ -182,6 +200,13 @@ def throughput_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]
             for v in VARIANTS:
                 add(f"table_S{s}", "125KB/s", tb, float(f"{10 ** lp:.6g}"), v, 50, float(s))
     return pts
+
+
+def rfc_table_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Tables I–II on the ``rfc`` profile, with ``rfc_events`` losses per replication."""
+    m = Mode(**{**mode.__dict__, "events": mode.rfc_events})
+    return [({**p, "profile": "rfc"}, with_profile(sc, "rfc"))
+            for p, sc in throughput_points(m) if str(p["figure"]).startswith("table_S")]
 
 
 # ---------------------------------------------------------------------------------------
@@ -303,31 +328,33 @@ def random_panels(mode: Mode) -> list[tuple[str, str, float, str]]:
 
 def _trace_scenario(tb: float, p: float, variant: str, wm: int, duration: float,
                     drop: list[int] | None = None,
-                    min_rto: float | None = None) -> dict[str, Any]:
+                    min_rto: float | None = None, profile: str = "ns2") -> dict[str, Any]:
     sc = yu_path(tb, p, access="125KB/s", variant=variant, wm=wm, duration=duration,
                  seed=SEED, drop_bursts=drop,
                  trace={"cwnd": True, "packets": True, "bursts": True})
     if min_rto is not None:
         sc["flow"][0]["min_rto"] = min_rto
-    return sc
+    return with_profile(sc, profile)
 
 
-def probe_points(ctx: Context) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def probe_points(ctx: Context, suffix: str = "") -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Figs 8–9, first run of each panel: no loss, ``Wm = W``, so cwnd climbs to W and
-    stays there; its traces choose the burst to drop (:func:`tr.pick_drop_burst`)."""
+    stays there; its traces choose the burst to drop (:func:`tr.pick_drop_burst`).
+    ``suffix`` names the TCP profile (:data:`PROFILES`)."""
     pts = []
     for pn in drop_panels(ctx.mode):
         tb = tb_for_s(pn.s, "125KB/s")
         pts.append(({"panel": pn.label}, _trace_scenario(tb, 0.0, pn.variant, pn.w,
                                                          20.0 + pn.w * 0.1,
-                                                         min_rto=pn.min_rto)))
+                                                         min_rto=pn.min_rto,
+                                                         profile=PROFILES[suffix])))
     return pts
 
 
-def drop_points(ctx: Context) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def drop_points(ctx: Context, suffix: str = "") -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Figs 8–9, second run of each panel: identical up to the chosen burst, which is
     dropped (``obs.drop_burst``)."""
-    probes = ctx.results["trace_probes"]
+    probes = ctx.results[f"trace_probes{suffix}"]
     pts = []
     choices = {}
     for i, pn in enumerate(drop_panels(ctx.mode)):
@@ -338,15 +365,17 @@ def drop_points(ctx: Context) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         tb = tb_for_s(pn.s, "125KB/s")
         pts.append(({"panel": pn.label},
                     _trace_scenario(tb, 0.0, pn.variant, pn.w, choice.time_s + pn.after,
-                                    [choice.burst], min_rto=pn.min_rto)))
-    ctx.values["drop_choices"] = choices
+                                    [choice.burst], min_rto=pn.min_rto,
+                                    profile=PROFILES[suffix])))
+    ctx.values[f"drop_choices{suffix}"] = choices
     return pts
 
 
-def random_points(ctx: Context) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def random_points(ctx: Context, suffix: str = "") -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Fig. 10: random burst loss ``p``; the trace from 10 s to ``10 + length`` s."""
     return [({"panel": label},
-             _trace_scenario(tb_for_s(5, "125KB/s"), p, v, 50, 10.0 + ctx.mode.random_trace_s))
+             _trace_scenario(tb_for_s(5, "125KB/s"), p, v, 50, 10.0 + ctx.mode.random_trace_s,
+                             profile=PROFILES[suffix]))
             for _, v, p, label in random_panels(ctx.mode)]
 
 
@@ -385,13 +414,13 @@ def random_loss_panel(figure: str, variant: str, p: float, length: float, label:
     return TracePanel(figure, label, variant, {"p": p, "S": s}, win, row, t0, to)
 
 
-def trace_panels(ctx: Context) -> dict[str, list[TracePanel]]:
+def trace_panels(ctx: Context, suffix: str = "") -> dict[str, list[TracePanel]]:
     out: dict[str, list[TracePanel]] = {"fig8": [], "fig9": [], "fig10": []}
-    drops = ctx.results["trace_drops"]
-    choices = ctx.values["drop_choices"]
+    drops = ctx.results[f"trace_drops{suffix}"]
+    choices = ctx.values[f"drop_choices{suffix}"]
     for i, pn in enumerate(drop_panels(ctx.mode)):
         out[pn.figure].append(single_drop_panel(pn, choices[pn.label], drops.result(i)))
-    rnd = ctx.results["trace_random"]
+    rnd = ctx.results[f"trace_random{suffix}"]
     for i, (fig, v, p, label) in enumerate(random_panels(ctx.mode)):
         out[fig].append(random_loss_panel(fig, v, p, ctx.mode.random_trace_s, label,
                                           rnd.result(i)))
@@ -432,10 +461,18 @@ PAPER = Paper(
 PAPER.experiments += [
     Experiment("throughput", lambda ctx: throughput_points(ctx.mode),
                replications=lambda ctx: int(ctx.mode.reps)),
-    Experiment("trace_probes", probe_points, keep_traces=True),
-    Experiment("trace_drops", drop_points, keep_traces=True, after=("trace_probes",)),
-    Experiment("trace_random", random_points, keep_traces=True),
+    Experiment("throughput_rfc", lambda ctx: rfc_table_points(ctx.mode),
+               replications=lambda ctx: int(ctx.mode.rfc_reps)),
 ]
+for _sfx in PROFILES:
+    PAPER.experiments += [
+        Experiment(f"trace_probes{_sfx}", partial(probe_points, suffix=_sfx),
+                   keep_traces=True),
+        Experiment(f"trace_drops{_sfx}", partial(drop_points, suffix=_sfx),
+                   keep_traces=True, after=(f"trace_probes{_sfx}",)),
+        Experiment(f"trace_random{_sfx}", partial(random_points, suffix=_sfx),
+                   keep_traces=True),
+    ]
 
 
 def paper_ratio(s: int, num: str, log10_p: float, ctx: Context) -> float:
@@ -452,27 +489,22 @@ def analyse(ctx: Context) -> None:
     figs: dict[str, pd.DataFrame] = {}
     for fig in ("fig5", "fig6", "fig7", "fig11"):
         figs[fig] = add_models(summ[summ["figure"] == fig].reset_index(drop=True))
-    tables = {}
-    for s in m.table_s:
-        t = summ[summ["figure"] == f"table_S{s}"].copy()
-        t["log10_p"] = np.round(np.log10(t["p"].astype(float)), 2)
-        t["S"] = s
-        parts = []
-        for num in ("newreno", "sack"):
-            r = ratio_table(t, num=num, den="reno", by=["S", "log10_p"])
-            r = r.rename(columns={f"{num}_segps": "num_goodput_segps",
-                                  "reno_segps": "reno_goodput_segps"})
-            r.insert(2, "ratio_name", f"{'NewReno' if num == 'newreno' else 'SACK'}/Reno")
-            r["paper_ratio"] = [paper_ratio(s, num, float(x), ctx) for x in r["log10_p"]]
-            parts.append(r)
-        tab = pd.concat(parts, ignore_index=True)
-        reno_s = t.loc[t["variant"] == "reno", "segments_per_burst_mean"]
-        tab["S_measured_reno"] = float(reno_s.mean()) if len(reno_s) else math.nan
-        tables[s] = tab
+    tables = ratio_tables(summ, m.table_s, ctx)
+    tables_rfc = ratio_tables(ctx.results["throughput_rfc"].summary, m.table_s, ctx)
     trs = trace_panels(ctx)
-    ctx.values.update(figs=figs, tables=tables, traces=trs, sweep=sw)
+    trs_rfc = trace_panels(ctx, "_rfc")
+    ctx.values.update(figs=figs, tables=tables, traces=trs, sweep=sw, tables_rfc=tables_rfc,
+                      traces_rfc=trs_rfc)
+    moved_t = moved_tables(tables, tables_rfc)
+    moved_tr = moved_traces(trs, trs_rfc)
+    ctx.values.update(moved_tables=moved_t, moved_traces=moved_tr)
+    from burstlab.reproduce.papers.yu import packetpath
+
+    packetpath.analyse(ctx)
 
     stamp = ctx.stamp
+    ctx.tables["moved_tables_rfc_vs_ns2"] = moved_t.assign(**stamp)
+    ctx.tables["moved_traces_rfc_vs_ns2"] = moved_tr.assign(**stamp)
     for name, df in figs.items():
         cols = [c for c in FIG_COLUMNS if c in df.columns]
         ctx.tables[name] = df[cols].rename(columns=RENAME).assign(**stamp)
@@ -492,6 +524,95 @@ def analyse(ctx: Context) -> None:
                         "to_events", "mean_rtt_s", "mean_rto_s", "segments_per_burst",
                         "measured_s"] if c in runs.columns]
     ctx.tables["runs"] = runs[keep]
+
+
+def ratio_tables(summ: pd.DataFrame, table_s: tuple[int, ...],
+                 ctx: Context) -> dict[int, pd.DataFrame]:
+    """Tables I–II from a sweep summary: per S, NewReno/Reno and SACK/Reno per log10 p
+    with their CIs, beside the paper's ratios."""
+    tables = {}
+    for s in table_s:
+        t = summ[summ["figure"] == f"table_S{s}"].copy()
+        t["log10_p"] = np.round(np.log10(t["p"].astype(float)), 2)
+        t["S"] = s
+        parts = []
+        for num in ("newreno", "sack"):
+            r = ratio_table(t, num=num, den="reno", by=["S", "log10_p"])
+            r = r.rename(columns={f"{num}_segps": "num_goodput_segps",
+                                  "reno_segps": "reno_goodput_segps"})
+            r.insert(2, "ratio_name", f"{'NewReno' if num == 'newreno' else 'SACK'}/Reno")
+            r["paper_ratio"] = [paper_ratio(s, num, float(x), ctx) for x in r["log10_p"]]
+            parts.append(r)
+        tab = pd.concat(parts, ignore_index=True)
+        reno_s = t.loc[t["variant"] == "reno", "segments_per_burst_mean"]
+        tab["S_measured_reno"] = float(reno_s.mean()) if len(reno_s) else math.nan
+        tables[s] = tab
+    return tables
+
+
+#: burstlab's tables I–II on its earlier, approximate ns-2 profile (before issue 11's
+#: ns-2-exact agents), full mode, as recorded in the README when they were measured;
+#: that profile no longer exists, so these cannot be re-run. (S, ratio, log10 p) → ratio.
+RECORDED_APPROX = {
+    (5, "NewReno/Reno", -2.0): 1.09, (5, "SACK/Reno", -2.0): 1.24,
+    (25, "NewReno/Reno", -2.5): 0.92, (25, "NewReno/Reno", -2.0): 0.85,
+    (25, "NewReno/Reno", -1.5): 0.91,
+}
+
+
+def moved_tables(ns2: dict[int, pd.DataFrame], rfc: dict[int, pd.DataFrame]) -> pd.DataFrame:
+    """Tables I–II on both profiles: one row per (S, ratio, log10 p) with the rfc and
+    ns2 ratios and CIs, the move ``ns2 − rfc``, whether the CIs are disjoint, each
+    profile's distance to the paper, and the recorded approximate-profile value."""
+    rows = []
+    for s, t in sorted(ns2.items()):
+        r = rfc.get(s)
+        for _, x in t.iterrows():
+            y = None if r is None else r[(r["ratio_name"] == x["ratio_name"])
+                                         & np.isclose(r["log10_p"], x["log10_p"])]
+            yr = y.iloc[0] if y is not None and len(y) else None
+            rfc_v = float(yr["ratio"]) if yr is not None else math.nan
+            rfc_lo = float(yr["ratio_ci_lo"]) if yr is not None else math.nan
+            rfc_hi = float(yr["ratio_ci_hi"]) if yr is not None else math.nan
+            v, lo, hi = float(x["ratio"]), float(x["ratio_ci_lo"]), float(x["ratio_ci_hi"])
+            paper = float(x["paper_ratio"])
+            rows.append({
+                "S": s, "ratio_name": x["ratio_name"], "log10_p": float(x["log10_p"]),
+                "paper": paper, "rfc": rfc_v, "rfc_ci_lo": rfc_lo, "rfc_ci_hi": rfc_hi,
+                "ns2_exact": v, "ns2_ci_lo": lo, "ns2_ci_hi": hi,
+                "approx_ns2_recorded": RECORDED_APPROX.get(
+                    (s, str(x["ratio_name"]), float(x["log10_p"])), math.nan),
+                "moved": v - rfc_v,
+                "cis_disjoint": bool(hi < rfc_lo or rfc_hi < lo),
+                "rfc_minus_paper": rfc_v - paper, "ns2_minus_paper": v - paper,
+            })
+    return pd.DataFrame(rows)
+
+
+#: Per-panel quantities of figs 8–10 compared between the profiles.
+TRACE_QUANTITIES = {
+    "fig8": ("timeouts", "td_events", "new_segments_after", "retransmissions",
+             "repaired_rel_s"),
+    "fig9": ("timeouts", "td_events", "new_segments_after", "retransmissions",
+             "repaired_rel_s"),
+    "fig10": ("timeouts", "bursts_lost", "retransmissions", "new_segments_per_s"),
+}
+
+
+def moved_traces(ns2: dict[str, list[TracePanel]],
+                 rfc: dict[str, list[TracePanel]]) -> pd.DataFrame:
+    """Figs 8–10 on both profiles: one row per (figure, panel, quantity)."""
+    rows = []
+    for fig, qs in TRACE_QUANTITIES.items():
+        by_rfc = {pn.label: pn.summary for pn in rfc.get(fig, [])}
+        for pn in ns2.get(fig, []):
+            a = by_rfc.get(pn.label, {})
+            for q in qs:
+                v = float(pn.summary.get(q, math.nan))
+                w = float(a.get(q, math.nan))
+                rows.append({"figure": fig, "panel": pn.label, "variant": pn.variant,
+                             "quantity": q, "rfc": w, "ns2_exact": v, "moved": v - w})
+    return pd.DataFrame(rows)
 
 
 PAPER.analyse = analyse

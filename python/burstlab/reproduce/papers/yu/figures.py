@@ -187,3 +187,128 @@ def draw_fig9(ctx: Context, path: Path) -> None:
 @PAPER.figure("fig10", "Fig. 10: random burst losses, S = 5 (rows: medium-high, medium-low p)")
 def draw_fig10(ctx: Context, path: Path) -> None:
     plot_traces(ctx.values["traces"]["fig10"], path, PAPER.figure_named("fig10").caption, 3)
+
+
+@PAPER.figure("tables_profiles", "Tables I and II on both TCP profiles: rfc (hollow) and "
+                                 "ns-2-exact (filled, the reproduction's) beside yu")
+def draw_tables_profiles(ctx: Context, path: Path) -> None:
+    plt = _plt()
+    mv: pd.DataFrame = ctx.values["moved_tables"]
+    ss = sorted(set(mv["S"].astype(int)))
+    fig, axes = plt.subplots(1, len(ss), figsize=(6 * len(ss), 4.2), squeeze=False)
+    for ax, s in zip(axes[0], ss, strict=True):
+        t = mv[mv["S"] == s]
+        for j, (name, g) in enumerate(t.groupby("ratio_name", sort=False)):
+            c = "tab:blue" if str(name).startswith("NewReno") else "tab:green"
+            x = g["log10_p"].to_numpy(float)
+            for k, (col, mfc, lab) in enumerate((("rfc", "none", "rfc profile"),
+                                                 ("ns2", c, "ns-2-exact profile"))):
+                v = g["rfc" if col == "rfc" else "ns2_exact"].to_numpy(float)
+                lo = g[f"{col}_ci_lo"].to_numpy(float)
+                hi = g[f"{col}_ci_hi"].to_numpy(float)
+                ax.errorbar(x + (2 * j + k - 1.5) * 0.04, v,
+                            yerr=np.nan_to_num(np.vstack([v - lo, hi - v])), fmt="o",
+                            color=c, mfc=mfc, capsize=3, label=f"{name}, {lab}")
+            ax.plot(x, g["paper"], "x--", color=c, lw=0.8, label=f"{name}, yu (paper)")
+        ax.axhline(1.0, color="k", lw=0.6)
+        vals = np.concatenate([t[c].to_numpy(float) for c in ("rfc", "ns2_exact", "paper")])
+        vals = vals[np.isfinite(vals)]
+        if len(vals):  # CIs of the noisiest points (p = 10^-0.5) run off the axes
+            ax.set_ylim(min(0.5, float(vals.min()) - 0.2), max(2.0, float(vals.max()) + 0.3))
+        ax.set_xlabel("log10 p (burst loss probability)")
+        ax.set_ylabel("throughput ratio (goodput / Reno goodput)")
+        ax.set_title(f"Table {'I' if s == 5 else 'II'}: S = {s}, λ = 125 KB/s, Wm = 50",
+                     fontsize=10)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=6.5)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+@PAPER.figure("figs8_9_ns2", "Figs 8–9 on the same path as a packet network: ns-2.35's "
+                             "send sequence (grey circles) over burstlab's (dots: new "
+                             "segments, crosses: retransmissions), the same scripted loss")
+def draw_figs8_9_ns2(ctx: Context, path: Path) -> None:
+    plt = _plt()
+    seqs = ctx.values["packet_path_sends"]
+    pp: pd.DataFrame = ctx.values["packet_path"]
+    n = len(seqs)
+    ncols = 4
+    nrows = max(1, math.ceil(n / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.4 * nrows), squeeze=False)
+    for ax, (label, e) in zip(axes.flat, seqs.items(), strict=False):
+        t0, t1 = e["t_drop"] - 1.0, e["t_drop"] + e["after"]
+        row = pp[pp["panel"] == label].iloc[0]
+        ns = e.get("ns2")
+        if ns is not None:
+            w = ns[(ns["time_s"] >= t0) & (ns["time_s"] <= t1)]
+            ax.plot(w["time_s"], w["seq"] % 60, "o", ms=5, mfc="none", color="0.55",
+                    label="ns-2.35")
+        b = e["burstlab"]
+        w = b[(b["time_s"] >= t0) & (b["time_s"] <= t1)]
+        new = w[~w["retransmit"]]
+        rtx = w[w["retransmit"]]
+        ax.plot(new["time_s"], new["seq"] % 60, ".", ms=2, color="tab:blue",
+                label="burstlab, sent (new)")
+        ax.plot(rtx["time_s"], rtx["seq"] % 60, "x", ms=5, color="tab:orange",
+                label="burstlab, retransmitted")
+        lost = w[w["seq"].isin(e["lost"]) & ~w["retransmit"]]
+        ax.plot(lost["time_s"], lost["seq"] % 60, "s", ms=4, mfc="none", color="tab:red",
+                label="dropped (scripted)")
+        to_b = int(row["burstlab_timeouts"])
+        to_n = row.get("ns2_timeouts", math.nan)
+        ax.set_title(f"{label}\nTO: burstlab {to_b}, ns-2 "
+                     + ("–" if not np.isfinite(to_n) else f"{int(to_n)}"), fontsize=8.5)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("sequence number mod 60")
+        ax.set_ylim(-2, 61)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=6, loc="lower right")
+    fig.suptitle(PAPER.figure_named("figs8_9_ns2").caption, fontsize=9.5)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+@PAPER.figure("figs8_9_outcomes", "Figs 8–9: new segments sent in the window after the "
+                                  "loss and timeouts — burstlab on the OBS path, burstlab "
+                                  "and ns-2.35 on the packet path")
+def draw_figs8_9_outcomes(ctx: Context, path: Path) -> None:
+    plt = _plt()
+    pp: pd.DataFrame = ctx.values["packet_path"]
+    obs = {pn.label: pn.summary for f in ("fig8", "fig9") for pn in ctx.values["traces"][f]}
+    labels = pp["panel"].tolist()
+    x = np.arange(len(labels))
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.4))
+    series = [("burstlab, OBS path", [obs[lb]["new_segments_after"] for lb in labels],
+               [obs[lb]["timeouts"] for lb in labels], "tab:purple"),
+              ("burstlab, packet path", pp["burstlab_new_segments_after"].tolist(),
+               pp["burstlab_timeouts"].tolist(), "tab:blue")]
+    if "ns2_new_segments_after" in pp.columns:
+        series.append(("ns-2.35, packet path", pp["ns2_new_segments_after"].tolist(),
+                       pp["ns2_timeouts"].tolist(), "0.5"))
+    wdt = 0.8 / len(series)
+    for k, (name, new, tos, c) in enumerate(series):
+        axes[0].bar(x + (k - (len(series) - 1) / 2) * wdt, new, wdt, color=c, label=name)
+        axes[1].bar(x + (k - (len(series) - 1) / 2) * wdt, tos, wdt, color=c, label=name)
+    # The paper's stated outcomes: fig. 8's timeout or not, fig. 9's rankings.
+    f8 = [(k, lb) for k, lb in enumerate(labels) if str(lb).startswith("(")]
+    for k, lb in f8:  # yu: W = 20 times out, W = 200 does not
+        axes[1].plot(k, 0.0 if "W = 200" in str(lb) else 1.0, "k*", ms=11,
+                     label="yu (paper, stated)" if k == f8[0][0] else None)
+    axes[0].text(0.01, 0.98, "yu's ranking after the loss (stated):\nS = 5: "
+                 f"{ctx.data['fig9a.ranking'].value}\nS = 25: "
+                 f"{ctx.data['fig9b.ranking'].value}", transform=axes[0].transAxes,
+                 va="top", fontsize=7, bbox={"fc": "white", "ec": "0.7"})
+    axes[0].set_ylabel("new segments sent after the loss (segments)")
+    axes[1].set_ylabel("retransmission timeouts")
+    for ax in axes:
+        ax.set_xticks(x)
+        ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=7)
+        ax.legend(fontsize=7)
+        ax.grid(True, axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -166,6 +166,12 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
                  "new_segments_per_s"]])
     fig10_text(r, s10)
 
+    # -- ns-2 on the packet path
+    ns2_text(r, ctx)
+
+    # -- What moved between the profiles
+    moved_text(r, ctx)
+
     # -- Model vs simulation
     r.h(2, "Simulation vs model")
     err = model_error_summary(figs)
@@ -180,6 +186,10 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         "`table1_S5.csv`, `table2_S25.csv`: ratios with CIs beside the paper's.",
         "`fig8_trace.csv`, `fig9_trace.csv`, `fig10_trace.csv` (seq mod 60 vs time per "
         "panel) and `*_summary.csv`.",
+        "`figs8_9_packet_path_ns2.csv`: figs 8–9 on the packet path, burstlab and "
+        "ns-2.35 side by side (ns-2's runs are cached in `ns2/`).",
+        "`moved_tables_rfc_vs_ns2.csv`, `moved_traces_rfc_vs_ns2.csv`: tables I–II and "
+        "figs 8–10 on the rfc and the ns-2-exact TCP profiles.",
         "`runs.csv`: every replication; `runs.sqlite`: the resumable run store; "
         "`run.json`: mode, seeds, timings.",
     ])
@@ -430,6 +440,113 @@ def model_text(r: Report, err: pd.DataFrame, figs: dict[str, pd.DataFrame]) -> N
         "(cwnd restarts from 1 after each timeout). (4) At 1.25 KB/s the "
         "access link is the bottleneck (throughput ≤ λ) and RTT is dominated by queueing "
         "(several seconds, RTO large), conditions the model's fixed RTT does not capture.")
+
+
+def ns2_text(r: Report, ctx: Context) -> None:
+    """Figs 8–9 on the same path as a packet network, burstlab beside ns-2.35."""
+    pp: pd.DataFrame = ctx.values["packet_path"]
+    has = bool(ctx.values.get("has_ns2")) and "ns2_timeouts" in pp.columns
+    r.h(2, "Figures 8 and 9 in ns-2.35 itself (the same path as a packet network)")
+    r.p("ns-2 has no burst switching, so the OBS path cannot be exported as it is. Each "
+        "panel of figs 8–9 is run again on the path as a packet network: the same links "
+        "(the E1–C1 link carries Tb of extra delay in each direction, yu's RTT = RTT0 + "
+        "2·Tb), the same TCP (ns2 profile, Wm = W, seed), and the segments burstlab's OBS "
+        "run lost in its dropped burst dropped at their first transmission "
+        "(`drop_segments`). The scenario is exported (`burstlab export ns2`) and run with "
+        "`ns`; burstlab runs the identical scenario. Counts are from the first "
+        f"transmission of the first lost segment to {ctx.mode.trace_after_s:g} s later.")
+    if not has:
+        r.p("**ns-2 (`ns`) is not installed here**, so only burstlab's packet-path runs "
+            "are shown (Debian/Ubuntu: `apt-get install ns2`).")
+    img(r, "figs8_9_ns2")
+    img(r, "figs8_9_outcomes")
+    obs = {pn.label: pn.summary for f in ("fig8", "fig9") for pn in ctx.values["traces"][f]}
+    t = pd.DataFrame({"panel": pp["panel"]})
+    t["lost segments"] = pp["burstlab_segments_dropped"]
+    t["OBS: TO / new"] = [f"{int(obs[p]['timeouts'])} / {int(obs[p]['new_segments_after'])}"
+                          for p in pp["panel"]]
+    t["packet, burstlab: TO / new"] = [f"{int(a)} / {int(b)}" for a, b in zip(
+        pp["burstlab_timeouts"], pp["burstlab_new_segments_after"], strict=True)]
+    if has:
+        t["packet, ns-2: TO / new"] = [f"{int(a)} / {int(b)}" for a, b in zip(
+            pp["ns2_timeouts"], pp["ns2_new_segments_after"], strict=True)]
+        t["identical sends"] = ["yes" if x else "no" for x in pp["identical_sends"]]
+        t["ns-2 repaired after (s)"] = pp["ns2_repaired_rel_s"]
+    t["burstlab repaired after (s)"] = pp["burstlab_repaired_rel_s"]
+    r.table(t)
+    if has:
+        n_same = int(pp["identical_sends"].sum())
+        r.p(f"burstlab and ns-2.35 send identical sequences on {n_same} of {len(pp)} "
+            f"panels ({int(pp['sends_compared'].sum())} sends compared). ns-2.35's own "
+            "outcomes: " + "; ".join(
+                f"{x['panel']}: {int(x['ns2_timeouts'])} timeout(s), "
+                f"{int(x['ns2_new_segments_after'])} new segments"
+                for _, x in pp.iterrows()) + ". The claims `fig8*.ns2_packet_path` and "
+            "`fig9*.ns2_packet_path` set these beside burstlab's OBS outcome and the "
+            "paper's.")
+
+
+def moved_text(r: Report, ctx: Context) -> None:
+    """What the ns-2-exact profile moved against the rfc profile (issue 11), computed
+    from this run's tables I–II and figs 8–10 on both profiles."""
+    mv: pd.DataFrame = ctx.values["moved_tables"]
+    mt: pd.DataFrame = ctx.values["moved_traces"]
+    m = ctx.mode
+    r.h(2, "What moved on the ns-2-exact TCP profile")
+    r.p("Every figure above runs burstlab's `ns2` profile: ns-2.35's agents, checked "
+        "packet for packet against ns-2 (issue 11). Tables I–II (with "
+        f"{m.rfc_reps} replications of about {m.rfc_events:g} burst losses each) and the "
+        "trace panels of figs 8–10 run again on the `rfc` profile (a standards TCP: "
+        "RFC 6582 NewReno, RFC 6675 SACK, 1 s minimum RTO), identical otherwise. "
+        "`moved` = ns-2-exact − rfc; `cis_disjoint` marks moves larger than both 95 % "
+        "CIs. `approx_ns2_recorded`: burstlab's values on its earlier, approximate ns-2 "
+        "profile (full mode, recorded before issue 11; that profile no longer exists). "
+        "Figs 5–7 and 11 were not re-run on the rfc profile.")
+    img(r, "tables_profiles")
+    tt = mv.copy()
+    tt["rfc [95 % CI]"] = [f"{fmt(a)} [{fmt(b)}, {fmt(c)}]" for a, b, c in
+                           zip(tt["rfc"], tt["rfc_ci_lo"], tt["rfc_ci_hi"], strict=True)]
+    tt["ns-2-exact [95 % CI]"] = [f"{fmt(a)} [{fmt(b)}, {fmt(c)}]" for a, b, c in
+                                  zip(tt["ns2_exact"], tt["ns2_ci_lo"], tt["ns2_ci_hi"],
+                                      strict=True)]
+    r.table(tt[["S", "ratio_name", "log10_p", "paper", "approx_ns2_recorded",
+                "rfc [95 % CI]", "ns-2-exact [95 % CI]", "moved", "cis_disjoint"]])
+    sig = mv[mv["cis_disjoint"]]
+    closer = int((mv["ns2_minus_paper"].abs() < mv["rfc_minus_paper"].abs()).sum())
+    items = [
+        f"Tables I–II: {len(sig)} of {len(mv)} ratios moved by more than their CIs"
+        + (": " + "; ".join(f"S = {int(x['S'])} {x['ratio_name']} at log10 p = "
+                            f"{fmt(float(x['log10_p']))} {fmt(float(x['rfc']))} → "
+                            f"{fmt(float(x['ns2_exact']))}" for _, x in sig.iterrows())
+           if len(sig) else "")
+        + f". The exact profile is closer to the paper at {closer} of {len(mv)} ratios; "
+        f"mean |ratio − paper| {fmt(float(mv['rfc_minus_paper'].abs().mean()))} (rfc) → "
+        f"{fmt(float(mv['ns2_minus_paper'].abs().mean()))} (ns-2-exact)."]
+    for fig in ("fig8", "fig9", "fig10"):
+        g = mt[mt["figure"] == fig]
+        ch = g[(g["moved"].abs() > 1e-9) & g["quantity"].isin(
+            ["timeouts", "new_segments_after", "new_segments_per_s"])]
+        if not len(g):
+            continue
+        items.append(f"Fig. {fig[3:]}: " + ("; ".join(
+            f"{x['panel']} {x['quantity'].replace('_', ' ')} {fmt(float(x['rfc']))} → "
+            f"{fmt(float(x['ns2_exact']))}" for _, x in ch.iterrows())
+            if len(ch) else "timeouts and new segments unchanged") + ".")
+    for s_seg, key in ((5, "fig9a"), (25, "fig9b")):
+        g = mt[(mt["figure"] == "fig9") & (mt["quantity"] == "new_segments_after")
+               & mt["panel"].str.startswith(f"S = {s_seg},")]
+        if len(g):
+            ro = ", ".join(g.sort_values("rfc", ascending=False)["variant"])
+            rn = ", ".join(g.sort_values("ns2_exact", ascending=False)["variant"])
+            items.append(f"Fig. 9 ranking at S = {s_seg} (new segments after the loss): "
+                         f"rfc {ro}; ns-2-exact {rn}; paper "
+                         f"{ctx.data[key + '.ranking'].value}.")
+    r.bullets(items)
+    r.p("Per panel, rfc → ns-2-exact:")
+    cell = mt.assign(v=[f"{fmt(float(a))} → {fmt(float(b))}" for a, b in
+                        zip(mt["rfc"], mt["ns2_exact"], strict=True)])
+    r.table(cell.pivot_table(index=["figure", "panel"], columns="quantity", values="v",
+                             aggfunc="first", sort=False).reset_index().fillna(""))
 
 
 PAPER.report = build_report
