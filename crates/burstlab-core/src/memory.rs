@@ -150,20 +150,35 @@ impl MemoryEstimate {
                     gib(q.growth_bytes_per_s),
                     gib(q.bytes)
                 ));
-            } else if q.offered_bps > 0.0 || q.tcp_window_pkts > 0 {
+            } else if q.offered_bps > 0.0 {
                 v.push(format!(
-                    "  link[{}] {}: no queue limit, not overloaded by UDP ({} of {}); TCP \
-                     windows fill it with at most {} segments",
+                    "  link[{}] {}: no queue limit, UDP offers {} of its {}: no growth",
                     q.spec_index,
                     q.link,
                     rate(q.offered_bps),
                     rate(q.rate_bps),
-                    q.tcp_window_pkts
                 ));
             }
         }
         if self.traces.is_empty() && self.queues.iter().all(|q| q.bytes == 0.0) {
             v.push("  no traces and no overloaded queue without a limit".into());
+        }
+        let tcp_only: Vec<&QueueEstimate> = self
+            .queues
+            .iter()
+            .filter(|q| q.offered_bps == 0.0 && q.tcp_window_pkts > 0)
+            .collect();
+        if !tcp_only.is_empty() {
+            v.push(format!(
+                "  {} link direction(s) without a queue limit carry TCP only: their windows \
+                 bound them (at most {} segments each)",
+                tcp_only.len(),
+                tcp_only
+                    .iter()
+                    .map(|q| q.tcp_window_pkts)
+                    .max()
+                    .unwrap_or(0)
+            ));
         }
         v.push(format!(
             "  total: about {} (assembly queues without obs.queue_limit are not estimated)",

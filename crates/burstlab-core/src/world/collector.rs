@@ -6,6 +6,12 @@
 //! — streamed to its CSV file in chunks of [`CHUNK_ROWS`] records, so that a traced
 //! run holds a bounded amount of trace however long it runs.
 //!
+//! A new trace kind: implement [`TraceRow`] for its record (table name, enabling
+//! setting, columns), keep a `Trace<T>` of it here (it is then held or streamed like the
+//! others, and counted by the memory guard), hand its rows over in [`TraceOutput`], and
+//! list `T::columns` in `RunResult::tables`; the Python side handles any streamed table
+//! by name. Its bound belongs in `memory::estimate`.
+//!
 //! Read first: [`Collector::packet`]; the tables it assembles are in `stats`.
 
 use crate::scenario::{Resolved, ScenarioError};
