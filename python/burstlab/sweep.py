@@ -713,20 +713,23 @@ def sweep(
         raise GridError(f"the grid has {sizes} points x {replications} replication(s) = "
                         f"{n_runs:,} runs, more than {MAX_RUNS:,}: split it into smaller "
                         "sweeps (they can share one --store)")
+    # The seed and replication travel beside the scenario (and into the key); a swept
+    # sim.seed is that point's base seed.
+    for pt_seed in axes.get("sim.seed", []):
+        if (not isinstance(pt_seed, int) or isinstance(pt_seed, bool)
+                or not 0 <= pt_seed < 2**64):
+            raise GridError(f"grid entry 'sim.seed': seeds must be non-negative integers, "
+                            f"got {pt_seed!r}")
+
     def scenarios() -> Iterator[tuple[dict[str, Value], dict[str, Any], int]]:
         # Expanded lazily, one point at a time: each point's scenario becomes its
         # JSON text in _run_points and its dict is dropped at once.
         for pt in iter_points(axes):
-            # The seed and replication travel beside the scenario (and into the key); a
-            # swept sim.seed is that point's base seed.
-            pt_seed = pt.get("sim.seed", base_seed)
-            if (not isinstance(pt_seed, int) or isinstance(pt_seed, bool)
-                    or not 0 <= pt_seed < 2**64):
-                raise GridError(f"grid entry 'sim.seed': seeds must be non-negative "
-                                f"integers, got {pt_seed!r}")
-            yield pt, apply(base, pt), pt_seed
+            yield pt, apply(base, pt), int(pt.get("sim.seed", base_seed))
 
-    _check_axes(base, axes, next(iter_points(axes), {}))
+    first = next(iter_points(axes), {})
+    apply(base, first)  # a path that does not fit the scenario fails here, at once
+    _check_axes(base, axes, first)
     info = {"grid": {k: list(v) for k, v in axes.items()}, "replications": replications,
             "seed": base_seed, "burstlab_version": _core.__version__, "scenario": base}
     return _run_points(scenarios(), list(axes), axes, info, replications=replications,
