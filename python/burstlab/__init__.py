@@ -20,7 +20,7 @@ from burstlab._core import __version__ as __version__
 
 if TYPE_CHECKING:
     from burstlab import topologies
-    from burstlab.api import Result, load_scenario, run
+    from burstlab.api import Result, load_scenario, memory_estimate, run
     from burstlab.sweep import SweepResult, sweep
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "SweepResult",
     "__version__",
     "load_scenario",
+    "memory_estimate",
     "run",
     "sweep",
     "topologies",
@@ -37,6 +38,7 @@ __all__ = [
 
 #: Public names imported on first use: name → module that defines it.
 _LAZY = {"Result": "burstlab.api", "load_scenario": "burstlab.api", "run": "burstlab.api",
+         "memory_estimate": "burstlab.api",
          "SweepResult": "burstlab.sweep", "sweep": "burstlab.sweep",
          "topologies": "burstlab.topologies"}
 

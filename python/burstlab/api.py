@@ -70,6 +70,9 @@ def check_u64(name: str, v: object) -> None:
 #: dict of columns (the traces).
 RawTable = str | list[dict[str, Any]] | dict[str, list[Any]]
 
+#: The columns every result CSV carries besides the table's own.
+STAMP_COLUMNS = ("scenario", "seed", "replication", "burstlab_version")
+
 #: The :class:`Result` attribute of each core table whose name differs from it.
 _ATTR_OF = {"cwnd_trace": "cwnd", "packet_trace": "packets"}
 _TABLE_OF = {v: k for k, v in _ATTR_OF.items()}
@@ -105,6 +108,9 @@ class Result:
         cwnd_estimates: OBS, one row per flow assembled by ``ecwba``: the ingress's
             cwnd estimate against the true cwnd (mean absolute error in segments, mean
             relative error).
+        streamed: the traces written to disk while the run went (``sim.trace.dir``,
+            ``run(trace_dir=...)``): table name -> (CSV path, rows). Their tables read
+            the file on first access.
     """
 
     if TYPE_CHECKING:  # the tables, for type checkers (tests check them against the core)
@@ -121,19 +127,23 @@ class Result:
 
     def __init__(self, meta: Mapping[str, Any], raw: Mapping[str, RawTable],
                  tables: Sequence[str], optional: Sequence[str] = (),
-                 scenario: Mapping[str, Any] | None = None) -> None:
+                 scenario: Mapping[str, Any] | None = None,
+                 streamed: Mapping[str, Sequence[Any]] | None = None) -> None:
         self.meta: dict[str, Any] = dict(meta)
         self.scenario: dict[str, Any] = dict(scenario or {})
         self.tables: tuple[str, ...] = tuple(tables)
         self._optional = frozenset(optional)
         self._raw: dict[str, RawTable] = {k: raw[k] for k in self.tables if k in raw}
         self._frames: dict[str, pd.DataFrame] = {}
+        self.streamed: dict[str, tuple[Path, int]] = {
+            k: (Path(v[0]), int(v[1])) for k, v in (streamed or {}).items()}
 
     @classmethod
     def from_core(cls, raw: Mapping[str, Any],
                   scenario: Mapping[str, Any] | None = None) -> Result:
         """A :class:`Result` from what ``_core.run`` returned."""
-        return cls(raw["meta"], raw, raw["tables"], raw.get("optional_tables", ()), scenario)
+        return cls(raw["meta"], raw, raw["tables"], raw.get("optional_tables", ()), scenario,
+                   raw.get("streamed"))
 
     def __getattr__(self, attr: str) -> Any:
         name = _TABLE_OF.get(attr, attr)
@@ -149,13 +159,26 @@ class Result:
         if df is None:
             import pandas as pd
 
-            df = pd.DataFrame(self._records(name) if self._is_rows(name)
-                              else self._raw.get(name, {}))
+            if name in self.streamed:
+                df = self._read_streamed(name)
+            else:
+                df = pd.DataFrame(self._records(name) if self._is_rows(name)
+                                  else self._raw.get(name, {}))
             for c in df.columns:
                 if df[c].dtype == object and df[c].isna().any():
                     df[c] = pd.to_numeric(df[c], errors="coerce").astype(float)
             self._frames[name] = df
         return df
+
+    def _read_streamed(self, name: str) -> pd.DataFrame:
+        """A streamed trace read back from its file, without the stamp columns."""
+        import pandas as pd
+
+        path, rows = self.streamed[name]
+        if rows == 0:
+            return pd.DataFrame()
+        df = pd.read_csv(path, keep_default_na=False, na_values=["nan"])
+        return df.drop(columns=[c for c in STAMP_COLUMNS if c in df.columns])
 
     def _is_rows(self, name: str) -> bool:
         return not isinstance(self._raw.get(name, "[]"), dict)
@@ -170,7 +193,9 @@ class Result:
         return v
 
     def _columns(self, name: str) -> dict[str, list[Any]]:
-        """Any table as columns (without pandas)."""
+        """Any table as columns (without pandas, unless the table was streamed)."""
+        if name in self.streamed:
+            return {str(k): list(v) for k, v in self.table(name).to_dict("list").items()}
         if self._is_rows(name):
             recs = self._records(name)
             keys: dict[str, None] = {}
@@ -182,6 +207,8 @@ class Result:
         return v
 
     def _is_empty(self, name: str) -> bool:
+        if name in self.streamed:
+            return self.streamed[name][1] == 0
         if self._is_rows(name):
             return not self._records(name)
         return not any(len(c) for c in self._columns(name).values())
@@ -236,8 +263,11 @@ class Result:
 
         Every CSV carries the seed, replication, scenario name and burstlab version as
         columns; result.json holds the meta data, the full scenario and every row table.
+        A streamed trace's file is copied (or left where it is, when it was streamed to
+        ``out``): it already has this form, byte for byte.
         """
         import csv
+        import shutil
 
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
@@ -251,6 +281,12 @@ class Result:
         doc: dict[str, Any] = {"meta": self.meta, "scenario": self.scenario}
         for name in self.tables:
             if name in self._optional and self._is_empty(name):
+                continue
+            if name in self.streamed:
+                src, dst = self.streamed[name][0], d / f"{name}.csv"
+                if not (dst.exists() and dst.resolve() == src.resolve()):
+                    shutil.copyfile(src, dst)
+                written.append(dst)
                 continue
             cols = {**self._columns(name)}
             n = max((len(c) for c in cols.values()), default=0)
@@ -267,6 +303,31 @@ class Result:
         p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
         written.append(p)
         return written
+
+
+def with_trace_dir(spec: Mapping[str, Any],
+                   trace_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """A copy of the scenario dict ``spec`` with ``sim.trace.dir`` set to ``trace_dir``."""
+    out = dict(spec)
+    sim = out.get("sim")
+    if isinstance(sim, Mapping):
+        sim = dict(sim)
+        trace = sim.get("trace")
+        sim["trace"] = {**(trace if isinstance(trace, Mapping) else {}),
+                        "dir": os.fspath(trace_dir)}
+        out["sim"] = sim
+    return out
+
+
+def memory_estimate(scenario: ScenarioLike) -> dict[str, Any]:
+    """The scenario's memory estimate (upper bounds from its link rates; see the
+    README, "Memory"): ``lines`` (the text ``burstlab validate`` prints),
+    ``trace_bytes``, ``queue_bytes``, ``max_memory``, ``streamed`` and ``traces`` (per
+    enabled trace: ``setting``, ``table``, ``rows``, ``bytes``, ``csv_bytes``)."""
+    if isinstance(scenario, Mapping):
+        return dict(_core.memory_estimate(json.dumps(dict(scenario)), "json"))
+    text, fmt = _text_and_format(scenario)
+    return dict(_core.memory_estimate(text, fmt))
 
 
 def _text_table(cols: Mapping[str, Sequence[Any]], want: Sequence[str]) -> str:
@@ -294,6 +355,7 @@ def run(
     *,
     seed: int | None = None,
     replication: int | None = None,
+    trace_dir: str | os.PathLike[str] | None = None,
 ) -> Result:
     """Runs one simulation.
 
@@ -301,12 +363,22 @@ def run(
         scenario: a path to a TOML/JSON file, TOML text, or a dict.
         seed: master seed (overrides ``sim.seed``).
         replication: replication index (overrides ``sim.replication``).
+        trace_dir: stream the enabled traces to ``<trace_dir>/<table>.csv`` while the
+            run goes, in bounded memory (sets ``sim.trace.dir``); the files are what
+            :meth:`Result.to_dir` writes for the same tables held in memory.
 
     Raises:
-        ScenarioError: the scenario is malformed; the message names the field.
+        ScenarioError: the scenario is malformed, or its estimated memory exceeds
+            ``sim.max_memory`` (or a streamed trace cannot be written); the message
+            names the field.
     """
     for name, v in (("seed", seed), ("replication", replication)):
         check_u64(name, v)
+    if trace_dir is not None:
+        spec = load_scenario(scenario)
+        trace = (spec.get("sim") or {}).get("trace") or {}
+        if any(v is True for v in trace.values()):  # any trace on (a flag per kind)
+            scenario = with_trace_dir(spec, trace_dir)
     if isinstance(scenario, Mapping):
         spec = dict(scenario)
         try:

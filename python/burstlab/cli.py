@@ -28,12 +28,24 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     if args.out:  # checked first: a finished run is never lost to an unwritable folder
         writable_dir(args.out)
-    res = run(args.scenario, seed=args.seed, replication=args.replication)
+    # With --out the traces stream into it while the run goes (bounded memory), unless
+    # the scenario streams them elsewhere (sim.trace.dir; to_dir copies them then).
+    trace_dir = args.out if args.out and not _has_trace_dir(args.scenario) else None
+    res = run(args.scenario, seed=args.seed, replication=args.replication,
+              trace_dir=trace_dir)
     print(res.summary())
     if args.out:
         written = res.to_dir(args.out)
         print(f"wrote {', '.join(str(p) for p in written)}")
     return 0
+
+
+def _has_trace_dir(scenario: str) -> bool:
+    from burstlab.api import load_scenario
+
+    sim = load_scenario(scenario).get("sim")
+    trace = sim.get("trace") if isinstance(sim, dict) else None
+    return isinstance(trace, dict) and trace.get("dir") is not None
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -42,6 +54,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     text, fmt = _text_and_format(args.scenario)
     _core.validate(text, fmt)
     print(f"{args.scenario}: ok")
+    print("\n".join(_core.memory_estimate(text, fmt)["lines"]))
     return 0
 
 
@@ -80,7 +93,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     r.add_argument("--seed", type=_u64, default=None,
                    help="master seed, 0 to 2^64-1 (overrides sim.seed)")
     r.add_argument("--replication", type=_u64, default=None, help="replication index")
-    r.add_argument("--out", default=None, help="directory for CSV/JSON results")
+    r.add_argument("--out", default=None,
+                   help="directory for CSV/JSON results (traces stream into it while the "
+                        "run goes)")
     r.set_defaults(func=_cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario without running it")

@@ -32,9 +32,10 @@ number (``0..1:lin:5``) gives floats; write ``1.0..100:log:5`` to get unrounded 
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from burstlab import units
@@ -51,6 +52,10 @@ SI_UNIT = {"time": "s", "rate": "b/s", "size": "B"}
 
 _NUM = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(.*?)\s*$")
 _INT = re.compile(r"^\s*[+-]?\d+\s*$")
+
+#: The most values one range may expand to (a sweep runs at most a million runs in all:
+#: ``burstlab.sweep.MAX_RUNS``); a larger count is refused before anything is expanded.
+MAX_AXIS_POINTS = 1_000_000
 _PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.([A-Za-z_][A-Za-z0-9_]*|\d+))*$")
 
 
@@ -148,6 +153,9 @@ def _parse_range(text: str, where: str) -> list[Value]:
         raise GridError(f"{where}: the number of points must be a positive integer, "
                         f"got {n_txt!r}")
     n = int(n_txt)
+    if n > MAX_AXIS_POINTS:
+        raise GridError(f"{where}: {n:,} points, more than {MAX_AXIS_POINTS:,} in one "
+                        "range: split it into smaller sweeps (they can share one --store)")
     qa, qb = quantity(a_txt), quantity(b_txt)
     for t, q in ((a_txt, qa), (b_txt, qb)):
         if q is None:
@@ -291,10 +299,15 @@ def set_path(scenario: dict[str, Any], path: str, value: Value) -> None:
 
 def points(grid: Mapping[str, Sequence[Value]]) -> list[dict[str, Value]]:
     """The Cartesian product of the axes, first axis slowest, as ``{path: value}``."""
-    out: list[dict[str, Value]] = [{}]
-    for path, vals in grid.items():
-        out = [{**p, path: v} for p in out for v in vals]
-    return out
+    return list(iter_points(grid))
+
+
+def iter_points(grid: Mapping[str, Sequence[Value]]) -> Iterator[dict[str, Value]]:
+    """:func:`points` one at a time: the grid is expanded as it is consumed, never held
+    whole."""
+    paths = list(grid)
+    for combo in itertools.product(*(grid[p] for p in paths)):
+        yield dict(zip(paths, combo, strict=True))
 
 
 def apply(base: Mapping[str, Any], point: Mapping[str, Value]) -> dict[str, Any]:

@@ -63,7 +63,7 @@ import sqlite3
 import sys
 import time
 from collections import deque
-from collections.abc import Generator, Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, closing
@@ -76,7 +76,7 @@ import pandas as pd
 
 from burstlab import _core
 from burstlab.api import Result, ScenarioLike, load_scenario
-from burstlab.grid import GridError, Value, apply, normalise_grid, numeric_values, points
+from burstlab.grid import GridError, Value, apply, iter_points, normalise_grid, numeric_values
 from burstlab.stats import summarise
 
 EXECUTORS = ("local", "dask", "serial")
@@ -713,20 +713,26 @@ def sweep(
         raise GridError(f"the grid has {sizes} points x {replications} replication(s) = "
                         f"{n_runs:,} runs, more than {MAX_RUNS:,}: split it into smaller "
                         "sweeps (they can share one --store)")
-    pts = points(axes)
-    scenarios = []
-    for pt in pts:
-        # The seed and replication travel beside the scenario (and into the key); a
-        # swept sim.seed is that point's base seed.
-        pt_seed = pt.get("sim.seed", base_seed)
-        if not isinstance(pt_seed, int) or isinstance(pt_seed, bool) or not 0 <= pt_seed < 2**64:
+    # The seed and replication travel beside the scenario (and into the key); a swept
+    # sim.seed is that point's base seed.
+    for pt_seed in axes.get("sim.seed", []):
+        if (not isinstance(pt_seed, int) or isinstance(pt_seed, bool)
+                or not 0 <= pt_seed < 2**64):
             raise GridError(f"grid entry 'sim.seed': seeds must be non-negative integers, "
                             f"got {pt_seed!r}")
-        scenarios.append((pt, apply(base, pt), pt_seed))
-    _check_axes(base, axes, pts[0] if pts else {})
+
+    def scenarios() -> Iterator[tuple[dict[str, Value], dict[str, Any], int]]:
+        # Expanded lazily, one point at a time: each point's scenario becomes its
+        # JSON text in _run_points and its dict is dropped at once.
+        for pt in iter_points(axes):
+            yield pt, apply(base, pt), int(pt.get("sim.seed", base_seed))
+
+    first = next(iter_points(axes), {})
+    apply(base, first)  # a path that does not fit the scenario fails here, at once
+    _check_axes(base, axes, first)
     info = {"grid": {k: list(v) for k, v in axes.items()}, "replications": replications,
             "seed": base_seed, "burstlab_version": _core.__version__, "scenario": base}
-    return _run_points(scenarios, list(axes), axes, info, replications=replications,
+    return _run_points(scenarios(), list(axes), axes, info, replications=replications,
                        store=store, executor=executor, jobs=jobs, scheduler=scheduler,
                        progress=progress, retry_errors=retry_errors, t_start=t_start)
 
@@ -819,7 +825,7 @@ def _check_run_args(executor: str, replications: int, jobs: int | None) -> int:
 
 
 def _run_points(
-    scenarios: Sequence[tuple[Mapping[str, Value], dict[str, Any], int]],
+    scenarios: Iterable[tuple[Mapping[str, Value], dict[str, Any], int]],
     params: list[str],
     axes: Mapping[str, Sequence[Value]],
     info: dict[str, Any],

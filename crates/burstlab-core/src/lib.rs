@@ -9,6 +9,7 @@
 //! This crate has no Python dependency; `burstlab-py` wraps it.
 
 pub mod engine;
+pub mod memory;
 pub mod obs;
 pub mod rng;
 pub mod tcp;
@@ -19,6 +20,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub mod scenario;
 pub mod stats;
+pub mod tracefile;
 pub mod world;
 
 /// The world under its former name (`burstlab_core::sim::Sim`).
@@ -59,5 +61,6 @@ pub fn run_spec(
     replication: Option<u64>,
 ) -> Result<RunResult, ScenarioError> {
     let r = spec.resolve(seed, replication)?;
+    memory::check(&r)?;
     world::World::new(&r)?.try_run()
 }

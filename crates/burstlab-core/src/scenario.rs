@@ -181,6 +181,12 @@ pub struct TraceSpec {
     /// Record every burst formed, lost and delivered (OBS scenarios).
     #[serde(default)]
     pub bursts: bool,
+    /// Stream the traces to `<dir>/<table>.csv` while the run goes, in bounded memory,
+    /// instead of holding them (a relative path is taken from the working directory).
+    /// The files are what `burstlab run --out` writes for the in-memory tables, byte
+    /// for byte.
+    #[serde(default)]
+    pub dir: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -127,6 +127,21 @@ pub struct RunResult {
     /// absent from the serialised result otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cwnd_estimates: Vec<CwndEstRow>,
+    /// Traces streamed to CSV files under `sim.trace.dir` instead of being held here
+    /// (their tables above are then empty); absent from the serialised result otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub streamed: Vec<StreamedTrace>,
+}
+
+/// A trace written to disk while the run went (`sim.trace.dir`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StreamedTrace {
+    /// The table's name (`cwnd_trace`, `packet_trace`, `burst_trace`).
+    pub table: &'static str,
+    /// The CSV file (removed again when the trace had no rows, like an empty optional
+    /// table that is not written).
+    pub path: std::path::PathBuf,
+    pub rows: u64,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -509,6 +524,88 @@ pub struct Table {
     pub data: TableData,
 }
 
+/// A record of a trace: a row of a table that grows with simulated time. Its columns
+/// are defined once here, for the in-memory table ([`RunResult::tables`]) and for the
+/// CSV file it is streamed to (`sim.trace.dir`); a new trace kind implements this and
+/// both come with it.
+pub trait TraceRow: Sized {
+    /// The table's name (the file stem of its CSV).
+    const TABLE: &'static str;
+    /// The scenario setting that turns the trace on (named by the memory estimate).
+    const SETTING: &'static str;
+    /// `rows` as named columns (with their units in the names).
+    fn columns(rows: &[Self]) -> Vec<(&'static str, Column)>;
+}
+
+impl TraceRow for CwndSample {
+    const TABLE: &'static str = "cwnd_trace";
+    const SETTING: &'static str = "sim.trace.cwnd";
+    fn columns(cw: &[Self]) -> Vec<(&'static str, Column)> {
+        vec![
+            ("time_s", Column::F64(col(cw, |s| s.time.as_secs_f64()))),
+            ("flow", Column::U64(col(cw, |s| s.flow as u64))),
+            ("cwnd_segments", Column::F64(col(cw, |s| s.cwnd))),
+            (
+                "ssthresh_segments",
+                Column::U64(col(cw, |s| s.ssthresh as u64)),
+            ),
+        ]
+    }
+}
+
+impl TraceRow for PacketSample {
+    const TABLE: &'static str = "packet_trace";
+    const SETTING: &'static str = "sim.trace.packets";
+    fn columns(pk: &[Self]) -> Vec<(&'static str, Column)> {
+        vec![
+            ("time_s", Column::F64(col(pk, |s| s.time.as_secs_f64()))),
+            ("flow", Column::U64(col(pk, |s| s.flow as u64))),
+            ("seq", Column::U64(col(pk, |s| s.seq))),
+            ("event", Column::Str(col(pk, |s| s.event.name()))),
+            ("retransmit", Column::Bool(col(pk, |s| s.retransmit))),
+        ]
+    }
+}
+
+impl TraceRow for BurstSample {
+    const TABLE: &'static str = "burst_trace";
+    const SETTING: &'static str = "sim.trace.bursts";
+    fn columns(bt: &[Self]) -> Vec<(&'static str, Column)> {
+        vec![
+            ("time_s", Column::F64(col(bt, |s| s.time.as_secs_f64()))),
+            ("queue", Column::U64(col(bt, |s| s.queue as u64))),
+            ("burst", Column::U64(col(bt, |s| s.burst))),
+            ("event", Column::Str(col(bt, |s| s.event.name()))),
+            ("pkts", Column::U64(col(bt, |s| s.pkts as u64))),
+            ("bytes", Column::U64(col(bt, |s| s.bytes))),
+            (
+                "reason",
+                Column::Str(col(bt, |s| s.reason.map_or("", |x| x.name()))),
+            ),
+            (
+                "fibre",
+                Column::I64(col(bt, |s| s.fibre.map_or(-1, |f| f as i64))),
+            ),
+        ]
+    }
+}
+
+impl Column {
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Column::F64(v) => v.len(),
+            Column::U64(v) => v.len(),
+            Column::I64(v) => v.len(),
+            Column::Bool(v) => v.len(),
+            Column::Str(v) => v.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 fn rows<T: Serialize>(v: &[T]) -> TableData {
     // Serialising plain structs of numbers and strings cannot fail.
     TableData::Rows(serde_json::to_string(v).unwrap_or_else(|_| "[]".into()))
@@ -528,35 +625,18 @@ impl RunResult {
             optional,
             data,
         };
-        let cw = &self.cwnd_trace;
-        let pk = &self.packet_trace;
-        let bt = &self.burst_trace;
         vec![
             t("flows", false, rows(&self.flows)),
             t("links", false, rows(&self.links)),
             t(
-                "cwnd_trace",
+                CwndSample::TABLE,
                 true,
-                TableData::Columns(vec![
-                    ("time_s", Column::F64(col(cw, |s| s.time.as_secs_f64()))),
-                    ("flow", Column::U64(col(cw, |s| s.flow as u64))),
-                    ("cwnd_segments", Column::F64(col(cw, |s| s.cwnd))),
-                    (
-                        "ssthresh_segments",
-                        Column::U64(col(cw, |s| s.ssthresh as u64)),
-                    ),
-                ]),
+                TableData::Columns(CwndSample::columns(&self.cwnd_trace)),
             ),
             t(
-                "packet_trace",
+                PacketSample::TABLE,
                 true,
-                TableData::Columns(vec![
-                    ("time_s", Column::F64(col(pk, |s| s.time.as_secs_f64()))),
-                    ("flow", Column::U64(col(pk, |s| s.flow as u64))),
-                    ("seq", Column::U64(col(pk, |s| s.seq))),
-                    ("event", Column::Str(col(pk, |s| s.event.name()))),
-                    ("retransmit", Column::Bool(col(pk, |s| s.retransmit))),
-                ]),
+                TableData::Columns(PacketSample::columns(&self.packet_trace)),
             ),
             t("bursts", true, rows(&self.bursts)),
             t("obs_links", true, rows(&self.obs_links)),
@@ -564,24 +644,9 @@ impl RunResult {
             t("burst_hist", true, rows(&self.burst_hist)),
             t("cwnd_estimates", true, rows(&self.cwnd_estimates)),
             t(
-                "burst_trace",
+                BurstSample::TABLE,
                 true,
-                TableData::Columns(vec![
-                    ("time_s", Column::F64(col(bt, |s| s.time.as_secs_f64()))),
-                    ("queue", Column::U64(col(bt, |s| s.queue as u64))),
-                    ("burst", Column::U64(col(bt, |s| s.burst))),
-                    ("event", Column::Str(col(bt, |s| s.event.name()))),
-                    ("pkts", Column::U64(col(bt, |s| s.pkts as u64))),
-                    ("bytes", Column::U64(col(bt, |s| s.bytes))),
-                    (
-                        "reason",
-                        Column::Str(col(bt, |s| s.reason.map_or("", |x| x.name()))),
-                    ),
-                    (
-                        "fibre",
-                        Column::I64(col(bt, |s| s.fibre.map_or(-1, |f| f as i64))),
-                    ),
-                ]),
+                TableData::Columns(BurstSample::columns(&self.burst_trace)),
             ),
         ]
     }

@@ -369,7 +369,9 @@ fn quantities_that_size_memory_or_event_rates_are_bounded() {
 
 /// Hardening: a source far faster than its unlimited queue drains used to grow until
 /// the allocator aborted the process; now the run stops at `sim.max_memory` with an
-/// error that names the setting, the link and the fix.
+/// error that names the setting, the link and the fix. (`run_toml` refuses this
+/// scenario before it runs, from the memory estimate — see `tests/memory_traces.rs`;
+/// the world is run directly here to test the run-time guard behind the estimate.)
 #[test]
 fn an_overloaded_unlimited_queue_stops_at_the_memory_budget() {
     let text = BASE.replacen(
@@ -377,7 +379,17 @@ fn an_overloaded_unlimited_queue_stops_at_the_memory_budget() {
         "duration = \"1000s\"\nmax_memory = \"16MiB\"",
         1,
     ) + "[[flow]]\ntype = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nrate = \"1Gb/s\"\n";
-    let e = run_toml(&text, None, None).unwrap_err().to_string();
+    let estimated = run_toml(&text, None, None).unwrap_err().to_string();
+    assert!(estimated.starts_with("link[0].queue_pkts: "), "{estimated}");
+    let r = burstlab_core::scenario::ScenarioSpec::from_toml_str(&text)
+        .unwrap()
+        .resolve(None, None)
+        .unwrap();
+    let e = burstlab_core::world::World::new(&r)
+        .unwrap()
+        .try_run()
+        .unwrap_err()
+        .to_string();
     assert!(
         e.starts_with("sim.max_memory: the run needs more than"),
         "{e}"

@@ -45,9 +45,45 @@ fn validate(text: &str, format: &str) -> PyResult<()> {
     let r = spec
         .resolve(None, None)
         .map_err(|e| ScenarioError::new_err(e.to_string()))?;
-    // Wiring checks (paths through fabrics) run when the world is built.
+    burstlab_core::memory::check(&r).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    // Wiring checks (paths through fabrics) run when the world is built; a scenario
+    // that streams its traces is validated without creating its trace files.
+    let mut r = r;
+    r.trace.dir = None;
     burstlab_core::world::World::new(&r).map_err(|e| ScenarioError::new_err(e.to_string()))?;
     Ok(())
+}
+
+/// The memory estimate of a scenario (see `burstlab_core::memory`), without checking it
+/// against `sim.max_memory`: a dict with `lines` (the text `burstlab validate` prints),
+/// `trace_bytes`, `queue_bytes`, `max_memory`, `streamed` and `traces` (one dict per
+/// enabled trace: `setting`, `table`, `rows`, `bytes`, `csv_bytes`).
+#[pyfunction]
+#[pyo3(signature = (text, format = "toml"))]
+fn memory_estimate(py: Python<'_>, text: &str, format: &str) -> PyResult<Py<PyDict>> {
+    let spec = parse(text, format)?;
+    let r = spec
+        .resolve(None, None)
+        .map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    let est = burstlab_core::memory::estimate(&r);
+    let d = PyDict::new(py);
+    d.set_item("lines", est.lines())?;
+    d.set_item("trace_bytes", est.trace_bytes())?;
+    d.set_item("queue_bytes", est.queue_bytes())?;
+    d.set_item("max_memory", est.max_memory)?;
+    d.set_item("streamed", est.streamed)?;
+    let traces = PyList::empty(py);
+    for t in &est.traces {
+        let x = PyDict::new(py);
+        x.set_item("setting", t.setting)?;
+        x.set_item("table", t.table)?;
+        x.set_item("rows", t.rows)?;
+        x.set_item("bytes", t.bytes)?;
+        x.set_item("csv_bytes", t.csv_bytes)?;
+        traces.append(x)?;
+    }
+    d.set_item("traces", traces)?;
+    Ok(d.unbind())
 }
 
 /// Runs a scenario given as TOML or JSON text. Returns a dict with `meta`, one entry per
@@ -66,6 +102,7 @@ fn run(
     let outcome: Result<Result<RunResult, String>, String> = py.detach(|| {
         std::panic::catch_unwind(|| {
             spec.resolve(seed, replication)
+                .and_then(|r| burstlab_core::memory::check(&r).map(|_| r))
                 .map_err(|e| e.to_string())
                 .map(|r| {
                     burstlab_core::world::World::new(&r)
@@ -129,6 +166,12 @@ fn to_py(py: Python<'_>, r: RunResult) -> PyResult<Py<PyDict>> {
             }
         }
     }
+    // Traces streamed to files (`sim.trace.dir`): table name -> (path, rows).
+    let streamed = PyDict::new(py);
+    for t in &r.streamed {
+        streamed.set_item(t.table, (t.path.to_string_lossy().into_owned(), t.rows))?;
+    }
+    d.set_item("streamed", streamed)?;
     d.set_item("tables", names)?;
     d.set_item("optional_tables", optional)?;
     Ok(d.unbind())
@@ -141,5 +184,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
     Ok(())
 }

@@ -2,11 +2,115 @@
 //! (cwnd, packets, bursts). Observation never changes behaviour and costs one branch
 //! when off (STYLE.md §11).
 //!
+//! Each trace is a [`Trace`]: held in memory for the result, or — with `sim.trace.dir`
+//! — streamed to its CSV file in chunks of [`CHUNK_ROWS`] records, so that a traced
+//! run holds a bounded amount of trace however long it runs.
+//!
+//! A new trace kind: implement [`TraceRow`] for its record (table name, enabling
+//! setting, columns), keep a `Trace<T>` of it here (it is then held or streamed like the
+//! others, and counted by the memory guard), hand its rows over in [`TraceOutput`], and
+//! list `T::columns` in `RunResult::tables`; the Python side handles any streamed table
+//! by name. Its bound belongs in `memory::estimate`.
+//!
 //! Read first: [`Collector::packet`]; the tables it assembles are in `stats`.
 
-use crate::scenario::Resolved;
-use crate::stats::{BurstSample, CwndSample, PacketEvent, PacketSample};
+use crate::scenario::{Resolved, ScenarioError};
+use crate::stats::{BurstSample, CwndSample, PacketEvent, PacketSample, StreamedTrace, TraceRow};
+use crate::tracefile::{Stamp, TraceFile, CHUNK_ROWS};
 use crate::units::SimTime;
+use std::path::Path;
+
+/// One trace: its records, and the file they go to when it is streamed.
+pub struct Trace<T: TraceRow> {
+    rows: Vec<T>,
+    file: Option<TraceFile>,
+    /// The first write error (the trace stops being written; the run reports it).
+    error: Option<ScenarioError>,
+    /// Most records held at once (a streamed trace never holds more than a chunk).
+    peak: usize,
+}
+
+impl<T: TraceRow> Trace<T> {
+    /// A trace held in memory.
+    fn held() -> Trace<T> {
+        Trace {
+            rows: Vec::new(),
+            file: None,
+            error: None,
+            peak: 0,
+        }
+    }
+
+    /// A trace streamed to `<dir>/<table>.csv` (created now, so that an unwritable
+    /// folder is an error before the run starts).
+    fn streamed(dir: &Path, stamp: &Stamp) -> Result<Trace<T>, ScenarioError> {
+        let names: Vec<&str> = T::columns(&[]).iter().map(|c| c.0).collect();
+        let file = TraceFile::create(dir, T::TABLE, &names, stamp).map_err(|e| {
+            ScenarioError::new(
+                "sim.trace.dir",
+                format!(
+                    "cannot write {}: {e}",
+                    dir.join(format!("{}.csv", T::TABLE)).display()
+                ),
+            )
+        })?;
+        Ok(Trace {
+            rows: Vec::with_capacity(CHUNK_ROWS),
+            file: Some(file),
+            error: None,
+            peak: 0,
+        })
+    }
+
+    #[inline]
+    fn push(&mut self, x: T) {
+        self.rows.push(x);
+        if self.file.is_some() && self.rows.len() >= CHUNK_ROWS {
+            self.write_out();
+        }
+    }
+
+    /// Appends the held records to the file and forgets them (streamed traces only).
+    #[cold]
+    fn write_out(&mut self) {
+        self.peak = self.peak.max(self.rows.len());
+        let Some(f) = &mut self.file else { return };
+        if self.error.is_none() {
+            if let Err(e) = f.write(&T::columns(&self.rows)) {
+                self.error = Some(write_error(f.path(), &e));
+            }
+        }
+        self.rows.clear();
+    }
+
+    /// Writes what is left and closes the file; the records for the result (none
+    /// when streamed), and the file when streamed.
+    fn finish(mut self) -> (Vec<T>, Option<Result<StreamedTrace, ScenarioError>>) {
+        self.peak = self.peak.max(self.rows.len());
+        if self.file.is_none() {
+            return (self.rows, None);
+        }
+        self.write_out();
+        let f = self.file.take().expect("a streamed trace has its file");
+        let path = f.path().to_path_buf();
+        let done = match self.error.take() {
+            Some(e) => Err(e),
+            None => f.finish().map_err(|e| write_error(&path, &e)),
+        };
+        (Vec::new(), Some(done))
+    }
+
+    fn mem_bytes(&self) -> usize {
+        self.rows.capacity() * std::mem::size_of::<T>()
+    }
+}
+
+fn write_error(path: &Path, e: &std::io::Error) -> ScenarioError {
+    ScenarioError::new(
+        "sim.trace.dir",
+        format!("writing {} failed: {e}", path.display()),
+    )
+}
 
 pub struct Collector {
     pub name: String,
@@ -19,13 +123,22 @@ pub struct Collector {
     trace_flows: Option<Vec<bool>>,
     trace_start: SimTime,
     trace_end: SimTime,
-    pub cwnd_trace: Vec<CwndSample>,
-    pub pkt_trace: Vec<PacketSample>,
-    pub burst_trace: Vec<BurstSample>,
+    pub cwnd_trace: Trace<CwndSample>,
+    pub pkt_trace: Trace<PacketSample>,
+    pub burst_trace: Trace<BurstSample>,
+}
+
+/// What the traces left for the result: the records held in memory, and the files
+/// of the streamed ones.
+pub struct TraceOutput {
+    pub cwnd: Vec<CwndSample>,
+    pub packets: Vec<PacketSample>,
+    pub bursts: Vec<BurstSample>,
+    pub streamed: Result<Vec<StreamedTrace>, ScenarioError>,
 }
 
 impl Collector {
-    pub fn new(r: &Resolved) -> Collector {
+    pub fn new(r: &Resolved) -> Result<Collector, ScenarioError> {
         let trace_flows = r.trace.flows.as_ref().map(|fl| {
             let mut v = vec![false; r.flows.len()];
             for &f in fl {
@@ -33,7 +146,19 @@ impl Collector {
             }
             v
         });
-        Collector {
+        let stamp = Stamp::new(&r.name, r.seed, r.replication, crate::VERSION);
+        let dir = r.trace.dir.as_deref().map(Path::new);
+        fn trace<T: TraceRow>(
+            on: bool,
+            dir: Option<&Path>,
+            stamp: &Stamp,
+        ) -> Result<Trace<T>, ScenarioError> {
+            match dir {
+                Some(d) if on => Trace::streamed(d, stamp),
+                _ => Ok(Trace::held()),
+            }
+        }
+        Ok(Collector {
             name: r.name.clone(),
             seed: r.seed,
             replication: r.replication,
@@ -44,10 +169,10 @@ impl Collector {
             trace_flows,
             trace_start: r.trace.start.map(|d| d.0).unwrap_or(SimTime::ZERO),
             trace_end: r.trace.end.map(|d| d.0).unwrap_or(SimTime::MAX),
-            cwnd_trace: Vec::new(),
-            pkt_trace: Vec::new(),
-            burst_trace: Vec::new(),
-        }
+            cwnd_trace: trace(r.trace.cwnd, dir, &stamp)?,
+            pkt_trace: trace(r.trace.packets, dir, &stamp)?,
+            burst_trace: trace(r.trace.bursts, dir, &stamp)?,
+        })
     }
 
     fn window(&self, now: SimTime) -> bool {
@@ -58,16 +183,34 @@ impl Collector {
         self.window(now) && self.trace_flows.as_ref().is_none_or(|v| v[flow as usize])
     }
 
-    /// Whether packet events are traced at all (so callers can skip building them).
-    #[inline]
     /// Bytes held by the traces (for the memory guard).
     pub fn mem_bytes(&self) -> usize {
-        use std::mem::size_of;
-        self.cwnd_trace.capacity() * size_of::<CwndSample>()
-            + self.pkt_trace.capacity() * size_of::<PacketSample>()
-            + self.burst_trace.capacity() * size_of::<BurstSample>()
+        self.cwnd_trace.mem_bytes() + self.pkt_trace.mem_bytes() + self.burst_trace.mem_bytes()
     }
 
+    /// The first error writing a streamed trace, if any (the run stops on it).
+    pub fn write_error(&self) -> Option<&ScenarioError> {
+        self.cwnd_trace
+            .error
+            .as_ref()
+            .or(self.pkt_trace.error.as_ref())
+            .or(self.burst_trace.error.as_ref())
+    }
+
+    /// Most trace records held at once by any trace, so far.
+    pub fn peak_rows_held(&self) -> usize {
+        [
+            self.cwnd_trace.peak.max(self.cwnd_trace.rows.len()),
+            self.pkt_trace.peak.max(self.pkt_trace.rows.len()),
+            self.burst_trace.peak.max(self.burst_trace.rows.len()),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+    }
+
+    /// Whether packet events are traced at all (so callers can skip building them).
+    #[inline]
     pub fn packets_on(&self) -> bool {
         self.trace_pkts
     }
@@ -100,6 +243,20 @@ impl Collector {
     pub fn burst(&mut self, s: BurstSample) {
         if self.trace_bursts && self.window(s.time) {
             self.burst_trace.push(s);
+        }
+    }
+
+    /// Ends the traces: writes out and closes the streamed ones.
+    pub fn take_traces(&mut self) -> TraceOutput {
+        let (cwnd, a) = std::mem::replace(&mut self.cwnd_trace, Trace::held()).finish();
+        let (packets, b) = std::mem::replace(&mut self.pkt_trace, Trace::held()).finish();
+        let (bursts, c) = std::mem::replace(&mut self.burst_trace, Trace::held()).finish();
+        let streamed = [a, b, c].into_iter().flatten().collect();
+        TraceOutput {
+            cwnd,
+            packets,
+            bursts,
+            streamed,
         }
     }
 }

@@ -101,9 +101,10 @@ pub struct World {
     /// asked for it); `is_edge[n]`: node `n` is an OBS edge node.
     hook_on: bool,
     is_edge: Vec<bool>,
-    /// `sim.max_memory`, and why the run stopped early if it outgrew it.
+    /// `sim.max_memory`, and why the run stopped early if it outgrew it (or could not
+    /// write a streamed trace).
     max_memory: u64,
-    stopped: Option<String>,
+    stopped: Option<ScenarioError>,
 }
 
 /// The memory guard looks at the world's size once every this many events (a power of
@@ -127,7 +128,7 @@ impl World {
             core: w.core,
             bursts: Vec::new(),
             free_bursts: Vec::new(),
-            collector: Collector::new(r),
+            collector: Collector::new(r)?,
             acts: Vec::with_capacity(64),
             hook_on: false,
             is_edge: r.nodes.iter().map(|n| n.1 == NodeKind::Edge).collect(),
@@ -167,12 +168,23 @@ impl World {
 
     /// Runs to the end; a run that outgrew `sim.max_memory` is an error naming the
     /// setting, the instant and the likely cause.
+    /// A streamed trace that could not be written (`sim.trace.dir`) is an error too.
     pub fn try_run(mut self) -> Result<RunResult, ScenarioError> {
         self.run_until_end();
-        match self.stopped.take() {
-            Some(why) => Err(ScenarioError::new("sim.max_memory", why)),
-            None => Ok(self.finish()),
+        if let Some(e) = self.stopped.take() {
+            return Err(e);
         }
+        let traces = self.collector.take_traces();
+        let streamed = traces.streamed.clone()?;
+        let mut r = self.finish_with(traces);
+        r.streamed = streamed;
+        Ok(r)
+    }
+
+    /// Most trace records held at once so far by any one trace (a streamed trace holds
+    /// at most [`crate::tracefile::CHUNK_ROWS`]).
+    pub fn trace_rows_peak(&self) -> usize {
+        self.collector.peak_rows_held()
     }
 
     /// Bytes held by the packet and burst pools, the event queue, the links and the
@@ -190,8 +202,12 @@ impl World {
     }
 
     /// The memory guard: `Some(reason)` when the world has outgrown `sim.max_memory`.
+    /// A streamed trace that could not be written stops the run too.
     #[cold]
-    fn over_budget(&self, now: SimTime) -> Option<String> {
+    fn over_budget(&self, now: SimTime) -> Option<ScenarioError> {
+        if let Some(e) = self.collector.write_error() {
+            return Some(e.clone());
+        }
         let used = self.mem_bytes() as u64;
         if used <= self.max_memory {
             return None;
@@ -213,8 +229,9 @@ impl World {
                 );
             }
         }
-        why += "; or raise sim.max_memory, shorten sim.duration or narrow [sim.trace]";
-        Some(why)
+        why += "; or raise sim.max_memory, shorten sim.duration or narrow [sim.trace] \
+                 (or stream it to disk with sim.trace.dir)";
+        Some(ScenarioError::new("sim.max_memory", why))
     }
 
     /// The results of a world already run with [`World::run_until_end`].
@@ -653,7 +670,17 @@ impl World {
 
     // ---------------------------------------------------------------- results
 
-    fn finish(self) -> RunResult {
+    /// The results; streamed traces are closed, and an error writing them is ignored
+    /// here (see [`World::try_run`], which reports it).
+    fn finish(mut self) -> RunResult {
+        let traces = self.collector.take_traces();
+        let streamed = traces.streamed.clone().unwrap_or_default();
+        let mut r = self.finish_with(traces);
+        r.streamed = streamed;
+        r
+    }
+
+    fn finish_with(self, traces: collector::TraceOutput) -> RunResult {
         let c = self.collector;
         let now = c.duration;
         let names = &self.node_names;
@@ -689,14 +716,15 @@ impl World {
             events: self.q.events_processed(),
             flows,
             links,
-            cwnd_trace: c.cwnd_trace,
-            packet_trace: c.pkt_trace,
+            cwnd_trace: traces.cwnd,
+            packet_trace: traces.packets,
             bursts,
             obs_links,
             obs_flows,
             burst_hist,
-            burst_trace: c.burst_trace,
+            burst_trace: traces.bursts,
             cwnd_estimates: self.edges.cwnd_est_rows(|fi| self.hosts.name(fi)),
+            streamed: Vec::new(),
         }
     }
 }

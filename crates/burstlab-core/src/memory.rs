@@ -1,0 +1,442 @@
+//! Memory a scenario will need, estimated before it runs from its link rates: how many
+//! records each enabled trace can gather, and how fast a queue without a limit can grow
+//! under UDP overload. [`check`] refuses a scenario whose estimate exceeds
+//! `sim.max_memory`, naming the setting to change; `burstlab validate` prints the
+//! estimate ([`MemoryEstimate::lines`]). The run-time guard (`World`, every 16384
+//! events) still stops whatever the estimate cannot foresee.
+//!
+//! The bounds, per traced TCP flow over its traced active time `t` (flow start/stop
+//! within `sim.trace.start`/`end`):
+//! - data segments per second `R` ≤ the slowest packet link (or fibre: rate ×
+//!   wavelengths) on its forward route / a full segment's wire size, and ≤ twice its
+//!   window `wm` per round-trip propagation delay (the sum of the route's delays both
+//!   ways; skipped when that is zero);
+//! - `sim.trace.cwnd`: one sample per ACK at most (ACKs ≤ data segments received) plus
+//!   one per timeout (at most one per `min_rto`): ≤ `R t + t / min_rto + 2`;
+//! - `sim.trace.packets`: each data segment sent is received or dropped (or still in
+//!   flight): ≤ `2 (R t + wm)`;
+//! - `sim.trace.bursts`: a burst holds at least one packet and is formed, then lost or
+//!   delivered: ≤ 2 × the packets entering the OBS network, which is ≤ `2 (R t + wm)`
+//!   per TCP flow crossing it (data and ACKs) plus each UDP source's packet rate × `t`.
+//!
+//! Memory is the records × the in-memory size of one (the core's copy; a Python
+//! `Result` holds the table again as lists); CSV bytes are a typical line length.
+//! A queue without `queue_pkts`/`queue_bytes` grows only when the UDP sources crossing
+//! it (on-off at their mean rate, each capped by the links before it) offer more than
+//! its rate; TCP flows alone fill it only up to their windows. Assembly queues at OBS
+//! edges without `obs.queue_limit` are not estimated.
+
+use crate::scenario::{NodeKind, Resolved, ResolvedFlowKind, ScenarioError};
+use crate::stats::{BurstSample, CwndSample, PacketSample, TraceRow};
+use crate::units::SimTime;
+
+/// The estimate of one enabled trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceEstimate {
+    /// The setting that turns it on (`sim.trace.packets`).
+    pub setting: &'static str,
+    pub table: &'static str,
+    /// Upper bound of its records.
+    pub rows: f64,
+    /// Bytes the records take in memory.
+    pub bytes: f64,
+    /// About the bytes of its CSV file.
+    pub csv_bytes: f64,
+}
+
+/// A link direction without a queue limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueEstimate {
+    /// Index of its `[[link]]` entry.
+    pub spec_index: usize,
+    /// `a->b`.
+    pub link: String,
+    /// UDP load offered to it and its rate, bits per second.
+    pub offered_bps: f64,
+    pub rate_bps: f64,
+    /// Growth under that overload in bytes per simulated second (0 if none), and the
+    /// bytes it reaches by the end of the run.
+    pub growth_bytes_per_s: f64,
+    pub bytes: f64,
+    /// The most data segments the TCP flows crossing it can put in it (their windows).
+    pub tcp_window_pkts: u64,
+}
+
+/// Everything [`estimate`] finds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryEstimate {
+    pub max_memory: u64,
+    pub duration_s: f64,
+    /// Traces go to files (`sim.trace.dir`): they hold a bounded chunk in memory.
+    pub streamed: bool,
+    pub traces: Vec<TraceEstimate>,
+    pub queues: Vec<QueueEstimate>,
+}
+
+/// Memory of one packet waiting in a link queue: its record in the pool and its entry
+/// in the queue.
+fn queued_packet_bytes() -> f64 {
+    (std::mem::size_of::<crate::world::packet::Packet>()
+        + std::mem::size_of::<(SimTime, SimTime, u32)>()) as f64
+}
+
+fn gib(b: f64) -> String {
+    const K: f64 = 1024.0;
+    if b >= K * K * K {
+        format!("{:.1} GiB", b / (K * K * K))
+    } else if b >= K * K {
+        format!("{:.1} MiB", b / (K * K))
+    } else if b >= K {
+        format!("{:.1} KiB", b / K)
+    } else {
+        format!("{b:.0} B")
+    }
+}
+
+fn rate(bps: f64) -> String {
+    if bps >= 1e9 {
+        format!("{:.3} Gb/s", bps / 1e9)
+    } else if bps >= 1e6 {
+        format!("{:.3} Mb/s", bps / 1e6)
+    } else {
+        format!("{:.3} kb/s", bps / 1e3)
+    }
+}
+
+impl MemoryEstimate {
+    /// Bytes the traces held in memory would take (0 when streamed).
+    pub fn trace_bytes(&self) -> f64 {
+        if self.streamed {
+            0.0
+        } else {
+            self.traces.iter().map(|t| t.bytes).sum()
+        }
+    }
+
+    /// Bytes the queues without a limit reach under UDP overload.
+    pub fn queue_bytes(&self) -> f64 {
+        self.queues.iter().map(|q| q.bytes).sum()
+    }
+
+    /// The estimate as text, one line per item (what `burstlab validate` prints).
+    pub fn lines(&self) -> Vec<String> {
+        let mut v = vec![format!(
+            "memory estimate (upper bounds from link rates) for {} s against sim.max_memory = {}:",
+            self.duration_s,
+            gib(self.max_memory as f64)
+        )];
+        for t in &self.traces {
+            let held = if self.streamed {
+                "streamed to sim.trace.dir".to_string()
+            } else {
+                format!("{} in memory", gib(t.bytes))
+            };
+            v.push(format!(
+                "  {}: at most {:.3e} rows, {held}, about {} as CSV",
+                t.setting,
+                t.rows,
+                gib(t.csv_bytes)
+            ));
+        }
+        for q in &self.queues {
+            if q.growth_bytes_per_s > 0.0 {
+                v.push(format!(
+                    "  link[{}] {}: no queue limit and UDP offers {} to {}: grows {} per \
+                     simulated second, {} by the end",
+                    q.spec_index,
+                    q.link,
+                    rate(q.offered_bps),
+                    rate(q.rate_bps),
+                    gib(q.growth_bytes_per_s),
+                    gib(q.bytes)
+                ));
+            } else if q.offered_bps > 0.0 {
+                v.push(format!(
+                    "  link[{}] {}: no queue limit, UDP offers {} of its {}: no growth",
+                    q.spec_index,
+                    q.link,
+                    rate(q.offered_bps),
+                    rate(q.rate_bps),
+                ));
+            }
+        }
+        if self.traces.is_empty() && self.queues.iter().all(|q| q.bytes == 0.0) {
+            v.push("  no traces and no overloaded queue without a limit".into());
+        }
+        let tcp_only: Vec<&QueueEstimate> = self
+            .queues
+            .iter()
+            .filter(|q| q.offered_bps == 0.0 && q.tcp_window_pkts > 0)
+            .collect();
+        if !tcp_only.is_empty() {
+            v.push(format!(
+                "  {} link direction(s) without a queue limit carry TCP only: their windows \
+                 bound them (at most {} segments each)",
+                tcp_only.len(),
+                tcp_only
+                    .iter()
+                    .map(|q| q.tcp_window_pkts)
+                    .max()
+                    .unwrap_or(0)
+            ));
+        }
+        v.push(format!(
+            "  total: about {} (assembly queues without obs.queue_limit are not estimated)",
+            gib(self.trace_bytes() + self.queue_bytes())
+        ));
+        v
+    }
+}
+
+/// Estimates the memory of a resolved scenario.
+pub fn estimate(r: &Resolved) -> MemoryEstimate {
+    let dur = r.duration.as_secs_f64();
+    let t0 = r.trace.start.map_or(0.0, |d| d.0.as_secs_f64());
+    let t1 = r.trace.end.map_or(dur, |d| d.0.as_secs_f64().min(dur));
+    let traced = |fi: usize| {
+        r.trace
+            .flows
+            .as_ref()
+            .is_none_or(|v| v.contains(&(fi as u32)))
+    };
+    // Capacity (bit/s) and delay of the hop a -> b: its packet link, else its fibres.
+    let hop = |a: u32, b: u32| -> Option<(f64, f64)> {
+        if let Some(l) = r.links.iter().find(|l| l.from == a && l.to == b) {
+            return Some((l.rate.bps() as f64, l.delay.as_secs_f64()));
+        }
+        let fs: Vec<_> = r
+            .fibres
+            .iter()
+            .filter(|f| f.from == a && f.to == b)
+            .collect();
+        if fs.is_empty() {
+            return None;
+        }
+        let cap = fs
+            .iter()
+            .map(|f| f.rate.bps() as f64 * f.wavelengths as f64)
+            .sum();
+        let delay = fs
+            .iter()
+            .map(|f| f.delay.as_secs_f64())
+            .fold(f64::INFINITY, f64::min);
+        Some((cap, delay))
+    };
+    let route_hops = |route: &[u32]| -> Vec<(f64, f64)> {
+        route.windows(2).filter_map(|w| hop(w[0], w[1])).collect()
+    };
+    let mut cwnd_rows = 0.0;
+    let mut pkt_rows = 0.0;
+    let mut obs_pkts = 0.0;
+    for (fi, f) in r.flows.iter().enumerate() {
+        let stop = f.stop.map_or(dur, |s| s.as_secs_f64().min(dur));
+        let start = f.start.as_secs_f64();
+        let active = (stop.min(t1) - start.max(t0)).max(0.0);
+        let fwd = route_hops(&f.route);
+        let bottleneck = fwd.iter().map(|h| h.0).fold(f64::INFINITY, f64::min);
+        let crosses_obs = f
+            .route
+            .iter()
+            .chain(&f.reverse_route)
+            .any(|&n| r.nodes[n as usize].1 == NodeKind::Edge);
+        match &f.kind {
+            ResolvedFlowKind::Tcp { cfg, .. } => {
+                let wire = (cfg.mss + cfg.header_bytes).max(1) as f64 * 8.0;
+                let mut seg_rate = bottleneck / wire;
+                let rtt: f64 = fwd.iter().map(|h| h.1).sum::<f64>()
+                    + route_hops(&f.reverse_route)
+                        .iter()
+                        .map(|h| h.1)
+                        .sum::<f64>();
+                if rtt > 0.0 {
+                    seg_rate = seg_rate.min(2.0 * cfg.wm as f64 / rtt);
+                }
+                if !seg_rate.is_finite() {
+                    seg_rate = 0.0;
+                }
+                let segs = seg_rate * active + cfg.wm as f64;
+                if active > 0.0 && traced(fi) {
+                    let rto = cfg.min_rto.as_secs_f64().max(1e-3);
+                    cwnd_rows += seg_rate * active + active / rto + 2.0;
+                    pkt_rows += 2.0 * segs;
+                }
+                if crosses_obs && active > 0.0 {
+                    obs_pkts += 2.0 * segs;
+                }
+            }
+            ResolvedFlowKind::Cbr { rate, packet_size }
+            | ResolvedFlowKind::OnOff {
+                rate, packet_size, ..
+            } => {
+                if crosses_obs && active > 0.0 {
+                    let bps = (rate.bps() as f64).min(bottleneck);
+                    obs_pkts += bps / (*packet_size as f64 * 8.0) * active + 1.0;
+                }
+            }
+        }
+    }
+    let stamp = r.name.len() + 40; // ",name,seed,replication,version"
+    let mut traces = Vec::new();
+    let mut add = |on: bool, setting, table, rows: f64, size: usize, line: usize| {
+        if on {
+            let rows = rows.ceil();
+            traces.push(TraceEstimate {
+                setting,
+                table,
+                rows,
+                bytes: rows * size as f64,
+                csv_bytes: rows * (line + stamp) as f64,
+            });
+        }
+    };
+    add(
+        r.trace.cwnd,
+        CwndSample::SETTING,
+        CwndSample::TABLE,
+        cwnd_rows,
+        std::mem::size_of::<CwndSample>(),
+        40,
+    );
+    add(
+        r.trace.packets,
+        PacketSample::SETTING,
+        PacketSample::TABLE,
+        pkt_rows,
+        std::mem::size_of::<PacketSample>(),
+        46,
+    );
+    add(
+        r.trace.bursts && r.obs.is_some(),
+        BurstSample::SETTING,
+        BurstSample::TABLE,
+        2.0 * obs_pkts,
+        std::mem::size_of::<BurstSample>(),
+        60,
+    );
+
+    // Queues without a limit.
+    let mut queues = Vec::new();
+    for l in &r.links {
+        if l.queue_pkts.is_some() || l.queue_bytes.is_some() {
+            continue;
+        }
+        let mut offered_bps = 0.0;
+        let mut offered_pps = 0.0;
+        let mut tcp_window_pkts = 0u64;
+        for f in &r.flows {
+            let Some(pos) = f
+                .route
+                .windows(2)
+                .position(|w| w[0] == l.from && w[1] == l.to)
+            else {
+                continue;
+            };
+            match &f.kind {
+                ResolvedFlowKind::Tcp { cfg, .. } => tcp_window_pkts += cfg.wm as u64,
+                ResolvedFlowKind::Cbr { rate, packet_size }
+                | ResolvedFlowKind::OnOff {
+                    rate, packet_size, ..
+                } => {
+                    let mut bps = rate.bps() as f64;
+                    if let ResolvedFlowKind::OnOff {
+                        mean_on, mean_off, ..
+                    } = &f.kind
+                    {
+                        let (on, off) = (mean_on.as_secs_f64(), mean_off.as_secs_f64());
+                        if on + off > 0.0 {
+                            bps *= on / (on + off);
+                        }
+                    }
+                    let upstream = route_hops(&f.route[..=pos])
+                        .iter()
+                        .map(|h| h.0)
+                        .fold(f64::INFINITY, f64::min);
+                    let bps = bps.min(upstream);
+                    offered_bps += bps;
+                    offered_pps += bps / (*packet_size as f64 * 8.0);
+                }
+            }
+        }
+        let rate_bps = l.rate.bps() as f64;
+        let growth_pps = if offered_bps > rate_bps {
+            offered_pps * (1.0 - rate_bps / offered_bps)
+        } else {
+            0.0
+        };
+        let growth_bytes_per_s = growth_pps * queued_packet_bytes();
+        if offered_bps > 0.0 || tcp_window_pkts > 0 {
+            queues.push(QueueEstimate {
+                spec_index: l.spec_index,
+                link: format!(
+                    "{}->{}",
+                    r.nodes[l.from as usize].0, r.nodes[l.to as usize].0
+                ),
+                offered_bps,
+                rate_bps,
+                growth_bytes_per_s,
+                bytes: growth_bytes_per_s * dur,
+                tcp_window_pkts,
+            });
+        }
+    }
+    MemoryEstimate {
+        max_memory: r.max_memory,
+        duration_s: dur,
+        streamed: r.trace.dir.is_some(),
+        traces,
+        queues,
+    }
+}
+
+/// Refuses a scenario whose estimate exceeds `sim.max_memory`: the error names the
+/// largest item's setting, the estimate and what to change.
+pub fn check(r: &Resolved) -> Result<MemoryEstimate, ScenarioError> {
+    let est = estimate(r);
+    let budget = r.max_memory as f64;
+    let total = est.trace_bytes() + est.queue_bytes();
+    if total <= budget {
+        return Ok(est);
+    }
+    let limit = gib(budget);
+    let big_trace = (!est.streamed)
+        .then(|| est.traces.iter().max_by(|a, b| a.bytes.total_cmp(&b.bytes)))
+        .flatten();
+    let big_queue = est.queues.iter().max_by(|a, b| a.bytes.total_cmp(&b.bytes));
+    let others = if (big_trace.map_or(0.0, |t| t.bytes) - total).abs() > 1.0
+        && (big_queue.map_or(0.0, |q| q.bytes) - total).abs() > 1.0
+    {
+        format!(" ({} in all)", gib(total))
+    } else {
+        String::new()
+    };
+    match (big_trace, big_queue) {
+        (Some(t), q) if q.is_none_or(|q| t.bytes >= q.bytes) => Err(ScenarioError::new(
+            t.setting,
+            format!(
+                "estimated {} of trace ({:.3e} rows) for {} s{others} exceeds \
+                 sim.max_memory = {limit}; stream it to disk with sim.trace.dir \
+                 (`burstlab run --out DIR` does), shorten sim.duration or narrow the trace \
+                 (sim.trace.start, end, flows), or raise sim.max_memory",
+                gib(t.bytes),
+                t.rows,
+                est.duration_s
+            ),
+        )),
+        (_, Some(q)) => Err(ScenarioError::new(
+            format!("link[{}].queue_pkts", q.spec_index),
+            format!(
+                "link {} has no queue limit and its UDP sources offer {} to {}: the queue \
+                 grows about {} per simulated second, {} by {} s{others}, more than \
+                 sim.max_memory = {limit}; give it queue_pkts or queue_bytes, shorten \
+                 sim.duration or raise sim.max_memory",
+                q.link,
+                rate(q.offered_bps),
+                rate(q.rate_bps),
+                gib(q.growth_bytes_per_s),
+                gib(q.bytes),
+                est.duration_s
+            ),
+        )),
+        _ => Ok(est),
+    }
+}
