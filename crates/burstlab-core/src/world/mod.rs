@@ -354,7 +354,7 @@ impl World {
 
     /// Packet `id` reached the last node of its route.
     fn deliver(&mut self, now: SimTime, id: u32) {
-        let p = *self.pkts.get(id);
+        let p = self.pkts.get(id);
         match p.kind {
             PktKind::Data => {
                 self.collector
@@ -362,7 +362,7 @@ impl World {
                 match self.hosts.on_data(now, &p) {
                     Some(ack) => {
                         // Reuse the slot: the data packet becomes the ACK.
-                        *self.pkts.get_mut(id) = ack;
+                        self.pkts.set(id, &ack);
                         self.forward(now, id);
                     }
                     None => self.pkts.release(id),
@@ -381,7 +381,7 @@ impl World {
     }
 
     fn drop_packet(&mut self, now: SimTime, id: u32) {
-        let p = *self.pkts.get(id);
+        let p = self.pkts.get(id);
         if p.kind == PktKind::Data {
             self.hosts.on_dropped(p.flow);
             self.collector
@@ -395,11 +395,11 @@ impl World {
     /// Packet `id`'s position on its route, read from its record.
     #[inline]
     fn pos_of(&self, id: u32) -> Pos {
-        let p = self.pkts.get(id);
+        let h = self.pkts.hdr(id);
         Pos {
-            route: p.route,
-            hop: p.hop,
-            bytes: p.bytes,
+            route: h.route,
+            hop: h.hop,
+            bytes: h.bytes,
         }
     }
 
@@ -424,7 +424,7 @@ impl World {
                 Offer::QueueFull | Offer::Lost => self.drop_packet(now, id),
             },
             Hop::Obs(qi) => {
-                self.pkts.get_mut(id).hop = pos.hop;
+                self.pkts.set_hop(id, pos.hop);
                 self.obs_enqueue(now, id, qi)
             }
             Hop::Unused => unreachable!("a packet took an unused OBS segment"),
@@ -452,7 +452,7 @@ impl World {
     /// The edge hook: packet `id` is at node `node`.
     fn hook(&mut self, node: u32, id: u32) {
         if self.is_edge[node as usize] {
-            let m = Self::meta(self.pkts.get(id));
+            let m = Self::meta(&self.pkts.get(id));
             self.edges.observe(node, &m);
         }
     }
@@ -487,7 +487,7 @@ impl World {
     // ---------------------------------------------------------------- OBS edge
 
     fn obs_enqueue(&mut self, now: SimTime, id: u32, qi: u32) {
-        let meta = Self::meta(self.pkts.get(id));
+        let meta = Self::meta(&self.pkts.get(id));
         let hosts = &self.hosts;
         match self
             .edges
@@ -590,8 +590,8 @@ impl World {
             self.bursts[b as usize].queue,
             why,
             list.iter().map(|&id| {
-                let p = pkts.get(id);
-                (p.flow, p.kind)
+                let h = pkts.hdr(id);
+                (h.flow, h.kind)
             }),
         );
         for &id in &list {
