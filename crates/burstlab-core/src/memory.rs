@@ -29,6 +29,7 @@
 use crate::scenario::{NodeKind, Resolved, ResolvedFlowKind, ScenarioError};
 use crate::stats::{BurstSample, CwndSample, PacketSample, TraceRow};
 use crate::units::SimTime;
+use std::collections::{HashMap, HashSet};
 
 /// The estimate of one enabled trace.
 #[derive(Clone, Debug, PartialEq)]
@@ -199,29 +200,22 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
             .as_ref()
             .is_none_or(|v| v.contains(&(fi as u32)))
     };
-    // Capacity (bit/s) and delay of the hop a -> b: its packet link, else its fibres.
-    let hop = |a: u32, b: u32| -> Option<(f64, f64)> {
-        if let Some(l) = r.links.iter().find(|l| l.from == a && l.to == b) {
-            return Some((l.rate.bps() as f64, l.delay.as_secs_f64()));
+    // Capacity (bit/s) and delay of each hop a -> b: its first packet link in scenario
+    // order, else its fibres together (capacity summed, shortest delay). Built in one
+    // pass so that the estimate stays linear in flows × hops.
+    let mut hops: HashMap<(u32, u32), (f64, f64)> = HashMap::new();
+    for f in &r.fibres {
+        let h = hops.entry((f.from, f.to)).or_insert((0.0, f64::INFINITY));
+        h.0 += f.rate.bps() as f64 * f.wavelengths as f64;
+        h.1 = h.1.min(f.delay.as_secs_f64());
+    }
+    let mut seen_link: HashSet<(u32, u32)> = HashSet::new();
+    for l in &r.links {
+        if seen_link.insert((l.from, l.to)) {
+            hops.insert((l.from, l.to), (l.rate.bps() as f64, l.delay.as_secs_f64()));
         }
-        let fs: Vec<_> = r
-            .fibres
-            .iter()
-            .filter(|f| f.from == a && f.to == b)
-            .collect();
-        if fs.is_empty() {
-            return None;
-        }
-        let cap = fs
-            .iter()
-            .map(|f| f.rate.bps() as f64 * f.wavelengths as f64)
-            .sum();
-        let delay = fs
-            .iter()
-            .map(|f| f.delay.as_secs_f64())
-            .fold(f64::INFINITY, f64::min);
-        Some((cap, delay))
-    };
+    }
+    let hop = |a: u32, b: u32| -> Option<(f64, f64)> { hops.get(&(a, b)).copied() };
     let route_hops = |route: &[u32]| -> Vec<(f64, f64)> {
         route.windows(2).filter_map(|w| hop(w[0], w[1])).collect()
     };
@@ -316,6 +310,17 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
 
     // Queues without a limit.
     let mut queues = Vec::new();
+    // The flows crossing each hop a -> b, in flow order, with the hop's first position
+    // on the flow's route (one pass over the routes).
+    let mut crossing: HashMap<(u32, u32), Vec<(usize, usize)>> = HashMap::new();
+    for (fi, f) in r.flows.iter().enumerate() {
+        for (pos, w) in f.route.windows(2).enumerate() {
+            let v = crossing.entry((w[0], w[1])).or_default();
+            if v.last().is_none_or(|&(g, _)| g != fi) {
+                v.push((fi, pos));
+            }
+        }
+    }
     for l in &r.links {
         if l.queue_pkts.is_some() || l.queue_bytes.is_some() {
             continue;
@@ -323,14 +328,8 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
         let mut offered_bps = 0.0;
         let mut offered_pps = 0.0;
         let mut tcp_window_pkts = 0u64;
-        for f in &r.flows {
-            let Some(pos) = f
-                .route
-                .windows(2)
-                .position(|w| w[0] == l.from && w[1] == l.to)
-            else {
-                continue;
-            };
+        for &(fi, pos) in crossing.get(&(l.from, l.to)).map_or(&[][..], |v| &v[..]) {
+            let f = &r.flows[fi];
             match &f.kind {
                 ResolvedFlowKind::Tcp { cfg, .. } => tcp_window_pkts += cfg.wm as u64,
                 ResolvedFlowKind::Cbr { rate, packet_size }

@@ -139,14 +139,15 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
     // flow `fi` takes the `(fi mod k)`-th of the `k` parallel directions, in scenario
     // order, in each direction of its route (a deterministic per-flow spread, as ECMP
     // hashing on the flow would give).
+    // Link directions by their ends, in scenario order (one pass: set-up stays linear
+    // in flows × hops, not flows × hops × links).
+    let mut by_ends: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    for (i, l) in r.links.iter().enumerate() {
+        by_ends.entry((l.from, l.to)).or_default().push(i as u32);
+    }
     let find_link = |a: u32, b: u32, fi: usize| -> Option<u32> {
-        let k = r.links.iter().filter(|l| l.from == a && l.to == b).count();
-        r.links
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.from == a && l.to == b)
-            .nth(fi % k.max(1))
-            .map(|(i, _)| i as u32)
+        let v = by_ends.get(&(a, b))?;
+        Some(v[fi % v.len()])
     };
     let is_obs = |n: u32| r.nodes[n as usize].1.is_obs();
     // (edge, path, flow, class) -> queue
