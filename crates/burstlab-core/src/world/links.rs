@@ -70,9 +70,9 @@ struct Link {
 /// OBS ingress); at delivery it is no longer needed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
-    pub route: u32,
-    /// Index of the next hop on the route.
-    pub hop: u32,
+    /// Index of the packet's next hop in the world's flat hop table (every route's hops
+    /// one after another, each route closed by [`super::packet::Hop::Deliver`]).
+    pub at: u32,
     pub bytes: u32,
 }
 
@@ -130,7 +130,7 @@ impl Links {
     }
 
     /// Offers packet `id` of `bytes` to link `li` at time `now`.
-    #[inline]
+    #[inline(always)]
     pub fn offer(&mut self, now: SimTime, li: u32, id: u32, pos: Pos) -> Offer {
         let bytes = pos.bytes;
         let link = &mut self.links[li as usize];

@@ -85,6 +85,10 @@ pub struct World {
     node_names: Vec<String>,
     node_kind: Vec<NodeKind>,
     routes: Vec<Vec<Hop>>,
+    /// Every route's hops one after another, each closed by [`Hop::Deliver`];
+    /// `route_at[r]`: where route `r` starts. A packet's [`Pos`] indexes this table.
+    hops: Vec<Hop>,
+    route_at: Vec<u32>,
     pkts: PacketPool,
     links: Links,
     hosts: Hosts,
@@ -115,11 +119,14 @@ impl World {
     /// Builds the world from a validated scenario.
     pub fn new(r: &Resolved) -> Result<World, ScenarioError> {
         let w = wiring::build(r)?;
+        let (hops, route_at) = flatten(&w.routes)?;
         let mut world = World {
             q: EventQueue::new(),
             node_names: r.nodes.iter().map(|n| n.0.clone()).collect(),
             node_kind: r.nodes.iter().map(|n| n.1).collect(),
             routes: w.routes,
+            hops,
+            route_at,
             pkts: PacketPool::with_capacity(1024),
             links: w.links,
             hosts: Hosts::new(r),
@@ -397,8 +404,7 @@ impl World {
     fn pos_of(&self, id: u32) -> Pos {
         let h = self.pkts.hdr(id);
         Pos {
-            route: h.route,
-            hop: h.hop,
+            at: self.route_at[h.route as usize] + h.hop,
             bytes: h.bytes,
         }
     }
@@ -415,30 +421,51 @@ impl World {
     /// [`Pos`]).
     #[inline]
     fn forward_at(&mut self, now: SimTime, id: u32, mut pos: Pos) {
-        let hop = self.routes[pos.route as usize][pos.hop as usize];
-        pos.hop += 1;
+        let hop = self.hops[pos.at as usize];
+        pos.at += 1;
         match hop {
-            Hop::Link(li) => match self.links.offer(now, li, id, pos) {
-                Offer::Sent(Some(t)) => self.q.push(t, Ev::LinkArrive(li)),
-                Offer::Sent(None) => {}
-                Offer::QueueFull | Offer::Lost => self.drop_packet(now, id),
-            },
-            Hop::Obs(qi) => {
-                self.pkts.set_hop(id, pos.hop);
-                self.obs_enqueue(now, id, qi)
-            }
+            Hop::Link(li) => self.offer(now, li, id, pos),
+            Hop::Obs(qi) => self.obs_enter(now, id, qi, pos),
             Hop::Unused => unreachable!("a packet took an unused OBS segment"),
+            Hop::Deliver => unreachable!("forwarding past the end of a route"),
         }
+    }
+
+    /// Offers packet `id`, whose next hop is now `pos`, to link `li`.
+    #[inline(always)]
+    fn offer(&mut self, now: SimTime, li: u32, id: u32, pos: Pos) {
+        match self.links.offer(now, li, id, pos) {
+            Offer::Sent(Some(t)) => self.q.push(t, Ev::LinkArrive(li)),
+            Offer::Sent(None) => {}
+            Offer::QueueFull | Offer::Lost => self.drop_packet(now, id),
+        }
+    }
+
+    /// Packet `id` joins assembly queue `qi`; its record learns its position on its
+    /// route (the links carried it so far), `pos` being its next hop after the OBS
+    /// segment.
+    fn obs_enter(&mut self, now: SimTime, id: u32, qi: u32, pos: Pos) {
+        let start = self.route_at[self.pkts.hdr(id).route as usize];
+        self.pkts.set_hop(id, pos.at - start);
+        self.obs_enqueue(now, id, qi)
     }
 
     fn link_arrive(&mut self, now: SimTime, li: u32) {
         loop {
             match self.links.pop_due(now, li) {
-                Due::Packet(id, pos) => {
+                Due::Packet(id, mut pos) => {
                     if self.hook_on {
                         self.hook(self.links.to(li), id);
                     }
-                    self.node_receive_at(now, id, pos);
+                    // The common case inline: a router passes the packet to its next
+                    // link (no call per hop).
+                    match self.hops[pos.at as usize] {
+                        Hop::Link(next) => {
+                            pos.at += 1;
+                            self.offer(now, next, id, pos);
+                        }
+                        _ => self.node_receive_at(now, id, pos),
+                    }
                 }
                 Due::Later(t) => {
                     self.q.push(t, Ev::LinkArrive(li));
@@ -477,10 +504,10 @@ impl World {
     /// its next hop, or is delivered at the end of its route.
     #[inline]
     fn node_receive_at(&mut self, now: SimTime, id: u32, pos: Pos) {
-        if (pos.hop as usize) < self.routes[pos.route as usize].len() {
-            self.forward_at(now, id, pos);
-        } else {
+        if self.hops[pos.at as usize] == Hop::Deliver {
             self.deliver(now, id);
+        } else {
+            self.forward_at(now, id, pos);
         }
     }
 
@@ -727,4 +754,24 @@ impl World {
             streamed: Vec::new(),
         }
     }
+}
+
+/// The flat hop table of `routes` (each closed by [`Hop::Deliver`]) and where each route
+/// starts in it.
+fn flatten(routes: &[Vec<Hop>]) -> Result<(Vec<Hop>, Vec<u32>), ScenarioError> {
+    let total: usize = routes.iter().map(|r| r.len() + 1).sum();
+    if u32::try_from(total).is_err() {
+        return Err(ScenarioError::new(
+            "flow",
+            format!("the routes have {total} hops in all; at most 2^32 - 1 are supported"),
+        ));
+    }
+    let mut hops = Vec::with_capacity(total);
+    let mut route_at = Vec::with_capacity(routes.len());
+    for r in routes {
+        route_at.push(hops.len() as u32);
+        hops.extend_from_slice(r);
+        hops.push(Hop::Deliver);
+    }
+    Ok((hops, route_at))
 }

@@ -52,6 +52,9 @@ pub enum Hop {
     Obs(u32),
     /// An OBS segment no packet ever takes (a UDP flow's reverse route).
     Unused,
+    /// The end of the route: deliver to the host (closes each route in the world's flat
+    /// hop table, so reaching a node costs one table read).
+    Deliver,
 }
 
 /// The hot part of a packet's record in the pool: everything but the SACK blocks of an
