@@ -1,7 +1,9 @@
 //! Hosts and their transport agents: one TCP sender/receiver pair or one UDP source
 //! per flow. The only place that calls the TCP API (`TcpSender`, `TcpReceiver`).
 //!
-//! Read first: [`HostAct`] (what a host asks the world to do), then the handlers
+//! Read first: [`HostAct`] (what a host asks the world to do) and [`Emit`] (the
+//! segments a TCP sender call produced, which the world turns into packets with
+//! [`Hosts::seg`] before it carries out the actions), then the handlers
 //! [`Hosts::start`], [`Hosts::on_data`], [`Hosts::on_ack`], [`Hosts::rto`].
 //!
 //! TCP timers are lazily cancelled (engine docs): a flow keeps the time of its one
@@ -40,7 +42,7 @@
 //! Computed from the sender's public state, and only when an assembler reads marks;
 //! TCP itself never reads them.
 
-use super::packet::{Packet, PktKind};
+use super::packet::{Packet, PktHdr, PktKind};
 use super::Ev;
 use crate::rng::RngStream;
 use crate::scenario::{Resolved, ResolvedFlowKind};
@@ -63,20 +65,18 @@ pub struct Seg {
 }
 
 impl Seg {
-    /// The packet to put in the pool.
+    /// The record to put in the pool.
     #[inline]
-    pub fn packet(&self) -> Packet {
-        Packet {
-            kind: self.kind,
-            flow: self.flow,
-            seq: self.seq,
-            bytes: self.bytes,
-            retransmit: self.retransmit,
-            mark: self.mark,
-            route: self.route,
-            hop: 0,
-            ack: AckSeg::default(),
-        }
+    pub fn hdr(&self) -> PktHdr {
+        PktHdr::new_seg(
+            self.kind,
+            self.flow,
+            self.seq,
+            self.bytes,
+            self.retransmit,
+            self.mark,
+            self.route,
+        )
     }
 }
 
@@ -163,6 +163,19 @@ pub struct Hosts {
     trace_cwnd: bool,
     /// Whether sender marks are computed (only when an assembler reads them).
     marks: bool,
+    /// Segments the last handler's sender call asked to send (in `out`), not yet sent.
+    pending: Option<Emit>,
+}
+
+/// Segments a sender call asked to send: flow, how many (in `Hosts::out`), and what
+/// turns each into a packet.
+#[derive(Clone, Copy, Debug)]
+pub struct Emit {
+    fi: usize,
+    pub n: usize,
+    bytes: u32,
+    syn_bytes: Option<u32>,
+    wnd: u64,
 }
 
 impl Hosts {
@@ -252,6 +265,7 @@ impl Hosts {
             },
             trace_cwnd: r.trace.cwnd,
             marks: false,
+            pending: None,
         }
     }
 
@@ -294,15 +308,20 @@ impl Hosts {
 
     // ------------------------------------------------------------------ TCP
 
-    /// Turns the sender's requests in `self.out` into `Send` actions.
+    /// After a sender call: if it asked to send segments, notes what the world needs
+    /// to turn them into packets ([`Hosts::take_emit`], then [`Hosts::seg`] for each).
+    /// The segments are sent before the call's actions are carried out (the order of
+    /// a handler: its sends, then its timer and cwnd actions).
     #[inline]
-    fn emit(&mut self, fi: usize, acts: &mut Vec<HostAct>) {
-        let f = &mut self.flows[fi];
-        let Agent::Tcp(t) = &mut f.agent else {
+    fn emit(&mut self, fi: usize, _acts: &mut Vec<HostAct>) {
+        if self.out.sends.is_empty() {
+            return;
+        }
+        let f = &self.flows[fi];
+        let Agent::Tcp(t) = &f.agent else {
             unreachable!("TCP output for a UDP flow")
         };
         let cfg = t.snd.config();
-        let bytes = cfg.seg_bytes();
         // Segment 0 under the ns2 profile: ns-2's SYN carries headers only; without the
         // SYN, ns-2's `output` adds no header to segment 0 (payload bytes only).
         let syn_bytes = (cfg.profile == Profile::Ns2).then_some(if cfg.syn {
@@ -321,35 +340,61 @@ impl Hosts {
         } else {
             u64::MAX
         };
-        for s in self.out.sends.iter() {
-            f.data_created += 1;
-            // Deterministic loss injection: the first transmission of listed segments.
-            let injected = !s.retransmit
-                && !t.drops.is_empty()
-                && t.drops.iter().any(|&(a, b)| a <= s.seq && s.seq <= b);
-            let mark = self.marks && {
-                t.since_mark += 1;
-                t.since_mark >= wnd
-            };
-            if mark {
-                t.since_mark = 0;
-            }
-            acts.push(HostAct::Send {
-                seg: Seg {
-                    kind: PktKind::Data,
-                    flow: fi as u32,
-                    seq: s.seq,
-                    bytes: match syn_bytes {
-                        Some(b) if s.seq == 0 => b,
-                        _ => bytes,
-                    },
-                    retransmit: s.retransmit,
-                    mark,
-                    route: f.fwd,
-                },
-                injected,
-            });
+        self.pending = Some(Emit {
+            fi,
+            n: self.out.sends.len(),
+            bytes: cfg.seg_bytes(),
+            syn_bytes,
+            wnd,
+        });
+    }
+
+    /// The segments the last handler asked to send, if any (see [`Hosts::emit`]).
+    #[inline]
+    pub fn take_emit(&mut self) -> Option<Emit> {
+        self.pending.take()
+    }
+
+    /// Segment `i` of `e` as a packet to send, and whether the deterministic loss
+    /// injector drops it. Called for `i = 0, 1, …` in order (it counts marks).
+    #[inline]
+    pub fn seg(&mut self, e: &Emit, i: usize) -> (Seg, bool) {
+        let s = self.out.sends[i];
+        let f = &mut self.flows[e.fi];
+        let Agent::Tcp(t) = &mut f.agent else {
+            unreachable!("TCP output for a UDP flow")
+        };
+        f.data_created += 1;
+        // Deterministic loss injection: the first transmission of listed segments.
+        let injected = !s.retransmit
+            && !t.drops.is_empty()
+            && t.drops.iter().any(|&(a, b)| a <= s.seq && s.seq <= b);
+        let mark = self.marks && {
+            t.since_mark += 1;
+            t.since_mark >= e.wnd
+        };
+        if mark {
+            t.since_mark = 0;
         }
+        let seg = Seg {
+            kind: PktKind::Data,
+            flow: e.fi as u32,
+            seq: s.seq,
+            bytes: match e.syn_bytes {
+                Some(b) if s.seq == 0 => b,
+                _ => e.bytes,
+            },
+            retransmit: s.retransmit,
+            mark,
+            route: f.fwd,
+        };
+        (seg, injected)
+    }
+
+    /// The world has sent every segment of the last [`Emit`].
+    #[inline]
+    pub fn end_emit(&mut self) {
+        self.out.clear();
     }
 
     /// After any sender call: arm the retransmission timer, report cwnd changes.
@@ -402,15 +447,15 @@ impl Hosts {
 
     /// A data segment reached the receiver of flow `p.flow`; returns the ACK to send
     /// back (the world reuses the segment's slot for it).
-    pub fn on_data(&mut self, now: SimTime, p: &Packet) -> Option<Packet> {
-        let f = &mut self.flows[p.flow as usize];
+    pub fn on_data(&mut self, now: SimTime, flow: u32, seq: u64) -> Option<Packet> {
+        let f = &mut self.flows[flow as usize];
         let Agent::Tcp(t) = &mut f.agent else {
             unreachable!("data packet for a UDP flow")
         };
-        let a = t.rcv.on_segment(now, p.seq)?;
+        let a = t.rcv.on_segment(now, seq)?;
         Some(Packet {
             kind: PktKind::Ack,
-            flow: p.flow,
+            flow,
             seq: a.cum,
             bytes: ack_size(t.snd.config(), &a),
             retransmit: false,

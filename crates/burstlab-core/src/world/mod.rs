@@ -11,7 +11,8 @@
 //! - `wiring` — builds the components and the precomputed routes from a scenario;
 //! - `packet` — packets, their pool, route hops.
 //!
-//! Each handler returns what it wants done (a [`HostAct`](hosts::HostAct), a link
+//! Each handler returns what it wants done (a [`HostAct`](hosts::HostAct) or a TCP
+//! sender's [`Emit`](hosts::Emit), a link
 //! [`Offer`](links::Offer), an assembler [`Decision`], a core [`Step`]); this module
 //! carries the actions out. No component reads another's fields; packets and bursts
 //! live in pools owned here and are passed by index.
@@ -37,9 +38,9 @@ use crate::units::SimTime;
 use collector::Collector;
 use core_node::{BurstRoute, Core, Step};
 use edge::{Edges, Enqueued};
-use hosts::{HostAct, Hosts};
+use hosts::{HostAct, Hosts, Seg};
 use links::{Due, Links, Offer, Pos};
-use packet::{Hop, Packet, PacketPool, PktKind};
+use packet::{Hop, PacketPool, PktHdr, PktKind};
 
 /// Event kinds, each addressed to one component by index. All payloads are indices, so
 /// an event is 16 bytes.
@@ -313,6 +314,14 @@ impl World {
     #[inline]
     fn host(&mut self, now: SimTime, f: impl FnOnce(&mut Hosts, &mut Vec<HostAct>)) {
         f(&mut self.hosts, &mut self.acts);
+        if let Some(e) = self.hosts.take_emit() {
+            // A TCP sender's segments go straight into the pool and onto the route.
+            for i in 0..e.n {
+                let (seg, injected) = self.hosts.seg(&e, i);
+                self.send(now, seg, injected);
+            }
+            self.hosts.end_emit();
+        }
         if !self.acts.is_empty() {
             let mut acts = std::mem::take(&mut self.acts);
             self.carry_out(now, &mut acts);
@@ -324,26 +333,25 @@ impl World {
     fn carry_out(&mut self, now: SimTime, acts: &mut Vec<HostAct>) {
         for a in acts.drain(..) {
             match a {
-                HostAct::Send { seg, injected } => {
-                    if seg.kind == PktKind::Data {
-                        self.collector.packet(
-                            now,
-                            seg.flow,
-                            seg.seq,
-                            PacketEvent::Sent,
-                            seg.retransmit,
-                        );
-                    }
-                    let id = self.pkts.alloc(seg.packet());
-                    if injected {
-                        self.drop_packet(now, id);
-                    } else {
-                        self.forward(now, id);
-                    }
-                }
+                HostAct::Send { seg, injected } => self.send(now, seg, injected),
                 HostAct::At(t, ev) => self.q.push(t, ev),
                 HostAct::Cwnd(s) => self.collector.cwnd(s),
             }
+        }
+    }
+
+    /// A host sends a new packet (`injected`: the loss injector drops it at once).
+    #[inline]
+    fn send(&mut self, now: SimTime, seg: Seg, injected: bool) {
+        if seg.kind == PktKind::Data {
+            self.collector
+                .packet(now, seg.flow, seg.seq, PacketEvent::Sent, seg.retransmit);
+        }
+        let id = self.pkts.alloc_hdr(seg.hdr());
+        if injected {
+            self.drop_packet(now, id);
+        } else {
+            self.forward(now, id);
         }
     }
 
@@ -361,12 +369,12 @@ impl World {
 
     /// Packet `id` reached the last node of its route.
     fn deliver(&mut self, now: SimTime, id: u32) {
-        let p = self.pkts.get(id);
+        let p = self.pkts.hdr(id);
         match p.kind {
             PktKind::Data => {
                 self.collector
-                    .packet(now, p.flow, p.seq, PacketEvent::Received, p.retransmit);
-                match self.hosts.on_data(now, &p) {
+                    .packet(now, p.flow, p.seq, PacketEvent::Received, p.retransmit());
+                match self.hosts.on_data(now, p.flow, p.seq) {
                     Some(ack) => {
                         // Reuse the slot: the data packet becomes the ACK.
                         self.pkts.set(id, &ack);
@@ -377,8 +385,9 @@ impl World {
                 self.host(now, |h, a| h.arm_delack(now, p.flow as usize, a));
             }
             PktKind::Ack => {
+                let ack = self.pkts.ack(id, &p);
                 self.pkts.release(id);
-                self.host(now, |h, a| h.on_ack(now, p.flow, &p.ack, a));
+                self.host(now, |h, a| h.on_ack(now, p.flow, &ack, a));
             }
             PktKind::Udp => {
                 self.pkts.release(id);
@@ -388,11 +397,11 @@ impl World {
     }
 
     fn drop_packet(&mut self, now: SimTime, id: u32) {
-        let p = self.pkts.get(id);
+        let p = self.pkts.hdr(id);
         if p.kind == PktKind::Data {
             self.hosts.on_dropped(p.flow);
             self.collector
-                .packet(now, p.flow, p.seq, PacketEvent::Dropped, p.retransmit);
+                .packet(now, p.flow, p.seq, PacketEvent::Dropped, p.retransmit());
         }
         self.pkts.release(id);
     }
@@ -479,19 +488,19 @@ impl World {
     /// The edge hook: packet `id` is at node `node`.
     fn hook(&mut self, node: u32, id: u32) {
         if self.is_edge[node as usize] {
-            let m = Self::meta(&self.pkts.get(id));
+            let m = Self::meta(&self.pkts.hdr(id));
             self.edges.observe(node, &m);
         }
     }
 
     #[inline]
-    fn meta(p: &Packet) -> PktMeta {
+    fn meta(p: &PktHdr) -> PktMeta {
         PktMeta {
             bytes: p.bytes,
             flow: p.flow,
             kind: p.kind,
             seq: p.seq,
-            mark: p.mark,
+            mark: p.mark(),
         }
     }
 
@@ -514,7 +523,7 @@ impl World {
     // ---------------------------------------------------------------- OBS edge
 
     fn obs_enqueue(&mut self, now: SimTime, id: u32, qi: u32) {
-        let meta = Self::meta(&self.pkts.get(id));
+        let meta = Self::meta(&self.pkts.hdr(id));
         let hosts = &self.hosts;
         match self
             .edges
@@ -526,8 +535,12 @@ impl World {
     }
 
     fn apply_decision(&mut self, now: SimTime, qi: u32, d: Decision) {
-        for e in d.bursts() {
+        // `d.bursts()`, unrolled: most packets complete no burst.
+        if let Some(e) = d.emit {
             self.form_burst(now, qi, e);
+            if let Some(e) = d.then {
+                self.form_burst(now, qi, e);
+            }
         }
         if let TimerCmd::Arm { deadline, gen } = d.timer {
             self.q.push(deadline, Ev::AsmTimer(qi, gen));

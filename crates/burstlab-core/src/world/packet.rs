@@ -99,6 +99,31 @@ impl PktHdr {
         }
     }
 
+    /// The record of a new data segment or UDP packet (no ACK fields), at hop 0.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_seg(
+        kind: PktKind,
+        flow: u32,
+        seq: u64,
+        bytes: u32,
+        retransmit: bool,
+        mark: bool,
+        route: u32,
+    ) -> PktHdr {
+        debug_assert!(kind != PktKind::Ack);
+        PktHdr {
+            seq,
+            flow,
+            bytes,
+            route,
+            hop: 0,
+            kind,
+            flags: if retransmit { RETRANSMIT } else { 0 } | if mark { MARK } else { 0 },
+            nsack: 0,
+        }
+    }
+
     #[inline]
     pub fn retransmit(&self) -> bool {
         self.flags & RETRANSMIT != 0
@@ -153,6 +178,38 @@ impl PacketPool {
         };
         self.set(id, &p);
         id
+    }
+
+    /// A new packet without SACK blocks (a data segment or UDP packet), from its hot
+    /// part alone.
+    #[inline]
+    pub fn alloc_hdr(&mut self, h: PktHdr) -> u32 {
+        debug_assert!(h.nsack == 0);
+        let id = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.hdrs.push(Hdr(h));
+                self.sacks.push(Sacks::default());
+                return (self.hdrs.len() - 1) as u32;
+            }
+        };
+        self.hdrs[id as usize] = Hdr(h);
+        id
+    }
+
+    /// The ACK fields of live ACK `id`, whose hot part is `h`.
+    #[inline]
+    pub fn ack(&self, id: u32, h: &PktHdr) -> AckSeg {
+        debug_assert!(h.kind == PktKind::Ack);
+        let mut ack = AckSeg {
+            cum: h.seq,
+            nsack: h.nsack,
+            ..AckSeg::default()
+        };
+        if h.nsack > 0 {
+            ack.sack = self.sacks[id as usize];
+        }
+        ack
     }
 
     /// Overwrites the record of live packet `id` with `p`.
