@@ -8,24 +8,28 @@
 //! The transmitter needs no event: a link is FIFO, so each packet's transmission starts
 //! at `max(now, busy_until)`, and the drop-tail occupancy at any instant is the number
 //! of packets whose transmission has not yet started. Waiting packets cost nothing.
+//!
+//! Layout: what every packet touches (the pipe, the transmitter's clock, the counters a
+//! packet moves) is one 64-byte line per link direction; rate and delay sit in a compact
+//! table beside it (16 bytes a link, so every link's stay cached); the rest (queue
+//! limits, loss, the drop-tail backlog, names) is read only by links that need it. At
+//! hundreds of flows the link table no longer fits in the caches, and a packet crossing
+//! a link then costs one line, not four.
 
 use crate::rng::RngStream;
 use crate::stats::LinkRow;
 use crate::units::{BitRate, SimTime};
 use std::collections::VecDeque;
 
-/// Counters of a link direction, over `[warmup, end)`.
+/// Drop counters of a link direction, over `[warmup, end)` (the per-packet counters are
+/// in [`Hot`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LinkCounters {
-    pub pkts_offered: u64,
-    pub pkts_delivered: u64,
     pub drops_queue: u64,
     pub drops_loss: u64,
-    /// Transmission time (ps) booked on the transmitter since the start of the
-    /// measurement window: at warm-up it restarts from the booked time that lies past the
-    /// warm-up instant. The part booked past the end of the run is taken off when the
-    /// rows are made (see [`Links::rows`]).
-    pub busy_ps: u128,
+    /// Packets in the pipe at the end of warm-up: they arrive inside the window although
+    /// they were offered before it (see [`Links::rows`]).
+    pub pipe_at_warmup: u64,
 }
 
 /// Parameters of one link direction.
@@ -51,15 +55,40 @@ impl LinkParams {
     }
 }
 
-struct Link {
-    p: LinkParams,
+/// The part of a link direction that every packet reads and writes: one cache line.
+#[repr(C, align(64))]
+struct Hot {
+    /// Packets propagating: (arrival time at the far end, packet id, its position).
+    pipe: VecDeque<(SimTime, u32, Pos)>,
     busy_until: SimTime,
+    /// Transmission time (ps) booked on the transmitter since the start of the
+    /// measurement window: at warm-up it restarts from the booked time that lies past the
+    /// warm-up instant. The part booked past the end of the run is taken off when the
+    /// rows are made (see [`Links::rows`]). Transmissions never overlap, so this is at
+    /// most `busy_until` and fits in 64 bits.
+    busy_ps: u64,
+    /// Packets offered in the window (delivered ones are derived: [`Links::rows`]).
+    pkts_offered: u64,
+    /// The drop-tail queue has a limit (the backlog in [`Cold`] is kept).
+    limited: bool,
+    /// The link loses packets at random.
+    lossy: bool,
+}
+
+/// Rate and delay of a link direction, read by every offer.
+#[derive(Clone, Copy)]
+struct Fixed {
+    rate: BitRate,
+    delay: SimTime,
+}
+
+/// The part of a link direction read only for limited queues, lossy links and results.
+struct Cold {
+    p: LinkParams,
     /// Transmission (start, end, bytes) of packets whose transmission has not ended
     /// (front = oldest); purged lazily on the next offer. Only kept for limited queues.
     backlog: VecDeque<(SimTime, SimTime, u32)>,
     backlog_bytes: u64,
-    /// Packets propagating: (arrival time at the far end, packet id, its position).
-    pipe: VecDeque<(SimTime, u32, Pos)>,
     c: LinkCounters,
 }
 
@@ -102,7 +131,9 @@ pub enum Due {
 /// Every packet link direction of the world.
 #[derive(Default)]
 pub struct Links {
-    links: Vec<Link>,
+    hot: Vec<Hot>,
+    fixed: Vec<Fixed>,
+    cold: Vec<Cold>,
     /// The measurement window `[warmup, end)`.
     window: (SimTime, SimTime),
 }
@@ -111,77 +142,93 @@ impl Links {
     /// Links measured over `[warmup, end)`.
     pub fn new(warmup: SimTime, end: SimTime) -> Links {
         Links {
-            links: Vec::new(),
+            hot: Vec::new(),
+            fixed: Vec::new(),
+            cold: Vec::new(),
             window: (warmup, end),
         }
     }
 
     /// Adds a link direction; returns its index.
     pub fn add(&mut self, p: LinkParams) -> u32 {
-        self.links.push(Link {
-            p,
+        self.hot.push(Hot {
+            pipe: VecDeque::new(),
             busy_until: SimTime::ZERO,
+            busy_ps: 0,
+            pkts_offered: 0,
+            limited: p.limited(),
+            lossy: p.loss > 0.0,
+        });
+        self.fixed.push(Fixed {
+            rate: p.rate,
+            delay: p.delay,
+        });
+        self.cold.push(Cold {
+            p,
             backlog: VecDeque::new(),
             backlog_bytes: 0,
-            pipe: VecDeque::new(),
             c: LinkCounters::default(),
         });
-        (self.links.len() - 1) as u32
+        (self.hot.len() - 1) as u32
     }
 
     /// Offers packet `id` of `bytes` to link `li` at time `now`.
     #[inline(always)]
     pub fn offer(&mut self, now: SimTime, li: u32, id: u32, pos: Pos) -> Offer {
         let bytes = pos.bytes;
-        let link = &mut self.links[li as usize];
-        link.c.pkts_offered += 1;
+        let link = &mut self.hot[li as usize];
+        link.pkts_offered += 1;
         // Drop-tail: count packets waiting (transmission not started), not the one on
         // the wire. Links without a limit keep no backlog at all.
-        let limited = link.p.limited();
-        if limited {
-            while let Some(&(_, end, b)) = link.backlog.front() {
+        if link.limited {
+            let cold = &mut self.cold[li as usize];
+            while let Some(&(_, end, b)) = cold.backlog.front() {
                 if end <= now {
-                    link.backlog.pop_front();
-                    link.backlog_bytes -= b as u64;
+                    cold.backlog.pop_front();
+                    cold.backlog_bytes -= b as u64;
                 } else {
                     break;
                 }
             }
-            let (mut waiting, mut wbytes) = (link.backlog.len() as u64, link.backlog_bytes);
-            if let Some(&(start, _, b)) = link.backlog.front() {
+            let (mut waiting, mut wbytes) = (cold.backlog.len() as u64, cold.backlog_bytes);
+            if let Some(&(start, _, b)) = cold.backlog.front() {
                 if start <= now {
                     waiting -= 1;
                     wbytes -= b as u64;
                 }
             }
-            let over_p = link.p.qlimit_pkts.is_some_and(|lim| waiting >= lim);
-            let over_b = link
+            let over_p = cold.p.qlimit_pkts.is_some_and(|lim| waiting >= lim);
+            let over_b = cold
                 .p
                 .qlimit_bytes
                 .is_some_and(|lim| wbytes + bytes as u64 > lim);
             if over_p || over_b {
-                link.c.drops_queue += 1;
+                cold.c.drops_queue += 1;
                 return Offer::QueueFull;
             }
         }
+        let fixed = self.fixed[li as usize];
         let start = if link.busy_until > now {
             link.busy_until
         } else {
             now
         };
-        let tx = link.p.rate.tx_time(bytes.into());
+        let tx = fixed.rate.tx_time(bytes.into());
         let end = start + tx;
         link.busy_until = end;
-        link.c.busy_ps += tx.0 as u128;
-        if limited {
-            link.backlog.push_back((start, end, bytes));
-            link.backlog_bytes += bytes as u64;
+        link.busy_ps += tx.0;
+        if link.limited || link.lossy {
+            let cold = &mut self.cold[li as usize];
+            if link.limited {
+                cold.backlog.push_back((start, end, bytes));
+                cold.backlog_bytes += bytes as u64;
+            }
+            if link.lossy && cold.p.rng.bernoulli(cold.p.loss) {
+                cold.c.drops_loss += 1;
+                return Offer::Lost;
+            }
         }
-        if link.p.loss > 0.0 && link.p.rng.bernoulli(link.p.loss) {
-            link.c.drops_loss += 1;
-            return Offer::Lost;
-        }
-        let arrive = end + link.p.delay;
+        let arrive = end + fixed.delay;
         let was_empty = link.pipe.is_empty();
         link.pipe.push_back((arrive, id, pos));
         Offer::Sent(was_empty.then_some(arrive))
@@ -190,17 +237,16 @@ impl Links {
     /// The node at the far end of link `li`.
     #[inline]
     pub fn to(&self, li: u32) -> u32 {
-        self.links[li as usize].p.to
+        self.cold[li as usize].p.to
     }
 
     /// Takes the head of link `li`'s pipe if it has arrived by `now`.
     #[inline]
     pub fn pop_due(&mut self, now: SimTime, li: u32) -> Due {
-        let link = &mut self.links[li as usize];
+        let link = &mut self.hot[li as usize];
         match link.pipe.front() {
             Some(&(t, id, pos)) if t <= now => {
                 link.pipe.pop_front();
-                link.c.pkts_delivered += 1;
                 Due::Packet(id, pos)
             }
             Some(&(t, _, _)) => Due::Later(t),
@@ -210,23 +256,28 @@ impl Links {
 
     /// Bytes held by the links' queues and pipes (an estimate for the memory guard).
     pub fn mem_bytes(&self) -> usize {
-        self.links
-            .iter()
-            .map(|l| {
-                l.backlog.capacity() * std::mem::size_of::<(SimTime, SimTime, u32)>()
-                    + l.pipe.capacity() * std::mem::size_of::<(SimTime, u32, Pos)>()
-            })
-            .sum()
+        let per_link = std::mem::size_of::<Hot>() + std::mem::size_of::<Fixed>();
+        self.hot.len() * per_link
+            + self
+                .hot
+                .iter()
+                .zip(&self.cold)
+                .map(|(h, c)| {
+                    c.backlog.capacity() * std::mem::size_of::<(SimTime, SimTime, u32)>()
+                        + h.pipe.capacity() * std::mem::size_of::<(SimTime, u32, Pos)>()
+                })
+                .sum::<usize>()
     }
 
     /// The reported link direction holding the most packets (queued or propagating):
     /// `(from node, to node, packets, whether its queue is limited)`.
     pub fn fullest(&self) -> Option<(u32, u32, usize, bool)> {
-        self.links
+        self.hot
             .iter()
-            .filter_map(|l| l.p.report.map(|(_, from, to)| (l, from, to)))
-            .max_by_key(|(l, _, _)| l.pipe.len())
-            .map(|(l, from, to)| (from, to, l.pipe.len(), l.p.limited()))
+            .zip(&self.cold)
+            .filter_map(|(h, c)| c.p.report.map(|(_, from, to)| (h, from, to)))
+            .max_by_key(|(h, _, _)| h.pipe.len())
+            .map(|(h, from, to)| (from, to, h.pipe.len(), h.limited))
     }
 
     /// End of warm-up: the counters restart. A link's transmissions form one contiguous
@@ -235,9 +286,11 @@ impl Links {
     /// `busy_until − warmup`; the window's busy time starts from it.
     pub fn warmup(&mut self) {
         let w0 = self.window.0;
-        for l in &mut self.links {
-            l.c = LinkCounters {
-                busy_ps: l.busy_until.saturating_sub(w0).0 as u128,
+        for (h, c) in self.hot.iter_mut().zip(&mut self.cold) {
+            h.busy_ps = h.busy_until.saturating_sub(w0).0;
+            h.pkts_offered = 0;
+            c.c = LinkCounters {
+                pipe_at_warmup: h.pipe.len() as u64,
                 ..LinkCounters::default()
             };
         }
@@ -246,23 +299,29 @@ impl Links {
     /// The result rows of the reported links, over the window `[warmup, end)`.
     pub fn rows(&self, names: &[String]) -> Vec<LinkRow> {
         let span_s = self.window.1.saturating_sub(self.window.0).as_secs_f64();
-        self.links
+        self.hot
             .iter()
-            .filter_map(|l| l.p.report.map(|r| (l, r)))
+            .zip(&self.cold)
+            .filter_map(|(h, c)| c.p.report.map(|r| (h, c, r)))
             .enumerate()
-            .map(|(i, (l, (spec, from, to)))| LinkRow {
+            .map(|(i, (h, c, (spec, from, to)))| LinkRow {
                 link: i as u32,
                 spec_index: spec as u32,
                 from: names[from as usize].clone(),
                 to: names[to as usize].clone(),
-                pkts_offered: l.c.pkts_offered,
-                pkts_delivered: l.c.pkts_delivered,
-                drops_queue: l.c.drops_queue,
-                drops_loss: l.c.drops_loss,
+                pkts_offered: h.pkts_offered,
+                // Every packet in the pipe at warm-up or put into it since (offered and
+                // neither dropped nor lost) has either been taken out at the far end, or
+                // is still in the pipe now.
+                pkts_delivered: c.c.pipe_at_warmup + h.pkts_offered
+                    - c.c.drops_queue
+                    - c.c.drops_loss
+                    - h.pipe.len() as u64,
+                drops_queue: c.c.drops_queue,
+                drops_loss: c.c.drops_loss,
                 // Busy time booked past the end of the run is not in the window (the
                 // same contiguity argument as in `warmup`).
-                utilisation: ((l.c.busy_ps - l.busy_until.saturating_sub(self.window.1).0 as u128)
-                    as f64
+                utilisation: ((h.busy_ps - h.busy_until.saturating_sub(self.window.1).0) as f64
                     / 1e12)
                     / span_s,
             })
