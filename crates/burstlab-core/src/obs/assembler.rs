@@ -392,6 +392,7 @@ impl Assembler {
     }
 
     /// [`Assembler::on_packet`] with what the edge knows beyond the packet and queue.
+    #[inline]
     pub fn on_packet_ctx(
         &mut self,
         now: SimTime,

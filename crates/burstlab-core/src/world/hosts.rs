@@ -357,7 +357,7 @@ impl Hosts {
 
     /// Segment `i` of `e` as a packet to send, and whether the deterministic loss
     /// injector drops it. Called for `i = 0, 1, …` in order (it counts marks).
-    #[inline]
+    #[inline(always)]
     pub fn seg(&mut self, e: &Emit, i: usize) -> (Seg, bool) {
         let s = self.out.sends[i];
         let f = &mut self.flows[e.fi];

@@ -522,6 +522,7 @@ impl World {
 
     // ---------------------------------------------------------------- OBS edge
 
+    #[inline]
     fn obs_enqueue(&mut self, now: SimTime, id: u32, qi: u32) {
         let meta = Self::meta(&self.pkts.hdr(id));
         let hosts = &self.hosts;
