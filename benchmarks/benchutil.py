@@ -1,11 +1,13 @@
-"""Helpers shared by ``bench_ns2.py`` and ``bench_scaling.py``: timing one whole process
-(wall clock, CPU time and peak resident memory from the kernel's accounting of that one
-child), scenario variants with another simulated duration, and the machine's load."""
+"""Helpers shared by the benchmark scripts: timing one whole process (wall clock, CPU time
+and peak resident memory from the kernel's accounting of that one child), counting its
+instructions and cache misses under valgrind's cachegrind, scenario variants with another
+simulated duration, and the machine's load."""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -100,3 +102,29 @@ def load() -> str:
     except OSError:
         return "load unknown"
     return f"load average {a:.2f}, {b:.2f}, {c:.2f} on {os.cpu_count()} CPUs"
+
+
+def cachegrind(cmd: Sequence[str], ll_kib: int | None = None) -> dict[str, int]:
+    """Runs ``cmd`` once under valgrind's cachegrind and returns its whole-process counts:
+    ``Ir`` (instructions) always; with ``ll_kib`` also the simulated cache misses ``D1mr``,
+    ``D1mw`` (first-level data) and ``DLmr``, ``DLmw`` (last level, modelled as ``ll_kib``
+    KiB, 8-way, 64-byte lines: pass the size of one core's L2 to count the misses that
+    leave it). Counts do not depend on the machine's load; cachegrind does not model
+    hardware prefetching, so misses of sequential streams are overstated. Raises
+    ``RuntimeError`` if valgrind is missing or the process fails."""
+    if shutil.which("valgrind") is None:
+        raise RuntimeError("counting instructions needs valgrind (apt-get install valgrind)")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp, "cg.out")
+        vg = ["valgrind", "--tool=cachegrind", f"--cachegrind-out-file={out}"]
+        vg += ["--cache-sim=yes", f"--LL={ll_kib * 1024},8,64"] if ll_kib else ["--cache-sim=no"]
+        p = subprocess.run(vg + list(cmd), capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed under cachegrind: {p.stderr.strip()[-500:]}")
+        events: list[str] = []
+        for line in out.read_text().splitlines():
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("summary:"):
+                return dict(zip(events, (int(x) for x in line.split()[1:]), strict=True))
+    raise RuntimeError("cachegrind wrote no summary line")

@@ -25,8 +25,9 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from benchutil import cachegrind
 
 ROOT = Path(__file__).resolve().parents[1]
 REVS = ROOT / "target" / "revs"
@@ -77,22 +78,10 @@ def once(binary: Path, scenario: Path, duration: str | None) -> dict[str, float]
 
 def instructions(binary: Path, scenario: Path, duration: str | None) -> int:
     """Instructions the whole process executed, counted by cachegrind."""
-    with tempfile.TemporaryDirectory() as tmp:
-        cmd = [
-            "valgrind",
-            "--tool=cachegrind",
-            "--cache-sim=no",
-            f"--cachegrind-out-file={tmp}/cg.out",
-            str(binary),
-            str(scenario),
-        ]
-        if duration is not None:
-            cmd += ["--duration", duration]
-        subprocess.run(cmd, check=True, capture_output=True, text=True)
-        for line in Path(tmp, "cg.out").read_text().splitlines():
-            if line.startswith("summary:"):
-                return int(line.split()[1])
-    raise RuntimeError("cachegrind wrote no summary line")
+    cmd = [str(binary), str(scenario)]
+    if duration is not None:
+        cmd += ["--duration", duration]
+    return cachegrind(cmd)["Ir"]
 
 
 def cpu_model() -> str:
