@@ -63,11 +63,17 @@ def binary_of(rev: str) -> Path:
     return out
 
 
-def once(binary: Path, scenario: Path, duration: str | None) -> dict[str, float]:
-    """One fresh process: its JSON line plus the CPU seconds it used."""
+def command(binary: Path, scenario: Path, duration: str | None) -> list[str]:
+    """The bench binary's command line for ``scenario`` (for ``duration`` simulated seconds)."""
     cmd = [str(binary), str(scenario)]
     if duration is not None:
         cmd += ["--duration", duration]
+    return cmd
+
+
+def once(binary: Path, scenario: Path, duration: str | None) -> dict[str, float]:
+    """One fresh process: its JSON line plus the CPU seconds it used."""
+    cmd = command(binary, scenario, duration)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -78,10 +84,7 @@ def once(binary: Path, scenario: Path, duration: str | None) -> dict[str, float]
 
 def instructions(binary: Path, scenario: Path, duration: str | None) -> int:
     """Instructions the whole process executed, counted by cachegrind."""
-    cmd = [str(binary), str(scenario)]
-    if duration is not None:
-        cmd += ["--duration", duration]
-    return cachegrind(cmd)["Ir"]
+    return cachegrind(command(binary, scenario, duration))["Ir"]
 
 
 def cpu_model() -> str:
