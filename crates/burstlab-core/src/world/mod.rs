@@ -25,6 +25,7 @@
 pub mod collector;
 pub mod core_node;
 pub mod edge;
+mod hint;
 pub mod hosts;
 pub mod links;
 pub mod packet;
@@ -476,7 +477,10 @@ impl World {
                         _ => self.node_receive_at(now, id, pos),
                     }
                 }
-                Due::Later(t) => {
+                Due::Later(t, deliver) => {
+                    if let Some(id) = deliver {
+                        self.pkts.prefetch(id);
+                    }
                     self.q.push(t, Ev::LinkArrive(li));
                     return;
                 }

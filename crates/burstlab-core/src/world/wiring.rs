@@ -16,8 +16,8 @@ use super::packet::Hop;
 use crate::obs::{Assembler, AssemblerConfig};
 use crate::rng::RngStream;
 use crate::scenario::{
-    AckMode, Classifier, LossAppliesTo, LossScope, Resolved, ResolvedFlowKind, ScenarioError,
-    Signalling,
+    AckMode, Classifier, LossAppliesTo, LossScope, NodeKind, Resolved, ResolvedFlowKind,
+    ScenarioError, Signalling,
 };
 use crate::units::SimTime;
 use std::collections::HashMap;
@@ -101,6 +101,7 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
             rng: RngStream::derive(r.seed, r.replication, &format!("link/{i}/loss")),
             report: Some((l.spec_index, l.from, l.to)),
             to: l.to,
+            to_host: r.nodes[l.to as usize].1 == NodeKind::Host,
         });
     }
     let oc = r.obs.as_ref();
@@ -242,6 +243,7 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                             rng: RngStream::derive(r.seed, r.replication, "bypass"),
                             report: None,
                             to: egress,
+                            to_host: false,
                         })
                     });
                     hops.push(Hop::Link(li));
