@@ -55,6 +55,31 @@ struct Entry<E> {
     ev: E,
 }
 
+/// Puts `e` at the hole `hole` of heap `h` or above it: parents later than `e` move down
+/// one level, and `e` is written once, where it stops (both the sift-up of a push and the
+/// way back up of a pop).
+///
+/// # Safety
+/// `hole < h.len()`.
+#[inline(always)]
+unsafe fn sift_up<E: Copy>(h: &mut [Entry<E>], mut hole: usize, e: Entry<E>) {
+    debug_assert!(hole < h.len());
+    // SAFETY: `hole < h.len()` (the caller's promise) and `parent < hole`, so every index
+    // stays in bounds; `Entry` is `Copy`, so no value is dropped or duplicated.
+    unsafe {
+        while hole > 0 {
+            let parent = (hole - 1) / 4;
+            let p = *h.get_unchecked(parent);
+            if p.key <= e.key {
+                break;
+            }
+            *h.get_unchecked_mut(hole) = p;
+            hole = parent;
+        }
+        *h.get_unchecked_mut(hole) = e;
+    }
+}
+
 /// A deterministic future-event list.
 pub struct EventQueue<E> {
     /// A 4-ary min-heap on `key`: `heap[i].key <= heap[4i + 1 ..= 4i + 4].key`.
@@ -103,27 +128,11 @@ impl<E: Copy> EventQueue<E> {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let key = ((at.0 as u128) << 64) | self.seq as u128;
         self.seq += 1;
-        // Sift up: parents later than the new entry move down one level; the entry is
-        // written once, where it stops.
-        let mut pos = self.heap.len();
-        self.heap.push(Entry { key, ev });
-        let h = self.heap.as_mut_slice();
-        debug_assert!(pos < h.len());
-        // SAFETY: `pos < h.len()` on entry (the slot just pushed) and `parent < pos`, so
-        // every index below stays in bounds; `Entry` is `Copy`, so no value is dropped
-        // or duplicated.
-        unsafe {
-            while pos > 0 {
-                let parent = (pos - 1) / 4;
-                let p = *h.get_unchecked(parent);
-                if p.key <= key {
-                    break;
-                }
-                *h.get_unchecked_mut(pos) = p;
-                pos = parent;
-            }
-            *h.get_unchecked_mut(pos) = Entry { key, ev };
-        }
+        let e = Entry { key, ev };
+        let pos = self.heap.len();
+        self.heap.push(e);
+        // SAFETY: `pos` is the slot just pushed, so `pos < len`.
+        unsafe { sift_up(self.heap.as_mut_slice(), pos, e) }
     }
 
     /// Removes and returns the earliest event, advancing `now` to its time.
@@ -156,7 +165,7 @@ impl<E: Copy> EventQueue<E> {
         let mut child = 1;
         // SAFETY: `n >= 1` (the caller saw a root); `hole < child` throughout; in the loop
         // every read is of `child ..= child + 3`, guarded by `child + 3 < n`, after it of
-        // `child .. n`; on the way up `parent < hole`. So every index is below `n`.
+        // `child .. n`. So every index is below `n`, and `hole < n` for the way up.
         // `Entry` is `Copy`.
         unsafe {
             while child + 3 < n {
@@ -185,16 +194,7 @@ impl<E: Copy> EventQueue<E> {
                 *h.get_unchecked_mut(hole) = *h.get_unchecked(m);
                 hole = m;
             }
-            while hole > 0 {
-                let parent = (hole - 1) / 4;
-                let p = *h.get_unchecked(parent);
-                if p.key <= e.key {
-                    break;
-                }
-                *h.get_unchecked_mut(hole) = p;
-                hole = parent;
-            }
-            *h.get_unchecked_mut(hole) = e;
+            sift_up(h, hole, e);
         }
     }
 

@@ -383,10 +383,10 @@ mod tests {
             // 1000 bytes take 1 ms at 8 Mb/s; the second waits for the first.
             assert_eq!(first, Offer::Sent(Some(SimTime::from_ms(2))));
             assert_eq!(links.offer(t0, li, 8, pos(4)), Offer::Sent(None));
-            let named = (li == to_host).then_some(8);
+            let named = |id| (li == to_host).then_some(id);
             assert_eq!(
                 links.pop_due(SimTime::from_ms(1), li),
-                Due::Later(SimTime::from_ms(2), (li == to_host).then_some(7))
+                Due::Later(SimTime::from_ms(2), named(7))
             );
             assert_eq!(
                 links.pop_due(SimTime::from_ms(2), li),
@@ -394,7 +394,7 @@ mod tests {
             );
             assert_eq!(
                 links.pop_due(SimTime::from_ms(2), li),
-                Due::Later(SimTime::from_ms(3), named)
+                Due::Later(SimTime::from_ms(3), named(8))
             );
             assert_eq!(
                 links.pop_due(SimTime::from_ms(3), li),
