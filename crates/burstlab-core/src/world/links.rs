@@ -329,6 +329,18 @@ impl Links {
         true
     }
 
+    /// Whether the far end of link `li` is a host ([`LinkParams::to_host`]).
+    #[inline]
+    pub fn to_host(&self, li: u32) -> bool {
+        self.hot[li as usize].to_host
+    }
+
+    /// Fetches link `li`'s hot line into the cache (a hint: reads nothing).
+    #[inline]
+    pub fn prefetch(&self, li: u32) {
+        super::hint::prefetch(self.hot.as_ptr().wrapping_add(li as usize));
+    }
+
     /// The node at the far end of link `li`.
     #[inline]
     pub fn to(&self, li: u32) -> u32 {
