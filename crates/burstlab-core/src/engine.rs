@@ -135,6 +135,12 @@ impl<E: Copy> EventQueue<E> {
         unsafe { sift_up(self.heap.as_mut_slice(), pos, e) }
     }
 
+    /// The earliest pending event, without removing it.
+    #[inline]
+    pub fn peek(&self) -> Option<&E> {
+        self.heap.first().map(|e| &e.ev)
+    }
+
     /// Removes and returns the earliest event, advancing `now` to its time.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {

@@ -12,7 +12,7 @@
 //! Layout: what every packet touches (the pipe, the transmitter's clock, the counters a
 //! packet moves) is one 64-byte line per link direction; rate and delay sit in a compact
 //! table beside it (16 bytes a link, so every link's stay cached); the rest (queue
-//! limits, loss, the drop-tail backlog, names) is read only by links that need it. At
+//! limits, loss, the drop-tail count, names) is read only by links that need it. At
 //! hundreds of flows the link table no longer fits in the caches, and a packet crossing
 //! a link then costs one line, not four.
 
@@ -72,7 +72,7 @@ struct Hot {
     busy_ps: u64,
     /// Packets offered in the window (delivered ones are derived: [`Links::rows`]).
     pkts_offered: u64,
-    /// The drop-tail queue has a limit (the backlog in [`Cold`] is kept).
+    /// The drop-tail queue has a limit (it is counted as [`Cold::count`] says).
     limited: bool,
     /// The link loses packets at random.
     lossy: bool,
@@ -90,11 +90,33 @@ struct Fixed {
 /// The part of a link direction read only for limited queues, lossy links and results.
 struct Cold {
     p: LinkParams,
+    /// How a limited queue counts its waiting packets.
+    count: QueueCount,
     /// Transmission (start, end, bytes) of packets whose transmission has not ended
-    /// (front = oldest); purged lazily on the next offer. Only kept for limited queues.
+    /// (front = oldest); purged lazily on the next offer. Kept only under
+    /// [`QueueCount::Backlog`].
     backlog: VecDeque<(SimTime, SimTime, u32)>,
     backlog_bytes: u64,
+    /// Under [`QueueCount::Pipe`]: packets ever put into the pipe, and the number of the
+    /// first one whose transmission had not ended at the last offer (packets are
+    /// numbered from 0 in the order they entered the pipe).
+    pushed: u64,
+    ended: u64,
     c: LinkCounters,
+}
+
+/// How a limited drop-tail queue finds the packets whose transmission has not started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum QueueCount {
+    /// No limit: nothing is counted.
+    None,
+    /// From the pipe itself: every packet offered and not dropped is in the pipe until it
+    /// arrives, in transmission order, and its transmission ended exactly `delay` before
+    /// its arrival. Used when the queue is limited in packets and the link loses nothing.
+    Pipe,
+    /// From a separate record of every transmission (a packet lost on the link occupies
+    /// the transmitter but never enters the pipe, and a limit in bytes needs the bytes).
+    Backlog,
 }
 
 /// Where a packet is on its route, carried beside it through a link's pipe so that a
@@ -176,10 +198,20 @@ impl Links {
             rate: p.rate,
             delay: p.delay,
         });
+        let count = if !p.limited() {
+            QueueCount::None
+        } else if p.loss > 0.0 || p.qlimit_bytes.is_some() {
+            QueueCount::Backlog
+        } else {
+            QueueCount::Pipe
+        };
         self.cold.push(Cold {
             p,
+            count,
             backlog: VecDeque::new(),
             backlog_bytes: 0,
+            pushed: 0,
+            ended: 0,
             c: LinkCounters::default(),
         });
         (self.hot.len() - 1) as u32
@@ -191,35 +223,11 @@ impl Links {
         let bytes = pos.bytes;
         let link = &mut self.hot[li as usize];
         link.pkts_offered += 1;
-        // Drop-tail: count packets waiting (transmission not started), not the one on
-        // the wire. Links without a limit keep no backlog at all.
-        if link.limited {
-            let cold = &mut self.cold[li as usize];
-            while let Some(&(_, end, b)) = cold.backlog.front() {
-                if end <= now {
-                    cold.backlog.pop_front();
-                    cold.backlog_bytes -= b as u64;
-                } else {
-                    break;
-                }
-            }
-            let (mut waiting, mut wbytes) = (cold.backlog.len() as u64, cold.backlog_bytes);
-            if let Some(&(start, _, b)) = cold.backlog.front() {
-                if start <= now {
-                    waiting -= 1;
-                    wbytes -= b as u64;
-                }
-            }
-            let over_p = cold.p.qlimit_pkts.is_some_and(|lim| waiting >= lim);
-            let over_b = cold
-                .p
-                .qlimit_bytes
-                .is_some_and(|lim| wbytes + bytes as u64 > lim);
-            if over_p || over_b {
-                cold.c.drops_queue += 1;
-                return Offer::QueueFull;
-            }
+        // Drop-tail: links without a limit count nothing.
+        if link.limited && !self.admit(now, li, bytes) {
+            return Offer::QueueFull;
         }
+        let link = &mut self.hot[li as usize];
         let fixed = self.fixed[li as usize];
         let start = if link.busy_until > now {
             link.busy_until
@@ -232,9 +240,13 @@ impl Links {
         link.busy_ps += tx.0;
         if link.limited || link.lossy {
             let cold = &mut self.cold[li as usize];
-            if link.limited {
-                cold.backlog.push_back((start, end, bytes));
-                cold.backlog_bytes += bytes as u64;
+            match cold.count {
+                QueueCount::Pipe => cold.pushed += 1,
+                QueueCount::Backlog => {
+                    cold.backlog.push_back((start, end, bytes));
+                    cold.backlog_bytes += bytes as u64;
+                }
+                QueueCount::None => {}
             }
             if link.lossy && cold.p.rng.bernoulli(cold.p.loss) {
                 cold.c.drops_loss += 1;
@@ -245,6 +257,88 @@ impl Links {
         let was_empty = link.pipe.is_empty();
         link.pipe.push_back((arrive, id, pos));
         Offer::Sent(was_empty.then_some(arrive))
+    }
+
+    /// Drop-tail admission at a limited link `li`: whether a packet of `bytes` finds room,
+    /// counting the packets waiting (transmission not started), not the one on the wire.
+    #[inline(always)]
+    fn admit(&mut self, now: SimTime, li: u32, bytes: u32) -> bool {
+        let cold = &mut self.cold[li as usize];
+        if cold.count != QueueCount::Pipe {
+            return self.admit_by_backlog(now, li, bytes);
+        }
+        // The packets whose transmission has not ended are the pipe's tail from the first
+        // one that arrives later than `now + delay`; the cursor `ended` only moves
+        // forward, so each packet is passed once. The first of them is on the wire: it
+        // started at the later of its offer and the previous packet's end, both `≤ now`.
+        // The others wait.
+        let pipe = &self.hot[li as usize].pipe;
+        let front = cold.pushed - pipe.len() as u64;
+        let mut c = cold.ended.max(front);
+        let ended_by = now + self.fixed[li as usize].delay;
+        while c < cold.pushed {
+            let e = &pipe[(c - front) as usize];
+            if e.0 > ended_by {
+                // The cursor reads the pipe in order, as `pop_due` does, in lines
+                // written long ago at a long queue: fetch its next line meanwhile.
+                super::hint::prefetch(
+                    (e as *const (SimTime, u32, Pos)).wrapping_add(PREFETCH_AHEAD),
+                );
+                break;
+            }
+            c += 1;
+        }
+        cold.ended = c;
+        let waiting = (cold.pushed - c).saturating_sub(1);
+        if cold.p.qlimit_pkts.is_some_and(|lim| waiting >= lim) {
+            cold.c.drops_queue += 1;
+            return false;
+        }
+        true
+    }
+
+    /// [`Links::admit`] for a queue counted from its record of transmissions (a lossy
+    /// link, or a limit in bytes); kept out of the event loop's inlined code.
+    #[inline(never)]
+    fn admit_by_backlog(&mut self, now: SimTime, li: u32, bytes: u32) -> bool {
+        let cold = &mut self.cold[li as usize];
+        while let Some(&(_, end, b)) = cold.backlog.front() {
+            if end <= now {
+                cold.backlog.pop_front();
+                cold.backlog_bytes -= b as u64;
+            } else {
+                break;
+            }
+        }
+        let (mut waiting, mut wbytes) = (cold.backlog.len() as u64, cold.backlog_bytes);
+        if let Some(&(start, _, b)) = cold.backlog.front() {
+            if start <= now {
+                waiting -= 1;
+                wbytes -= b as u64;
+            }
+        }
+        let over_p = cold.p.qlimit_pkts.is_some_and(|lim| waiting >= lim);
+        let over_b = cold
+            .p
+            .qlimit_bytes
+            .is_some_and(|lim| wbytes + bytes as u64 > lim);
+        if over_p || over_b {
+            cold.c.drops_queue += 1;
+            return false;
+        }
+        true
+    }
+
+    /// Whether the far end of link `li` is a host ([`LinkParams::to_host`]).
+    #[inline]
+    pub fn to_host(&self, li: u32) -> bool {
+        self.hot[li as usize].to_host
+    }
+
+    /// Fetches link `li`'s hot line into the cache (a hint: reads nothing).
+    #[inline]
+    pub fn prefetch(&self, li: u32) {
+        super::hint::prefetch(self.hot.as_ptr().wrapping_add(li as usize));
     }
 
     /// The node at the far end of link `li`.
@@ -366,6 +460,56 @@ mod tests {
             to: 0,
             to_host,
         }
+    }
+
+    /// A queue limited in packets counts its waiting packets from the pipe; a second link
+    /// that also has a (never reached) limit in bytes counts them from its record of
+    /// transmissions, as every queue did before. Under random offers, some at once, some
+    /// after idle gaps, with the pipe drained at random times, both drop the same packets
+    /// and deliver the same ones at the same times.
+    #[test]
+    fn a_queue_counted_from_its_pipe_drops_what_a_backlog_drops() {
+        let mut links = Links::new(SimTime::ZERO, SimTime::from_secs(10));
+        let limited = |bytes: Option<u64>| LinkParams {
+            qlimit_pkts: Some(5),
+            qlimit_bytes: bytes,
+            ..link(false)
+        };
+        let by_pipe = links.add(limited(None));
+        let by_backlog = links.add(limited(Some(u64::MAX)));
+        assert_eq!(links.cold[by_pipe as usize].count, QueueCount::Pipe);
+        assert_eq!(links.cold[by_backlog as usize].count, QueueCount::Backlog);
+        let mut rng = RngStream::derive(7, 0, "offers");
+        let mut now = SimTime::ZERO;
+        let (mut drops, mut delivered) = (0, 0);
+        for id in 0..20_000u32 {
+            // 1000-byte packets take 1 ms; offers come 0–1.6 ms apart (0.8 ms on
+            // average: the queue fills), one in five at the same instant as the last.
+            now += SimTime(rng.next_u64() % 5 * 400_000_000);
+            let pos = Pos {
+                at: id,
+                bytes: 1000,
+            };
+            let a = links.offer(now, by_pipe, id, pos);
+            let b = links.offer(now, by_backlog, id, pos);
+            assert_eq!(a, b, "offer of packet {id} at {now:?}");
+            drops += u32::from(a == Offer::QueueFull);
+            if rng.next_u64().is_multiple_of(3) {
+                loop {
+                    let a = links.pop_due(now, by_pipe);
+                    assert_eq!(a, links.pop_due(now, by_backlog));
+                    match a {
+                        Due::Packet(..) => delivered += 1,
+                        _ => break,
+                    }
+                }
+            }
+        }
+        // Both outcomes happened often enough to matter.
+        assert!(
+            drops > 1000 && delivered > 10_000,
+            "{drops} drops, {delivered} delivered"
+        );
     }
 
     /// Packets leave in order at their arrival times, and a link ending at a host names
