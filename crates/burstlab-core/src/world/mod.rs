@@ -43,7 +43,8 @@ use hosts::{HostAct, Hosts, Seg};
 use links::{Due, Links, Offer, Pos};
 use packet::{Hop, PacketPool, PktHdr, PktKind};
 
-/// "No packet" in [`Ev::LinkArrive`]'s hint.
+/// "No packet" in [`Ev::LinkArrive`]'s hint (a sentinel, not an `Option`: with
+/// `Option<u32>` the event loop ran 0.5–0.9 % more instructions per segment).
 pub const NO_PACKET: u32 = u32::MAX;
 
 /// Event kinds, each addressed to one component by index. All payloads are indices, so
@@ -76,6 +77,9 @@ pub enum Ev {
     /// End of the run.
     End,
 }
+
+// The doc above promises 16 bytes: the event heap's entries are 32.
+const _: () = assert!(std::mem::size_of::<Ev>() == 16);
 
 /// A burst in the pool: its packets, its queue, and where it is on its path.
 #[derive(Clone, Debug, Default)]
@@ -537,6 +541,8 @@ impl World {
                     }
                 }
                 Due::Later(t, deliver) => {
+                    // Fetched now, and again one event ahead when the look-ahead is on:
+                    // at 160–320 flows dropping this early fetch cost 2–6 % CPU.
                     if let Some(id) = deliver {
                         self.pkts.prefetch(id);
                     }
