@@ -56,8 +56,7 @@ struct Entry<E> {
 }
 
 /// Puts `e` at the hole `hole` of heap `h` or above it: parents later than `e` move down
-/// one level, and `e` is written once, where it stops (both the sift-up of a push and the
-/// way back up of a pop).
+/// one level, and `e` is written once, where it stops (the sift-up of a push).
 ///
 /// # Safety
 /// `hole < h.len()`.
@@ -159,9 +158,14 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Puts `e` (the former last entry) in place of the removed root: the hole at the
-    /// root moves down along the smallest children to the bottom, then `e` moves up from
-    /// there (it usually belongs near the bottom, so the way up is short; Floyd's
-    /// "bottom-up" heapsort trick, as in `std`'s heap).
+    /// root moves down along the smallest children while one of them is earlier than
+    /// `e`, and `e` is written once, where the hole stops.
+    ///
+    /// Top-down, not Floyd's bottom-up variant (the hole to the bottom, then `e` back up,
+    /// as in `std`'s heap): the way up reads entries the way down has just written, and
+    /// the early stop saves levels. Measured against bottom-up with `burstlab-bench`:
+    /// 5.2 % fewer instructions on the 5-hop path (about 12 pending events) and 0.95 of
+    /// its CPU time; at par (0.996–1.007) on 10- and 320-flow dumbbells (1,500 pending).
     #[inline]
     fn sift_down_from_root(&mut self, e: Entry<E>) {
         let h = self.heap.as_mut_slice();
@@ -171,8 +175,7 @@ impl<E: Copy> EventQueue<E> {
         let mut child = 1;
         // SAFETY: `n >= 1` (the caller saw a root); `hole < child` throughout; in the loop
         // every read is of `child ..= child + 3`, guarded by `child + 3 < n`, after it of
-        // `child .. n`. So every index is below `n`, and `hole < n` for the way up.
-        // `Entry` is `Copy`.
+        // `child .. n`. So every index is below `n`, and so is `hole`. `Entry` is `Copy`.
         unsafe {
             while child + 3 < n {
                 // The smallest of four children: two pairs, then the pair winners.
@@ -186,7 +189,13 @@ impl<E: Copy> EventQueue<E> {
                 } else {
                     a
                 };
-                *h.get_unchecked_mut(hole) = *h.get_unchecked(m);
+                let c = *h.get_unchecked(m);
+                // Keys are unique (the sequence number), so `e` never ties a child.
+                if e.key < c.key {
+                    *h.get_unchecked_mut(hole) = e;
+                    return;
+                }
+                *h.get_unchecked_mut(hole) = c;
                 hole = m;
                 child = 4 * hole + 1;
             }
@@ -197,10 +206,13 @@ impl<E: Copy> EventQueue<E> {
                         m = c;
                     }
                 }
-                *h.get_unchecked_mut(hole) = *h.get_unchecked(m);
-                hole = m;
+                let c = *h.get_unchecked(m);
+                if c.key < e.key {
+                    *h.get_unchecked_mut(hole) = c;
+                    hole = m;
+                }
             }
-            sift_up(h, hole, e);
+            *h.get_unchecked_mut(hole) = e;
         }
     }
 

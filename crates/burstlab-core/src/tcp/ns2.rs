@@ -203,6 +203,9 @@ pub struct Ns2Sender {
     maxrto: f64,
     backoff_cap: i64,
     rtx: Option<SimTime>,
+    /// The last `rtt_timeout()` as a duration, with the `(t_backoff, t_rtxcur)` it was
+    /// computed from: the only inputs that change after start-up (see `set_rtx_timer`).
+    rto_memo: Option<((i64, u64), SimTime)>,
     // --- switches
     syn: bool,
     singledup: bool,
@@ -300,6 +303,7 @@ impl Ns2Sender {
             maxrto: cfg.max_rto.as_secs_f64(),
             backoff_cap: cfg.max_backoff.max(1) as i64,
             rtx: None,
+            rto_memo: None,
             syn: cfg.syn,
             singledup: cfg.limited_transmit,
             precision_reduce: cfg.precision_reduce,
@@ -920,7 +924,21 @@ impl Ns2Sender {
     }
 
     fn set_rtx_timer(&mut self, now: SimTime) {
-        self.rtx = Some(now + secs(self.rtt_timeout()));
+        // Every new ACK re-arms the timer, but `rtt_timeout()` moves only when its inputs
+        // do (a new RTT estimate or a backoff): its conversion to picoseconds (a float
+        // multiply, a rounding call, two range checks) is redone only then. The result is
+        // the same value `secs(self.rtt_timeout())` gives.
+        let key = (self.t_backoff, self.t_rtxcur.to_bits());
+        let span = match self.rto_memo {
+            Some((k, span)) if k == key => span,
+            _ => {
+                let span = secs(self.rtt_timeout());
+                self.rto_memo = Some((key, span));
+                span
+            }
+        };
+        debug_assert_eq!(span, secs(self.rtt_timeout()));
+        self.rtx = Some(now + span);
     }
 
     /// `rtt_timeout()` (rfc2988_ true).
