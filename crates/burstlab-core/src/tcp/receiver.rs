@@ -259,17 +259,19 @@ impl TcpReceiver {
                 self.advance_cum();
             }
         }
-        let mut sink = self.ns2?;
+        // In place: a copy of the sink out and back (96 bytes) was written in parts and
+        // read back whole by the ACK just after, a stall on every segment.
+        let sink = self.ns2.as_mut()?;
         sink.maxseen = sink.maxseen.max(seq as i64);
-        self.ns2 = Some(sink);
+        let (maxseen, syn) = (sink.maxseen, sink.syn);
         if self.delayed {
             // DelAckSink::recv: delay an in-order segment that is the new cumulative
             // point when no ACK is pending, unless it fills a gap below the highest
             // segment seen (RFC2581_immediate_ack_) or is the SYN (SYN_immediate_ack_).
             let newest_in_order = seq + 1 == self.cum;
             if self.delack_at.is_none() && newest_in_order {
-                let gap_fill = (seq as i64) < sink.maxseen;
-                let syn = sink.syn && seq == 0;
+                let gap_fill = (seq as i64) < maxseen;
+                let syn = syn && seq == 0;
                 if !gap_fill && !syn {
                     self.delack_at = Some(now + self.delack_timeout);
                     return None;
@@ -289,18 +291,20 @@ impl TcpReceiver {
         if !self.sack {
             return ack;
         }
-        let Some(mut sk) = self.ns2 else {
+        let Some(&Ns2Sink { maxseen, cnt, .. }) = self.ns2.as_ref() else {
             return ack;
         };
         let seqno = self.cum as i64 - 1;
         let old = old as i64;
-        if seqno >= sk.maxseen && sk.cnt != 0 {
-            sk.reset();
-        } else if seqno < sk.maxseen || is_dup {
+        if seqno >= maxseen && cnt != 0 {
+            if let Some(sk) = self.ns2.as_mut() {
+                sk.reset();
+            }
+        } else if seqno < maxseen || is_dup {
             // Sacker::append_ack: `right` = first segment ≥ old not seen (everything
             // ≤ seqno counts as seen), at most maxseen + 1; `left` = one past the
             // highest unseen segment below `right`, searched only if old is above seqno.
-            let right = (self.first_missing(old as u64) as i64).min(sk.maxseen + 1);
+            let right = (self.first_missing(old as u64) as i64).min(maxseen + 1);
             let mut left = 0;
             let mut n = 0usize;
             if old > seqno {
@@ -315,6 +319,9 @@ impl TcpReceiver {
                 n += 1;
             }
             let (rl, rr) = (left, right);
+            let Some(sk) = self.ns2.as_mut() else {
+                return ack;
+            };
             let mut k = 0;
             while n < sk.size {
                 let (l, r) = sk.head(k);
@@ -337,7 +344,6 @@ impl TcpReceiver {
             }
             ack.nsack = n as u8;
         }
-        self.ns2 = Some(sk);
         ack
     }
 

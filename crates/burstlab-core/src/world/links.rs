@@ -16,6 +16,7 @@
 //! hundreds of flows the link table no longer fits in the caches, and a packet crossing
 //! a link then costs one line, not four.
 
+use super::ring::Ring;
 use crate::rng::RngStream;
 use crate::stats::LinkRow;
 use crate::units::{BitRate, SimTime, PS_PER_SEC};
@@ -62,8 +63,9 @@ impl LinkParams {
 #[repr(C, align(64))]
 struct Hot {
     /// Packets propagating: (arrival time at the far end, packet id, its position).
-    pipe: VecDeque<(SimTime, u32, Pos)>,
+    pipe: Ring<(SimTime, u32, Pos)>,
     busy_until: SimTime,
+    delay: SimTime,
     /// Transmission time (ps) booked on the transmitter since the start of the
     /// measurement window: at warm-up it restarts from the booked time that lies past the
     /// warm-up instant. The part booked past the end of the run is taken off when the
@@ -72,6 +74,13 @@ struct Hot {
     busy_ps: u64,
     /// Packets offered in the window (delivered ones are derived: [`Links::rows`]).
     pkts_offered: u64,
+    /// Picoseconds per byte when the rate divides 8·10¹² b·ps/s exactly (1 Gb/s: 8,000;
+    /// 100 Mb/s: 80,000; N × 50 Mb/s for N dividing 160,000) and the quotient fits 32
+    /// bits, so that `bytes × ps_per_byte` fits 64 bits for any `u32` size; else 0, and
+    /// the offer divides by the rate ([`BitRate::tx_time`], out of line). Then
+    /// `bytes × ps_per_byte` is exactly `tx_time(bytes)`: a multiplication instead of a
+    /// 64-bit division, which a profile of the 5-hop path put at about a tenth of the run.
+    ps_per_byte: u32,
     /// The drop-tail queue has a limit (it is counted as [`Cold::count`] says).
     limited: bool,
     /// The link loses packets at random.
@@ -80,28 +89,16 @@ struct Hot {
     to_host: bool,
 }
 
-/// Delay and serialisation cost of a link direction, read by every offer.
-#[derive(Clone, Copy)]
-struct Fixed {
-    delay: SimTime,
-    /// Picoseconds per byte when the rate divides 8·10¹² b·ps/s exactly (1 Gb/s: 8,000;
-    /// 100 Mb/s: 80,000; N × 50 Mb/s for N dividing 160,000), and below 2³² so that
-    /// `bytes × ps_per_byte` fits 64 bits for any `u32` size; else 0, and the offer
-    /// divides by the rate ([`BitRate::tx_time`], out of line). Then `bytes × ps_per_byte`
-    /// is exactly `tx_time(bytes)`: a multiplication instead of a 64-bit division, which
-    /// a profile of the 5-hop path put at about a tenth of the run.
-    ps_per_byte: u64,
-}
+// Everything an offer reads and writes, in one line.
+const _: () = assert!(std::mem::size_of::<Hot>() == 64);
 
-impl Fixed {
-    fn new(rate: BitRate, delay: SimTime) -> Fixed {
-        let bit_ps = 8 * PS_PER_SEC;
-        let ps_per_byte = match rate.0 {
-            0 => 0,
-            r if bit_ps.is_multiple_of(r) && bit_ps / r < 1 << 32 => bit_ps / r,
-            _ => 0,
-        };
-        Fixed { delay, ps_per_byte }
+/// [`Hot::ps_per_byte`] of a link at `rate`.
+fn ps_per_byte(rate: BitRate) -> u32 {
+    let bit_ps = 8 * PS_PER_SEC;
+    match rate.0 {
+        0 => 0,
+        r if bit_ps.is_multiple_of(r) => u32::try_from(bit_ps / r).unwrap_or(0),
+        _ => 0,
     }
 }
 
@@ -124,7 +121,7 @@ struct Cold {
 }
 
 /// Serialisation time of `bytes` on a link whose rate does not divide a byte's bits into
-/// whole picoseconds (see [`Fixed::ps_per_byte`]); out of the event loop's inlined code.
+/// whole picoseconds (see [`Hot::ps_per_byte`]); out of the event loop's inlined code.
 #[inline(never)]
 fn tx_time_by_division(cold: &Cold, bytes: u32) -> SimTime {
     cold.p.rate.tx_time(bytes.into())
@@ -191,7 +188,6 @@ pub enum Due {
 #[derive(Default)]
 pub struct Links {
     hot: Vec<Hot>,
-    fixed: Vec<Fixed>,
     cold: Vec<Cold>,
     /// The measurement window `[warmup, end)`.
     window: (SimTime, SimTime),
@@ -202,7 +198,6 @@ impl Links {
     pub fn new(warmup: SimTime, end: SimTime) -> Links {
         Links {
             hot: Vec::new(),
-            fixed: Vec::new(),
             cold: Vec::new(),
             window: (warmup, end),
         }
@@ -211,15 +206,16 @@ impl Links {
     /// Adds a link direction; returns its index.
     pub fn add(&mut self, p: LinkParams) -> u32 {
         self.hot.push(Hot {
-            pipe: VecDeque::new(),
+            pipe: Ring::default(),
             busy_until: SimTime::ZERO,
+            delay: p.delay,
             busy_ps: 0,
             pkts_offered: 0,
+            ps_per_byte: ps_per_byte(p.rate),
             limited: p.limited(),
             lossy: p.loss > 0.0,
             to_host: p.to_host,
         });
-        self.fixed.push(Fixed::new(p.rate, p.delay));
         let count = if !p.limited() {
             QueueCount::None
         } else if p.loss > 0.0 || p.qlimit_bytes.is_some() {
@@ -250,15 +246,14 @@ impl Links {
             return Offer::QueueFull;
         }
         let link = &mut self.hot[li as usize];
-        let fixed = self.fixed[li as usize];
         let start = if link.busy_until > now {
             link.busy_until
         } else {
             now
         };
-        let tx = if fixed.ps_per_byte != 0 {
-            // `bytes < 2³²` and `ps_per_byte < 2³²`: no overflow (see [`Fixed`]).
-            SimTime(bytes as u64 * fixed.ps_per_byte)
+        let tx = if link.ps_per_byte != 0 {
+            // `bytes < 2³²` and `ps_per_byte < 2³²`: no overflow (see [`Hot`]).
+            SimTime(bytes as u64 * link.ps_per_byte as u64)
         } else {
             tx_time_by_division(&self.cold[li as usize], bytes)
         };
@@ -280,7 +275,7 @@ impl Links {
                 return Offer::Lost;
             }
         }
-        let arrive = end + fixed.delay;
+        let arrive = end + link.delay;
         let was_empty = link.pipe.is_empty();
         link.pipe.push_back((arrive, id, pos));
         Offer::Sent(was_empty.then_some(arrive))
@@ -299,12 +294,13 @@ impl Links {
         // forward, so each packet is passed once. The first of them is on the wire: it
         // started at the later of its offer and the previous packet's end, both `≤ now`.
         // The others wait.
-        let pipe = &self.hot[li as usize].pipe;
+        let link = &self.hot[li as usize];
+        let pipe = &link.pipe;
         let front = cold.pushed - pipe.len() as u64;
         let mut c = cold.ended.max(front);
-        let ended_by = now + self.fixed[li as usize].delay;
+        let ended_by = now + link.delay;
         while c < cold.pushed {
-            let e = &pipe[(c - front) as usize];
+            let e = pipe.get((c - front) as usize);
             if e.0 > ended_by {
                 // The cursor reads the pipe in order, as `pop_due` does, in lines
                 // written long ago at a long queue: fetch its next line meanwhile.
@@ -398,7 +394,7 @@ impl Links {
 
     /// Bytes held by the links' queues and pipes (an estimate for the memory guard).
     pub fn mem_bytes(&self) -> usize {
-        let per_link = std::mem::size_of::<Hot>() + std::mem::size_of::<Fixed>();
+        let per_link = std::mem::size_of::<Hot>();
         self.hot.len() * per_link
             + self
                 .hot
@@ -509,13 +505,13 @@ mod tests {
         ];
         let mut exact = 0;
         for r in rates {
-            let f = Fixed::new(BitRate(r), SimTime::ZERO);
-            if f.ps_per_byte == 0 {
+            let ppb = ps_per_byte(BitRate(r)) as u64;
+            if ppb == 0 {
                 continue;
             }
             exact += 1;
             for b in sizes {
-                let product = (b as u64).checked_mul(f.ps_per_byte).expect("no overflow");
+                let product = (b as u64).checked_mul(ppb).expect("no overflow");
                 assert_eq!(
                     SimTime(product),
                     BitRate(r).tx_time(b.into()),

@@ -29,6 +29,7 @@ mod hint;
 pub mod hosts;
 pub mod links;
 pub mod packet;
+mod ring;
 pub mod wiring;
 
 use crate::engine::EventQueue;
