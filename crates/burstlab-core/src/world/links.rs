@@ -161,8 +161,9 @@ pub enum Offer {
     QueueFull,
     /// Lost on the link (after occupying the transmitter).
     Lost,
-    /// In the pipe; if `Some(t)`, the link was idle and needs its one event at `t`.
-    Sent(Option<SimTime>),
+    /// In the pipe; if `Some((t, to_host))`, the link was idle and needs its one event
+    /// at `t`, and `to_host` says whether its far end is a host ([`LinkParams::to_host`]).
+    Sent(Option<(SimTime, bool)>),
 }
 
 /// How many pipe entries past the head [`Links::pop_due`] prefetches: a 64-byte line
@@ -242,10 +243,9 @@ impl Links {
         let link = &mut self.hot[li as usize];
         link.pkts_offered += 1;
         // Drop-tail: links without a limit count nothing.
-        if link.limited && !self.admit(now, li, bytes) {
+        if link.limited && !Self::admit(link, &mut self.cold[li as usize], now, bytes) {
             return Offer::QueueFull;
         }
-        let link = &mut self.hot[li as usize];
         let start = if link.busy_until > now {
             link.busy_until
         } else {
@@ -278,23 +278,25 @@ impl Links {
         let arrive = end + link.delay;
         let was_empty = link.pipe.is_empty();
         link.pipe.push_back((arrive, id, pos));
-        Offer::Sent(was_empty.then_some(arrive))
+        if was_empty {
+            Offer::Sent(Some((arrive, link.to_host)))
+        } else {
+            Offer::Sent(None)
+        }
     }
 
     /// Drop-tail admission at a limited link `li`: whether a packet of `bytes` finds room,
     /// counting the packets waiting (transmission not started), not the one on the wire.
     #[inline(always)]
-    fn admit(&mut self, now: SimTime, li: u32, bytes: u32) -> bool {
-        let cold = &mut self.cold[li as usize];
+    fn admit(link: &Hot, cold: &mut Cold, now: SimTime, bytes: u32) -> bool {
         if cold.count != QueueCount::Pipe {
-            return self.admit_by_backlog(now, li, bytes);
+            return Self::admit_by_backlog(cold, now, bytes);
         }
         // The packets whose transmission has not ended are the pipe's tail from the first
         // one that arrives later than `now + delay`; the cursor `ended` only moves
         // forward, so each packet is passed once. The first of them is on the wire: it
         // started at the later of its offer and the previous packet's end, both `≤ now`.
         // The others wait.
-        let link = &self.hot[li as usize];
         let pipe = &link.pipe;
         let front = cold.pushed - pipe.len() as u64;
         let mut c = cold.ended.max(front);
@@ -323,8 +325,7 @@ impl Links {
     /// [`Links::admit`] for a queue counted from its record of transmissions (a lossy
     /// link, or a limit in bytes); kept out of the event loop's inlined code.
     #[inline(never)]
-    fn admit_by_backlog(&mut self, now: SimTime, li: u32, bytes: u32) -> bool {
-        let cold = &mut self.cold[li as usize];
+    fn admit_by_backlog(cold: &mut Cold, now: SimTime, bytes: u32) -> bool {
         while let Some(&(_, end, b)) = cold.backlog.front() {
             if end <= now {
                 cold.backlog.pop_front();
@@ -350,12 +351,6 @@ impl Links {
             return false;
         }
         true
-    }
-
-    /// Whether the far end of link `li` is a host ([`LinkParams::to_host`]).
-    #[inline]
-    pub fn to_host(&self, li: u32) -> bool {
-        self.hot[li as usize].to_host
     }
 
     /// Fetches link `li`'s hot line into the cache (a hint: reads nothing).
@@ -534,7 +529,7 @@ mod tests {
         let want = BitRate(155_520_000).tx_time(1_040) + SimTime::from_ms(1);
         assert_eq!(
             links.offer(SimTime::ZERO, li, 7, pos),
-            Offer::Sent(Some(want))
+            Offer::Sent(Some((want, false)))
         );
     }
 
@@ -615,7 +610,10 @@ mod tests {
             let pos = |at| Pos { at, bytes: 1000 };
             let first = links.offer(t0, li, 7, pos(3));
             // 1000 bytes take 1 ms at 8 Mb/s; the second waits for the first.
-            assert_eq!(first, Offer::Sent(Some(SimTime::from_ms(2))));
+            assert_eq!(
+                first,
+                Offer::Sent(Some((SimTime::from_ms(2), li == to_host)))
+            );
             assert_eq!(links.offer(t0, li, 8, pos(4)), Offer::Sent(None));
             let named = |id| (li == to_host).then_some(id);
             assert_eq!(

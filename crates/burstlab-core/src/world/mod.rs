@@ -496,12 +496,8 @@ impl World {
     #[inline(always)]
     fn offer(&mut self, now: SimTime, li: u32, id: u32, pos: Pos) {
         match self.links.offer(now, li, id, pos) {
-            Offer::Sent(Some(t)) => {
-                let next = if self.links.to_host(li) {
-                    id
-                } else {
-                    NO_PACKET
-                };
+            Offer::Sent(Some((t, to_host))) => {
+                let next = if to_host { id } else { NO_PACKET };
                 self.q.push(t, Ev::LinkArrive(li, next))
             }
             Offer::Sent(None) => {}
