@@ -309,6 +309,12 @@ mod tests {
                     prop_assert_eq!(got, expect);
                 }
             }
+            // What is pending, seen without popping (the event loop's look-ahead peeks).
+            prop_assert_eq!(q.len(), reference.len());
+            prop_assert_eq!(q.is_empty(), reference.is_empty());
+            let first = reference.iter().min().copied();
+            prop_assert_eq!(q.peek_time().map(|t| t.0), first.map(|(t, _)| t));
+            prop_assert_eq!(q.peek().copied(), first.map(|(_, e)| e));
         }
         prop_assert_eq!(q.len(), reference.len());
         // Drain: every remaining entry comes out in (time, seq) order.
