@@ -9,12 +9,12 @@
 //! at `max(now, busy_until)`, and the drop-tail occupancy at any instant is the number
 //! of packets whose transmission has not yet started. Waiting packets cost nothing.
 //!
-//! Layout: what every packet touches (the pipe, the transmitter's clock, the counters a
-//! packet moves) is one 64-byte line per link direction; rate and delay sit in a compact
-//! table beside it (16 bytes a link, so every link's stay cached); the rest (queue
-//! limits, loss, the drop-tail count, names) is read only by links that need it. At
-//! hundreds of flows the link table no longer fits in the caches, and a packet crossing
-//! a link then costs one line, not four.
+//! Layout: what every packet touches (the pipe, the transmitter's clock, the delay, the
+//! per-byte serialisation cost, the counters a packet moves) is one 64-byte line per
+//! link direction (the pipe is a 24-byte ring, `ring.rs`, so that all of it fits); the
+//! rest (queue limits, loss, the drop-tail count, names, the rate where it has no whole
+//! per-byte cost) is read only by links that need it. At hundreds of flows the link
+//! table no longer fits in the caches, and a packet crossing a link then costs one line.
 
 use super::ring::Ring;
 use crate::rng::RngStream;
