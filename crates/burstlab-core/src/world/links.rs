@@ -161,9 +161,10 @@ pub enum Offer {
     QueueFull,
     /// Lost on the link (after occupying the transmitter).
     Lost,
-    /// In the pipe; if `Some((t, to_host))`, the link was idle and needs its one event
-    /// at `t`, and `to_host` says whether its far end is a host ([`LinkParams::to_host`]).
-    Sent(Option<(SimTime, bool)>),
+    /// In the pipe; if `Some((t, deliver))`, the link was idle and needs its one event
+    /// at `t`, and `deliver` names the packet if the far end is a host (as in
+    /// [`Due::Later`]).
+    Sent(Option<(SimTime, Option<u32>)>),
 }
 
 /// How many pipe entries past the head [`Links::pop_due`] prefetches: a 64-byte line
@@ -279,13 +280,13 @@ impl Links {
         let was_empty = link.pipe.is_empty();
         link.pipe.push_back((arrive, id, pos));
         if was_empty {
-            Offer::Sent(Some((arrive, link.to_host)))
+            Offer::Sent(Some((arrive, link.to_host.then_some(id))))
         } else {
             Offer::Sent(None)
         }
     }
 
-    /// Drop-tail admission at a limited link `li`: whether a packet of `bytes` finds room,
+    /// Drop-tail admission at a limited link: whether a packet of `bytes` finds room,
     /// counting the packets waiting (transmission not started), not the one on the wire.
     #[inline(always)]
     fn admit(link: &Hot, cold: &mut Cold, now: SimTime, bytes: u32) -> bool {
@@ -529,7 +530,7 @@ mod tests {
         let want = BitRate(155_520_000).tx_time(1_040) + SimTime::from_ms(1);
         assert_eq!(
             links.offer(SimTime::ZERO, li, 7, pos),
-            Offer::Sent(Some((want, false)))
+            Offer::Sent(Some((want, None)))
         );
     }
 
@@ -608,14 +609,11 @@ mod tests {
         for li in [to_host, to_router] {
             let t0 = SimTime::ZERO;
             let pos = |at| Pos { at, bytes: 1000 };
+            let named = |id| (li == to_host).then_some(id);
             let first = links.offer(t0, li, 7, pos(3));
             // 1000 bytes take 1 ms at 8 Mb/s; the second waits for the first.
-            assert_eq!(
-                first,
-                Offer::Sent(Some((SimTime::from_ms(2), li == to_host)))
-            );
+            assert_eq!(first, Offer::Sent(Some((SimTime::from_ms(2), named(7)))));
             assert_eq!(links.offer(t0, li, 8, pos(4)), Offer::Sent(None));
-            let named = |id| (li == to_host).then_some(id);
             assert_eq!(
                 links.pop_due(SimTime::from_ms(1), li),
                 Due::Later(SimTime::from_ms(2), named(7))

@@ -496,10 +496,7 @@ impl World {
     #[inline(always)]
     fn offer(&mut self, now: SimTime, li: u32, id: u32, pos: Pos) {
         match self.links.offer(now, li, id, pos) {
-            Offer::Sent(Some((t, to_host))) => {
-                let next = if to_host { id } else { NO_PACKET };
-                self.q.push(t, Ev::LinkArrive(li, next))
-            }
+            Offer::Sent(Some((t, deliver))) => self.schedule_arrival(li, t, deliver),
             Offer::Sent(None) => {}
             Offer::QueueFull | Offer::Lost => self.drop_packet(now, id),
         }
@@ -512,6 +509,14 @@ impl World {
         let start = self.route_at[self.pkts.hdr(id).route as usize];
         self.pkts.set_hop(id, pos.at - start);
         self.obs_enqueue(now, id, qi)
+    }
+
+    /// Schedules link `li`'s one event at `t`; `deliver` names the arriving packet when
+    /// the far end is a host (the event's hint, [`Ev::LinkArrive`]).
+    #[inline(always)]
+    fn schedule_arrival(&mut self, li: u32, t: SimTime, deliver: Option<u32>) {
+        self.q
+            .push(t, Ev::LinkArrive(li, deliver.unwrap_or(NO_PACKET)));
     }
 
     /// The one event of link `li`; `next` is its hint ([`Ev::LinkArrive`]).
@@ -543,8 +548,7 @@ impl World {
                     if let Some(id) = deliver {
                         self.pkts.prefetch(id);
                     }
-                    self.q
-                        .push(t, Ev::LinkArrive(li, deliver.unwrap_or(NO_PACKET)));
+                    self.schedule_arrival(li, t, deliver);
                     return;
                 }
                 Due::Idle => return,
