@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ import pandas as pd
 import pytest
 
 import burstlab
+from burstlab.api import load_scenario
 from burstlab.cli import main
 from burstlab.sweep import Store, run_key
 
@@ -448,3 +450,22 @@ def test_kept_traces_leave_the_obs_columns_in_the_table(tmp_path: Path) -> None:
     assert "segments_per_burst" in sw.table.columns
     assert sw.table["segments_per_burst"].notna().all()
     assert len(sw.result(0).obs_flows) == 1
+
+
+def test_an_interrupted_pool_leaves_no_thread_behind(tmp_path: Path) -> None:
+    """An interrupted local sweep joins the pool's manager thread before it returns. A
+    manager thread still running at interpreter exit races CPython's exit hook for the
+    pool's wakeup pipe, and the loser prints ``OSError: [Errno 9] Bad file descriptor``
+    after ``burstlab: interrupted``."""
+    sc = load_scenario(write_scenario(tmp_path, duration="30s"))
+    sc = json.loads(json.dumps(sc, default=str))
+    for k in ("seed", "trace"):
+        sc["sim"].pop(k, None)
+    text = sweep_mod.canonical_json(sc)
+    tasks = [sweep_mod.Task(f"run{r}", 0, text, 7, r) for r in range(8)]
+    before = set(threading.enumerate())
+    outcomes = sweep_mod._iter_local(tasks, 2, None)
+    assert next(outcomes)["status"] == "ok"
+    outcomes.close()  # what an interrupt does: the executor's clean-up runs with runs in flight
+    left = [t.name for t in threading.enumerate() if t not in before]
+    assert left == []

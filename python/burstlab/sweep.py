@@ -395,10 +395,19 @@ def _iter_local(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outc
         clean = True
     finally:
         if pool is not None:
-            if not clean:  # interrupted: do not wait for the runs in flight
+            if clean:
+                pool.shutdown(wait=True)
+            else:  # interrupted: do not wait for the runs in flight
                 for proc in list((getattr(pool, "_processes", None) or {}).values()):
                     proc.terminate()
-            pool.shutdown(wait=clean, cancel_futures=True)
+                # Join the pool's manager thread (bounded: an interrupt must not hang).
+                # It sees the dead workers and closes the pool's wakeup pipe; left running
+                # into interpreter exit, it races the exit hook that writes to that pipe,
+                # and the loser prints "OSError: [Errno 9] Bad file descriptor".
+                manager = getattr(pool, "_executor_manager_thread", None)
+                pool.shutdown(wait=False, cancel_futures=True)
+                if manager is not None:
+                    manager.join(timeout=10)
 
 
 def _iter_dask(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outcomes:
