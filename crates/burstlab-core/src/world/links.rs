@@ -165,6 +165,12 @@ pub enum Offer {
     /// at `t`, and `deliver` names the packet if the far end is a host (as in
     /// [`Due::Later`]).
     Sent(Option<(SimTime, Option<u32>)>),
+    /// Not yet in the pipe, and the packet may be passed through: the link was idle (the
+    /// packet does not wait), its pipe is empty and its queue unlimited, and the packet
+    /// arrives at `0`, before `passes_before`. The caller either passes it through (see
+    /// [`Links::pass_through`]) or puts it into the pipe with [`Links::enter`] and
+    /// schedules the link's event as for `Sent(Some((0, 1)))`.
+    Alone(SimTime, Option<u32>),
 }
 
 /// How many pipe entries past the head [`Links::pop_due`] prefetches: a 64-byte line
@@ -193,6 +199,11 @@ pub struct Links {
     cold: Vec<Cold>,
     /// The measurement window `[warmup, end)`.
     window: (SimTime, SimTime),
+    /// A packet passed through a link ([`Links::pass_through`]) must arrive before this: the
+    /// end of the run, and before warm-up ends also the warm-up instant. Its next link
+    /// then counts it in the same period as an arrival event would, and a packet in
+    /// flight at warm-up or at the end is in a pipe, where the counters look for it.
+    passes_before: SimTime,
 }
 
 impl Links {
@@ -202,6 +213,12 @@ impl Links {
             hot: Vec::new(),
             cold: Vec::new(),
             window: (warmup, end),
+            // Without warm-up the counters never restart.
+            passes_before: if warmup > SimTime::ZERO {
+                warmup.min(end)
+            } else {
+                end
+            },
         }
     }
 
@@ -278,6 +295,11 @@ impl Links {
         }
         let arrive = end + link.delay;
         let was_empty = link.pipe.is_empty();
+        // A packet that waits stays in the pipe: a queue building up at a link is seen
+        // there (in the memory guard's message, for one).
+        if was_empty && start == now && !link.limited && arrive < self.passes_before {
+            return Offer::Alone(arrive, link.to_host.then_some(id));
+        }
         link.pipe.push_back((arrive, id, pos));
         if was_empty {
             Offer::Sent(Some((arrive, link.to_host.then_some(id))))
@@ -354,6 +376,42 @@ impl Links {
         true
     }
 
+    /// Puts packet `id`, at position `pos` of its route, into link `li`'s pipe to arrive
+    /// at `t`, after an offer that said [`Offer::Alone`] (then the pipe is empty).
+    #[inline]
+    pub fn enter(&mut self, li: u32, t: SimTime, id: u32, pos: Pos) {
+        let link = &mut self.hot[li as usize];
+        debug_assert!(link.pipe.is_empty());
+        link.pipe.push_back((t, id, pos));
+    }
+
+    /// Passing through (the other answer to [`Offer::Alone`]): the packet stays out of
+    /// link `li`'s pipe, `li` needs no event for it, and the caller offers it to its next
+    /// link at its arrival time, which may lie ahead of the simulation clock. This
+    /// function only states the conditions; the offer has done the rest.
+    ///
+    /// The caller does so only if that next link takes packets from `li` alone and never
+    /// drops one (the world's `through` table). Then it is exact: packets enter the next
+    /// link in the order they leave `li` (FIFO, one delay), every earlier one has already
+    /// entered it (`li`'s pipe was empty), no later offer to it can come from anywhere
+    /// else, and nothing reads the packet or `li`'s pipe before it arrives. The queue
+    /// counters see no difference either: the packet did not wait, `li`'s queue has no
+    /// limit, and it arrives inside the measurement period it was offered in (see
+    /// `passes_before`). Only the order in which simultaneous events are handled
+    /// could change (an event is scheduled earlier than it would have been); the tests
+    /// in `tests/pass_through.rs` run every golden scenario both ways.
+    #[inline]
+    pub fn pass_through(&self, li: u32) {
+        debug_assert!(self.hot[li as usize].pipe.is_empty());
+    }
+
+    /// Whether link `li` can never drop a packet (no queue limit, no random loss), so
+    /// that a packet can be offered to it ahead of the clock (see [`Links::pass_through`]).
+    pub fn never_drops(&self, li: u32) -> bool {
+        let h = &self.hot[li as usize];
+        !h.limited && !h.lossy
+    }
+
     /// Fetches link `li`'s hot line into the cache (a hint: reads nothing).
     #[inline]
     pub fn prefetch(&self, li: u32) {
@@ -420,6 +478,7 @@ impl Links {
     /// `busy_until − warmup`; the window's busy time starts from it.
     pub fn warmup(&mut self) {
         let w0 = self.window.0;
+        self.passes_before = self.window.1;
         for (h, c) in self.hot.iter_mut().zip(&mut self.cold) {
             h.busy_ps = h.busy_until.saturating_sub(w0).0;
             h.pkts_offered = 0;
@@ -528,9 +587,73 @@ mod tests {
             bytes: 1_040,
         };
         let want = BitRate(155_520_000).tx_time(1_040) + SimTime::from_ms(1);
+        // (Alone: the link is idle, its pipe empty and its queue unlimited.)
         assert_eq!(
             links.offer(SimTime::ZERO, li, 7, pos),
-            Offer::Sent(Some((want, None)))
+            Offer::Alone(want, None)
+        );
+    }
+
+    /// An offer says [`Offer::Alone`] (the packet may pass through) only if the link is
+    /// idle, its pipe empty, its queue unlimited and the packet arrives before the end of
+    /// the period it was offered in (warm-up, then the run); else the packet is in the
+    /// pipe, and the offer says so.
+    #[test]
+    fn alone_only_when_idle_unlimited_and_inside_the_period() {
+        let ms = SimTime::from_ms;
+        let pos = Pos { at: 0, bytes: 1000 }; // 1 ms to send, then 1 ms to arrive
+        let mut links = Links::new(ms(10), ms(100));
+        let free = links.add(link(false));
+        let mut limited = link(false);
+        limited.qlimit_pkts = Some(5);
+        let limited = links.add(limited);
+        assert_eq!(links.offer(ms(0), free, 1, pos), Offer::Alone(ms(2), None));
+        // Passed through: the pipe stays empty, but the transmitter is busy until 1 ms,
+        // so a packet offered meanwhile waits, and waits in the pipe.
+        links.pass_through(free);
+        assert_eq!(
+            links.offer(ms(0), free, 2, pos),
+            Offer::Sent(Some((ms(3), None)))
+        );
+        assert_eq!(links.offer(ms(1), free, 3, pos), Offer::Sent(None));
+        assert_eq!(links.pop_due(ms(3), free), Due::Packet(2, pos));
+        assert_eq!(links.pop_due(ms(4), free), Due::Packet(3, pos));
+        assert_eq!(links.offer(ms(5), free, 4, pos), Offer::Alone(ms(7), None));
+        links.enter(free, ms(7), 4, pos);
+        assert_eq!(links.pop_due(ms(7), free), Due::Packet(4, pos));
+        // A limited queue: never alone.
+        assert_eq!(
+            links.offer(ms(0), limited, 5, pos),
+            Offer::Sent(Some((ms(2), None)))
+        );
+        // Arriving at or after the warm-up instant, offered before it: in the pipe.
+        assert_eq!(
+            links.offer(ms(8), free, 6, pos),
+            Offer::Sent(Some((ms(10), None)))
+        );
+        assert_eq!(links.pop_due(ms(10), free), Due::Packet(6, pos));
+        // Until the warm-up event has restarted the counters, a packet offered at the
+        // warm-up instant is not alone either; after it, alone up to the end of the run,
+        // not at it.
+        assert_eq!(
+            links.offer(ms(10), free, 7, pos),
+            Offer::Sent(Some((ms(12), None)))
+        );
+        assert_eq!(links.pop_due(ms(12), free), Due::Packet(7, pos));
+        links.warmup();
+        assert_eq!(
+            links.offer(ms(12), free, 10, pos),
+            Offer::Alone(ms(14), None)
+        );
+        links.pass_through(free);
+        assert_eq!(
+            links.offer(ms(97), free, 8, pos),
+            Offer::Alone(ms(99), None)
+        );
+        links.pass_through(free);
+        assert_eq!(
+            links.offer(ms(98), free, 9, pos),
+            Offer::Sent(Some((ms(100), None)))
         );
     }
 
@@ -612,7 +735,8 @@ mod tests {
             let named = |id| (li == to_host).then_some(id);
             let first = links.offer(t0, li, 7, pos(3));
             // 1000 bytes take 1 ms at 8 Mb/s; the second waits for the first.
-            assert_eq!(first, Offer::Sent(Some((SimTime::from_ms(2), named(7)))));
+            assert_eq!(first, Offer::Alone(SimTime::from_ms(2), named(7)));
+            links.enter(li, SimTime::from_ms(2), 7, pos(3));
             assert_eq!(links.offer(t0, li, 8, pos(4)), Offer::Sent(None));
             assert_eq!(
                 links.pop_due(SimTime::from_ms(1), li),

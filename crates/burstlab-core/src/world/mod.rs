@@ -48,6 +48,9 @@ use packet::{Hop, PacketPool, PktHdr, PktKind};
 /// `Option<u32>` the event loop ran 0.5–0.9 % more instructions per segment).
 pub const NO_PACKET: u32 = u32::MAX;
 
+/// No link: hop `k` of [`World::through`] cannot be passed into.
+const NO_LINK: u32 = u32::MAX;
+
 /// Event kinds, each addressed to one component by index. All payloads are indices, so
 /// an event is 16 bytes.
 #[derive(Clone, Copy, Debug)]
@@ -101,6 +104,13 @@ pub struct World {
     /// `route_at[r]`: where route `r` starts. A packet's [`Pos`] indexes this table.
     hops: Vec<Hop>,
     route_at: Vec<u32>,
+    /// `through[k]`: the link of hop `k` if a packet can be passed into it ahead of the
+    /// clock from the previous hop's link ([`Links::pass_through`]), else [`NO_LINK`]. That
+    /// needs a link every route enters from one and the same link, which never drops a
+    /// packet, and no edge hook (it observes packets as they reach each node).
+    through: Vec<u32>,
+    /// Whether packets may pass through links at all ([`World::set_pass_through`]).
+    pass_through: bool,
     pkts: PacketPool,
     links: Links,
     hosts: Hosts,
@@ -153,6 +163,8 @@ impl World {
             routes: w.routes,
             hops,
             route_at,
+            through: Vec::new(),
+            pass_through: true,
             pkts: PacketPool::with_capacity(1024),
             links: w.links,
             hosts: Hosts::new(r),
@@ -171,6 +183,7 @@ impl World {
             stopped: None,
         };
         world.hook_on = world.edges.needs_hook();
+        world.set_through();
         if world.edges.needs_marks() {
             world.hosts.enable_marks();
         }
@@ -348,6 +361,64 @@ impl World {
     /// Runs the edge hook even if no assembler needs it (to observe it in tests).
     pub fn enable_edge_hook(&mut self) {
         self.hook_on = true;
+        self.set_through();
+    }
+
+    /// Whether packets may skip the pipes and arrival events of links they cross without
+    /// waiting ([`Links::pass_through`]; on by default). It changes speed only, never a result:
+    /// `tests/pass_through.rs` runs scenarios both ways.
+    pub fn set_pass_through(&mut self, on: bool) {
+        self.pass_through = on;
+        self.set_through();
+    }
+
+    /// Fills [`World::through`]: hop `k` on link `n` qualifies if `n` never drops a
+    /// packet and every hop on `n`, in every route, follows a hop on one same link (not
+    /// a host, not an OBS segment). None qualifies while the edge hook runs.
+    fn set_through(&mut self) {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Feeder {
+            Unseen,
+            Only(u32),
+            Several,
+        }
+        let n_links = self.hops.iter().fold(0, |m, h| match *h {
+            Hop::Link(n) => m.max(n as usize + 1),
+            _ => m,
+        });
+        let mut feeder = vec![Feeder::Unseen; n_links];
+        let starts: std::collections::HashSet<u32> = self.route_at.iter().copied().collect();
+        for (k, h) in self.hops.iter().enumerate() {
+            let Hop::Link(n) = *h else { continue };
+            let prev = match (starts.contains(&(k as u32)), k.checked_sub(1)) {
+                (false, Some(j)) => match self.hops[j] {
+                    Hop::Link(l) => Some(l),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let f = &mut feeder[n as usize];
+            *f = match (*f, prev) {
+                (Feeder::Unseen, Some(l)) => Feeder::Only(l),
+                (Feeder::Only(m), Some(l)) if m == l => Feeder::Only(l),
+                _ => Feeder::Several,
+            };
+        }
+        self.through = self
+            .hops
+            .iter()
+            .map(|h| match *h {
+                Hop::Link(n)
+                    if self.pass_through
+                        && !self.hook_on
+                        && matches!(feeder[n as usize], Feeder::Only(_))
+                        && self.links.never_drops(n) =>
+                {
+                    n
+                }
+                _ => NO_LINK,
+            })
+            .collect();
     }
 
     /// The passive window estimator of flow `flow` at its ingress edge.
@@ -498,7 +569,47 @@ impl World {
         match self.links.offer(now, li, id, pos) {
             Offer::Sent(Some((t, deliver))) => self.schedule_arrival(li, t, deliver),
             Offer::Sent(None) => {}
+            Offer::Alone(t, deliver) => self.offer_alone(li, id, pos, t, deliver),
             Offer::QueueFull | Offer::Lost => self.drop_packet(now, id),
+        }
+    }
+
+    /// Packet `id` is alone on link `li` and arrives at `t` ([`Offer::Alone`]): it passes
+    /// through into its next link if [`World::through`] allows, and on along the links it
+    /// passes through, else it enters the pipe. Out of line: on most links, most offers
+    /// find packets in the pipe.
+    #[inline(never)]
+    fn offer_alone(
+        &mut self,
+        mut li: u32,
+        id: u32,
+        mut pos: Pos,
+        mut t: SimTime,
+        deliver: Option<u32>,
+    ) {
+        let mut deliver = deliver;
+        loop {
+            let next = self.through[pos.at as usize];
+            if next == NO_LINK {
+                self.links.enter(li, t, id, pos);
+                return self.schedule_arrival(li, t, deliver);
+            }
+            self.links.pass_through(li);
+            li = next;
+            pos.at += 1;
+            match self.links.offer(t, li, id, pos) {
+                Offer::Sent(Some((at, d))) => return self.schedule_arrival(li, at, d),
+                Offer::Sent(None) => return,
+                Offer::Alone(at, d) => {
+                    t = at;
+                    deliver = d;
+                }
+                Offer::QueueFull | Offer::Lost => {
+                    // A link passed into never drops (see `set_through`).
+                    debug_assert!(false, "link {li} was passed into and dropped a packet");
+                    return self.drop_packet(t, id);
+                }
+            }
         }
     }
 

@@ -1,0 +1,129 @@
+//! Passing packets through links (a packet that crosses an idle link with an empty pipe,
+//! into a link that only that link feeds and that never drops, skips the first link's
+//! pipe and arrival event: `Links::offer`) changes speed only. Every scenario here runs
+//! with it on and off and must give the same results, number for number, traces
+//! included; the runs with it on must take fewer events where it applies.
+
+use burstlab_core::scenario::ScenarioSpec;
+use burstlab_core::world::World;
+use std::path::Path;
+
+/// Runs `text` with passing through on or off: the results as text (every number exact;
+/// `f64`s print in their shortest round-trip form) and the events processed.
+fn run(text: &str, pass: bool) -> (String, u64) {
+    let r = ScenarioSpec::from_toml_str(text)
+        .unwrap()
+        .resolve(None, None)
+        .unwrap();
+    let mut w = World::new(&r).unwrap();
+    w.set_pass_through(pass);
+    w.run_until_end();
+    let events = w.events_processed();
+    let mut res = w.into_result();
+    res.version.clear();
+    res.events = 0;
+    (format!("{res:?}"), events)
+}
+
+/// Both ways; returns the events with and without.
+fn same_both_ways(name: &str, text: &str) -> (u64, u64) {
+    let (on, e_on) = run(text, true);
+    let (off, e_off) = run(text, false);
+    assert!(
+        on == off,
+        "{name}: passing through changed the results ({e_on} events against {e_off})"
+    );
+    assert!(e_on <= e_off, "{name}: {e_on} events against {e_off}");
+    (e_on, e_off)
+}
+
+/// A path of `rates.len()` links from `src` to `dst`; `extra` is appended to link `k`'s
+/// entry for `(k, extra)` in `links`.
+fn path(sim: &str, rates: &[&str], links: &[(usize, &str)], flows: &str) -> String {
+    let mut s = format!("[sim]\n{sim}\n[[node]]\nname = \"src\"\nkind = \"host\"\n");
+    for k in 1..rates.len() {
+        s += &format!("[[node]]\nname = \"r{k}\"\n");
+    }
+    s += "[[node]]\nname = \"dst\"\nkind = \"host\"\n";
+    for (k, rate) in rates.iter().enumerate() {
+        let a = if k == 0 {
+            "src".into()
+        } else {
+            format!("r{k}")
+        };
+        let b = if k + 1 == rates.len() {
+            "dst".into()
+        } else {
+            format!("r{}", k + 1)
+        };
+        s += &format!("[[link]]\na = \"{a}\"\nb = \"{b}\"\nrate = \"{rate}\"\ndelay = \"10ms\"\n");
+        for (_, extra) in links.iter().filter(|(i, _)| *i == k) {
+            s += extra;
+            s += "\n";
+        }
+    }
+    s + flows
+}
+
+#[test]
+fn every_golden_scenario_gives_the_same_results() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/scenarios");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8);
+    let mut fewer = 0;
+    for p in &names {
+        let text = std::fs::read_to_string(p).unwrap();
+        let (on, off) = same_both_ways(&p.display().to_string(), &text);
+        fewer += usize::from(on < off);
+    }
+    // The mesh (a third fewer events) and the linear OBS network (a fifth) have links
+    // that only one link feeds; the others' paths have limited or lossy links, or an
+    // edge hook.
+    assert!(
+        fewer >= 2,
+        "passing through applied in only {fewer} scenarios"
+    );
+}
+
+/// The 5-hop benchmark path (SACK, random loss on the middle hop: a link that drops is
+/// never passed into), with a warm-up and traces: packets in flight at the warm-up
+/// instant and at the end take the pipes, and the counters see them there.
+#[test]
+fn a_lossy_path_with_warmup_and_traces() {
+    let flows = "[[flow]]\ntype = \"tcp\"\nsrc = \"src\"\ndst = \"dst\"\nvariant = \"sack\"\n\
+                 wm = 50\nmss = \"1000B\"\n";
+    let text = path(
+        "duration = \"120.0137s\"\nwarmup = \"30.0071s\"\nseed = 5\n\
+         trace = { cwnd = true, packets = true, start = \"29s\", end = \"31s\" }",
+        &["1Gb/s"; 5],
+        &[(2, "loss_ab = 0.01")],
+        flows,
+    );
+    let (on, off) = same_both_ways("path", &text);
+    // Data cross two arrival events instead of five, ACKs one instead of five.
+    assert!(on * 2 < off, "{on} events against {off}");
+}
+
+/// Queues that build up: a CBR source overloads the second hop of a path (no limit
+/// there, so a waiting packet must stay in that link's pipe), a TCP flow shares it, and
+/// the third hop has a drop-tail limit (a limited link is never passed through).
+#[test]
+fn queues_building_up_and_limited_links() {
+    let flows = "[[flow]]\ntype = \"cbr\"\nsrc = \"src\"\ndst = \"dst\"\nrate = \"12Mb/s\"\n\
+                 stop = \"1.5s\"\n\
+                 [[flow]]\ntype = \"tcp\"\nsrc = \"src\"\ndst = \"dst\"\nvariant = \"newreno\"\n\
+                 wm = 100\n\
+                 [[flow]]\ntype = \"onoff\"\nsrc = \"src\"\ndst = \"dst\"\nrate = \"4Mb/s\"\n\
+                 mean_on = \"20ms\"\nmean_off = \"30ms\"\nstart = \"0.2s\"\n";
+    let text = path(
+        "duration = \"4s\"\nwarmup = \"0.5s\"\nseed = 11",
+        &["100Mb/s", "10Mb/s", "20Mb/s", "100Mb/s"],
+        &[(2, "queue_pkts = 20")],
+        flows,
+    );
+    same_both_ways("overload", &text);
+}
