@@ -1,6 +1,6 @@
-//! Passing packets through links (a packet that crosses an idle link with an empty pipe,
-//! into a link that only that link feeds and that never drops, skips the first link's
-//! pipe and arrival event: `Links::offer`) changes speed only. Every scenario here runs
+//! Passing packets through links (a packet bound for a link that only one link feeds and
+//! that never drops skips the feeding link's pipe and arrival event when that pipe is
+//! empty: `Links::pass_through`) changes speed only. Every scenario here runs
 //! with it on and off and must give the same results, number for number, traces
 //! included; the runs with it on must take fewer events where it applies.
 
@@ -126,4 +126,32 @@ fn queues_building_up_and_limited_links() {
         flows,
     );
     same_both_ways("overload", &text);
+}
+
+/// A dumbbell: the drop-tail bottleneck feeds each receiver's link alone, so packets pass
+/// through it, waiting in its queue or not, and its limit counts them all (losses,
+/// retransmissions and timeouts); the warm-up instant falls while its queue is full.
+#[test]
+fn a_dumbbell_with_a_full_drop_tail_queue() {
+    let n = 8;
+    let mut s = format!(
+        "[sim]\nduration = \"0.6s\"\nwarmup = \"0.2003s\"\nseed = 3\n\
+         [[node]]\nname = \"R1\"\n[[node]]\nname = \"R2\"\n\
+         [[link]]\na = \"R1\"\nb = \"R2\"\nrate = \"{}Mb/s\"\ndelay = \"5ms\"\nqueue_pkts = 40\n",
+        n * 50
+    );
+    for i in 0..n {
+        s += &format!(
+            "[[node]]\nname = \"s{i}\"\nkind = \"host\"\n[[node]]\nname = \"d{i}\"\nkind = \"host\"\n\
+             [[link]]\na = \"s{i}\"\nb = \"R1\"\nrate = \"100Mb/s\"\ndelay = \"1ms\"\n\
+             [[link]]\na = \"R2\"\nb = \"d{i}\"\nrate = \"100Mb/s\"\ndelay = \"1ms\"\n\
+             [[flow]]\ntype = \"tcp\"\nsrc = \"s{i}\"\ndst = \"d{i}\"\nvariant = \"{}\"\n\
+             wm = 300\nstart = \"{}ms\"\n",
+            ["sack", "newreno", "reno", "tahoe"][i % 4],
+            i
+        );
+    }
+    let (on, off) = same_both_ways("dumbbell", &s);
+    // Data and ACKs cross two arrival events instead of three.
+    assert!(on * 10 < off * 8, "{on} events against {off}");
 }

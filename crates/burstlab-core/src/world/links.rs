@@ -59,11 +59,14 @@ impl LinkParams {
     }
 }
 
+/// A packet in a pipe: its arrival time at the far end, its id, its position.
+type Entry = (SimTime, u32, Pos);
+
 /// The part of a link direction that every packet reads and writes: one cache line.
 #[repr(C, align(64))]
 struct Hot {
     /// Packets propagating: (arrival time at the far end, packet id, its position).
-    pipe: Ring<(SimTime, u32, Pos)>,
+    pipe: Ring<Entry>,
     busy_until: SimTime,
     delay: SimTime,
     /// Transmission time (ps) booked on the transmitter since the start of the
@@ -87,6 +90,9 @@ struct Hot {
     lossy: bool,
     /// [`LinkParams::to_host`].
     to_host: bool,
+    /// The link is the one feeder of a link packets may be passed into
+    /// ([`Links::set_feeds`]): its offers may say [`Offer::Passable`].
+    feeds: bool,
 }
 
 // Everything an offer reads and writes, in one line.
@@ -165,12 +171,12 @@ pub enum Offer {
     /// at `t`, and `deliver` names the packet if the far end is a host (as in
     /// [`Due::Later`]).
     Sent(Option<(SimTime, Option<u32>)>),
-    /// Not yet in the pipe, and the packet may be passed through: the link was idle (the
-    /// packet does not wait), its pipe is empty and its queue unlimited, and the packet
-    /// arrives at `0`, before `passes_before`. The caller either passes it through (see
-    /// [`Links::pass_through`]) or puts it into the pipe with [`Links::enter`] and
-    /// schedules the link's event as for `Sent(Some((0, 1)))`.
-    Alone(SimTime, Option<u32>),
+    /// At a link that feeds one packets may be passed into ([`Links::set_feeds`]), and
+    /// the packet may be passed through: it is not in the pipe, and would arrive at the
+    /// far end at `0` (before `passes_before`), with the event hint `1` (as in
+    /// `Sent(Some((0, 1)))`). The caller either passes it through (see
+    /// [`Links::pass_through`]) or puts it into the pipe with [`Links::enter`].
+    Passable(SimTime, Option<u32>),
 }
 
 /// How many pipe entries past the head [`Links::pop_due`] prefetches: a 64-byte line
@@ -190,6 +196,16 @@ pub enum Due {
     Later(SimTime, Option<u32>),
     /// The pipe is empty.
     Idle,
+    /// The next arrival is later, and the packets left in the pipe may all pass through
+    /// now: the world takes them out with [`Links::take_front`], in order, for as long as
+    /// they are bound for the link this one feeds, and schedules the link's event for the
+    /// first that is not, if any. That is, the link feeds one, has a queue limit, and the
+    /// last of them arrives inside the current measurement period. At a busy link a
+    /// packet kept in the pipe (one that would have arrived past warm-up, offered before
+    /// it) would otherwise keep every later one in the pipe too, for as long as the link
+    /// stays busy. (At a link without a limit the packets in the pipe are those that
+    /// waited, and stay there.)
+    Flush,
 }
 
 /// Every packet link direction of the world.
@@ -234,6 +250,7 @@ impl Links {
             limited: p.limited(),
             lossy: p.loss > 0.0,
             to_host: p.to_host,
+            feeds: false,
         });
         let count = if !p.limited() {
             QueueCount::None
@@ -255,6 +272,9 @@ impl Links {
     }
 
     /// Offers packet `id` of `bytes` to link `li` at time `now`.
+    ///
+    /// `now` lies ahead of the simulation clock when the packet was passed through the
+    /// link before this one (see [`Links::pass_through`]).
     #[inline(always)]
     pub fn offer(&mut self, now: SimTime, li: u32, id: u32, pos: Pos) -> Offer {
         let bytes = pos.bytes;
@@ -295,10 +315,16 @@ impl Links {
         }
         let arrive = end + link.delay;
         let was_empty = link.pipe.is_empty();
-        // A packet that waits stays in the pipe: a queue building up at a link is seen
-        // there (in the memory guard's message, for one).
-        if was_empty && start == now && !link.limited && arrive < self.passes_before {
-            return Offer::Alone(arrive, link.to_host.then_some(id));
+        // A packet may pass through (at a link that feeds one packets may be passed into)
+        // unless a packet in the pipe is still to reach the fed link (the pipe holds only
+        // packets that did not pass: while the link passes every packet, its pipe stays
+        // empty), or it arrives past its measurement period. At a link without a queue
+        // limit it must not wait either: a queue building up there is seen in its pipe
+        // (in the memory guard's message, for one). A limited queue counts its packets
+        // from its record of transmissions, which has the passed ones too (`set_feeds`).
+        if link.feeds && was_empty && arrive < self.passes_before && (link.limited || start == now)
+        {
+            return Offer::Passable(arrive, link.to_host.then_some(id));
         }
         link.pipe.push_back((arrive, id, pos));
         if was_empty {
@@ -329,9 +355,7 @@ impl Links {
             if e.0 > ended_by {
                 // The cursor reads the pipe in order, as `pop_due` does, in lines
                 // written long ago at a long queue: fetch its next line meanwhile.
-                super::hint::prefetch(
-                    (e as *const (SimTime, u32, Pos)).wrapping_add(PREFETCH_AHEAD),
-                );
+                super::hint::prefetch((e as *const Entry).wrapping_add(PREFETCH_AHEAD));
                 break;
             }
             c += 1;
@@ -377,32 +401,61 @@ impl Links {
     }
 
     /// Puts packet `id`, at position `pos` of its route, into link `li`'s pipe to arrive
-    /// at `t`, after an offer that said [`Offer::Alone`] (then the pipe is empty).
+    /// at `t`, after an offer that said [`Offer::Passable`]; returns whether the pipe was
+    /// empty (then the link needs its one event at `t`).
     #[inline]
-    pub fn enter(&mut self, li: u32, t: SimTime, id: u32, pos: Pos) {
+    pub fn enter(&mut self, li: u32, t: SimTime, id: u32, pos: Pos) -> bool {
         let link = &mut self.hot[li as usize];
-        debug_assert!(link.pipe.is_empty());
+        let was_empty = link.pipe.is_empty();
         link.pipe.push_back((t, id, pos));
+        was_empty
     }
 
-    /// Passing through (the other answer to [`Offer::Alone`]): the packet stays out of
+    /// Link `li` is the one feeder of a link packets may be passed into (the world's
+    /// `through` table): its offers may say [`Offer::Passable`]. A queue limit counted
+    /// from the pipe is counted from the record of transmissions from now on (the two
+    /// counts agree: `a_queue_counted_from_its_pipe_drops_what_a_backlog_drops`), since
+    /// a packet that waits may pass. Called before the first packet.
+    pub fn set_feeds(&mut self, li: u32, on: bool) {
+        let (h, c) = (&mut self.hot[li as usize], &mut self.cold[li as usize]);
+        h.feeds = on;
+        if on && c.count == QueueCount::Pipe {
+            c.count = QueueCount::Backlog;
+        }
+    }
+
+    /// The front packet of link `li`'s pipe, taken out before its arrival to pass it
+    /// through (see [`Due::Flush`]): `(arrival, id, position)`.
+    #[inline]
+    pub fn front(&self, li: u32) -> Option<(SimTime, u32, Pos)> {
+        self.hot[li as usize].pipe.front().copied()
+    }
+
+    /// Takes out the front packet of link `li`'s pipe (see [`Links::front`]).
+    #[inline]
+    pub fn take_front(&mut self, li: u32) {
+        self.hot[li as usize].pipe.pop_front();
+    }
+
+    /// Passing through (the other answer to [`Offer::Passable`]): the packet stays out of
     /// link `li`'s pipe, `li` needs no event for it, and the caller offers it to its next
     /// link at its arrival time, which may lie ahead of the simulation clock. This
     /// function only states the conditions; the offer has done the rest.
     ///
     /// The caller does so only if that next link takes packets from `li` alone and never
     /// drops one (the world's `through` table). Then it is exact: packets enter the next
-    /// link in the order they leave `li` (FIFO, one delay), every earlier one has already
-    /// entered it (`li`'s pipe was empty), no later offer to it can come from anywhere
-    /// else, and nothing reads the packet or `li`'s pipe before it arrives. The queue
-    /// counters see no difference either: the packet did not wait, `li`'s queue has no
-    /// limit, and it arrives inside the measurement period it was offered in (see
-    /// `passes_before`). Only the order in which simultaneous events are handled
-    /// could change (an event is scheduled earlier than it would have been); the tests
-    /// in `tests/pass_through.rs` run every golden scenario both ways.
+    /// link in the order they leave `li` (FIFO, one delay), every earlier one bound for
+    /// it has already entered it (none is left in `li`'s pipe), no later offer to it can
+    /// come from anywhere else, and nothing reads the packet before it arrives. The queue
+    /// counters see no difference either: a limited queue counts from its record of
+    /// transmissions, which has the packet, an unlimited one counts nothing, and the
+    /// packet arrives inside the measurement period it was offered in (see
+    /// `passes_before`). Only the order in which simultaneous events are handled could
+    /// change (an event is scheduled earlier than it would have been); the tests in
+    /// `tests/pass_through.rs` run every golden scenario both ways.
     #[inline]
     pub fn pass_through(&self, li: u32) {
-        debug_assert!(self.hot[li as usize].pipe.is_empty());
+        debug_assert!(self.hot[li as usize].feeds);
     }
 
     /// Whether link `li` can never drop a packet (no queue limit, no random loss), so
@@ -435,13 +488,19 @@ impl Links {
                 // written long ago at a busy link: fetch it now, before it is read. Near
                 // the end of the ring buffer the address lies past it (the entries wrap
                 // to its start): a wasted hint, never a read.
-                super::hint::prefetch(
-                    (e as *const (SimTime, u32, Pos)).wrapping_add(PREFETCH_AHEAD),
-                );
+                super::hint::prefetch((e as *const Entry).wrapping_add(PREFETCH_AHEAD));
                 link.pipe.pop_front();
                 Due::Packet(id, pos)
             }
-            Some(&(t, id, _)) => Due::Later(t, link.to_host.then_some(id)),
+            Some(&(t, id, _)) => {
+                if link.feeds
+                    && link.limited
+                    && link.pipe.get(link.pipe.len() - 1).0 < self.passes_before
+                {
+                    return Due::Flush;
+                }
+                Due::Later(t, link.to_host.then_some(id))
+            }
             None => Due::Idle,
         }
     }
@@ -456,7 +515,7 @@ impl Links {
                 .zip(&self.cold)
                 .map(|(h, c)| {
                     c.backlog.capacity() * std::mem::size_of::<(SimTime, SimTime, u32)>()
-                        + h.pipe.capacity() * std::mem::size_of::<(SimTime, u32, Pos)>()
+                        + h.pipe.capacity() * std::mem::size_of::<Entry>()
                 })
                 .sum::<usize>()
     }
@@ -587,74 +646,75 @@ mod tests {
             bytes: 1_040,
         };
         let want = BitRate(155_520_000).tx_time(1_040) + SimTime::from_ms(1);
-        // (Alone: the link is idle, its pipe empty and its queue unlimited.)
         assert_eq!(
             links.offer(SimTime::ZERO, li, 7, pos),
-            Offer::Alone(want, None)
+            Offer::Sent(Some((want, None)))
         );
     }
 
-    /// An offer says [`Offer::Alone`] (the packet may pass through) only if the link is
-    /// idle, its pipe empty, its queue unlimited and the packet arrives before the end of
-    /// the period it was offered in (warm-up, then the run); else the packet is in the
-    /// pipe, and the offer says so.
+    /// At a link that feeds one packets may be passed into, an offer says
+    /// [`Offer::Passable`] unless a packet is in the pipe, the packet would arrive past
+    /// its measurement period, or it would wait at a link without a queue limit; then it
+    /// is in the pipe, as at any link. A limited queue still counts the packets that
+    /// passed.
     #[test]
-    fn alone_only_when_idle_unlimited_and_inside_the_period() {
+    fn passable_unless_one_is_ahead_waiting_unlimited_or_past_the_period() {
         let ms = SimTime::from_ms;
         let pos = Pos { at: 0, bytes: 1000 }; // 1 ms to send, then 1 ms to arrive
         let mut links = Links::new(ms(10), ms(100));
         let free = links.add(link(false));
-        let mut limited = link(false);
-        limited.qlimit_pkts = Some(5);
-        let limited = links.add(limited);
-        assert_eq!(links.offer(ms(0), free, 1, pos), Offer::Alone(ms(2), None));
-        // Passed through: the pipe stays empty, but the transmitter is busy until 1 ms,
-        // so a packet offered meanwhile waits, and waits in the pipe.
-        links.pass_through(free);
+        let mut lim = link(false);
+        lim.qlimit_pkts = Some(5);
+        let limited = links.add(lim);
+        let plain = links.add(link(false));
+        links.set_feeds(free, true);
+        links.set_feeds(limited, true);
+        let sent = |t| Offer::Sent(Some((t, None)));
+        // A link that feeds none offers as ever.
+        assert_eq!(links.offer(ms(0), plain, 1, pos), sent(ms(2)));
+        // No limit: the first packet passes; the next waits behind it, so it is kept.
         assert_eq!(
             links.offer(ms(0), free, 2, pos),
-            Offer::Sent(Some((ms(3), None)))
+            Offer::Passable(ms(2), None)
         );
-        assert_eq!(links.offer(ms(1), free, 3, pos), Offer::Sent(None));
-        assert_eq!(links.pop_due(ms(3), free), Due::Packet(2, pos));
-        assert_eq!(links.pop_due(ms(4), free), Due::Packet(3, pos));
-        assert_eq!(links.offer(ms(5), free, 4, pos), Offer::Alone(ms(7), None));
-        links.enter(free, ms(7), 4, pos);
-        assert_eq!(links.pop_due(ms(7), free), Due::Packet(4, pos));
-        // A limited queue: never alone.
+        links.pass_through(free);
+        assert_eq!(links.offer(ms(0), free, 3, pos), sent(ms(3)));
+        // While it is in the pipe, no packet passes, not even one that does not wait.
+        assert_eq!(links.offer(ms(2), free, 4, pos), Offer::Sent(None));
+        assert_eq!(links.pop_due(ms(3), free), Due::Packet(3, pos));
+        assert_eq!(links.pop_due(ms(4), free), Due::Packet(4, pos));
         assert_eq!(
-            links.offer(ms(0), limited, 5, pos),
-            Offer::Sent(Some((ms(2), None)))
+            links.offer(ms(4), free, 5, pos),
+            Offer::Passable(ms(6), None)
         );
-        // Arriving at or after the warm-up instant, offered before it: in the pipe.
-        assert_eq!(
-            links.offer(ms(8), free, 6, pos),
-            Offer::Sent(Some((ms(10), None)))
-        );
-        assert_eq!(links.pop_due(ms(10), free), Due::Packet(6, pos));
-        // Until the warm-up event has restarted the counters, a packet offered at the
-        // warm-up instant is not alone either; after it, alone up to the end of the run,
-        // not at it.
-        assert_eq!(
-            links.offer(ms(10), free, 7, pos),
-            Offer::Sent(Some((ms(12), None)))
-        );
-        assert_eq!(links.pop_due(ms(12), free), Due::Packet(7, pos));
+        links.pass_through(free);
+        // A limited queue: packets that wait pass too, and are counted as waiting. At
+        // 0 ms packet 10 is on the wire, then 11..=15 wait: the sixth is one too many.
+        for id in 10..=15 {
+            assert_eq!(
+                links.offer(ms(0), limited, id, pos),
+                Offer::Passable(ms(2 + id as u64 - 10), None)
+            );
+            links.pass_through(limited);
+        }
+        assert_eq!(links.offer(ms(0), limited, 16, pos), Offer::QueueFull);
+        // Arriving at or past the warm-up instant, offered before the warm-up event: in
+        // the pipe.
+        assert_eq!(links.offer(ms(8), free, 20, pos), sent(ms(10)));
+        assert_eq!(links.pop_due(ms(10), free), Due::Packet(20, pos));
         links.warmup();
+        // After it, passable up to the end of the run, not at it.
         assert_eq!(
-            links.offer(ms(12), free, 10, pos),
-            Offer::Alone(ms(14), None)
+            links.offer(ms(10), free, 21, pos),
+            Offer::Passable(ms(12), None)
         );
         links.pass_through(free);
         assert_eq!(
-            links.offer(ms(97), free, 8, pos),
-            Offer::Alone(ms(99), None)
+            links.offer(ms(97), free, 22, pos),
+            Offer::Passable(ms(99), None)
         );
         links.pass_through(free);
-        assert_eq!(
-            links.offer(ms(98), free, 9, pos),
-            Offer::Sent(Some((ms(100), None)))
-        );
+        assert_eq!(links.offer(ms(98), free, 23, pos), sent(ms(100)));
     }
 
     fn link(to_host: bool) -> LinkParams {
@@ -735,8 +795,7 @@ mod tests {
             let named = |id| (li == to_host).then_some(id);
             let first = links.offer(t0, li, 7, pos(3));
             // 1000 bytes take 1 ms at 8 Mb/s; the second waits for the first.
-            assert_eq!(first, Offer::Alone(SimTime::from_ms(2), named(7)));
-            links.enter(li, SimTime::from_ms(2), 7, pos(3));
+            assert_eq!(first, Offer::Sent(Some((SimTime::from_ms(2), named(7)))));
             assert_eq!(links.offer(t0, li, 8, pos(4)), Offer::Sent(None));
             assert_eq!(
                 links.pop_due(SimTime::from_ms(1), li),

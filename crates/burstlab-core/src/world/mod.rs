@@ -404,21 +404,24 @@ impl World {
                 _ => Feeder::Several,
             };
         }
+        let mut feeds = vec![false; n_links];
         self.through = self
             .hops
             .iter()
             .map(|h| match *h {
-                Hop::Link(n)
-                    if self.pass_through
-                        && !self.hook_on
-                        && matches!(feeder[n as usize], Feeder::Only(_))
-                        && self.links.never_drops(n) =>
-                {
-                    n
-                }
+                Hop::Link(n) if self.pass_through && !self.hook_on => match feeder[n as usize] {
+                    Feeder::Only(l) if self.links.never_drops(n) => {
+                        feeds[l as usize] = true;
+                        n
+                    }
+                    _ => NO_LINK,
+                },
                 _ => NO_LINK,
             })
             .collect();
+        for (l, on) in feeds.into_iter().enumerate() {
+            self.links.set_feeds(l as u32, on);
+        }
     }
 
     /// The passive window estimator of flow `flow` at its ingress edge.
@@ -569,30 +572,30 @@ impl World {
         match self.links.offer(now, li, id, pos) {
             Offer::Sent(Some((t, deliver))) => self.schedule_arrival(li, t, deliver),
             Offer::Sent(None) => {}
-            Offer::Alone(t, deliver) => self.offer_alone(li, id, pos, t, deliver),
+            Offer::Passable(t, deliver) => self.offer_passable(li, id, pos, t, deliver),
             Offer::QueueFull | Offer::Lost => self.drop_packet(now, id),
         }
     }
 
-    /// Packet `id` is alone on link `li` and arrives at `t` ([`Offer::Alone`]): it passes
-    /// through into its next link if [`World::through`] allows, and on along the links it
-    /// passes through, else it enters the pipe. Out of line: on most links, most offers
-    /// find packets in the pipe.
+    /// Packet `id` may pass through link `li`, at whose far end it arrives at `t`
+    /// ([`Offer::Passable`]): it passes into its next link if [`World::through`] allows,
+    /// and on along the links it may pass through; else it enters the pipe.
     #[inline(never)]
-    fn offer_alone(
+    fn offer_passable(
         &mut self,
         mut li: u32,
         id: u32,
         mut pos: Pos,
         mut t: SimTime,
-        deliver: Option<u32>,
+        mut deliver: Option<u32>,
     ) {
-        let mut deliver = deliver;
         loop {
             let next = self.through[pos.at as usize];
             if next == NO_LINK {
-                self.links.enter(li, t, id, pos);
-                return self.schedule_arrival(li, t, deliver);
+                if self.links.enter(li, t, id, pos) {
+                    self.schedule_arrival(li, t, deliver);
+                }
+                return;
             }
             self.links.pass_through(li);
             li = next;
@@ -600,7 +603,7 @@ impl World {
             match self.links.offer(t, li, id, pos) {
                 Offer::Sent(Some((at, d))) => return self.schedule_arrival(li, at, d),
                 Offer::Sent(None) => return,
-                Offer::Alone(at, d) => {
+                Offer::Passable(at, d) => {
                     t = at;
                     deliver = d;
                 }
@@ -610,6 +613,23 @@ impl World {
                     return self.drop_packet(t, id);
                 }
             }
+        }
+    }
+
+    /// Passes the packets left in link `li`'s pipe through it, in order, while they are
+    /// bound for the link it feeds ([`Due::Flush`]); schedules the link's event for
+    /// the first one that is not, if any. Each goes on exactly as a packet that passes
+    /// at its offer: it arrives inside the measurement period, every packet ahead of it
+    /// has entered the fed link, and none can enter it from elsewhere.
+    #[inline(never)]
+    fn flush(&mut self, li: u32) {
+        while let Some((t, id, pos)) = self.links.front(li) {
+            if self.through[pos.at as usize] == NO_LINK {
+                let deliver = (self.hops[pos.at as usize] == Hop::Deliver).then_some(id);
+                return self.schedule_arrival(li, t, deliver);
+            }
+            self.links.take_front(li);
+            self.offer_passable(li, id, pos, t, None);
         }
     }
 
@@ -663,6 +683,7 @@ impl World {
                     return;
                 }
                 Due::Idle => return,
+                Due::Flush => return self.flush(li),
             }
         }
     }
