@@ -9,6 +9,12 @@
 //! at `max(now, busy_until)`, and the drop-tail occupancy at any instant is the number
 //! of packets whose transmission has not yet started. Waiting packets cost nothing.
 //!
+//! Passing through ([`Links::pass_through`]): a link that only one link feeds and that
+//! never drops is entered ahead of the clock. A packet bound for it skips its feeding
+//! link's pipe and arrival event when that pipe is empty, and is offered to it at once,
+//! at its arrival time; a limited queue at the feeding link then counts its waiting
+//! packets from its record of transmissions, which has the passed ones too.
+//!
 //! Layout: what every packet touches (the pipe, the transmitter's clock, the delay, the
 //! per-byte serialisation cost, the counters a packet moves) is one 64-byte line per
 //! link direction (the pipe is a 24-byte ring, `ring.rs`, so that all of it fits); the
