@@ -4,6 +4,8 @@
 //! number. In debug builds the loop also checks every hint it follows (the packet an
 //! arrival event names is the one that arrives).
 
+mod common;
+
 use burstlab_core::scenario::ScenarioSpec;
 use burstlab_core::world::World;
 
@@ -11,23 +13,8 @@ use burstlab_core::world::World;
 /// short drop-tail queue (losses, retransmissions and timeouts), each with its own
 /// receiver.
 fn dumbbell(n: usize) -> String {
-    let mut s = format!(
-        "[sim]\nduration = \"0.5s\"\nwarmup = \"0.1s\"\nseed = 3\n\
-         [[node]]\nname = \"R1\"\n[[node]]\nname = \"R2\"\n\
-         [[link]]\na = \"R1\"\nb = \"R2\"\nrate = \"{}Mb/s\"\ndelay = \"5ms\"\nqueue_pkts = 60\n",
-        n * 50
-    );
-    for i in 0..n {
-        s += &format!(
-            "[[node]]\nname = \"s{i}\"\nkind = \"host\"\n[[node]]\nname = \"d{i}\"\nkind = \"host\"\n\
-             [[link]]\na = \"s{i}\"\nb = \"R1\"\nrate = \"100Mb/s\"\ndelay = \"1ms\"\n\
-             [[link]]\na = \"R2\"\nb = \"d{i}\"\nrate = \"100Mb/s\"\ndelay = \"1ms\"\n\
-             [[flow]]\ntype = \"tcp\"\nsrc = \"s{i}\"\ndst = \"d{i}\"\nvariant = \"sack\"\n\
-             wm = 200\nstart = \"{}ms\"\n",
-            i
-        );
-    }
-    s
+    let sim = "duration = \"0.5s\"\nwarmup = \"0.1s\"\nseed = 3";
+    common::dumbbell(n, sim, 60, 200, &["sack"])
 }
 
 /// Runs `text` with the look-ahead threshold `above`; returns the results (as text, every

@@ -4,6 +4,8 @@
 //! with it on and off and must give the same results, number for number, traces
 //! included; the runs with it on must take fewer events where it applies.
 
+mod common;
+
 use burstlab_core::scenario::ScenarioSpec;
 use burstlab_core::world::World;
 use std::path::Path;
@@ -133,24 +135,8 @@ fn queues_building_up_and_limited_links() {
 /// retransmissions and timeouts); the warm-up instant falls while its queue is full.
 #[test]
 fn a_dumbbell_with_a_full_drop_tail_queue() {
-    let n = 8;
-    let mut s = format!(
-        "[sim]\nduration = \"0.6s\"\nwarmup = \"0.2003s\"\nseed = 3\n\
-         [[node]]\nname = \"R1\"\n[[node]]\nname = \"R2\"\n\
-         [[link]]\na = \"R1\"\nb = \"R2\"\nrate = \"{}Mb/s\"\ndelay = \"5ms\"\nqueue_pkts = 40\n",
-        n * 50
-    );
-    for i in 0..n {
-        s += &format!(
-            "[[node]]\nname = \"s{i}\"\nkind = \"host\"\n[[node]]\nname = \"d{i}\"\nkind = \"host\"\n\
-             [[link]]\na = \"s{i}\"\nb = \"R1\"\nrate = \"100Mb/s\"\ndelay = \"1ms\"\n\
-             [[link]]\na = \"R2\"\nb = \"d{i}\"\nrate = \"100Mb/s\"\ndelay = \"1ms\"\n\
-             [[flow]]\ntype = \"tcp\"\nsrc = \"s{i}\"\ndst = \"d{i}\"\nvariant = \"{}\"\n\
-             wm = 300\nstart = \"{}ms\"\n",
-            ["sack", "newreno", "reno", "tahoe"][i % 4],
-            i
-        );
-    }
+    let sim = "duration = \"0.6s\"\nwarmup = \"0.2003s\"\nseed = 3";
+    let s = common::dumbbell(8, sim, 40, 300, &["sack", "newreno", "reno", "tahoe"]);
     let (on, off) = same_both_ways("dumbbell", &s);
     // Data and ACKs cross two arrival events instead of three.
     assert!(on * 10 < off * 8, "{on} events against {off}");

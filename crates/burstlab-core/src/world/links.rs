@@ -230,8 +230,8 @@ pub struct Links {
     cold: Vec<Cold>,
     /// The measurement window `[warmup, end)`.
     window: (SimTime, SimTime),
-    /// A packet passed through a link ([`Links::pass_through`]) must arrive before this: the
-    /// end of the run, and before warm-up ends also the warm-up instant. Its next link
+    /// A packet passed through a link ([`Links::pass_through`]) must arrive before this:
+    /// the end of the run, and before warm-up ends also the warm-up instant. Its next link
     /// then counts it in the same period as an arrival event would, and a packet in
     /// flight at warm-up or at the end is in a pipe, where the counters look for it.
     passes_before: SimTime,
@@ -438,14 +438,13 @@ impl Links {
     }
 
     /// Puts packet `id`, at position `pos` of its route, into link `li`'s pipe to arrive
-    /// at `t`, after an offer that said [`Offer::Passable`]; returns whether the pipe was
-    /// empty (then the link needs its one event at `t`).
+    /// at `t`, after an offer that said [`Offer::Passable`] (so the pipe is empty, and the
+    /// link needs its one event at `t`).
     #[inline]
-    pub fn enter(&mut self, li: u32, t: SimTime, id: u32, pos: Pos) -> bool {
+    pub fn enter(&mut self, li: u32, t: SimTime, id: u32, pos: Pos) {
         let link = &mut self.hot[li as usize];
-        let was_empty = link.pipe.is_empty();
+        debug_assert!(link.pipe.is_empty());
         link.pipe.push_back((t, id, pos));
-        was_empty
     }
 
     /// Link `li` is the one feeder of a link packets may be passed into (the world's
@@ -488,9 +487,9 @@ impl Links {
     /// counters see no difference either: a limited queue counts from a record of
     /// transmissions or of their start times, which has the packet, an unlimited one
     /// counts nothing, and the packet arrives inside the measurement period it was
-    /// offered in (see `passes_before`). Only the order in which simultaneous events are handled could
-    /// change (an event is scheduled earlier than it would have been); the tests in
-    /// `tests/pass_through.rs` run every golden scenario both ways.
+    /// offered in (see `passes_before`). Only the order in which simultaneous events are
+    /// handled could change (an event is scheduled earlier than it would have been); the
+    /// tests in `tests/pass_through.rs` run every golden scenario both ways.
     #[inline]
     pub fn pass_through(&self, li: u32) {
         debug_assert!(self.hot[li as usize].feeds);

@@ -105,9 +105,9 @@ pub struct World {
     hops: Vec<Hop>,
     route_at: Vec<u32>,
     /// `through[k]`: the link of hop `k` if a packet can be passed into it ahead of the
-    /// clock from the previous hop's link ([`Links::pass_through`]), else [`NO_LINK`]. That
-    /// needs a link every route enters from one and the same link, which never drops a
-    /// packet, and no edge hook (it observes packets as they reach each node).
+    /// clock from the previous hop's link ([`Links::pass_through`]), else [`NO_LINK`].
+    /// That needs a link every route enters from one and the same link, which never drops
+    /// a packet, and no edge hook (it observes packets as they reach each node).
     through: Vec<u32>,
     /// Whether packets may pass through links at all ([`World::set_pass_through`]).
     pass_through: bool,
@@ -364,9 +364,9 @@ impl World {
         self.set_through();
     }
 
-    /// Whether packets may skip the pipes and arrival events of links they cross without
-    /// waiting ([`Links::pass_through`]; on by default). It changes speed only, never a result:
-    /// `tests/pass_through.rs` runs scenarios both ways.
+    /// Whether packets may skip the pipes and arrival events of the links they pass
+    /// through ([`Links::pass_through`]; on by default). It changes speed only, never a
+    /// result: `tests/pass_through.rs` runs scenarios both ways.
     pub fn set_pass_through(&mut self, on: bool) {
         self.pass_through = on;
         self.set_through();
@@ -387,14 +387,11 @@ impl World {
             _ => m,
         });
         let mut feeder = vec![Feeder::Unseen; n_links];
-        let starts: std::collections::HashSet<u32> = self.route_at.iter().copied().collect();
         for (k, h) in self.hops.iter().enumerate() {
             let Hop::Link(n) = *h else { continue };
-            let prev = match (starts.contains(&(k as u32)), k.checked_sub(1)) {
-                (false, Some(j)) => match self.hops[j] {
-                    Hop::Link(l) => Some(l),
-                    _ => None,
-                },
+            // The hop before a route's first is the previous route's `Deliver` (or none).
+            let prev = match k.checked_sub(1).map(|j| self.hops[j]) {
+                Some(Hop::Link(l)) => Some(l),
                 _ => None,
             };
             let f = &mut feeder[n as usize];
@@ -592,10 +589,9 @@ impl World {
         loop {
             let next = self.through[pos.at as usize];
             if next == NO_LINK {
-                if self.links.enter(li, t, id, pos) {
-                    self.schedule_arrival(li, t, deliver);
-                }
-                return;
+                // Passable means the pipe was empty: the link needs its one event.
+                self.links.enter(li, t, id, pos);
+                return self.schedule_arrival(li, t, deliver);
             }
             self.links.pass_through(li);
             li = next;
@@ -625,8 +621,8 @@ impl World {
     fn flush(&mut self, li: u32) {
         while let Some((t, id, pos)) = self.links.front(li) {
             if self.through[pos.at as usize] == NO_LINK {
-                let deliver = (self.hops[pos.at as usize] == Hop::Deliver).then_some(id);
-                return self.schedule_arrival(li, t, deliver);
+                // A link that feeds another ends at a router: no host packet to name.
+                return self.schedule_arrival(li, t, None);
             }
             self.links.take_front(li);
             self.offer_passable(li, id, pos, t, None);
