@@ -18,6 +18,7 @@ enum Ev {
     Arrive(usize),
     Timer(u64),
 }
+burstlab_core::plain_event!(Ev);
 
 /// One burst the node formed: (time, packet ids in burst order, bytes).
 type Burst = (SimTime, Vec<u32>, u64);

@@ -49,6 +49,7 @@ enum Ev {
     Pkt(u64, bool, f64),
     Timer(u64),
 }
+burstlab_core::plain_event!(Ev);
 
 impl Node {
     fn new(asm: Assembler) -> Node {
@@ -279,6 +280,7 @@ fn reno_vs_fsm(lost: &[u64], until_s: f64) -> (u64, f64, u64, RenoFsmEstimator, 
         Ack(AckSeg),
         Rto,
     }
+    burstlab_core::plain_event!(E);
     let mut q: EventQueue<E> = EventQueue::new();
     let one_way = SimTime::from_ms(10);
     let gap = SimTime::from_us(10); // serialisation at the sender

@@ -813,6 +813,7 @@ mod tests {
         Arrive(u32),
         Timer(u64),
     }
+    crate::plain_event!(Ev);
 
     /// Drives one assembler through the real event queue. Packets arrive at `times`.
     /// With `prescheduled`, all arrivals are scheduled up front, so an arrival at a

@@ -16,6 +16,7 @@ enum Ev {
     Rto,
     DelAck,
 }
+crate::plain_event!(Ev);
 
 /// Deterministic loss injection on the data direction.
 #[derive(Clone, Debug)]

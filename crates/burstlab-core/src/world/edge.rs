@@ -558,6 +558,11 @@ impl Edges {
     }
 
     /// Adds a queue; returns its index.
+    /// The number of assembly queues (all edges).
+    pub fn queue_count(&self) -> usize {
+        self.queues.len()
+    }
+
     pub fn add_queue(&mut self, spec: QueueSpec) -> u32 {
         self.queues.push(AsmQueue {
             spec,

@@ -254,6 +254,15 @@ impl Links {
     }
 
     /// Adds a link direction; returns its index.
+    /// The number of links (each direction of a scenario link is one).
+    pub fn len(&self) -> usize {
+        self.hot.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hot.is_empty()
+    }
+
     pub fn add(&mut self, p: LinkParams) -> u32 {
         self.hot.push(Hot {
             pipe: Ring::default(),

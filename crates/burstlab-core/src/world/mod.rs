@@ -32,7 +32,7 @@ pub mod packet;
 mod ring;
 pub mod wiring;
 
-use crate::engine::EventQueue;
+use crate::engine::{Event, EventQueue};
 use crate::obs::{Decision, PktMeta, TimerCmd};
 use crate::scenario::{NodeKind, Resolved, ScenarioError};
 use crate::stats::{BurstEvent, BurstLoss, BurstSample, PacketEvent, RunResult};
@@ -51,8 +51,8 @@ pub const NO_PACKET: u32 = u32::MAX;
 /// No link: hop `k` of [`World::through`] cannot be passed into.
 const NO_LINK: u32 = u32::MAX;
 
-/// Event kinds, each addressed to one component by index. All payloads are indices, so
-/// an event is 16 bytes.
+/// Event kinds, each addressed to one component by index. All payloads are 32-bit
+/// indices, so an event packs into one 64-bit word in the event queue ([`Event`]).
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
     /// Links: the head packet of link `0`'s pipe reaches the far end. If the far end is
@@ -70,8 +70,9 @@ pub enum Ev {
     UdpSend(u32),
     /// Hosts: on-off source switches state.
     OnOffToggle(u32),
-    /// Edge: assembly timer of queue `0` with generation `1` (lazily cancelled).
-    AsmTimer(u32, u64),
+    /// Edge: assembly timer of queue `0` (lazily cancelled: only the one whose sequence
+    /// number is in [`World::timers`] is current).
+    AsmTimer(u32),
     /// Core: the burst control packet of burst `0` has been processed at its next node.
     Bcp(u32),
     /// Edge (egress): the tail of burst `0` reaches its egress edge node.
@@ -82,8 +83,51 @@ pub enum Ev {
     End,
 }
 
-// The doc above promises 16 bytes: the event heap's entries are 32.
-const _: () = assert!(std::mem::size_of::<Ev>() == 16);
+/// Ev packed into one word (see [`Event`]). Bit 63 clear: a link arrival, the link in
+/// bits 32–62 (links are fewer than 2^31, checked in [`World::new`]) and the packet in
+/// bits 0–31. Bit 63 set: the kind in bits 32–39 and the index in bits 0–31.
+impl Event for Ev {
+    type Stored = u64;
+    #[inline(always)]
+    fn store(self) -> u64 {
+        const K: u32 = 32;
+        const OTHER: u64 = 1 << 63;
+        match self {
+            Ev::LinkArrive(l, p) => ((l as u64) << K) | p as u64,
+            Ev::FlowStart(f) => OTHER | (1 << K) | f as u64,
+            Ev::FlowStop(f) => OTHER | (2 << K) | f as u64,
+            Ev::Rto(f) => OTHER | (3 << K) | f as u64,
+            Ev::DelAck(f) => OTHER | (4 << K) | f as u64,
+            Ev::UdpSend(f) => OTHER | (5 << K) | f as u64,
+            Ev::OnOffToggle(f) => OTHER | (6 << K) | f as u64,
+            Ev::AsmTimer(q) => OTHER | (7 << K) | q as u64,
+            Ev::Bcp(b) => OTHER | (8 << K) | b as u64,
+            Ev::BurstArrive(b) => OTHER | (9 << K) | b as u64,
+            Ev::Warmup => OTHER | (10 << K),
+            Ev::End => OTHER | (11 << K),
+        }
+    }
+    #[inline(always)]
+    fn load(w: u64) -> Ev {
+        let lo = w as u32;
+        if w >> 63 == 0 {
+            return Ev::LinkArrive((w >> 32) as u32, lo);
+        }
+        match (w >> 32) as u8 {
+            1 => Ev::FlowStart(lo),
+            2 => Ev::FlowStop(lo),
+            3 => Ev::Rto(lo),
+            4 => Ev::DelAck(lo),
+            5 => Ev::UdpSend(lo),
+            6 => Ev::OnOffToggle(lo),
+            7 => Ev::AsmTimer(lo),
+            8 => Ev::Bcp(lo),
+            9 => Ev::BurstArrive(lo),
+            10 => Ev::Warmup,
+            _ => Ev::End,
+        }
+    }
+}
 
 /// A burst in the pool: its packets, its queue, and where it is on its path.
 #[derive(Clone, Debug, Default)]
@@ -115,6 +159,9 @@ pub struct World {
     links: Links,
     hosts: Hosts,
     edges: Edges,
+    /// Per assembly queue: the sequence number of its last armed timer event and the
+    /// assembler's generation for it. An earlier timer event of the queue is stale.
+    timers: Vec<(u64, u64)>,
     /// The OBS core (`None` without an `[obs]` section).
     core: Option<Core>,
     obs_enabled: bool,
@@ -155,6 +202,16 @@ impl World {
     /// Builds the world from a validated scenario.
     pub fn new(r: &Resolved) -> Result<World, ScenarioError> {
         let w = wiring::build(r)?;
+        if w.links.len() >= 1 << 31 {
+            // A link arrival packs the link into 31 bits of its event word (`Ev`).
+            return Err(ScenarioError::new(
+                "link",
+                format!(
+                    "{} links in all; at most 2^31 - 1 are supported",
+                    w.links.len()
+                ),
+            ));
+        }
         let (hops, route_at) = flatten(&w.routes)?;
         let mut world = World {
             q: EventQueue::new(),
@@ -168,6 +225,7 @@ impl World {
             pkts: PacketPool::with_capacity(1024),
             links: w.links,
             hosts: Hosts::new(r),
+            timers: vec![(u64::MAX, 0); w.edges.queue_count()],
             edges: w.edges,
             obs_enabled: w.core.is_some() && !r.fibres.is_empty(),
             core: w.core,
@@ -294,7 +352,7 @@ impl World {
             // Its link's line and, at a host, its packet's record were last touched
             // long ago at hundreds of flows; fetch them while this event runs.
             if self.lookahead {
-                if let Some(&Ev::LinkArrive(l, next)) = self.q.peek() {
+                if let Some(Ev::LinkArrive(l, next)) = self.q.peek() {
                     self.links.prefetch(l);
                     if next != NO_PACKET {
                         self.pkts.prefetch(next);
@@ -317,9 +375,13 @@ impl World {
                 Ev::OnOffToggle(f) => self.host(now, |h, a| h.onoff_toggle(now, f, a)),
                 Ev::FlowStart(f) => self.host(now, |h, a| h.start(now, f, a)),
                 Ev::FlowStop(f) => self.hosts.stop(f),
-                Ev::AsmTimer(qi, gen) => {
-                    if let Some(d) = self.edges.timer(now, qi, gen) {
-                        self.apply_decision(now, qi, d);
+                Ev::AsmTimer(qi) => {
+                    // Lazy cancellation: only the queue's last armed timer is current.
+                    let (seq, gen) = self.timers[qi as usize];
+                    if seq == self.q.popped_seq() {
+                        if let Some(d) = self.edges.timer(now, qi, gen) {
+                            self.apply_decision(now, qi, d);
+                        }
                     }
                 }
                 Ev::Bcp(b) => self.bcp(now, b),
@@ -743,7 +805,8 @@ impl World {
             }
         }
         if let TimerCmd::Arm { deadline, gen } = d.timer {
-            self.q.push(deadline, Ev::AsmTimer(qi, gen));
+            self.timers[qi as usize] = (self.q.next_seq(), gen);
+            self.q.push(deadline, Ev::AsmTimer(qi));
         }
     }
 
@@ -987,4 +1050,35 @@ fn flatten(routes: &[Vec<Hop>]) -> Result<(Vec<Hop>, Vec<u32>), ScenarioError> {
         hops.push(Hop::Deliver);
     }
     Ok((hops, route_at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_event_survives_its_word() {
+        let top = (1u32 << 31) - 1;
+        let mut evs = vec![Ev::Warmup, Ev::End];
+        for x in [0, 1, 0x8000_0000, u32::MAX] {
+            evs.extend([
+                Ev::FlowStart(x),
+                Ev::FlowStop(x),
+                Ev::Rto(x),
+                Ev::DelAck(x),
+                Ev::UdpSend(x),
+                Ev::OnOffToggle(x),
+                Ev::AsmTimer(x),
+                Ev::Bcp(x),
+                Ev::BurstArrive(x),
+            ]);
+            for l in [0, 1, top] {
+                evs.push(Ev::LinkArrive(l, x));
+            }
+        }
+        for e in evs {
+            let back = Ev::load(e.store());
+            assert_eq!(format!("{back:?}"), format!("{e:?}"));
+        }
+    }
 }
