@@ -11,6 +11,13 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+/// The simulator's memory comes from mimalloc (see `burstlab-bench` for why: at hundreds
+/// of flows its huge-page-backed segments cut the address-translation misses of the
+/// packet pool and link pipes). Built for a library loaded with `dlopen` (the
+/// `local_dynamic_tls` feature).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 create_exception!(
     _core,
     ScenarioError,
