@@ -9,10 +9,10 @@ use std::time::Instant;
 /// here are the speeds users get. At hundreds of flows the packet pool and the link pipes
 /// are tens of MiB read at random; mimalloc backs its segments with transparent huge
 /// pages, where the C allocator's 4 KiB pages miss the address-translation caches. Paired
-/// CPU against the C allocator: 0.85 on the 320-flow dumbbell, 0.94 on the 320-flow OBS
-/// network, at par at 10 flows and on the 5-hop path. The price is resident memory
-/// (huge pages are resident whole): peak RSS 38.6 -> 79 MiB at 320 flows, 4.4 -> 19 MiB
-/// at 10.
+/// CPU against the C allocator, user time (user + system, which includes zeroing the huge
+/// pages): 0.85 (0.91) on the 320-flow dumbbell, 0.94 on the 320-flow OBS network, at par
+/// at 10 flows and on the 5-hop path. The price is resident memory (a huge page is
+/// resident whole): peak RSS 38.6 -> 79 MiB at 320 flows, 4.4 -> 19 MiB at 10.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
