@@ -40,6 +40,7 @@ reproduce-all: build
 lint: build
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 	$(BIN)/ruff check python tests benchmarks
 	$(BIN)/mypy python/burstlab
 

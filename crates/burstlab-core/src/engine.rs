@@ -57,7 +57,7 @@ impl std::error::Error for ScheduleError {}
 /// loop's samples on a 10-flow dumbbell sat on that one load. An event type that packs
 /// itself into one word (`Stored = u64`) is written by one store and read by one load
 /// of the same width. Types that need not care store themselves as they are
-/// ([`plain_event!`]).
+/// ([`plain_event!`](crate::plain_event)).
 pub trait Event: Copy {
     type Stored: Copy;
     fn store(self) -> Self::Stored;

@@ -52,7 +52,7 @@ impl RngStream {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
-    /// `true` with probability `p` (p outside [0,1] is clamped).
+    /// `true` with probability `p` (p outside \[0, 1\] is clamped).
     #[inline]
     pub fn bernoulli(&mut self, p: f64) -> bool {
         p > 0.0 && self.uniform() < p

@@ -4,7 +4,7 @@
 //! recovery ends) is a separate concern, see `recovery.rs`; a new controller (CUBIC,
 //! HighSpeed, …) is one new file with a struct implementing [`CongestionControl`], one
 //! variant of [`Cc`] (dispatched statically by `match`) and one of
-//! [`CcKind`](super::CcKind) (the scenario key `cc`).
+//! [`CcKind`] (the scenario key `cc`).
 //!
 //! Only the sender calls a controller, on these events, each with the time:
 //! - `on_ack`: an ACK of new data outside fast recovery, with the number of segments

@@ -349,7 +349,7 @@ impl Hosts {
         });
     }
 
-    /// The segments the last handler asked to send, if any (see [`Hosts::emit`]).
+    /// The segments the last handler asked to send, if any (see `Hosts::emit`).
     #[inline]
     pub fn take_emit(&mut self) -> Option<Emit> {
         self.pending.take()

@@ -29,7 +29,7 @@ use crate::units::{BitRate, SimTime, PS_PER_SEC};
 use std::collections::VecDeque;
 
 /// Drop counters of a link direction, over `[warmup, end)` (the per-packet counters are
-/// in [`Hot`]).
+/// in `Hot`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LinkCounters {
     pub drops_queue: u64,
@@ -459,7 +459,7 @@ impl Links {
     /// Link `li` is the one feeder of a link packets may be passed into (the world's
     /// `through` table): its offers may say [`Offer::Passable`]. A queue limit counted
     /// from the pipe is counted from a record of transmission start times from now on
-    /// ([`QueueCount::Starts`]; the counts agree:
+    /// (`QueueCount::Starts`; the counts agree:
     /// `the_three_queue_counts_drop_alike`), since a packet that waits may pass. Called
     /// before the first packet.
     pub fn set_feeds(&mut self, li: u32, on: bool) {
@@ -539,6 +539,12 @@ impl Links {
                 Due::Packet(id, pos)
             }
             Some(&(t, id, _)) => {
+                // Packets kept in a feeding link's pipe (offered before the warm-up
+                // boundary, arriving after it) pass on together once the whole pipe
+                // arrives inside the current period, as an offer would let them. The
+                // period check matters only for packets arriving after the run's end,
+                // which must stay; no test scenario holds such a pipe at this point
+                // (mutating the check changes no test result).
                 if link.feeds
                     && link.limited
                     && link.pipe.get(link.pipe.len() - 1).0 < self.passes_before

@@ -11,9 +11,9 @@
 //! - `wiring` — builds the components and the precomputed routes from a scenario;
 //! - `packet` — packets, their pool, route hops.
 //!
-//! Each handler returns what it wants done (a [`HostAct`](hosts::HostAct) or a TCP
+//! Each handler returns what it wants done (a [`HostAct`] or a TCP
 //! sender's [`Emit`](hosts::Emit), a link
-//! [`Offer`](links::Offer), an assembler [`Decision`], a core [`Step`]); this module
+//! [`Offer`], an assembler [`Decision`], a core [`Step`]); this module
 //! carries the actions out. No component reads another's fields; packets and bursts
 //! live in pools owned here and are passed by index.
 //!
@@ -71,7 +71,7 @@ pub enum Ev {
     /// Hosts: on-off source switches state.
     OnOffToggle(u32),
     /// Edge: assembly timer of queue `0` (lazily cancelled: only the one whose sequence
-    /// number is in [`World::timers`] is current).
+    /// number is in `World::timers` is current).
     AsmTimer(u32),
     /// Core: the burst control packet of burst `0` has been processed at its next node.
     Bcp(u32),

@@ -60,7 +60,7 @@ pub enum Hop {
 /// The hot part of a packet's record in the pool: everything but the SACK blocks of an
 /// ACK. At hundreds of flows the pool holds ~100 000 packets and outgrows the caches, so
 /// reading a record when its packet is delivered is a cache miss: the hot part is kept to
-/// 32 bytes (see [`Hdr`]) and the SACK blocks, read only for an ACK that has some, live
+/// 32 bytes (see `Hdr`) and the SACK blocks, read only for an ACK that has some, live
 /// apart (a whole record was 112 bytes, two cache lines, often three).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PktHdr {
@@ -148,7 +148,7 @@ const MARK: u8 = 2;
 type Sacks = [crate::tcp::SackBlock; 4];
 
 /// The packet pool: slots addressed by index, freed slots reused first. A record is
-/// stored in two parallel arrays (see [`Hdr`]); [`PacketPool::get`] puts it back
+/// stored in two parallel arrays (see `Hdr`); [`PacketPool::get`] puts it back
 /// together.
 #[derive(Default)]
 pub struct PacketPool {
@@ -265,7 +265,7 @@ impl PacketPool {
         }
     }
 
-    /// Hints the CPU to fetch the hot part of packet `id`'s record (see [`super::hint`]).
+    /// Hints the CPU to fetch the hot part of packet `id`'s record (see `world::hint`).
     #[inline]
     pub fn prefetch(&self, id: u32) {
         // No bounds check: a live id is in range, and a prefetch reads nothing anyway.
