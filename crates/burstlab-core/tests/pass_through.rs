@@ -141,3 +141,28 @@ fn a_dumbbell_with_a_full_drop_tail_queue() {
     // Data and ACKs cross two arrival events instead of three.
     assert!(on * 10 < off * 8, "{on} events against {off}");
 }
+
+/// Packets kept in a limited link's pipe across the warm-up instant, with the run's end
+/// close behind: the link's next arrival event passes on the kept packets that arrive
+/// inside the run (`Due::Flush`), and must keep those that arrive after its end. A CBR
+/// source keeps a 20-packet queue at the 10 Mb/s hop, so the packets in its pipe span
+/// about 34 ms, longer than the 4 ms between warm-up and end.
+#[test]
+fn kept_packets_across_warmup_with_the_end_close_behind() {
+    let flows = "[[flow]]\ntype = \"cbr\"\nsrc = \"src\"\ndst = \"dst\"\nrate = \"12Mb/s\"\n\
+                 [[flow]]\ntype = \"tcp\"\nsrc = \"src\"\ndst = \"dst\"\nvariant = \"sack\"\n\
+                 wm = 64\n";
+    for (duration, warmup) in [
+        ("1.000s", "0.996s"),
+        ("1.0021s", "0.9993s"),
+        ("0.7s", "0.69s"),
+    ] {
+        let text = path(
+            &format!("duration = \"{duration}\"\nwarmup = \"{warmup}\"\nseed = 2"),
+            &["100Mb/s", "10Mb/s", "100Mb/s"],
+            &[(1, "queue_pkts = 20")],
+            flows,
+        );
+        same_both_ways(&format!("warm-up {warmup}, end {duration}"), &text);
+    }
+}

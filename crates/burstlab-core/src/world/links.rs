@@ -542,9 +542,9 @@ impl Links {
                 // Packets kept in a feeding link's pipe (offered before the warm-up
                 // boundary, arriving after it) pass on together once the whole pipe
                 // arrives inside the current period, as an offer would let them. The
-                // period check matters only for packets arriving after the run's end,
-                // which must stay; no test scenario holds such a pipe at this point
-                // (mutating the check changes no test result).
+                // period check keeps the pipe when packets in it arrive after the run's
+                // end, which must stay (`tests/pass_through.rs`,
+                // `kept_packets_across_warmup_with_the_end_close_behind`, fails without it).
                 if link.feeds
                     && link.limited
                     && link.pipe.get(link.pipe.len() - 1).0 < self.passes_before
