@@ -166,3 +166,43 @@ fn kept_packets_across_warmup_with_the_end_close_behind() {
         same_both_ways(&format!("warm-up {warmup}, end {duration}"), &text);
     }
 }
+
+/// A limited link whose packets go on to two links: one it alone feeds and that never
+/// drops (passed into), one with a queue limit of its own (never passed into). A flush
+/// of kept packets after warm-up passes them on up to the first packet bound for the
+/// limited link, which takes an arrival event as usual.
+#[test]
+fn a_limited_link_feeding_a_passable_and_a_limited_link() {
+    let link = |a: &str, b: &str, rate: &str, extra: &str| {
+        format!("[[link]]\na = \"{a}\"\nb = \"{b}\"\nrate = \"{rate}\"\ndelay = \"5ms\"\n{extra}")
+    };
+    let mut s = String::new();
+    for (n, host) in [
+        ("s1", true),
+        ("s2", true),
+        ("r1", false),
+        ("r2", false),
+        ("r3", false),
+        ("d1", true),
+        ("d2", true),
+    ] {
+        s += &format!("[[node]]\nname = \"{n}\"\n");
+        if host {
+            s += "kind = \"host\"\n";
+        }
+    }
+    s += &link("s1", "r1", "100Mb/s", "");
+    s += &link("s2", "r1", "100Mb/s", "");
+    s += &link("r1", "r2", "10Mb/s", "queue_pkts = 20\n");
+    s += &link("r2", "d1", "100Mb/s", "");
+    s += &link("r2", "r3", "8Mb/s", "queue_pkts = 5\n");
+    s += &link("r3", "d2", "100Mb/s", "");
+    s += "[[flow]]\ntype = \"cbr\"\nsrc = \"s1\"\ndst = \"d1\"\nrate = \"6Mb/s\"\n\
+          [[flow]]\ntype = \"tcp\"\nsrc = \"s1\"\ndst = \"d1\"\nvariant = \"sack\"\nwm = 64\n\
+          [[flow]]\ntype = \"tcp\"\nsrc = \"s2\"\ndst = \"d2\"\nvariant = \"newreno\"\nwm = 64\n";
+    for (duration, warmup) in [("1.5s", "0.7003s"), ("1.000s", "0.996s")] {
+        let text =
+            format!("[sim]\nduration = \"{duration}\"\nwarmup = \"{warmup}\"\nseed = 4\n{s}");
+        same_both_ways(&format!("two next hops, warm-up {warmup}"), &text);
+    }
+}
