@@ -6,9 +6,6 @@
 
 mod common;
 
-use burstlab_core::scenario::ScenarioSpec;
-use burstlab_core::world::World;
-
 /// `n` SACK senders on 100 Mb/s access links share a `n` × 50 Mb/s bottleneck with a
 /// short drop-tail queue (losses, retransmissions and timeouts), each with its own
 /// receiver.
@@ -20,11 +17,7 @@ fn dumbbell(n: usize) -> String {
 /// Runs `text` with the look-ahead threshold `above`; returns the results (as text, every
 /// number exact), the queue drops and whether the loop was looking ahead at the end.
 fn run(text: &str, above: u64) -> (String, u64, bool) {
-    let r = ScenarioSpec::from_toml_str(text)
-        .unwrap()
-        .resolve(None, None)
-        .unwrap();
-    let mut w = World::new(&r).unwrap();
+    let mut w = common::world(text);
     w.set_lookahead_above(above);
     w.run_until_end();
     let on = w.looks_ahead();

@@ -6,18 +6,12 @@
 
 mod common;
 
-use burstlab_core::scenario::ScenarioSpec;
-use burstlab_core::world::World;
 use std::path::Path;
 
 /// Runs `text` with passing through on or off: the results as text (every number exact;
 /// `f64`s print in their shortest round-trip form) and the events processed.
 fn run(text: &str, pass: bool) -> (String, u64) {
-    let r = ScenarioSpec::from_toml_str(text)
-        .unwrap()
-        .resolve(None, None)
-        .unwrap();
-    let mut w = World::new(&r).unwrap();
+    let mut w = common::world(text);
     w.set_pass_through(pass);
     w.run_until_end();
     let events = w.events_processed();

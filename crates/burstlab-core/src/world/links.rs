@@ -253,7 +253,6 @@ impl Links {
         }
     }
 
-    /// Adds a link direction; returns its index.
     /// The number of links (each direction of a scenario link is one).
     pub fn len(&self) -> usize {
         self.hot.len()
@@ -263,6 +262,7 @@ impl Links {
         self.hot.is_empty()
     }
 
+    /// Adds a link direction; returns its index.
     pub fn add(&mut self, p: LinkParams) -> u32 {
         self.hot.push(Hot {
             pipe: Ring::default(),
@@ -473,7 +473,7 @@ impl Links {
     /// The front packet of link `li`'s pipe, taken out before its arrival to pass it
     /// through (see [`Due::Flush`]): `(arrival, id, position)`.
     #[inline]
-    pub fn front(&self, li: u32) -> Option<(SimTime, u32, Pos)> {
+    pub fn front(&self, li: u32) -> Option<Entry> {
         self.hot[li as usize].pipe.front().copied()
     }
 

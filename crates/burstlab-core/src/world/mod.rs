@@ -444,10 +444,7 @@ impl World {
             Only(u32),
             Several,
         }
-        let n_links = self.hops.iter().fold(0, |m, h| match *h {
-            Hop::Link(n) => m.max(n as usize + 1),
-            _ => m,
-        });
+        let n_links = self.links.len();
         let mut feeder = vec![Feeder::Unseen; n_links];
         for (k, h) in self.hops.iter().enumerate() {
             let Hop::Link(n) = *h else { continue };

@@ -1,5 +1,17 @@
 //! Scenario builders shared by the integration tests.
 
+use burstlab_core::scenario::ScenarioSpec;
+use burstlab_core::world::World;
+
+/// The world of scenario `text` (TOML), built and not yet run.
+pub fn world(text: &str) -> World {
+    let r = ScenarioSpec::from_toml_str(text)
+        .unwrap()
+        .resolve(None, None)
+        .unwrap();
+    World::new(&r).unwrap()
+}
+
 /// A packet dumbbell: `n` TCP senders on 100 Mb/s, 1 ms access links share an
 /// `n` × 50 Mb/s, 5 ms bottleneck with a drop-tail queue of `queue_pkts`, each with its
 /// own receiver behind a 100 Mb/s, 1 ms link. Flow `i` runs `variants[i % len]` with
