@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build env lint rust-test py-test bench clean system-deps fuzz
+.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -53,10 +53,12 @@ rust-test:
 py-test: build system-deps
 	$(BIN)/pytest tests
 
-# Debian packages some tests use: ns-2.35 (differential tests against ns-2) and Chromium
-# (the site's browser test). Installed when missing and running as root with apt-get
-# (CI); elsewhere those tests skip and say why. `command:package` pairs.
-SYSTEM_DEPS := ns:ns2 chromium:chromium
+# Debian packages some tests use: ns-2.35 (differential tests against ns-2), Chromium
+# (the site's browser test) and the llvm-profdata of rustc's LLVM (the profile-guided
+# build, `make pgo`). Installed when missing and running as root with apt-get (CI);
+# elsewhere those tests skip and say why. `command:package` pairs.
+LLVM_MAJOR := $(shell rustc -vV 2>/dev/null | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+SYSTEM_DEPS := ns:ns2 chromium:chromium llvm-profdata-$(LLVM_MAJOR):llvm-$(LLVM_MAJOR)
 browser: system-deps
 system-deps:
 	@missing=""; for d in $(SYSTEM_DEPS); do \
@@ -88,6 +90,17 @@ bench: build
 	$(PY) benchmarks/bench_sweep.py
 	$(PY) benchmarks/bench_scaling.py
 	@if command -v ns >/dev/null 2>&1; then $(PY) benchmarks/bench_ns2.py; \
+	else echo "ns-2 (ns) not installed: skipping benchmarks/bench_ns2.py (apt-get install ns2)"; fi
+
+# The profile-guided build of the benchmark binary, checked to give the plain build's
+# results (benchmarks/pgo.py; about 2.5 minutes on 2 cores): target/pgo/burstlab-bench.
+pgo: env system-deps
+	$(PY) benchmarks/pgo.py
+
+# The README's ns-2 and scaling figures for the profile-guided build.
+bench-pgo: build pgo
+	$(PY) benchmarks/bench_scaling.py --pgo
+	@if command -v ns >/dev/null 2>&1; then $(PY) benchmarks/bench_ns2.py --pgo; \
 	else echo "ns-2 (ns) not installed: skipping benchmarks/bench_ns2.py (apt-get install ns2)"; fi
 
 clean:

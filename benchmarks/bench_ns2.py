@@ -19,9 +19,10 @@ Both simulators run as whole processes, measured from outside the same way (wall
 from fork to reap, user + system CPU time from ``wait4``, peak memory from the child's VmHWM):
 ns-2 as ``ns SCRIPT.tcl`` (Debian's ns2 package) and burstlab as the release binary
 ``target/release/burstlab-bench SCENARIO.toml`` (parses the TOML, runs, prints one JSON
-line; no Python). Runs are paired and alternate which simulator goes first; each figure
-is the median over ``--runs`` pairs, and the ratio is the median of the per-pair ratios
-of cost per delivered segment (each simulator's time divided by the segments it
+line; no Python), or with ``--pgo`` the profile-guided build of it (``benchmarks/pgo.py``).
+Runs are paired and alternate which simulator goes first; each figure is the median
+over ``--runs`` pairs, and the ratio is the median of the per-pair ratios of cost per
+delivered segment (each simulator's time divided by the segments it
 delivered: burstlab's ``segments_delivered``, ns-2's ``ack_``, summed over flows).
 Set-up (ns-2's Tcl start and route computation, 3 s of CPU on the 160-flow dumbbell) is
 part of each process; it is also measured alone (1 ms simulated) and the CPU ratio
@@ -34,7 +35,7 @@ dumbbells, where N flows share one drop-tail queue, the two simulators' runs par
 --compare`` lists the flows).
 
     python benchmarks/bench_ns2.py [--runs 5] [--quick] [--only path,dumbbell-10]
-                                   [--keep DIR] [--json]
+                                   [--keep DIR] [--json] [--pgo]
 
 Exits 2 with a message if ``ns`` is not installed (Debian/Ubuntu: apt-get install ns2).
 """
@@ -50,7 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench_path import ROOT, build, cpu_model
+from bench_path import ROOT, add_pgo_arg, build, cpu_model, label
 from benchutil import Proc, load, median, timed, with_duration
 from make_dumbbell import dumbbell
 
@@ -193,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duration", type=float, default=None, help="simulated seconds for every scenario")
     ap.add_argument("--keep", type=Path, default=None, help="keep the scenario files and Tcl scripts here")
     ap.add_argument("--json", action="store_true", help="also print the results as JSON")
+    add_pgo_arg(ap)
     args = ap.parse_args(argv)
 
     ns = shutil.which("ns")
@@ -208,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             ap.error(f"--only: unknown scenario(s) {sorted(unknown)}")
         chosen = [c for c in chosen if c.name in want]
-    binary = build()
+    binary = build(args.pgo)
     print(f"# burstlab vs ns-2.35: {cpu_model()}; {load()} at start", file=sys.stderr)
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench_ns2_") as tmp:
@@ -217,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         for case in chosen:
             d = args.duration or (case.quick_s if args.quick else case.duration_s)
             rows.append(measure(case, d, runs, ns, binary, workdir))
-    print(f"burstlab (target/release/burstlab-bench) vs ns-2.35 (`{ns}`), whole processes, "
+    print(f"burstlab ({label(binary)}) vs ns-2.35 (`{ns}`), whole processes, "
           f"median of {runs} alternating pairs; {cpu_model()}; {load()} at end")
     print()
     print(table(rows))

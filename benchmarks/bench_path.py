@@ -5,7 +5,9 @@ flow, 5 hops, p = 0.01, Wm = 50, 10^4 s simulated) five times, each in a fresh p
 and reports the median delivered segments per wall-clock second and the median peak
 resident memory. It also runs 10^3 s to show that memory does not grow with simulated time.
 
-    python benchmarks/bench_path.py [--runs 5] [--scenario FILE]
+    python benchmarks/bench_path.py [--runs 5] [--scenario FILE] [--pgo]
+
+``--pgo`` measures the profile-guided build (``benchmarks/pgo.py``) instead.
 """
 
 from __future__ import annotations
@@ -21,7 +23,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def build() -> Path:
+def build(pgo: bool = False) -> Path:
+    """The benchmark binary: the plain release build, or with ``pgo`` the profile-guided
+    one (``benchmarks/pgo.py``: built, trained and checked to give the same results)."""
+    if pgo:
+        from pgo import PgoError, build_pgo
+
+        try:
+            return build_pgo()
+        except PgoError as e:
+            sys.exit(f"--pgo: {e}")
     subprocess.run(
         ["cargo", "build", "--release", "-q", "-p", "burstlab-core", "--bin", "burstlab-bench"],
         cwd=ROOT, check=True,
@@ -47,17 +58,32 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def add_pgo_arg(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--pgo", action="store_true",
+                    help="measure the profile-guided build (benchmarks/pgo.py) instead of the plain release build")
+
+
+def label(binary: Path) -> str:
+    """How an output names the binary it measured."""
+    try:
+        return str(binary.relative_to(ROOT))
+    except ValueError:
+        return str(binary)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--scenario", type=Path, default=ROOT / "benchmarks" / "path_5hop.toml")
     ap.add_argument("--no-short", action="store_true", help="skip the 10^3 s memory comparison")
+    add_pgo_arg(ap)
     args = ap.parse_args(argv)
-    binary = build()
+    binary = build(args.pgo)
     runs = [once(binary, args.scenario) for _ in range(args.runs)]
     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
     report = {
         "scenario": args.scenario.name,
+        "binary": label(binary),
         "machine": f"{cpu_model()}, {platform.system()} {platform.machine()}",
         "runs": args.runs,
         "median_segments_per_s": med["segments_per_s"],

@@ -12,7 +12,7 @@ Every N simulates ``--base`` × 320 / N seconds (default 2 s at N = 320, 64 s at
 ``--quick``: 0.5 s and 16 s), so each run delivers a similar number of segments and the
 small N are not timed on a few hundred milliseconds. Flows start 1 ms apart, so at
 N = 320 the last one starts at 0.32 s: a shorter base times mostly slow start. Each
-point is run ``--runs`` times by the release binary
+point is run ``--runs`` times by the release binary (``--pgo``: its profile-guided build)
 ``burstlab-bench``, each a fresh process; the table gives medians of wall-clock seconds
 per simulated second, delivered segments per wall-clock second, wall nanoseconds per
 delivered segment, peak resident memory (the process's high-water mark) and events per
@@ -30,7 +30,7 @@ order) are overstated.
 
     python benchmarks/bench_scaling.py [--runs 3] [--quick] [--n 10,40,160,320]
                                        [--family dumbbell,obs-mixed] [--base 2.0] [--json]
-                                       [--instructions [--l2-kib 512]]
+                                       [--instructions [--l2-kib 512]] [--pgo]
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench_path import build, cpu_model
+from bench_path import add_pgo_arg, build, cpu_model, label
 from benchutil import cachegrind, load, median, timed, with_duration
 from make_dumbbell import dumbbell
 from make_obs_mixed import obs_mixed
@@ -137,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--l2-kib", type=int, default=512,
                     help="with --instructions: the cache size modelled as the last level (KiB, "
                          "a power of two of at least 64; default 512)")
+    add_pgo_arg(ap)
     args = ap.parse_args(argv)
     if args.instructions:
         if shutil.which("valgrind") is None:
@@ -152,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     for f in families:
         if f not in FAMILIES:
             ap.error(f"--family: unknown {f!r} (known: {', '.join(FAMILIES)})")
-    binary = build()
+    binary = build(args.pgo)
     print(f"# scaling in flows: {cpu_model()}; {load()} at start", file=sys.stderr)
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench_scaling_") as tmp:
@@ -162,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             for n in ns_:
                 rows.append(measure(f, n, round(base * 320 / n, 6), runs, binary, workdir,
                                     args.l2_kib if args.instructions else None))
-    print(f"burstlab-bench (release), median of {runs} fresh process(es) per point; "
+    print(f"{label(binary)}, median of {runs} fresh process(es) per point; "
           f"{cpu_model()}; {load()} at end")
     print()
     print(table(rows))

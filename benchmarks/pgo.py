@@ -1,0 +1,218 @@
+"""A profile-guided build of ``burstlab-bench`` (``make pgo``), checked to change no result.
+
+Three steps, each in its own cargo target directory under ``target/pgo/`` so that the
+plain release build (``target/release``) is never rebuilt by them:
+
+1. an instrumented build (``-Cprofile-generate``) runs a training set of scenarios;
+2. ``llvm-profdata`` merges the counts it wrote;
+3. the optimised build (``-Cprofile-use``) is copied to ``target/pgo/burstlab-bench``.
+
+The training set is the README's example scenarios plus scenarios the performance
+benchmarks never measure (a 24-flow dumbbell and a 24-flow OBS mixed network, the 9-flow
+mesh, the yu path): the benchmarks report speed on scenarios the profile has not seen.
+
+Then the check: every benchmark scenario (the 5-hop path, the dumbbells and OBS mixed
+networks at 10 and 320 flows, the mesh) runs a short time on both the plain release build
+and the new one, and every number either prints except the timings (delivered segments,
+events, simulated time, peak memory aside) must be equal; otherwise the PGO binary is
+deleted and the script exits 1. Compiler optimisation must not change a result.
+
+``llvm-profdata`` must come from the same LLVM major version as ``rustc`` (``rustc -vV``
+names it): it is looked for as ``llvm-profdata-<major>``, then ``llvm-profdata`` if its
+version matches, then in rustup's ``llvm-tools`` component. Without it the script exits 2
+and says what to install (Debian: ``apt-get install llvm-<major>``; ``make pgo``
+installs it when run as root).
+
+    python benchmarks/pgo.py [--quiet]   # prints the binary's path on its last line
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from make_dumbbell import dumbbell  # noqa: E402
+from make_obs_mixed import obs_mixed  # noqa: E402
+
+PGO_DIR = ROOT / "target" / "pgo"
+#: Where the profile-guided binary ends up.
+PGO_BINARY = PGO_DIR / "burstlab-bench"
+BIN_ARGS = ["-p", "burstlab-core", "--bin", "burstlab-bench"]
+
+#: Output fields that are measurements of the run, not results of the simulation.
+TIMING_FIELDS = {"wall_s", "segments_per_s", "events_per_s", "peak_rss_kib"}
+
+
+class PgoError(Exception):
+    """A step failed; the message says which and why."""
+
+
+def log(msg: str, quiet: bool) -> None:
+    if not quiet:
+        print(msg, file=sys.stderr, flush=True)
+
+
+def llvm_major() -> str:
+    out = subprocess.run(["rustc", "-vV"], check=True, capture_output=True, text=True).stdout
+    m = re.search(r"^LLVM version: (\d+)", out, re.MULTILINE)
+    if not m:
+        raise PgoError("`rustc -vV` names no LLVM version")
+    return m.group(1)
+
+
+def find_profdata(major: str) -> Path | None:
+    """An ``llvm-profdata`` of LLVM ``major``, or None."""
+    named = shutil.which(f"llvm-profdata-{major}")
+    if named:
+        return Path(named)
+    plain = shutil.which("llvm-profdata")
+    if plain:
+        v = subprocess.run([plain, "--version"], capture_output=True, text=True).stdout
+        if re.search(rf"LLVM version {major}\.", v):
+            return Path(plain)
+    sysroot = subprocess.run(
+        ["rustc", "--print", "sysroot"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    for p in Path(sysroot).glob("lib/rustlib/*/bin/llvm-profdata"):
+        return p
+    return None
+
+
+def cargo_build(target_dir: Path, rustflags: str) -> Path:
+    env = dict(os.environ)
+    # Any flags the caller set come first, so that the profile flag is not overridden.
+    env["RUSTFLAGS"] = (env.get("RUSTFLAGS", "") + " " + rustflags).strip()
+    cmd = ["cargo", "build", "--release", "-q", *BIN_ARGS, "--target-dir", str(target_dir)]
+    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise PgoError(f"`{' '.join(cmd)}` with RUSTFLAGS={rustflags!r} failed:\n{r.stderr}")
+    return target_dir / "release" / "burstlab-bench"
+
+
+def run(binary: Path, scenario: Path, duration_s: float) -> dict[str, object]:
+    cmd = [str(binary), str(scenario), "--duration", str(duration_s)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise PgoError(f"`{' '.join(cmd)}` exited {r.returncode}:\n{r.stderr}")
+    return dict(json.loads(r.stdout))
+
+
+def training_set(scratch: Path) -> list[tuple[Path, float]]:
+    """(scenario, simulated seconds): about 20 s of instrumented running in all."""
+    (scratch / "dumbbell_24.toml").write_text(dumbbell(24), encoding="utf-8")
+    (scratch / "obs_mixed_24.toml").write_text(obs_mixed(24), encoding="utf-8")
+    runs = [(p, 5.0) for p in sorted((ROOT / "examples").glob("*.toml"))]
+    runs += [
+        (ROOT / "benchmarks" / "mesh_9flow.toml", 5.0),
+        (ROOT / "benchmarks" / "yu_1flow.toml", 200.0),
+        (scratch / "dumbbell_24.toml", 4.0),
+        (scratch / "obs_mixed_24.toml", 2.0),
+    ]
+    return runs
+
+
+def check_set(scratch: Path) -> list[tuple[Path, float]]:
+    """(scenario, simulated seconds): the benchmarks' scenarios, briefly."""
+    for n in (10, 320):
+        (scratch / f"check_dumbbell_{n}.toml").write_text(dumbbell(n), encoding="utf-8")
+        (scratch / f"check_obs_mixed_{n}.toml").write_text(obs_mixed(n), encoding="utf-8")
+    return [
+        (ROOT / "benchmarks" / "path_5hop.toml", 500.0),
+        (ROOT / "benchmarks" / "mesh_9flow.toml", 2.0),
+        (scratch / "check_dumbbell_10.toml", 4.0),
+        (scratch / "check_dumbbell_320.toml", 0.5),
+        (scratch / "check_obs_mixed_10.toml", 1.0),
+        (scratch / "check_obs_mixed_320.toml", 0.5),
+    ]
+
+
+def results(out: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in out.items() if k not in TIMING_FIELDS}
+
+
+def check_same(plain: Path, used: Path, scenarios: list[tuple[Path, float]], quiet: bool) -> None:
+    """Raises ``PgoError`` unless both binaries give the same results on every scenario."""
+    for scenario, dur in scenarios:
+        a, b = results(run(plain, scenario, dur)), results(run(used, scenario, dur))
+        if a != b:
+            raise PgoError(
+                f"the PGO build's results differ from the plain build's on {scenario.name} "
+                f"({dur:g} s simulated): {b} against {a}"
+            )
+        log(f"pgo: {scenario.name}: same results ({a.get('delivered_segments')} segments, "
+            f"{a.get('events')} events)", quiet)
+
+
+def build_pgo(quiet: bool = False) -> Path:
+    """Builds, trains, rebuilds and checks; returns the profile-guided binary's path."""
+    major = llvm_major()
+    profdata = find_profdata(major)
+    if profdata is None:
+        raise PgoError(
+            f"no llvm-profdata of LLVM {major} (rustc's) found: install it "
+            f"(Debian: apt-get install llvm-{major}; rustup: rustup component add llvm-tools)"
+        )
+    t0 = time.perf_counter()
+    raw = PGO_DIR / "profraw"
+    shutil.rmtree(raw, ignore_errors=True)
+    raw.mkdir(parents=True)
+    log("pgo: instrumented build", quiet)
+    gen = cargo_build(PGO_DIR / "gen", f"-Cprofile-generate={raw}")
+    with tempfile.TemporaryDirectory(prefix="burstlab-pgo-") as tmp:
+        scratch = Path(tmp)
+        for scenario, dur in training_set(scratch):
+            log(f"pgo: training on {scenario.name} ({dur:g} s simulated)", quiet)
+            run(gen, scenario, dur)
+        merged = PGO_DIR / "merged.profdata"
+        r = subprocess.run(
+            [str(profdata), "merge", "-o", str(merged), str(raw)], capture_output=True, text=True
+        )
+        if r.returncode != 0:
+            raise PgoError(f"{profdata} merge failed:\n{r.stderr}")
+        # Named by its content: cargo rebuilds when RUSTFLAGS change, not when a file
+        # they name does, so a new profile must have a new name.
+        for old in PGO_DIR.glob("merged-*.profdata"):
+            old.unlink()
+        digest = hashlib.sha256(merged.read_bytes()).hexdigest()[:16]
+        merged = merged.rename(PGO_DIR / f"merged-{digest}.profdata")
+        log("pgo: profile-guided build", quiet)
+        # -Wbackend-plugin warnings name functions the training never ran: expected.
+        used = cargo_build(PGO_DIR / "use", f"-Cprofile-use={merged}")
+        log("pgo: plain release build, for the check", quiet)
+        plain = cargo_build(ROOT / "target", "")
+        PGO_BINARY.unlink(missing_ok=True)
+        check_same(plain, used, check_set(scratch), quiet)
+    shutil.copy2(used, PGO_BINARY)
+    log(f"pgo: done in {time.perf_counter() - t0:.0f} s", quiet)
+    return PGO_BINARY
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--quiet", action="store_true", help="print only the binary's path")
+    args = ap.parse_args(argv)
+    try:
+        path = build_pgo(args.quiet)
+    except PgoError as e:
+        print(f"pgo: {e}", file=sys.stderr)
+        return 2 if "no llvm-profdata" in str(e) else 1
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
