@@ -19,9 +19,10 @@ Both simulators run as whole processes, measured from outside the same way (wall
 from fork to reap, user + system CPU time from ``wait4``, peak memory from the child's VmHWM):
 ns-2 as ``ns SCRIPT.tcl`` (Debian's ns2 package) and burstlab as the release binary
 ``target/release/burstlab-bench SCENARIO.toml`` (parses the TOML, runs, prints one JSON
-line; no Python), or with ``--pgo`` the profile-guided build of it (``benchmarks/pgo.py``).
-Runs are paired and alternate which simulator goes first; each figure is the median
-over ``--runs`` pairs, and the ratio is the median of the per-pair ratios of cost per
+line; no Python); with ``--pgo`` also its profile-guided build (``benchmarks/pgo.py``),
+each build against the same ns-2 runs. A round runs ns-2 and each burstlab build once,
+and the order rotates from round to round; each figure is the median over ``--runs``
+rounds, and the ratio is the median of the per-round ratios of cost per
 delivered segment (each simulator's time divided by the segments it
 delivered: burstlab's ``segments_delivered``, ns-2's ``ack_``, summed over flows).
 Set-up (ns-2's Tcl start and route computation, 3 s of CPU on the 160-flow dumbbell) is
@@ -51,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench_path import ROOT, add_pgo_arg, build, cpu_model, label
+from bench_path import ROOT, build, cpu_model, label
 from benchutil import Proc, load, median, timed, with_duration
 from make_dumbbell import dumbbell
 
@@ -110,73 +111,83 @@ def prepare(case: Case, duration_s: float, workdir: Path, suffix: str = "") -> t
     return toml_path, tcl_path
 
 
-def measure(case: Case, duration_s: float, runs: int, ns: str, binary: Path,
-            workdir: Path) -> dict[str, Any]:
+def measure(case: Case, duration_s: float, runs: int, ns: str, binaries: dict[str, Path],
+            workdir: Path) -> list[dict[str, Any]]:
+    """One row per burstlab build in ``binaries`` (name: binary), each against the same
+    ns-2 runs: every round runs ns-2 and each build once, the order rotating by round."""
     toml_path, tcl_path = prepare(case, duration_s, workdir)
-    bl: list[tuple[Proc, int]] = []  # (process, segments delivered)
+    bls: dict[str, list[tuple[Proc, int]]] = {b: [] for b in binaries}  # (process, segments)
     nsr: list[tuple[Proc, int]] = []
+    who_all = ["ns2", *binaries]
     for r in range(runs):
-        order = ("ns2", "burstlab") if r % 2 == 0 else ("burstlab", "ns2")
-        for who in order:
+        k = r % len(who_all)
+        for who in who_all[k:] + who_all[:k]:
             if who == "ns2":
                 p = timed([ns, str(tcl_path)], cwd=workdir)
                 nsr.append((p, ns2_delivered(p)))
             else:
-                p = timed([str(binary), str(toml_path)])
+                p = timed([str(binaries[who]), str(toml_path)])
                 if p.returncode != 0:
                     raise RuntimeError(f"burstlab-bench failed on {toml_path}: {p.stderr.strip()}")
-                bl.append((p, int(json.loads(p.stdout)["delivered_segments"])))
-        print(f"  {case.name} pair {r + 1}/{runs}: ns-2 {nsr[-1][0].wall_s:.2f} s, "
-              f"burstlab {bl[-1][0].wall_s:.2f} s", file=sys.stderr, flush=True)
+                bls[who].append((p, int(json.loads(p.stdout)["delivered_segments"])))
+        times = ", ".join(f"{b} {bls[b][-1][0].wall_s:.2f} s" for b in binaries)
+        print(f"  {case.name} round {r + 1}/{runs}: ns-2 {nsr[-1][0].wall_s:.2f} s, {times}",
+              file=sys.stderr, flush=True)
     # Set-up (reading the scenario, building the network and routes, and for ns-2 the
     # Tcl interpreter): one run of each simulator with 1 ms simulated, before any flow
     # has sent much.
     toml0, tcl0 = prepare(case, SETUP_S, workdir, suffix="-setup")
     ns_setup = timed([ns, str(tcl0)], cwd=workdir)
     ns2_delivered(ns_setup)
-    bl_setup = timed([str(binary), str(toml0)])
-    ratio_wall = [(pn.wall_s / sn) / (pb.wall_s / sb) for (pn, sn), (pb, sb) in zip(nsr, bl, strict=True)]
-    ratio_cpu = [(pn.cpu_s / sn) / (pb.cpu_s / sb) for (pn, sn), (pb, sb) in zip(nsr, bl, strict=True)]
-    return {
-        "scenario": case.name,
-        "flows": case.text.count("[[flow]]"),
-        "simulated_s": duration_s,
-        "runs": runs,
-        "burstlab_segments": median([s for _, s in bl]),
-        "ns2_segments": median([s for _, s in nsr]),
-        "burstlab_wall_s": median([p.wall_s for p, _ in bl]),
-        "ns2_wall_s": median([p.wall_s for p, _ in nsr]),
-        "burstlab_ns_per_segment": median([p.wall_s / s * 1e9 for p, s in bl]),
-        "ns2_ns_per_segment": median([p.wall_s / s * 1e9 for p, s in nsr]),
-        "burstlab_cpu_ns_per_segment": median([p.cpu_s / s * 1e9 for p, s in bl]),
-        "ns2_cpu_ns_per_segment": median([p.cpu_s / s * 1e9 for p, s in nsr]),
-        "burstlab_peak_rss_mib": median([p.peak_rss_kib for p, _ in bl]) / 1024,
-        "ns2_peak_rss_mib": median([p.peak_rss_kib for p, _ in nsr]) / 1024,
-        "burstlab_setup_wall_s": bl_setup.wall_s,
-        "ns2_setup_wall_s": ns_setup.wall_s,
-        "burstlab_setup_cpu_s": bl_setup.cpu_s,
-        "ns2_setup_cpu_s": ns_setup.cpu_s,
-        "ratio_cpu_without_setup": median(
-            [
-                ((pn.cpu_s - ns_setup.cpu_s) / sn) / ((pb.cpu_s - bl_setup.cpu_s) / sb)
-                for (pn, sn), (pb, sb) in zip(nsr, bl, strict=True)
-            ]
-        ),
-        "ratio_wall": median(ratio_wall),
-        "ratio_cpu": median(ratio_cpu),
-        "ratio_wall_min": min(ratio_wall),
-        "ratio_wall_max": max(ratio_wall),
-    }
+    rows = []
+    for build_name, bl in bls.items():
+        bl_setup = timed([str(binaries[build_name]), str(toml0)])
+        pairs = list(zip(nsr, bl, strict=True))
+        ratio_wall = [(pn.wall_s / sn) / (pb.wall_s / sb) for (pn, sn), (pb, sb) in pairs]
+        ratio_cpu = [(pn.cpu_s / sn) / (pb.cpu_s / sb) for (pn, sn), (pb, sb) in pairs]
+        rows.append({
+            "scenario": case.name,
+            "build": build_name,
+            "flows": case.text.count("[[flow]]"),
+            "simulated_s": duration_s,
+            "runs": runs,
+            "burstlab_segments": median([s for _, s in bl]),
+            "ns2_segments": median([s for _, s in nsr]),
+            "burstlab_wall_s": median([p.wall_s for p, _ in bl]),
+            "ns2_wall_s": median([p.wall_s for p, _ in nsr]),
+            "burstlab_ns_per_segment": median([p.wall_s / s * 1e9 for p, s in bl]),
+            "ns2_ns_per_segment": median([p.wall_s / s * 1e9 for p, s in nsr]),
+            "burstlab_cpu_ns_per_segment": median([p.cpu_s / s * 1e9 for p, s in bl]),
+            "ns2_cpu_ns_per_segment": median([p.cpu_s / s * 1e9 for p, s in nsr]),
+            "burstlab_peak_rss_mib": median([p.peak_rss_kib for p, _ in bl]) / 1024,
+            "ns2_peak_rss_mib": median([p.peak_rss_kib for p, _ in nsr]) / 1024,
+            "burstlab_setup_wall_s": bl_setup.wall_s,
+            "ns2_setup_wall_s": ns_setup.wall_s,
+            "burstlab_setup_cpu_s": bl_setup.cpu_s,
+            "ns2_setup_cpu_s": ns_setup.cpu_s,
+            "ratio_cpu_without_setup": median(
+                [
+                    ((pn.cpu_s - ns_setup.cpu_s) / sn) / ((pb.cpu_s - bl_setup.cpu_s) / sb)
+                    for (pn, sn), (pb, sb) in pairs
+                ]
+            ),
+            "ratio_wall": median(ratio_wall),
+            "ratio_cpu": median(ratio_cpu),
+            "ratio_wall_min": min(ratio_wall),
+            "ratio_wall_max": max(ratio_wall),
+        })
+    return rows
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    head = ("| scenario | simulated | segments delivered (burstlab / ns-2) | burstlab wall | ns-2 wall "
-            "| ns per segment, wall (burstlab / ns-2) | ns per segment, CPU (burstlab / ns-2) "
+    head = ("| scenario | burstlab build | simulated | segments delivered (burstlab / ns-2) | burstlab wall "
+            "| ns-2 wall | ns per segment, wall (burstlab / ns-2) | ns per segment, CPU (burstlab / ns-2) "
             "| peak memory (burstlab / ns-2) | **ns-2 ÷ burstlab** per segment, wall (CPU) |")
-    out = [head, "|" + "---|" * 9]
+    out = [head, "|" + "---|" * 10]
     for r in rows:
         out.append(
-            f"| {r['scenario']} | {r['simulated_s']:g} s | {r['burstlab_segments']:,.0f} / {r['ns2_segments']:,.0f} "
+            f"| {r['scenario']} | {r['build']} | {r['simulated_s']:g} s "
+            f"| {r['burstlab_segments']:,.0f} / {r['ns2_segments']:,.0f} "
             f"| {r['burstlab_wall_s']:.2f} s | {r['ns2_wall_s']:.2f} s "
             f"| {r['burstlab_ns_per_segment']:,.0f} / {r['ns2_ns_per_segment']:,.0f} "
             f"| {r['burstlab_cpu_ns_per_segment']:,.0f} / {r['ns2_cpu_ns_per_segment']:,.0f} "
@@ -194,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duration", type=float, default=None, help="simulated seconds for every scenario")
     ap.add_argument("--keep", type=Path, default=None, help="keep the scenario files and Tcl scripts here")
     ap.add_argument("--json", action="store_true", help="also print the results as JSON")
-    add_pgo_arg(ap)
+    ap.add_argument("--pgo", action="store_true",
+                    help="also measure the profile-guided build (benchmarks/pgo.py) in the same rounds")
     args = ap.parse_args(argv)
 
     ns = shutil.which("ns")
@@ -210,7 +222,9 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             ap.error(f"--only: unknown scenario(s) {sorted(unknown)}")
         chosen = [c for c in chosen if c.name in want]
-    binary = build(args.pgo)
+    binaries = {"release": build()}
+    if args.pgo:
+        binaries["pgo"] = build(pgo=True)
     print(f"# burstlab vs ns-2.35: {cpu_model()}; {load()} at start", file=sys.stderr)
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench_ns2_") as tmp:
@@ -218,17 +232,18 @@ def main(argv: list[str] | None = None) -> int:
         workdir.mkdir(parents=True, exist_ok=True)
         for case in chosen:
             d = args.duration or (case.quick_s if args.quick else case.duration_s)
-            rows.append(measure(case, d, runs, ns, binary, workdir))
-    print(f"burstlab ({label(binary)}) vs ns-2.35 (`{ns}`), whole processes, "
-          f"median of {runs} alternating pairs; {cpu_model()}; {load()} at end")
+            rows += measure(case, d, runs, ns, binaries, workdir)
+    names = ", ".join(f"{b}: {label(p)}" for b, p in binaries.items())
+    print(f"burstlab ({names}) vs ns-2.35 (`{ns}`), whole processes, "
+          f"median of {runs} rounds, the order rotating; {cpu_model()}; {load()} at end")
     print()
     print(table(rows))
     print()
     for r in rows:
         diff = r["burstlab_segments"] / r["ns2_segments"] - 1 if r["ns2_segments"] else float("nan")
         print(
-            f"{r['scenario']}: burstlab delivered {r['burstlab_segments']:,.0f}, ns-2 acknowledged "
-            f"{r['ns2_segments']:,.0f} segments ({diff:+.2%}); per-pair wall ratios "
+            f"{r['scenario']} ({r['build']}): burstlab delivered {r['burstlab_segments']:,.0f}, ns-2 acknowledged "
+            f"{r['ns2_segments']:,.0f} segments ({diff:+.2%}); per-round wall ratios "
             f"{r['ratio_wall_min']:.1f}–{r['ratio_wall_max']:.1f}×; set-up ({SETUP_S * 1e3:g} ms simulated) "
             f"CPU burstlab {r['burstlab_setup_cpu_s']:.3f} s, ns-2 {r['ns2_setup_cpu_s']:.3f} s; "
             f"CPU ratio without set-up {r['ratio_cpu_without_setup']:.1f}×"
