@@ -35,8 +35,17 @@ dumbbells, where N flows share one drop-tail queue, the two simulators' runs par
 (each flow's share differs, the aggregate stays close; ``burstlab export ns2 SCENARIO
 --compare`` lists the flows).
 
+Time ratios move between sessions on shared machines: ns-2's own cost per segment on the
+10-flow dumbbell has ranged from 2,355 to 3,693 ns with the same binary, while burstlab's
+stayed within a few per cent. ``--instructions`` adds a measure that does not move: each
+simulator runs once more under valgrind's cachegrind (whole run, and the 1 ms set-up
+run), and the table gives instructions per delivered segment and their ratio, with and
+without set-up. It is a proxy, not the time ratio (ns-2 also waits longer on memory per
+instruction); under valgrind each run takes 30–60 times as long, so use ``--quick``
+(about 10 minutes for all three scenarios and both builds).
+
     python benchmarks/bench_ns2.py [--runs 5] [--quick] [--only path,dumbbell-10]
-                                   [--keep DIR] [--json] [--pgo]
+                                   [--keep DIR] [--json] [--pgo] [--instructions]
 
 Exits 2 with a message if ``ns`` is not installed (Debian/Ubuntu: apt-get install ns2).
 """
@@ -53,7 +62,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_path import ROOT, build, cpu_model, label
-from benchutil import Proc, load, median, timed, with_duration
+from benchutil import Proc, cachegrind, load, median, timed, with_duration
 from make_dumbbell import dumbbell
 
 from burstlab.export import export_ns2
@@ -112,7 +121,7 @@ def prepare(case: Case, duration_s: float, workdir: Path, suffix: str = "") -> t
 
 
 def measure(case: Case, duration_s: float, runs: int, ns: str, binaries: dict[str, Path],
-            workdir: Path) -> list[dict[str, Any]]:
+            workdir: Path, instructions: bool = False) -> list[dict[str, Any]]:
     """One row per burstlab build in ``binaries`` (name: binary), each against the same
     ns-2 runs: every round runs ns-2 and each build once, the order rotating by round."""
     toml_path, tcl_path = prepare(case, duration_s, workdir)
@@ -139,13 +148,20 @@ def measure(case: Case, duration_s: float, runs: int, ns: str, binaries: dict[st
     toml0, tcl0 = prepare(case, SETUP_S, workdir, suffix="-setup")
     ns_setup = timed([ns, str(tcl0)], cwd=workdir)
     ns2_delivered(ns_setup)
+    if instructions:
+        # Each simulator once more under cachegrind, whole run and set-up run: counts of
+        # executed instructions do not depend on the machine's load. Both simulators are
+        # deterministic (the rounds above delivered the same segments every time).
+        print(f"  {case.name}: counting instructions (cachegrind)", file=sys.stderr, flush=True)
+        ns_ir = cachegrind([ns, str(tcl_path)], cwd=workdir)["Ir"]
+        ns_ir0 = cachegrind([ns, str(tcl0)], cwd=workdir)["Ir"]
     rows = []
     for build_name, bl in bls.items():
         bl_setup = timed([str(binaries[build_name]), str(toml0)])
         pairs = list(zip(nsr, bl, strict=True))
         ratio_wall = [(pn.wall_s / sn) / (pb.wall_s / sb) for (pn, sn), (pb, sb) in pairs]
         ratio_cpu = [(pn.cpu_s / sn) / (pb.cpu_s / sb) for (pn, sn), (pb, sb) in pairs]
-        rows.append({
+        row: dict[str, Any] = {
             "scenario": case.name,
             "build": build_name,
             "flows": case.text.count("[[flow]]"),
@@ -175,7 +191,16 @@ def measure(case: Case, duration_s: float, runs: int, ns: str, binaries: dict[st
             "ratio_cpu": median(ratio_cpu),
             "ratio_wall_min": min(ratio_wall),
             "ratio_wall_max": max(ratio_wall),
-        })
+        }
+        if instructions:
+            sb, sn = row["burstlab_segments"], row["ns2_segments"]
+            bl_ir = cachegrind([str(binaries[build_name]), str(toml_path)])["Ir"]
+            bl_ir0 = cachegrind([str(binaries[build_name]), str(toml0)])["Ir"]
+            row["burstlab_instructions_per_segment"] = bl_ir / sb
+            row["ns2_instructions_per_segment"] = ns_ir / sn
+            row["ratio_instructions"] = (ns_ir / sn) / (bl_ir / sb)
+            row["ratio_instructions_without_setup"] = ((ns_ir - ns_ir0) / sn) / ((bl_ir - bl_ir0) / sb)
+        rows.append(row)
     return rows
 
 
@@ -197,6 +222,19 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def instruction_table(rows: list[dict[str, Any]]) -> str:
+    """Instructions per delivered segment (cachegrind), which do not depend on the load."""
+    out = ["| scenario | burstlab build | instructions per segment (burstlab / ns-2) "
+           "| **ns-2 ÷ burstlab**, instructions | the same without set-up |", "|---|---|---|---|---|"]
+    for r in rows:
+        out.append(
+            f"| {r['scenario']} | {r['build']} "
+            f"| {r['burstlab_instructions_per_segment']:,.0f} / {r['ns2_instructions_per_segment']:,.0f} "
+            f"| **{r['ratio_instructions']:.1f}×** | {r['ratio_instructions_without_setup']:.1f}× |"
+        )
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=None, help="paired runs per scenario (default 5; --quick: 3)")
@@ -205,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duration", type=float, default=None, help="simulated seconds for every scenario")
     ap.add_argument("--keep", type=Path, default=None, help="keep the scenario files and Tcl scripts here")
     ap.add_argument("--json", action="store_true", help="also print the results as JSON")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count instructions per segment under cachegrind (minutes; use --quick)")
     ap.add_argument("--pgo", action="store_true",
                     help="also measure the profile-guided build (benchmarks/pgo.py) in the same rounds")
     args = ap.parse_args(argv)
@@ -232,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir.mkdir(parents=True, exist_ok=True)
         for case in chosen:
             d = args.duration or (case.quick_s if args.quick else case.duration_s)
-            rows += measure(case, d, runs, ns, binaries, workdir)
+            rows += measure(case, d, runs, ns, binaries, workdir, args.instructions)
     names = ", ".join(f"{b}: {label(p)}" for b, p in binaries.items())
     print(f"burstlab ({names}) vs ns-2.35 (`{ns}`), whole processes, "
           f"median of {runs} rounds, the order rotating; {cpu_model()}; {load()} at end")
@@ -255,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
         "queue part ways between\nthe two simulators (per-flow shares differ: `burstlab export ns2 SCENARIO "
         "--compare`), so the totals agree to a few per cent."
     )
+    if args.instructions:
+        print()
+        print(instruction_table(rows))
     if args.json:
         print(json.dumps({"machine": cpu_model(), "results": rows}, indent=2))
     return 0

@@ -104,7 +104,8 @@ def load() -> str:
     return f"load average {a:.2f}, {b:.2f}, {c:.2f} on {os.cpu_count()} CPUs"
 
 
-def cachegrind(cmd: Sequence[str], ll_kib: int | None = None) -> dict[str, int]:
+def cachegrind(cmd: Sequence[str], ll_kib: int | None = None,
+               cwd: str | Path | None = None) -> dict[str, int]:
     """Runs ``cmd`` once under valgrind's cachegrind and returns its whole-process counts:
     ``Ir`` (instructions) always; with ``ll_kib`` also the simulated cache misses ``D1mr``,
     ``D1mw`` (first-level data) and ``DLmr``, ``DLmw`` (last level, modelled as ``ll_kib``
@@ -118,7 +119,7 @@ def cachegrind(cmd: Sequence[str], ll_kib: int | None = None) -> dict[str, int]:
         out = Path(tmp, "cg.out")
         vg = ["valgrind", "--tool=cachegrind", f"--cachegrind-out-file={out}"]
         vg += ["--cache-sim=yes", f"--LL={ll_kib * 1024},8,64"] if ll_kib else ["--cache-sim=no"]
-        p = subprocess.run(vg + list(cmd), capture_output=True, text=True)
+        p = subprocess.run(vg + list(cmd), capture_output=True, text=True, cwd=cwd)
         if p.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed under cachegrind: {p.stderr.strip()[-500:]}")
         events: list[str] = []
