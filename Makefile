@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz
+.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,17 @@ $(BIN)/maturin:
 
 env: $(BIN)/maturin
 
-build: env
+# PGO=1 (or `make build-pgo`): then rebuild the extension profile-guided, checked to give
+# the plain build's results (benchmarks/pgo.py --extension; about 2.5 minutes more, needs
+# llvm-profdata, which system-deps installs). Worth it for long sweeps and full
+# reproductions (a fifth less CPU on the yu reproduction), not for one quick demo.
+PGO ?= 0
+build: env $(if $(filter 1,$(PGO)),system-deps)
 	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --extras dev -q
+	@if [ "$(PGO)" = 1 ]; then $(PY) benchmarks/pgo.py --extension; fi
+
+build-pgo:
+	$(MAKE) build PGO=1
 
 # Every paper's quick reproduction and the site: $(OUT)/index.html links each paper's
 # page $(OUT)/<paper>/report.html (1.5–3.5 minutes per paper on 2 cores).

@@ -24,6 +24,17 @@ and says what to install (Debian: ``apt-get install llvm-<major>``; ``make pgo``
 installs it when run as root).
 
     python benchmarks/pgo.py [--quiet]   # prints the binary's path on its last line
+
+``--extension`` does the same for the Python extension (``burstlab._core``, what
+``burstlab run``, sweeps and the reproductions use; ``make build-pgo``): the profile of
+the benchmark binary does not apply to it (cargo gives ``burstlab-core`` other symbol
+hashes in the extension's build), so the extension is built instrumented into the
+environment of the Python running this script with ``maturin develop``, trained through
+``burstlab._core.run`` on the same training set, and rebuilt with its own profile. The
+check compares the whole result of each check scenario (every table, as the extension
+returns it) with the plain release extension's, built first; if any differs the plain
+extension is installed again and the script exits 1. ``make build`` installs the plain
+extension again.
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from benchutil import with_duration  # noqa: E402
 from make_dumbbell import dumbbell  # noqa: E402
 from make_obs_mixed import obs_mixed  # noqa: E402
 
@@ -199,13 +211,107 @@ def build_pgo(quiet: bool = False) -> Path:
     return PGO_BINARY
 
 
+#: Runs scenarios through the installed extension; prints, per scenario, a digest of its
+#: whole result (every table) and the number of events.
+_DRIVER = """
+import hashlib, json, sys
+import burstlab._core as core
+for path in sys.argv[1:]:
+    raw = core.run(open(path, encoding="utf-8").read(), "toml", None, None)
+    blob = json.dumps(raw, sort_keys=True, default=str).encode()
+    print(json.dumps({"scenario": path, "digest": hashlib.sha256(blob).hexdigest(),
+                      "events": raw["meta"]["events"]}))
+"""
+
+
+def _drive(runs: list[tuple[Path, float]], scratch: Path) -> list[dict[str, object]]:
+    """Runs each (scenario, simulated seconds) through the installed extension, in a fresh
+    interpreter (so the extension just installed is the one imported)."""
+    files = []
+    for i, (scenario, dur) in enumerate(runs):
+        f = scratch / f"drive_{i}_{scenario.name}"
+        f.write_text(with_duration(scenario.read_text(encoding="utf-8"), dur), encoding="utf-8")
+        files.append(str(f))
+    r = subprocess.run([sys.executable, "-c", _DRIVER, *files], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise PgoError(f"running scenarios through the extension failed:\n{r.stderr[-2000:]}")
+    return [json.loads(line) for line in r.stdout.splitlines()]
+
+
+def _develop(target_dir: Path | None, rustflags: str) -> None:
+    maturin = Path(sys.executable).with_name("maturin")
+    if not maturin.exists():
+        raise PgoError(f"no maturin beside {sys.executable}: run `make build` first")
+    env = dict(os.environ)
+    env["VIRTUAL_ENV"] = str(Path(sys.executable).parent.parent)
+    env["RUSTFLAGS"] = (env.get("RUSTFLAGS", "") + " " + rustflags).strip()
+    if target_dir is not None:
+        env["CARGO_TARGET_DIR"] = str(target_dir)
+    cmd = [str(maturin), "develop", "--release", "-q"]
+    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise PgoError(f"`{' '.join(cmd)}` with RUSTFLAGS={rustflags!r} failed:\n{r.stderr[-3000:]}")
+
+
+def build_extension_pgo(quiet: bool = False) -> None:
+    """Installs a profile-guided build of the extension, checked against the plain one."""
+    major = llvm_major()
+    profdata = find_profdata(major)
+    if profdata is None:
+        raise PgoError(
+            f"no llvm-profdata of LLVM {major} (rustc's) found: install it "
+            f"(Debian: apt-get install llvm-{major}; rustup: rustup component add llvm-tools)"
+        )
+    t0 = time.perf_counter()
+    raw = PGO_DIR / "ext-profraw"
+    shutil.rmtree(raw, ignore_errors=True)
+    raw.mkdir(parents=True)
+    with tempfile.TemporaryDirectory(prefix="burstlab-pgo-ext-") as tmp:
+        scratch = Path(tmp)
+        checks = check_set(scratch)
+        log("pgo: plain release extension, for the check", quiet)
+        _develop(None, "")
+        want = _drive(checks, scratch)
+        log("pgo: instrumented extension", quiet)
+        _develop(PGO_DIR / "ext-gen", f"-Cprofile-generate={raw}")
+        log("pgo: training", quiet)
+        _drive(training_set(scratch), scratch)
+        merged = PGO_DIR / "ext-merged.profdata"
+        r = subprocess.run(
+            [str(profdata), "merge", "-o", str(merged), str(raw)], capture_output=True, text=True
+        )
+        if r.returncode != 0:
+            raise PgoError(f"{profdata} merge failed:\n{r.stderr}")
+        for old in PGO_DIR.glob("ext-merged-*.profdata"):
+            old.unlink()
+        digest = hashlib.sha256(merged.read_bytes()).hexdigest()[:16]
+        merged = merged.rename(PGO_DIR / f"ext-merged-{digest}.profdata")
+        log("pgo: profile-guided extension", quiet)
+        _develop(PGO_DIR / "ext-use", f"-Cprofile-use={merged}")
+        got = _drive(checks, scratch)
+        for (scenario, dur), a, b in zip(checks, want, got, strict=True):
+            if a["digest"] != b["digest"]:
+                _develop(None, "")  # the plain extension back
+                raise PgoError(
+                    f"the PGO extension's results differ from the plain one's on {scenario.name} "
+                    f"({dur:g} s simulated); the plain extension is installed again"
+                )
+            log(f"pgo: {scenario.name}: same results (every table; {a['events']} events)", quiet)
+    log(f"pgo: extension installed in {time.perf_counter() - t0:.0f} s", quiet)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--quiet", action="store_true", help="print only the binary's path")
+    ap.add_argument("--extension", action="store_true",
+                    help="build and install the Python extension instead of burstlab-bench")
     args = ap.parse_args(argv)
     try:
+        if args.extension:
+            build_extension_pgo(args.quiet)
+            return 0
         path = build_pgo(args.quiet)
     except PgoError as e:
         print(f"pgo: {e}", file=sys.stderr)

@@ -73,3 +73,13 @@ def test_pgo_build_gives_the_plain_builds_results() -> None:
     b = pgo.results(pgo.run(built, scen, 3.0))
     assert a["delivered_segments"] > 0
     assert a == b
+
+
+def test_extension_check_sees_every_table(tmp_path: Path) -> None:
+    """The extension build's check (a digest of the whole result, run in a fresh
+    interpreter) repeats for the same run and changes with the run."""
+    scen = ROOT / "examples" / "single_flow.toml"
+    a, b, c = pgo._drive([(scen, 20.0), (scen, 20.0), (scen, 21.0)], tmp_path)
+    assert a["digest"] == b["digest"] and a["events"] == b["events"]
+    assert c["digest"] != a["digest"]
+    assert int(str(a["events"])) > 0
