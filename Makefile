@@ -65,18 +65,27 @@ py-test: build system-deps
 # Debian packages some tests use: ns-2.35 (differential tests against ns-2), Chromium
 # (the site's browser test) and the llvm-profdata of rustc's LLVM (the profile-guided
 # build, `make pgo`). Installed when missing and running as root with apt-get (CI);
-# elsewhere those tests skip and say why. `command:package` pairs.
+# elsewhere those tests skip and say why. `command:package` pairs. The llvm package
+# follows rustc's LLVM major version, which Debian may not (yet) have: it is installed
+# only if apt knows it, and the profile-guided build's test skips otherwise.
 LLVM_MAJOR := $(shell rustc -vV 2>/dev/null | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
-SYSTEM_DEPS := ns:ns2 chromium:chromium llvm-profdata-$(LLVM_MAJOR):llvm-$(LLVM_MAJOR)
+SYSTEM_DEPS := ns:ns2 chromium:chromium
+OPTIONAL_DEPS := llvm-profdata-$(LLVM_MAJOR):llvm-$(LLVM_MAJOR)
 browser: system-deps
 system-deps:
-	@missing=""; for d in $(SYSTEM_DEPS); do \
+	@missing=""; optional=""; for d in $(SYSTEM_DEPS); do \
 	  command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
-	if [ -n "$$missing" ]; then \
+	for d in $(OPTIONAL_DEPS); do \
+	  command -v $${d%%:*} >/dev/null 2>&1 || optional="$$optional $${d#*:}"; done; \
+	if [ -n "$$missing$$optional" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian packages:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	  else echo "not root or no apt-get: tests needing$$missing will skip"; fi; \
+	    apt-get update -qq; \
+	    for o in $$optional; do \
+	      if apt-cache show $$o >/dev/null 2>&1; then missing="$$missing $$o"; \
+	      else echo "Debian has no $$o here: tests needing it will skip"; fi; done; \
+	    if [ -n "$$missing" ]; then echo "installing Debian packages:$$missing"; \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi; \
+	  else echo "not root or no apt-get: tests needing$$missing$$optional will skip"; fi; \
 	fi
 
 test: system-deps lint rust-test py-test
