@@ -156,6 +156,12 @@ struct Flow {
     data_dropped: u64,
 }
 
+/// Lines [`Hosts::prefetch`] asks for at the start of a flow's receiver (for a data
+/// segment) and of its sender (for an ACK). Asking for 3 and 4 lines measured no better
+/// than 1 and 2 at 320 flows (paired CPU 0.98 against 0.97).
+const PF_RCV: usize = 1;
+const PF_SND: usize = 2;
+
 /// Every flow's sending and receiving host agents.
 pub struct Hosts {
     flows: Vec<Flow>,
@@ -165,6 +171,9 @@ pub struct Hosts {
     marks: bool,
     /// Segments the last handler's sender call asked to send (in `out`), not yet sent.
     pending: Option<Emit>,
+    /// Each flow's TCP agent's address (0: UDP), for cache hints only: read without
+    /// touching the flow's own line.
+    agent_at: Vec<usize>,
 }
 
 /// Segments a sender call asked to send: flow, how many (in `Hosts::out`), and what
@@ -258,7 +267,15 @@ impl Hosts {
                 data_dropped: 0,
             });
         }
+        let agent_at = flows
+            .iter()
+            .map(|f| match &f.agent {
+                Agent::Tcp(t) => &**t as *const TcpAgent as usize,
+                Agent::Udp(_) => 0,
+            })
+            .collect();
         Hosts {
+            agent_at,
             flows,
             out: TcpOutput {
                 sends: Vec::with_capacity(64),
@@ -266,6 +283,30 @@ impl Hosts {
             trace_cwnd: r.trace.cwnd,
             marks: false,
             pending: None,
+        }
+    }
+
+    /// Hints the CPU to fetch what a packet of `kind` arriving for `flow` will read: the
+    /// flow's first line and the first lines of its receiver (data) or sender (ACK). At
+    /// hundreds of flows a flow's state has left the caches between two of its packets.
+    /// The agent's address comes from `agent_at`, so the hint itself reads no cold line.
+    #[inline]
+    pub fn prefetch(&self, flow: u32, kind: PktKind) {
+        super::hint::prefetch(self.flows.as_ptr().wrapping_add(flow as usize));
+        let Some(&at) = self.agent_at.get(flow as usize) else {
+            return;
+        };
+        if at == 0 {
+            return;
+        }
+        let (off, lines) = match kind {
+            PktKind::Data => (std::mem::offset_of!(TcpAgent, rcv), PF_RCV),
+            PktKind::Ack => (std::mem::offset_of!(TcpAgent, snd), PF_SND),
+            _ => return,
+        };
+        let base = (at + off) as *const u8;
+        for k in 0..lines {
+            super::hint::prefetch(base.wrapping_add(64 * k));
         }
     }
 
