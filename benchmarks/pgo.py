@@ -71,6 +71,10 @@ class PgoError(Exception):
     """A step failed; the message says which and why."""
 
 
+class NoProfdata(PgoError):
+    """No ``llvm-profdata`` of rustc's LLVM: the script exits 2."""
+
+
 def log(msg: str, quiet: bool) -> None:
     if not quiet:
         print(msg, file=sys.stderr, flush=True)
@@ -102,10 +106,52 @@ def find_profdata(major: str) -> Path | None:
     return None
 
 
-def cargo_build(target_dir: Path, rustflags: str) -> Path:
+def require_profdata() -> Path:
+    """The ``llvm-profdata`` of rustc's LLVM, or ``NoProfdata`` saying what to install."""
+    major = llvm_major()
+    profdata = find_profdata(major)
+    if profdata is None:
+        raise NoProfdata(
+            f"no llvm-profdata of LLVM {major} (rustc's) found: install it "
+            f"(Debian: apt-get install llvm-{major}; rustup: rustup component add llvm-tools)"
+        )
+    return profdata
+
+
+def fresh_dir(d: Path) -> Path:
+    """``d``, emptied (where an instrumented build writes its counts)."""
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    return d
+
+
+def merge(profdata: Path, raw: Path, stem: str) -> Path:
+    """Merges the counts in ``raw`` into ``PGO_DIR/<stem>-<hash>.profdata`` and returns it.
+
+    Named by its content: cargo rebuilds when RUSTFLAGS change, not when a file they name
+    does, so a new profile must have a new name. Older profiles of ``stem`` are removed."""
+    merged = PGO_DIR / f"{stem}.profdata"
+    r = subprocess.run(
+        [str(profdata), "merge", "-o", str(merged), str(raw)], capture_output=True, text=True
+    )
+    if r.returncode != 0:
+        raise PgoError(f"{profdata} merge failed:\n{r.stderr}")
+    for old in PGO_DIR.glob(f"{stem}-*.profdata"):
+        old.unlink()
+    digest = hashlib.sha256(merged.read_bytes()).hexdigest()[:16]
+    return merged.rename(PGO_DIR / f"{stem}-{digest}.profdata")
+
+
+def env_with_rustflags(rustflags: str) -> dict[str, str]:
+    """This process's environment with ``rustflags`` appended to RUSTFLAGS (any flags the
+    caller set come first, so that the profile flag is not overridden)."""
     env = dict(os.environ)
-    # Any flags the caller set come first, so that the profile flag is not overridden.
     env["RUSTFLAGS"] = (env.get("RUSTFLAGS", "") + " " + rustflags).strip()
+    return env
+
+
+def cargo_build(target_dir: Path, rustflags: str) -> Path:
+    env = env_with_rustflags(rustflags)
     cmd = ["cargo", "build", "--release", "-q", *BIN_ARGS, "--target-dir", str(target_dir)]
     r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
     if r.returncode != 0:
@@ -169,17 +215,9 @@ def check_same(plain: Path, used: Path, scenarios: list[tuple[Path, float]], qui
 
 def build_pgo(quiet: bool = False) -> Path:
     """Builds, trains, rebuilds and checks; returns the profile-guided binary's path."""
-    major = llvm_major()
-    profdata = find_profdata(major)
-    if profdata is None:
-        raise PgoError(
-            f"no llvm-profdata of LLVM {major} (rustc's) found: install it "
-            f"(Debian: apt-get install llvm-{major}; rustup: rustup component add llvm-tools)"
-        )
+    profdata = require_profdata()
     t0 = time.perf_counter()
-    raw = PGO_DIR / "profraw"
-    shutil.rmtree(raw, ignore_errors=True)
-    raw.mkdir(parents=True)
+    raw = fresh_dir(PGO_DIR / "profraw")
     log("pgo: instrumented build", quiet)
     gen = cargo_build(PGO_DIR / "gen", f"-Cprofile-generate={raw}")
     with tempfile.TemporaryDirectory(prefix="burstlab-pgo-") as tmp:
@@ -187,18 +225,7 @@ def build_pgo(quiet: bool = False) -> Path:
         for scenario, dur in training_set(scratch):
             log(f"pgo: training on {scenario.name} ({dur:g} s simulated)", quiet)
             run(gen, scenario, dur)
-        merged = PGO_DIR / "merged.profdata"
-        r = subprocess.run(
-            [str(profdata), "merge", "-o", str(merged), str(raw)], capture_output=True, text=True
-        )
-        if r.returncode != 0:
-            raise PgoError(f"{profdata} merge failed:\n{r.stderr}")
-        # Named by its content: cargo rebuilds when RUSTFLAGS change, not when a file
-        # they name does, so a new profile must have a new name.
-        for old in PGO_DIR.glob("merged-*.profdata"):
-            old.unlink()
-        digest = hashlib.sha256(merged.read_bytes()).hexdigest()[:16]
-        merged = merged.rename(PGO_DIR / f"merged-{digest}.profdata")
+        merged = merge(profdata, raw, "merged")
         log("pgo: profile-guided build", quiet)
         # -Wbackend-plugin warnings name functions the training never ran: expected.
         used = cargo_build(PGO_DIR / "use", f"-Cprofile-use={merged}")
@@ -242,9 +269,8 @@ def _develop(target_dir: Path | None, rustflags: str) -> None:
     maturin = Path(sys.executable).with_name("maturin")
     if not maturin.exists():
         raise PgoError(f"no maturin beside {sys.executable}: run `make build` first")
-    env = dict(os.environ)
+    env = env_with_rustflags(rustflags)
     env["VIRTUAL_ENV"] = str(Path(sys.executable).parent.parent)
-    env["RUSTFLAGS"] = (env.get("RUSTFLAGS", "") + " " + rustflags).strip()
     if target_dir is not None:
         env["CARGO_TARGET_DIR"] = str(target_dir)
     cmd = [str(maturin), "develop", "--release", "-q"]
@@ -255,17 +281,9 @@ def _develop(target_dir: Path | None, rustflags: str) -> None:
 
 def build_extension_pgo(quiet: bool = False) -> None:
     """Installs a profile-guided build of the extension, checked against the plain one."""
-    major = llvm_major()
-    profdata = find_profdata(major)
-    if profdata is None:
-        raise PgoError(
-            f"no llvm-profdata of LLVM {major} (rustc's) found: install it "
-            f"(Debian: apt-get install llvm-{major}; rustup: rustup component add llvm-tools)"
-        )
+    profdata = require_profdata()
     t0 = time.perf_counter()
-    raw = PGO_DIR / "ext-profraw"
-    shutil.rmtree(raw, ignore_errors=True)
-    raw.mkdir(parents=True)
+    raw = fresh_dir(PGO_DIR / "ext-profraw")
     with tempfile.TemporaryDirectory(prefix="burstlab-pgo-ext-") as tmp:
         scratch = Path(tmp)
         checks = check_set(scratch)
@@ -276,16 +294,7 @@ def build_extension_pgo(quiet: bool = False) -> None:
         _develop(PGO_DIR / "ext-gen", f"-Cprofile-generate={raw}")
         log("pgo: training", quiet)
         _drive(training_set(scratch), scratch)
-        merged = PGO_DIR / "ext-merged.profdata"
-        r = subprocess.run(
-            [str(profdata), "merge", "-o", str(merged), str(raw)], capture_output=True, text=True
-        )
-        if r.returncode != 0:
-            raise PgoError(f"{profdata} merge failed:\n{r.stderr}")
-        for old in PGO_DIR.glob("ext-merged-*.profdata"):
-            old.unlink()
-        digest = hashlib.sha256(merged.read_bytes()).hexdigest()[:16]
-        merged = merged.rename(PGO_DIR / f"ext-merged-{digest}.profdata")
+        merged = merge(profdata, raw, "ext-merged")
         log("pgo: profile-guided extension", quiet)
         _develop(PGO_DIR / "ext-use", f"-Cprofile-use={merged}")
         got = _drive(checks, scratch)
@@ -315,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         path = build_pgo(args.quiet)
     except PgoError as e:
         print(f"pgo: {e}", file=sys.stderr)
-        return 2 if "no llvm-profdata" in str(e) else 1
+        return 2 if isinstance(e, NoProfdata) else 1
     print(path)
     return 0
 
