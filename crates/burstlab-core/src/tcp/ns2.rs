@@ -47,6 +47,7 @@ enum CwndAction {
 /// Sack1's scoreboard (ns-2 `ScoreBoardRQ` over the reassembly queue): the SACKed blocks
 /// above the cumulative ACK, `[start, end)` in segments, sorted and disjoint.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 struct SackBoard {
     blocks: Vec<(i64, i64)>,
     /// One past the highest segment retransmitted (`h_seqno_`), −1 when cleared.
@@ -161,12 +162,17 @@ impl SackBoard {
 }
 
 /// ns-2.35's one-way TCP sender (see the module docs).
+///
+/// Fields in the order an ACK reads them (`#[repr(C)]` keeps it): with hundreds of flows
+/// a sender has left the caches between two of its ACKs, and every further cache line its
+/// state spreads over is one more miss. Lines 0–3 hold the ns-2 state an ACK reads, the
+/// observers' mirror `tcb` follows (its hot fields end within line 6), and the constants
+/// and switches come last.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct Ns2Sender {
-    variant: Variant,
-    /// Mirror of the ns-2 state for observers (marks, statistics, traces).
-    tcb: Tcb,
-    // --- ns-2 state, in ns-2's numbering (segments; ACK values "highest in order").
+    // --- line 0: ns-2 state, in ns-2's numbering (segments; ACK values "highest in
+    // order").
     t_seqno: i64,
     maxseq: i64,
     last_ack: i64,
@@ -176,36 +182,44 @@ pub struct Ns2Sender {
     curseq: i64,
     cwnd: f64,
     ssthresh: i64,
+    // --- line 1
     wnd: i64,
-    wnd_init: i64,
     numdupacks: i64,
     dupacks: i64,
     dupwnd: i64,
-    last_action: CwndAction,
-    firstpartial: bool,
     // Sack1
-    fastrecov: bool,
-    timeout_flag: bool,
     pipe: i64,
-    next_pkt: i64,
-    sb: SackBoard,
+    rtx: Option<SimTime>,
     // --- RTT and timer (ns-2 `t_rtt_`, `t_srtt_`, `t_rttvar_`, `t_rtxcur_`, `t_backoff_`).
+    rtt_seq: i64,
+    // --- line 2
+    rtt_ts: SimTime,
+    /// The last `rtt_timeout()` as a duration, with the `(t_backoff, t_rtxcur)` it was
+    /// computed from: the only inputs that change after start-up (see `set_rtx_timer`).
+    rto_memo: Option<((i64, u64), SimTime)>,
+    t_backoff: i64,
+    t_rtxcur: f64,
     t_srtt: i32,
     t_rttvar: i32,
-    t_rtxcur: f64,
-    t_backoff: i64,
+    // --- line 3
+    sb: SackBoard,
+    variant: Variant,
+    last_action: CwndAction,
+    firstpartial: bool,
+    fastrecov: bool,
+    timeout_flag: bool,
     rtt_active: bool,
-    rtt_seq: i64,
-    rtt_ts: SimTime,
+    // --- from the end of line 3: mirror of the ns-2 state for observers (marks,
+    // statistics, traces).
+    tcb: Tcb,
+    // --- cold
+    next_pkt: i64,
+    wnd_init: i64,
     boot_time: f64,
     tick: f64,
     minrto: f64,
     maxrto: f64,
     backoff_cap: i64,
-    rtx: Option<SimTime>,
-    /// The last `rtt_timeout()` as a duration, with the `(t_backoff, t_rtxcur)` it was
-    /// computed from: the only inputs that change after start-up (see `set_rtx_timer`).
-    rto_memo: Option<((i64, u64), SimTime)>,
     // --- switches
     syn: bool,
     singledup: bool,
@@ -1037,4 +1051,24 @@ impl Ns2Sender {
 
 fn secs(s: f64) -> SimTime {
     SimTime::from_secs_f64(s).unwrap_or(SimTime::MAX)
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use std::mem::{align_of, offset_of};
+
+    /// What an ACK reads fills lines 0–6: the ns-2 state, then the mirror's hot fields
+    /// (`Tcb`'s first 192 bytes, see its docs); `Hosts::prefetch` asks for these lines.
+    #[test]
+    fn ack_state_fills_seven_lines() {
+        assert_eq!(align_of::<Ns2Sender>(), 64);
+        assert_eq!(offset_of!(Ns2Sender, ssthresh), 56);
+        assert_eq!(offset_of!(Ns2Sender, rtt_seq), 2 * 64 - 8);
+        assert_eq!(offset_of!(Ns2Sender, t_rttvar) + 4, 3 * 64);
+        assert_eq!(offset_of!(Ns2Sender, sb), 3 * 64);
+        assert!(offset_of!(Ns2Sender, rtt_active) < 4 * 64);
+        assert!(offset_of!(Ns2Sender, tcb) + 192 <= 7 * 64);
+        assert!(offset_of!(Ns2Sender, next_pkt) >= offset_of!(Ns2Sender, tcb) + 192);
+    }
 }
