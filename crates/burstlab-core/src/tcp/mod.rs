@@ -318,10 +318,15 @@ impl TcpOutput {
 }
 
 /// Per-flow sender counters (all cumulative since the start of the flow).
+/// `#[repr(C)]`: the two counters every segment and every ACK update come first (they
+/// share a cache line with the control block's hot fields, see `Tcb`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct SenderStats {
     /// Data segments handed to the network, including retransmissions.
     pub segs_sent: u64,
+    /// Integral of cwnd (segments) over time (seconds): time-average = integral / elapsed.
+    pub cwnd_integral: f64,
     pub retransmits: u64,
     /// Loss events detected by duplicate ACKs (fast retransmit episodes).
     pub td_events: u64,
@@ -330,6 +335,4 @@ pub struct SenderStats {
     /// Sum and count of RTT samples (seconds), for the mean RTT.
     pub rtt_sum_s: f64,
     pub rtt_samples: u64,
-    /// Integral of cwnd (segments) over time (seconds): time-average = integral / elapsed.
-    pub cwnd_integral: f64,
 }

@@ -47,6 +47,7 @@ enum CwndAction {
 /// Sack1's scoreboard (ns-2 `ScoreBoardRQ` over the reassembly queue): the SACKed blocks
 /// above the cumulative ACK, `[start, end)` in segments, sorted and disjoint.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 struct SackBoard {
     blocks: Vec<(i64, i64)>,
     /// One past the highest segment retransmitted (`h_seqno_`), −1 when cleared.
@@ -70,66 +71,80 @@ impl SackBoard {
         self.blocks.clear();
         self.h_seqno = -1;
     }
+    #[cfg(debug_assertions)]
     fn total(&self) -> i64 {
         self.blocks.iter().map(|b| b.1 - b.0).sum()
     }
-    /// Adds `[s, e)`, merging with neighbours.
-    fn add(&mut self, s: i64, e: i64) {
+    /// Adds `[s, e)`, merging with the blocks it overlaps or touches, and returns
+    /// whether the board grew. The blocks are sorted, disjoint and never touch (every
+    /// add merges touching neighbours), so both their starts and their ends increase
+    /// along the board: binary searches find the blocks to merge, and `[s, e)` was held
+    /// already exactly when one block covers it. O(log n) plus the blocks merged away,
+    /// where a scan from the first block with an insert and removals was O(n).
+    fn add(&mut self, s: i64, e: i64) -> bool {
         if e <= s {
-            return;
+            return false;
         }
-        let (mut s, mut e) = (s, e);
-        let mut i = 0;
-        while i < self.blocks.len() {
-            let (a, b) = self.blocks[i];
-            if b < s {
-                i += 1;
-                continue;
-            }
-            if a > e {
-                break;
-            }
-            s = s.min(a);
-            e = e.max(b);
-            self.blocks.remove(i);
+        // Blocks i..j end at or after `s` and start at or before `e`.
+        let i = self.blocks.partition_point(|b| b.1 < s);
+        let j = i + self.blocks[i..].partition_point(|b| b.0 <= e);
+        if j == i {
+            self.blocks.insert(i, (s, e));
+            return true;
         }
-        self.blocks.insert(i, (s, e));
+        let (a, b) = (self.blocks[i].0, self.blocks[j - 1].1);
+        if j == i + 1 && a <= s && e <= b {
+            return false;
+        }
+        self.blocks[i] = (s.min(a), e.max(b));
+        self.blocks.drain(i + 1..j);
+        true
     }
     /// `UpdateScoreBoard`: forget what the cumulative ACK `last_ack` covers, add the
     /// ACK's blocks, and note whether anything changed.
     fn update(&mut self, last_ack: i64, ack: &AckSeg) {
+        #[cfg(debug_assertions)]
         let old_total = self.total();
         self.changed = false;
         if self.sack_min <= last_ack {
             self.sack_min = last_ack + 1;
             if !self.blocks.is_empty() {
-                // `cleartonxt`: drop the blocks the cumulative ACK has passed.
+                // `cleartonxt`: drop the blocks the cumulative ACK has passed (a prefix:
+                // the ends increase along the board).
                 let m = self.sack_min;
-                self.blocks.retain(|b| b.1 > m);
+                let passed = self.blocks.partition_point(|b| b.1 <= m);
+                self.blocks.drain(..passed);
                 if let Some(f) = self.blocks.first_mut() {
                     f.0 = f.0.max(m);
                 }
                 self.changed = true;
             }
         }
+        let mut grew = false;
         for b in &ack.sack[..(ack.nsack as usize).min(4)] {
-            self.add(b.start as i64, b.end as i64);
+            grew |= self.add(b.start as i64, b.end as i64);
         }
-        self.changed = self.changed || old_total != self.total();
+        // `CheckUpdate`: the board changed if blocks were cleared or it grew (an add
+        // never shrinks it, so this is "the total SACKed changed" of ns-2).
+        #[cfg(debug_assertions)]
+        debug_assert!(self.changed || grew == (old_total != self.total()));
+        #[cfg(debug_assertions)]
+        debug_assert!(self.blocks.windows(2).all(|w| w[0].1 < w[1].0));
+        self.changed = self.changed || grew;
     }
     /// `nexthole`: the first segment ≥ `seq` not covered by a block, and the number of
-    /// blocks above it (−1 when `seq` is above every block).
+    /// blocks above it (−1 when `seq` is above every block). By binary search: the
+    /// first block that ends at or after `seq` decides.
     fn nexthole(&self, seq: i64) -> (i64, i64) {
-        for (k, &(a, b)) in self.blocks.iter().enumerate() {
-            if a > seq {
-                return (seq, (self.blocks.len() - k) as i64);
-            }
-            if a <= seq && b >= seq {
-                let above = self.blocks.len() - k - 1;
-                return (b, if above > 0 { above as i64 } else { -1 });
-            }
+        let k = self.blocks.partition_point(|b| b.1 < seq);
+        let Some(&(a, b)) = self.blocks.get(k) else {
+            return (-1, -1);
+        };
+        if a > seq {
+            return (seq, (self.blocks.len() - k) as i64);
         }
-        (-1, -1)
+        let above = self.blocks.len() - k - 1;
+        (b, if above > 0 { above as i64 } else { -1 })
     }
     /// `GetNextRetran`: the next hole above the highest retransmission that has a SACKed
     /// block above it, or −1.
@@ -161,12 +176,17 @@ impl SackBoard {
 }
 
 /// ns-2.35's one-way TCP sender (see the module docs).
+///
+/// Fields in the order an ACK reads them (`#[repr(C)]` keeps it): with hundreds of flows
+/// a sender has left the caches between two of its ACKs, and every further cache line its
+/// state spreads over is one more miss. Lines 0–3 hold the ns-2 state an ACK reads, the
+/// observers' mirror `tcb` follows (its hot fields end within line 6), and the constants
+/// and switches come last.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct Ns2Sender {
-    variant: Variant,
-    /// Mirror of the ns-2 state for observers (marks, statistics, traces).
-    tcb: Tcb,
-    // --- ns-2 state, in ns-2's numbering (segments; ACK values "highest in order").
+    // --- line 0: ns-2 state, in ns-2's numbering (segments; ACK values "highest in
+    // order").
     t_seqno: i64,
     maxseq: i64,
     last_ack: i64,
@@ -176,36 +196,44 @@ pub struct Ns2Sender {
     curseq: i64,
     cwnd: f64,
     ssthresh: i64,
+    // --- line 1
     wnd: i64,
-    wnd_init: i64,
     numdupacks: i64,
     dupacks: i64,
     dupwnd: i64,
-    last_action: CwndAction,
-    firstpartial: bool,
     // Sack1
-    fastrecov: bool,
-    timeout_flag: bool,
     pipe: i64,
-    next_pkt: i64,
-    sb: SackBoard,
+    rtx: Option<SimTime>,
     // --- RTT and timer (ns-2 `t_rtt_`, `t_srtt_`, `t_rttvar_`, `t_rtxcur_`, `t_backoff_`).
+    rtt_seq: i64,
+    // --- line 2
+    rtt_ts: SimTime,
+    /// The last `rtt_timeout()` as a duration, with the `(t_backoff, t_rtxcur)` it was
+    /// computed from: the only inputs that change after start-up (see `set_rtx_timer`).
+    rto_memo: Option<((i64, u64), SimTime)>,
+    t_backoff: i64,
+    t_rtxcur: f64,
     t_srtt: i32,
     t_rttvar: i32,
-    t_rtxcur: f64,
-    t_backoff: i64,
+    // --- line 3
+    sb: SackBoard,
+    variant: Variant,
+    last_action: CwndAction,
+    firstpartial: bool,
+    fastrecov: bool,
+    timeout_flag: bool,
     rtt_active: bool,
-    rtt_seq: i64,
-    rtt_ts: SimTime,
+    // --- from the end of line 3: mirror of the ns-2 state for observers (marks,
+    // statistics, traces).
+    tcb: Tcb,
+    // --- cold
+    next_pkt: i64,
+    wnd_init: i64,
     boot_time: f64,
     tick: f64,
     minrto: f64,
     maxrto: f64,
     backoff_cap: i64,
-    rtx: Option<SimTime>,
-    /// The last `rtt_timeout()` as a duration, with the `(t_backoff, t_rtxcur)` it was
-    /// computed from: the only inputs that change after start-up (see `set_rtx_timer`).
-    rto_memo: Option<((i64, u64), SimTime)>,
     // --- switches
     syn: bool,
     singledup: bool,
@@ -1037,4 +1065,100 @@ impl Ns2Sender {
 
 fn secs(s: f64) -> SimTime {
     SimTime::from_secs_f64(s).unwrap_or(SimTime::MAX)
+}
+
+#[cfg(test)]
+mod sackboard_tests {
+    use super::*;
+    use crate::tcp::SackBlock;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    /// The maximal runs of a set of segments, as `[start, end)` blocks.
+    fn runs(set: &BTreeSet<i64>) -> Vec<(i64, i64)> {
+        let mut v: Vec<(i64, i64)> = Vec::new();
+        for &x in set {
+            match v.last_mut() {
+                Some(r) if r.1 == x => r.1 = x + 1,
+                _ => v.push((x, x + 1)),
+            }
+        }
+        v
+    }
+
+    /// `nexthole` by a scan from the first block, as ns-2's `ScoreBoard` does it.
+    fn nexthole_scan(blocks: &[(i64, i64)], seq: i64) -> (i64, i64) {
+        for (k, &(a, b)) in blocks.iter().enumerate() {
+            if a > seq {
+                return (seq, (blocks.len() - k) as i64);
+            }
+            if a <= seq && b >= seq {
+                let above = blocks.len() - k - 1;
+                return (b, if above > 0 { above as i64 } else { -1 });
+            }
+        }
+        (-1, -1)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, rng_seed: proptest::test_runner::RngSeed::Fixed(0x5ACB), ..ProptestConfig::default() })]
+        /// The board against a set of segments: after every update its blocks are the
+        /// set's maximal runs, `changed` says whether blocks were cleared or the set
+        /// grew, and `nexthole` agrees with a scan.
+        #[test]
+        fn prop_board_matches_a_set_of_segments(
+            acks in proptest::collection::vec(
+                (0i64..6, proptest::collection::vec((0i64..120, 0i64..12), 0..5)),
+                1..60,
+            ),
+        ) {
+            let mut sb = SackBoard::new();
+            let mut set = BTreeSet::new();
+            let mut last_ack = -1i64;
+            for (step, blocks) in acks {
+                last_ack += step;
+                let mut ack = AckSeg { cum: (last_ack + 1) as u64, ..AckSeg::default() };
+                for (k, &(a, l)) in blocks.iter().take(4).enumerate() {
+                    ack.sack[k] = SackBlock { start: a as u64, end: (a + l) as u64 };
+                    ack.nsack += 1;
+                }
+                let before = set.len();
+                let mut cleared = false;
+                if sb.sack_min <= last_ack {
+                    cleared = !set.is_empty();
+                    set.retain(|&x| x > last_ack);
+                }
+                for b in &ack.sack[..ack.nsack as usize] {
+                    set.extend(b.start as i64..b.end as i64);
+                }
+                sb.update(last_ack, &ack);
+                let want = runs(&set);
+                prop_assert_eq!(&sb.blocks, &want);
+                prop_assert_eq!(sb.changed, cleared || set.len() != before);
+                for q in [-1, last_ack, last_ack + 1, 30, 60, 119, 130] {
+                    prop_assert_eq!(sb.nexthole(q), nexthole_scan(&want, q));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use std::mem::{align_of, offset_of};
+
+    /// What an ACK reads fills lines 0–6: the ns-2 state, then the mirror's hot fields
+    /// (`Tcb`'s first 192 bytes, see its docs); `Hosts::prefetch` asks for these lines.
+    #[test]
+    fn ack_state_fills_seven_lines() {
+        assert_eq!(align_of::<Ns2Sender>(), 64);
+        assert_eq!(offset_of!(Ns2Sender, ssthresh), 56);
+        assert_eq!(offset_of!(Ns2Sender, rtt_seq), 2 * 64 - 8);
+        assert_eq!(offset_of!(Ns2Sender, t_rttvar) + 4, 3 * 64);
+        assert_eq!(offset_of!(Ns2Sender, sb), 3 * 64);
+        assert!(offset_of!(Ns2Sender, rtt_active) < 4 * 64);
+        assert!(offset_of!(Ns2Sender, tcb) + 192 <= 7 * 64);
+        assert!(offset_of!(Ns2Sender, next_pkt) >= offset_of!(Ns2Sender, tcb) + 192);
+    }
 }

@@ -21,44 +21,59 @@ use super::*;
 /// At most this many recently changed blocks are remembered.
 const RECENT: usize = 8;
 
+/// Fields in the order one segment's arrival reads them (`#[repr(C)]` keeps it): with
+/// hundreds of flows a receiver has left the caches between two of its segments, and
+/// each further cache line its fields spread over is one more miss. The first line holds
+/// everything an in-order segment reads and writes, the second the ns-2 sink's state;
+/// the rest is read only for segments out of order or with delayed ACKs.
+#[repr(C, align(64))]
 pub struct TcpReceiver {
+    // --- line 0
     /// Next expected segment. Invariant: segment `cum` has not arrived.
     cum: u64,
+    received: u64,
+    /// Segments held out of order (set bits).
+    ooo: u64,
     /// Bit `s` set ⇔ segment `s ∈ (cum, cum+cap)` arrived out of order. Invariant: no
     /// other bit is set; in particular the bit of `cum` (ring position `cum & (cap−1)`)
     /// is clear, so every upward or downward search for a clear bit within one ring
     /// length of `cum` ends.
     bits: BitRing,
-    /// Segments held out of order (set bits).
-    ooo: u64,
+    /// An in-order segment awaits its (delayed) ACK; the timer fires at this time.
+    delack_at: Option<SimTime>,
+    // --- line 1
+    sack: bool,
+    delayed: bool,
+    /// Size of an ACK without SACK blocks and of each block, bytes (ns-2's sink adds 8
+    /// bytes per block; the RFC profile's ACKs have a fixed size).
+    ack_bytes: u32,
+    ack_block_bytes: u32,
+    /// ns-2.35 sinks (`Profile::Ns2`): `TCPSink`, `TCPSink/DelAck` and `TCPSink/Sack1`
+    /// rules for when to ACK and which SACK blocks to send (see [`Ns2Sink`]).
+    ns2: Option<Ns2Sink>,
+    // --- cold
+    /// Segments at the start that carry no data (1: ns-2's SYN).
+    syn_off: u64,
     /// One past the highest segment held out of order (meaningful when `ooo > 0`).
     ooo_high: u64,
     /// A member segment of each recently changed SACK block, most recent first.
     recent: [u64; RECENT],
     nrecent: usize,
-    sack: bool,
     max_blocks: usize,
-    delayed: bool,
     delack_timeout: SimTime,
-    /// An in-order segment awaits its (delayed) ACK; the timer fires at this time.
-    delack_at: Option<SimTime>,
-    received: u64,
-    /// ns-2.35 sinks (`Profile::Ns2`): `TCPSink`, `TCPSink/DelAck` and `TCPSink/Sack1`
-    /// rules for when to ACK and which SACK blocks to send (see [`Ns2Sink`]).
-    ns2: Option<Ns2Sink>,
-    /// Segments at the start that carry no data (1: ns-2's SYN).
-    syn_off: u64,
 }
 
 /// The ns-2.35 sink's own state: the highest segment seen (`maxseen_`) and the SACK
 /// history stack (`SackStack`, as deep as the number of blocks).
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 struct Ns2Sink {
+    // Read for every segment; the stack only while blocks are reported.
     maxseen: i64,
-    stack: [(i64, i64); 4],
     cnt: usize,
     size: usize,
     syn: bool,
+    stack: [(i64, i64); 4],
 }
 
 impl Ns2Sink {
@@ -113,6 +128,8 @@ impl TcpReceiver {
             delack_timeout: cfg.delack_timeout,
             delack_at: None,
             received: 0,
+            ack_bytes: cfg.ack_bytes,
+            ack_block_bytes: if cfg.profile == Profile::Ns2 { 8 } else { 0 },
             ns2: (cfg.profile == Profile::Ns2).then_some(Ns2Sink {
                 maxseen: -1,
                 stack: [(-1, -1); 4],
@@ -413,6 +430,13 @@ impl TcpReceiver {
             _ => None,
         }
     }
+    /// Wire size of ACK `a`: ns-2's SACK sink adds 8 bytes per block
+    /// (`Sacker::append_ack`); the RFC profile's ACKs keep `ack_bytes`.
+    #[inline]
+    pub fn ack_size(&self, a: &AckSeg) -> u32 {
+        self.ack_bytes + self.ack_block_bytes * u32::from(a.nsack)
+    }
+
     /// Data segments delivered in order to the application (the cumulative ACK point,
     /// without ns-2's SYN).
     pub fn delivered(&self) -> u64 {
@@ -609,5 +633,23 @@ mod tests {
             r.on_segment(T, s);
         }
         assert_eq!(r.delivered(), 6);
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use std::mem::{align_of, offset_of};
+
+    /// An in-order segment's fields fill line 0, the ns-2 sink's line 1 (see the docs
+    /// of [`TcpReceiver`]); `Hosts::prefetch` asks for these two lines.
+    #[test]
+    fn in_order_fields_fill_line_0_and_the_sink_line_1() {
+        assert_eq!(align_of::<TcpReceiver>(), 64);
+        assert_eq!(offset_of!(TcpReceiver, delack_at) + 16, 64);
+        assert_eq!(offset_of!(TcpReceiver, sack), 64);
+        let sink = offset_of!(TcpReceiver, ns2);
+        assert!(sink + offset_of!(Ns2Sink, syn) < 128);
+        assert!(sink + offset_of!(Ns2Sink, stack) >= sink + 25);
     }
 }

@@ -47,12 +47,14 @@ fn deliver_phase_changes(cc: &mut Cc, tcb: &mut Tcb) {
 /// A segment-granularity TCP sender (one flow). Under [`Profile::Ns2`](super::Profile)
 /// every entry point goes to ns-2.35's agent (`ns2.rs`); the RFC profile uses the
 /// control block, controller and recovery strategy below.
+#[repr(C)]
 pub struct TcpSender {
+    /// First (`#[repr(C)]`): the only field an ACK reads under the ns2 profile.
+    ns2: Option<Box<Ns2Sender>>,
     cfg: TcpConfig,
     tcb: Tcb,
     cc: Cc,
     rec: LossRecovery,
-    ns2: Option<Box<Ns2Sender>>,
 }
 
 impl TcpSender {
@@ -205,6 +207,12 @@ impl TcpSender {
         self.rec.send(tcb, now, out);
         tcb.observe(now);
         deliver_phase_changes(cc, tcb);
+    }
+
+    /// Where the ns-2 agent's state lives (`None` under the RFC profile), for cache
+    /// hints: the address is stable for the sender's life.
+    pub fn ns2_state_addr(&self) -> Option<usize> {
+        self.ns2.as_deref().map(|a| a as *const Ns2Sender as usize)
     }
 
     pub fn rto_deadline(&self) -> Option<SimTime> {

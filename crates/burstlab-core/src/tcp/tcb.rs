@@ -60,48 +60,57 @@ pub enum TraceEvent {
 }
 
 /// The TCP control block shared by the sender and its strategies.
+///
+/// Fields most read and written per ACK first (`#[repr(C)]` keeps the order): under the
+/// ns2 profile every ACK rewrites the fields of lines 0–2 (`Ns2Sender::sync`), and with
+/// hundreds of flows each line they spread over is one more cache miss.
 #[derive(Debug)]
+#[repr(C)]
 pub struct Tcb {
-    /// Duplicate-ACK threshold (DupThresh), from `TcpConfig::dupack_thresh` (≥ 1).
-    pub dupthresh: u32,
+    // --- line 0
+    cwnd: f64,
     /// Maximum window `Wm`, segments (≥ 1), from `TcpConfig::wm`.
     pub wm: u64,
+    /// Time up to which `stats.cwnd_integral` has been accumulated.
+    integ_t: SimTime,
     /// First unacknowledged segment. Invariant: `snd_una ≤ t_seqno` and `snd_una ≤ snd_max`.
     pub snd_una: u64,
     /// One past the highest segment ever sent (HighData + 1).
     pub snd_max: u64,
     /// Next segment of the in-order window loop (ns-2 `t_seqno_`).
     pub t_seqno: u64,
-    /// Segments `≥ limit` are never sent (`u64::MAX`: infinite source).
-    pub limit: u64,
-    /// Duplicate ACKs received in a row (reset by any ACK of new data).
-    pub dupacks: u32,
     /// Window inflation in segments during Reno/NewReno fast recovery (ns-2 `dupwnd_`);
     /// 0 outside fast recovery.
     pub dupwnd: u64,
     /// Recovery point: `snd_max` when the current fast recovery or loss phase began.
     pub recover: u64,
-    /// Duplicate ACKs still expected from go-back-N retransmissions of segments the
-    /// receiver already held; they are not counted as duplicates (otherwise they
-    /// trigger a spurious fast retransmit right after an RTO, cf. RFC 6582 §4).
-    pub expected_dups: u64,
-    /// RTT estimator and backoff.
-    pub rtt: RttEstimator,
+    // --- line 1
     /// Retransmission timer deadline (one per flow).
     pub rto_deadline: Option<SimTime>,
-    /// The segment being timed and when it was sent (Karn: never a retransmission).
-    pub timed: Option<(u64, SimTime)>,
-    pub stats: SenderStats,
-    cwnd: f64,
+    /// Duplicate ACKs received in a row (reset by any ACK of new data).
+    pub dupacks: u32,
     ssthresh: u32,
     phase: Phase,
     /// Transitions not yet handed to the congestion controller (in order; the sender
     /// drains it after every strategy call, so it holds at most a couple of entries and
     /// never reallocates after construction).
     phase_changes: Vec<PhaseChange>,
-    /// Time up to which `stats.cwnd_integral` has been accumulated.
-    integ_t: SimTime,
+    /// Duplicate-ACK threshold (DupThresh), from `TcpConfig::dupack_thresh` (≥ 1).
+    pub dupthresh: u32,
+    // --- line 2
     trace: Option<Vec<TraceEvent>>,
+    pub stats: SenderStats,
+    // --- colder
+    /// Segments `≥ limit` are never sent (`u64::MAX`: infinite source).
+    pub limit: u64,
+    /// Duplicate ACKs still expected from go-back-N retransmissions of segments the
+    /// receiver already held; they are not counted as duplicates (otherwise they
+    /// trigger a spurious fast retransmit right after an RTO, cf. RFC 6582 §4).
+    pub expected_dups: u64,
+    /// RTT estimator and backoff.
+    pub rtt: RttEstimator,
+    /// The segment being timed and when it was sent (Karn: never a retransmission).
+    pub timed: Option<(u64, SimTime)>,
     last_state: (f64, u32, Phase),
 }
 
@@ -311,5 +320,33 @@ impl Tcb {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    /// The fields `Ns2Sender::sync` writes on every ACK lie in the first three lines.
+    #[test]
+    fn per_ack_fields_fill_three_lines() {
+        for (name, off, len) in [
+            ("cwnd", offset_of!(Tcb, cwnd), 8),
+            ("recover", offset_of!(Tcb, recover), 8),
+            ("rto_deadline", offset_of!(Tcb, rto_deadline), 16),
+            ("phase_changes", offset_of!(Tcb, phase_changes), 24),
+            ("trace", offset_of!(Tcb, trace), 24),
+            ("stats.segs_sent", offset_of!(Tcb, stats) + offset_of!(SenderStats, segs_sent), 8),
+            (
+                "stats.cwnd_integral",
+                offset_of!(Tcb, stats) + offset_of!(SenderStats, cwnd_integral),
+                8,
+            ),
+        ] {
+            assert!(off + len <= 192, "{name} ends at byte {}", off + len);
+            assert_eq!(off / 64, (off + len - 1) / 64, "{name} straddles two lines");
+        }
+        assert!(size_of::<Tcb>() > 192, "cold fields follow the hot ones");
     }
 }

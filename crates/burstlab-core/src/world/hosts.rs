@@ -109,16 +109,29 @@ struct Snapshot {
     rto_n: u64,
 }
 
+/// Fields in the order a packet of the flow reads them (`#[repr(C)]` keeps it; see
+/// [`Hosts::prefetch`]): the first line holds what every ACK's handling reads around
+/// the sender call, the sender's own state (`snd`) starts with its `ns2` pointer on the
+/// second, and the receiver starts on a line of its own.
+#[repr(C, align(64))]
 struct TcpAgent {
-    snd: TcpSender,
-    rcv: TcpReceiver,
+    // --- line 0
     rto_pending: Option<SimTime>,
     delack_pending: Option<SimTime>,
-    drops: Vec<(u64, u64)>,
-    last_cwnd: f64,
-    last_ssthresh: u32,
+    /// Deterministic loss injection: inclusive segment ranges dropped on first send.
+    drops: Box<[(u64, u64)]>,
+    /// Wire bytes of a data segment and of segment 0 (ns-2's SYN carries headers only;
+    /// without the SYN, segment 0 carries no header), from the sender's configuration.
+    seg_bytes: u32,
+    seq0_bytes: u32,
     /// Segments sent since the last sender mark.
     since_mark: u64,
+    // --- line 1 on
+    snd: TcpSender,
+    rcv: TcpReceiver,
+    // --- cold
+    last_cwnd: f64,
+    last_ssthresh: u32,
     /// Sum and count of the (un-backed-off) RTO at the first timeout of each timeout
     /// sequence: PFTK's T0.
     rto_sum_s: f64,
@@ -135,32 +148,45 @@ struct UdpAgent {
     pending_send: bool,
 }
 
+/// Both kinds boxed: the enum stays two words, so a flow's hot fields share a line.
 enum Agent {
     Tcp(Box<TcpAgent>),
-    Udp(UdpAgent),
+    Udp(Box<UdpAgent>),
 }
 
+/// One flow. The first line holds everything a packet of the flow reads here
+/// (`#[repr(C)]` keeps the order); the rest is read at set-up and at the end.
+#[repr(C, align(64))]
 struct Flow {
-    name: String,
-    src: u32,
-    dst: u32,
+    // --- line 0
+    agent: Agent,
     fwd: u32,
     rev: u32,
-    stopped: bool,
-    start: SimTime,
-    stop: Option<SimTime>,
-    agent: Agent,
-    snap: Snapshot,
     /// Data packets created and dropped (conservation check).
     data_created: u64,
     data_dropped: u64,
+    stopped: bool,
+    // --- cold
+    name: String,
+    src: u32,
+    dst: u32,
+    start: SimTime,
+    stop: Option<SimTime>,
+    snap: Snapshot,
 }
 
-/// Lines [`Hosts::prefetch`] asks for at the start of a flow's receiver (for a data
-/// segment) and of its sender (for an ACK). Asking for 3 and 4 lines measured no better
-/// than 1 and 2 at 320 flows (paired CPU 0.98 against 0.97).
-const PF_RCV: usize = 1;
-const PF_SND: usize = 2;
+/// Lines [`Hosts::prefetch`] asks for: of the flow's receiver for a data segment; of
+/// the agent's header and of the ns-2 sender's state for an ACK.
+const PF_RCV: usize = 2;
+const PF_AGENT: usize = 2;
+const PF_NS2: usize = 7;
+
+/// Where a flow's hot state lives, for cache hints only (0: nothing to hint).
+#[derive(Clone, Copy, Default)]
+struct HintAt {
+    agent: usize,
+    ns2: usize,
+}
 
 /// Every flow's sending and receiving host agents.
 pub struct Hosts {
@@ -171,9 +197,9 @@ pub struct Hosts {
     marks: bool,
     /// Segments the last handler's sender call asked to send (in `out`), not yet sent.
     pending: Option<Emit>,
-    /// Each flow's TCP agent's address (0: UDP), for cache hints only: read without
-    /// touching the flow's own line.
-    agent_at: Vec<usize>,
+    /// Each flow's TCP agent's and ns-2 sender state's addresses, for cache hints
+    /// only: read without touching the flow's own line.
+    hint_at: Vec<HintAt>,
 }
 
 /// Segments a sender call asked to send: flow, how many (in `Hosts::out`), and what
@@ -183,7 +209,7 @@ pub struct Emit {
     fi: usize,
     pub n: usize,
     bytes: u32,
-    syn_bytes: Option<u32>,
+    seq0_bytes: u32,
     wnd: u64,
 }
 
@@ -193,7 +219,7 @@ impl Hosts {
         let mut flows = Vec::with_capacity(r.flows.len());
         for (fi, f) in r.flows.iter().enumerate() {
             let udp = |rate: BitRate, size: u32, onoff: Option<(f64, f64, RngStream)>| {
-                Agent::Udp(UdpAgent {
+                Agent::Udp(Box::new(UdpAgent {
                     rate,
                     size,
                     on: onoff.is_none(),
@@ -201,7 +227,7 @@ impl Hosts {
                     next_seq: 0,
                     recv: 0,
                     pending_send: false,
-                })
+                }))
             };
             let agent = match &f.kind {
                 ResolvedFlowKind::Tcp {
@@ -223,14 +249,23 @@ impl Hosts {
                     let mut snd = TcpSender::new(cfg.clone(), f.start);
                     snd.set_data_limit(*segments);
                     let rcv = TcpReceiver::new(cfg);
+                    // Segment 0 under the ns2 profile: ns-2's SYN carries headers only;
+                    // without the SYN, ns-2's `output` adds no header to segment 0.
+                    let seq0_bytes = match (cfg.profile, cfg.syn) {
+                        (Profile::Ns2, true) => cfg.header_bytes,
+                        (Profile::Ns2, false) => cfg.mss,
+                        (Profile::Rfc, _) => cfg.seg_bytes(),
+                    };
                     Agent::Tcp(Box::new(TcpAgent {
+                        seg_bytes: cfg.seg_bytes(),
+                        seq0_bytes,
                         last_cwnd: snd.cwnd(),
                         last_ssthresh: snd.ssthresh(),
                         snd,
                         rcv,
                         rto_pending: None,
                         delack_pending: None,
-                        drops: drop_segments.clone(),
+                        drops: drop_segments.clone().into_boxed_slice(),
                         since_mark: 0,
                         rto_sum_s: 0.0,
                         rto_n: 0,
@@ -267,15 +302,18 @@ impl Hosts {
                 data_dropped: 0,
             });
         }
-        let agent_at = flows
+        let hint_at = flows
             .iter()
             .map(|f| match &f.agent {
-                Agent::Tcp(t) => &**t as *const TcpAgent as usize,
-                Agent::Udp(_) => 0,
+                Agent::Tcp(t) => HintAt {
+                    agent: &**t as *const TcpAgent as usize,
+                    ns2: t.snd.ns2_state_addr().unwrap_or(0),
+                },
+                Agent::Udp(_) => HintAt::default(),
             })
             .collect();
         Hosts {
-            agent_at,
+            hint_at,
             flows,
             out: TcpOutput {
                 sends: Vec::with_capacity(64),
@@ -293,20 +331,26 @@ impl Hosts {
     #[inline]
     pub fn prefetch(&self, flow: u32, kind: PktKind) {
         super::hint::prefetch(self.flows.as_ptr().wrapping_add(flow as usize));
-        let Some(&at) = self.agent_at.get(flow as usize) else {
+        let Some(&at) = self.hint_at.get(flow as usize) else {
             return;
         };
-        if at == 0 {
+        if at.agent == 0 {
             return;
         }
-        let (off, lines) = match kind {
-            PktKind::Data => (std::mem::offset_of!(TcpAgent, rcv), PF_RCV),
-            PktKind::Ack => (std::mem::offset_of!(TcpAgent, snd), PF_SND),
-            _ => return,
+        let lines = |base: usize, n: usize| {
+            for k in 0..n {
+                super::hint::prefetch((base + 64 * k) as *const u8);
+            }
         };
-        let base = (at + off) as *const u8;
-        for k in 0..lines {
-            super::hint::prefetch(base.wrapping_add(64 * k));
+        match kind {
+            PktKind::Data => lines(at.agent + std::mem::offset_of!(TcpAgent, rcv), PF_RCV),
+            PktKind::Ack => {
+                lines(at.agent, PF_AGENT);
+                if at.ns2 != 0 {
+                    lines(at.ns2, PF_NS2);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -362,14 +406,6 @@ impl Hosts {
         let Agent::Tcp(t) = &f.agent else {
             unreachable!("TCP output for a UDP flow")
         };
-        let cfg = t.snd.config();
-        // Segment 0 under the ns2 profile: ns-2's SYN carries headers only; without the
-        // SYN, ns-2's `output` adds no header to segment 0 (payload bytes only).
-        let syn_bytes = (cfg.profile == Profile::Ns2).then_some(if cfg.syn {
-            cfg.header_bytes
-        } else {
-            cfg.mss
-        });
         // Sender mark: the segment that completes the window (see the module docs).
         let wnd = if self.marks {
             let tcb = t.snd.tcb();
@@ -384,8 +420,8 @@ impl Hosts {
         self.pending = Some(Emit {
             fi,
             n: self.out.sends.len(),
-            bytes: cfg.seg_bytes(),
-            syn_bytes,
+            bytes: t.seg_bytes,
+            seq0_bytes: t.seq0_bytes,
             wnd,
         });
     }
@@ -421,10 +457,7 @@ impl Hosts {
             kind: PktKind::Data,
             flow: e.fi as u32,
             seq: s.seq,
-            bytes: match e.syn_bytes {
-                Some(b) if s.seq == 0 => b,
-                _ => e.bytes,
-            },
+            bytes: if s.seq == 0 { e.seq0_bytes } else { e.bytes },
             retransmit: s.retransmit,
             mark,
             route: f.fwd,
@@ -498,7 +531,7 @@ impl Hosts {
             kind: PktKind::Ack,
             flow,
             seq: a.cum,
-            bytes: ack_size(t.snd.config(), &a),
+            bytes: t.rcv.ack_size(&a),
             retransmit: false,
             mark: false,
             route: f.rev,
@@ -539,7 +572,7 @@ impl Hosts {
             kind: PktKind::Ack,
             flow: fi,
             seq: a.cum,
-            bytes: ack_size(t.snd.config(), &a),
+            bytes: t.rcv.ack_size(&a),
             retransmit: false,
             mark: false,
             route: f.rev,
@@ -791,15 +824,6 @@ impl Hosts {
     }
 }
 
-/// Wire size of an ACK: ns-2's SACK sink adds 8 bytes per block (`Sacker::append_ack`).
-fn ack_size(cfg: &TcpConfig, a: &AckSeg) -> u32 {
-    if cfg.profile == Profile::Ns2 {
-        cfg.ack_bytes + 8 * u32::from(a.nsack)
-    } else {
-        cfg.ack_bytes
-    }
-}
-
 /// Lazily cancelled timers: a flow keeps the time of its one pending timer event. A new
 /// event is needed only when the real `deadline` comes before the pending one (a later
 /// deadline is found when the pending event pops and re-reads it); it is never scheduled
@@ -816,4 +840,25 @@ fn arm_timer(
     let at = if d < now { now } else { d };
     *pending = Some(at);
     Some(at)
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use std::mem::{align_of, offset_of};
+
+    /// The lines `Hosts::prefetch` asks for hold what they are asked for: a flow's
+    /// packet fields on its line 0, an agent's per-ACK fields on line 0 and the sender's
+    /// `ns2` pointer at the start of line 1, the receiver on a line of its own.
+    #[test]
+    fn hinted_lines_hold_the_hot_fields() {
+        assert_eq!(align_of::<Flow>(), 64);
+        assert!(offset_of!(Flow, stopped) < 64);
+        assert!(offset_of!(Flow, data_dropped) + 8 <= 64);
+        assert_eq!(align_of::<TcpAgent>(), 64);
+        assert_eq!(offset_of!(TcpAgent, since_mark) + 8, 64);
+        assert_eq!(offset_of!(TcpAgent, snd), 64);
+        assert_eq!(offset_of!(TcpAgent, rcv) % 64, 0);
+        assert!(PF_RCV >= 2 && PF_AGENT >= 2 && PF_NS2 >= 7);
+    }
 }
