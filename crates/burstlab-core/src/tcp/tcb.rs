@@ -337,7 +337,11 @@ mod layout_tests {
             ("rto_deadline", offset_of!(Tcb, rto_deadline), 16),
             ("phase_changes", offset_of!(Tcb, phase_changes), 24),
             ("trace", offset_of!(Tcb, trace), 24),
-            ("stats.segs_sent", offset_of!(Tcb, stats) + offset_of!(SenderStats, segs_sent), 8),
+            (
+                "stats.segs_sent",
+                offset_of!(Tcb, stats) + offset_of!(SenderStats, segs_sent),
+                8,
+            ),
             (
                 "stats.cwnd_integral",
                 offset_of!(Tcb, stats) + offset_of!(SenderStats, cwnd_integral),
