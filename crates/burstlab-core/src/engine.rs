@@ -26,8 +26,16 @@
 //! The sift loops index the heap without bounds checks (each index is shown in range
 //! next to it); with checks they cost 5–8 % more instructions on the larger benchmarks.
 //!
+//! Timers wait in a second heap of the same kind ([`Event::is_timer`]). Lazy cancellation
+//! leaves stale timers pending: at 320 flows about 650 retransmission timers (two per
+//! flow in the first 3 s, while the initial 3-s timeout each flow armed first is still
+//! due) shared one heap with about 950 link arrivals, and every pop of an arrival sifted
+//! through their levels. Each entry keeps its key, and a pop takes the smaller of the two
+//! roots, so the order is exactly that of one heap. The timer heap is touched only when a
+//! timer is pushed or fires.
+//!
 //! The queue is fuzz-tested against a trivial reference (sorted `Vec`) below, with
-//! heaps from empty to a few thousand entries deep, and drained at the end.
+//! heaps from empty to a few thousand entries deep, timers or not, and drained at the end.
 
 use crate::units::SimTime;
 
@@ -62,6 +70,12 @@ pub trait Event: Copy {
     type Stored: Copy;
     fn store(self) -> Self::Stored;
     fn load(s: Self::Stored) -> Self;
+    /// Whether the event is a timer, kept in the queue's second heap (see the module
+    /// docs). Changes speed only, never the order of events.
+    #[inline(always)]
+    fn is_timer(&self) -> bool {
+        false
+    }
 }
 
 /// Implements [`Event`] for types stored as they are.
@@ -119,6 +133,8 @@ unsafe fn sift_up<E: Copy>(h: &mut [Entry<E>], mut hole: usize, e: Entry<E>) {
 pub struct EventQueue<E: Event> {
     /// A 4-ary min-heap on `key`: `heap[i].key <= heap[4i + 1 ..= 4i + 4].key`.
     heap: Vec<Entry<E::Stored>>,
+    /// The timers ([`Event::is_timer`]), a heap of the same kind.
+    timers: Vec<Entry<E::Stored>>,
     now: SimTime,
     seq: u64,
     popped: u64,
@@ -136,6 +152,7 @@ impl<E: Event> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: Vec::with_capacity(64),
+            timers: Vec::with_capacity(64),
             now: SimTime::ZERO,
             seq: 0,
             popped: 0,
@@ -166,14 +183,20 @@ impl<E: Event> EventQueue<E> {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let key = ((at.0 as u128) << 64) | self.seq as u128;
         self.seq += 1;
+        let timer = ev.is_timer();
         let e = Entry {
             key,
             ev: ev.store(),
         };
-        let pos = self.heap.len();
-        self.heap.push(e);
+        let h = if timer {
+            &mut self.timers
+        } else {
+            &mut self.heap
+        };
+        let pos = h.len();
+        h.push(e);
         // SAFETY: `pos` is the slot just pushed, so `pos < len`.
-        unsafe { sift_up(self.heap.as_mut_slice(), pos, e) }
+        unsafe { sift_up(h.as_mut_slice(), pos, e) }
     }
 
     /// The sequence number the next pushed event gets, unique in this queue (see
@@ -186,16 +209,36 @@ impl<E: Event> EventQueue<E> {
     /// The earliest pending event, without removing it.
     #[inline]
     pub fn peek(&self) -> Option<E> {
-        self.heap.first().map(|e| E::load(e.ev))
+        self.first().map(|e| E::load(e.ev))
+    }
+    /// The smaller of the two roots.
+    #[inline(always)]
+    fn first(&self) -> Option<&Entry<E::Stored>> {
+        match (self.heap.first(), self.timers.first()) {
+            (Some(a), Some(b)) => Some(if b.key < a.key { b } else { a }),
+            (a, None) => a,
+            (None, b) => b,
+        }
     }
 
     /// Removes and returns the earliest event, advancing `now` to its time.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let last = self.heap.pop()?;
-        let top = match self.heap.first() {
+        let from_timers = match (self.heap.first(), self.timers.first()) {
+            (Some(a), Some(b)) => b.key < a.key,
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => return None,
+        };
+        let h = if from_timers {
+            &mut self.timers
+        } else {
+            &mut self.heap
+        };
+        let last = h.pop()?;
+        let top = match h.first() {
             Some(&top) => {
-                self.sift_down_from_root(last);
+                sift_down_from_root(h.as_mut_slice(), last);
                 top
             }
             None => last,
@@ -206,81 +249,81 @@ impl<E: Event> EventQueue<E> {
         self.popped_seq = top.key as u64;
         Some((t, E::load(top.ev)))
     }
+}
 
-    /// Puts `e` (the former last entry) in place of the removed root: the hole at the
-    /// root moves down along the smallest children while one of them is earlier than
-    /// `e`, and `e` is written once, where the hole stops.
-    ///
-    /// Top-down, not Floyd's bottom-up variant (the hole to the bottom, then `e` back up,
-    /// as in `std`'s heap): the way up reads entries the way down has just written, and
-    /// the early stop saves levels. Measured against bottom-up with `burstlab-bench`:
-    /// 5.2 % fewer instructions on the 5-hop path (about 12 pending events) and 0.95 of
-    /// its CPU time; at par (0.996–1.007) on 10- and 320-flow dumbbells (1,500 pending).
-    #[inline]
-    fn sift_down_from_root(&mut self, e: Entry<E::Stored>) {
-        let h = self.heap.as_mut_slice();
-        let n = h.len();
-        debug_assert!(n > 0);
-        let mut hole = 0;
-        let mut child = 1;
-        // SAFETY: `n >= 1` (the caller saw a root); `hole < child` throughout; in the loop
-        // every read is of `child ..= child + 3`, guarded by `child + 3 < n`, after it of
-        // `child .. n`. So every index is below `n`, and so is `hole`. `Entry` is `Copy`.
-        unsafe {
-            while child + 3 < n {
-                // The smallest of four children: two pairs, then the pair winners.
-                let a =
-                    child + (h.get_unchecked(child + 1).key < h.get_unchecked(child).key) as usize;
-                let b = child
-                    + 2
-                    + (h.get_unchecked(child + 3).key < h.get_unchecked(child + 2).key) as usize;
-                let m = if h.get_unchecked(b).key < h.get_unchecked(a).key {
-                    b
-                } else {
-                    a
-                };
-                let c = *h.get_unchecked(m);
-                // Keys are unique (the sequence number), so `e` never ties a child.
-                if e.key < c.key {
-                    *h.get_unchecked_mut(hole) = e;
-                    return;
+/// Puts `e` (the former last entry) in place of the removed root: the hole at the
+/// root moves down along the smallest children while one of them is earlier than
+/// `e`, and `e` is written once, where the hole stops.
+///
+/// Top-down, not Floyd's bottom-up variant (the hole to the bottom, then `e` back up,
+/// as in `std`'s heap): the way up reads entries the way down has just written, and
+/// the early stop saves levels. Measured against bottom-up with `burstlab-bench`:
+/// 5.2 % fewer instructions on the 5-hop path (about 12 pending events) and 0.95 of
+/// its CPU time; at par (0.996–1.007) on 10- and 320-flow dumbbells (1,500 pending).
+#[inline(always)]
+fn sift_down_from_root<S: Copy>(h: &mut [Entry<S>], e: Entry<S>) {
+    let n = h.len();
+    debug_assert!(n > 0);
+    let mut hole = 0;
+    let mut child = 1;
+    // SAFETY: `n >= 1` (the caller saw a root); `hole < child` throughout; in the loop
+    // every read is of `child ..= child + 3`, guarded by `child + 3 < n`, after it of
+    // `child .. n`. So every index is below `n`, and so is `hole`. `Entry` is `Copy`.
+    unsafe {
+        while child + 3 < n {
+            // The smallest of four children: two pairs, then the pair winners.
+            let a = child + (h.get_unchecked(child + 1).key < h.get_unchecked(child).key) as usize;
+            let b = child
+                + 2
+                + (h.get_unchecked(child + 3).key < h.get_unchecked(child + 2).key) as usize;
+            let m = if h.get_unchecked(b).key < h.get_unchecked(a).key {
+                b
+            } else {
+                a
+            };
+            let c = *h.get_unchecked(m);
+            // Keys are unique (the sequence number), so `e` never ties a child.
+            if e.key < c.key {
+                *h.get_unchecked_mut(hole) = e;
+                return;
+            }
+            *h.get_unchecked_mut(hole) = c;
+            hole = m;
+            child = 4 * hole + 1;
+        }
+        if child < n {
+            let mut m = child;
+            for c in child + 1..n {
+                if h.get_unchecked(c).key < h.get_unchecked(m).key {
+                    m = c;
                 }
+            }
+            let c = *h.get_unchecked(m);
+            if c.key < e.key {
                 *h.get_unchecked_mut(hole) = c;
                 hole = m;
-                child = 4 * hole + 1;
             }
-            if child < n {
-                let mut m = child;
-                for c in child + 1..n {
-                    if h.get_unchecked(c).key < h.get_unchecked(m).key {
-                        m = c;
-                    }
-                }
-                let c = *h.get_unchecked(m);
-                if c.key < e.key {
-                    *h.get_unchecked_mut(hole) = c;
-                    hole = m;
-                }
-            }
-            *h.get_unchecked_mut(hole) = e;
         }
+        *h.get_unchecked_mut(hole) = e;
     }
+}
 
+impl<E: Event> EventQueue<E> {
     /// Time of the earliest pending event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.first().map(|e| SimTime((e.key >> 64) as u64))
+        self.first().map(|e| SimTime((e.key >> 64) as u64))
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.timers.len()
     }
     /// Bytes the queue holds (for the memory guard).
     pub fn mem_bytes(&self) -> usize {
-        self.heap.capacity() * std::mem::size_of::<Entry<E::Stored>>()
+        (self.heap.capacity() + self.timers.capacity()) * std::mem::size_of::<Entry<E::Stored>>()
     }
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.heap.is_empty() && self.timers.is_empty()
     }
     /// The sequence number ([`EventQueue::next_seq`]) of the event popped last: a
     /// component can tell the one event it still wants from stale ones it let stand
@@ -302,6 +345,25 @@ mod tests {
     use proptest::prelude::*;
 
     crate::plain_event!(u64, i32);
+
+    /// A test event that says whether it is a timer (the second heap).
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Tv {
+        seq: u64,
+        timer: bool,
+    }
+    impl Event for Tv {
+        type Stored = Tv;
+        fn store(self) -> Tv {
+            self
+        }
+        fn load(s: Tv) -> Tv {
+            s
+        }
+        fn is_timer(&self) -> bool {
+            self.timer
+        }
+    }
 
     #[test]
     fn popped_seq_names_the_push() {
@@ -359,24 +421,27 @@ mod tests {
         prop_oneof![3 => (0u64..1000).prop_map(Op::Push), 1 => Just(Op::Pop)]
     }
 
-    fn check_against_reference(ops: Vec<Op>) -> Result<(), TestCaseError> {
+    /// `timer_every`: every so many pushes is a timer (0: none), so that both heaps and
+    /// the choice between their roots are exercised.
+    fn check_against_reference(ops: Vec<Op>, timer_every: u64) -> Result<(), TestCaseError> {
         let mut q = EventQueue::new();
         let mut reference: Vec<(u64, u64)> = Vec::new();
         let mut seq = 0u64;
-        let pop_both = |q: &mut EventQueue<u64>, reference: &mut Vec<(u64, u64)>| {
+        let pop_both = |q: &mut EventQueue<Tv>, reference: &mut Vec<(u64, u64)>| {
             reference.sort();
             let expect = if reference.is_empty() {
                 None
             } else {
                 Some(reference.remove(0))
             };
-            (q.pop().map(|(t, e)| (t.0, e)), expect)
+            (q.pop().map(|(t, e)| (t.0, e.seq)), expect)
         };
         for o in ops {
             match o {
                 Op::Push(dt) => {
                     let at = q.now().0 + dt;
-                    q.schedule(SimTime(at), seq).unwrap();
+                    let timer = timer_every > 0 && seq % timer_every == 0;
+                    q.schedule(SimTime(at), Tv { seq, timer }).unwrap();
                     reference.push((at, seq));
                     seq += 1;
                 }
@@ -390,7 +455,7 @@ mod tests {
             prop_assert_eq!(q.is_empty(), reference.is_empty());
             let first = reference.iter().min().copied();
             prop_assert_eq!(q.peek_time().map(|t| t.0), first.map(|(t, _)| t));
-            prop_assert_eq!(q.peek(), first.map(|(_, e)| e));
+            prop_assert_eq!(q.peek().map(|e| e.seq), first.map(|(_, e)| e));
         }
         prop_assert_eq!(q.len(), reference.len());
         // Drain: every remaining entry comes out in (time, seq) order.
@@ -405,29 +470,36 @@ mod tests {
     #[test]
     fn thousands_of_entries_drain_in_order() {
         // A deterministic deep heap: times from a multiplicative sequence with many ties.
+        // Every fifth event a timer: same-time ties across the two heaps keep push order.
         let mut q = EventQueue::new();
         let mut reference = Vec::new();
         for i in 0..5000u64 {
             let at = (i * 7919) % 997;
-            q.schedule(SimTime(at), i).unwrap();
+            let timer = i % 5 == 0;
+            q.schedule(SimTime(at), Tv { seq: i, timer }).unwrap();
             reference.push((at, i));
         }
         reference.sort();
-        let got: Vec<_> = std::iter::from_fn(|| q.pop().map(|(t, e)| (t.0, e))).collect();
+        let got: Vec<_> = std::iter::from_fn(|| q.pop().map(|(t, e)| (t.0, e.seq))).collect();
         assert_eq!(got, reference);
     }
 
     proptest! {
-        /// The heap against a trivial reference: a Vec kept sorted by (time, seq).
+        /// The queue against a trivial reference: a Vec kept sorted by (time, seq); no
+        /// timers, every third push a timer, every push a timer.
         #[test]
         fn matches_reference(ops in proptest::collection::vec(op(), 0..400)) {
-            check_against_reference(ops)?;
+            for every in [0, 3, 1] {
+                check_against_reference(ops.clone(), every)?;
+            }
         }
 
         /// The same with heaps hundreds of entries deep.
         #[test]
         fn matches_reference_deep(ops in proptest::collection::vec(growing_op(), 0..3000)) {
-            check_against_reference(ops)?;
+            for every in [0, 3] {
+                check_against_reference(ops.clone(), every)?;
+            }
         }
     }
 }

@@ -108,6 +108,10 @@ impl Event for Ev {
         }
     }
     #[inline(always)]
+    fn is_timer(&self) -> bool {
+        matches!(self, Ev::Rto(_) | Ev::DelAck(_) | Ev::AsmTimer(_))
+    }
+    #[inline(always)]
     fn load(w: u64) -> Ev {
         let lo = w as u32;
         if w >> 63 == 0 {
