@@ -440,7 +440,7 @@ mod tests {
             match o {
                 Op::Push(dt) => {
                     let at = q.now().0 + dt;
-                    let timer = timer_every > 0 && seq % timer_every == 0;
+                    let timer = timer_every > 0 && seq.is_multiple_of(timer_every);
                     q.schedule(SimTime(at), Tv { seq, timer }).unwrap();
                     reference.push((at, seq));
                     seq += 1;
@@ -475,7 +475,7 @@ mod tests {
         let mut reference = Vec::new();
         for i in 0..5000u64 {
             let at = (i * 7919) % 997;
-            let timer = i % 5 == 0;
+            let timer = i.is_multiple_of(5);
             q.schedule(SimTime(at), Tv { seq: i, timer }).unwrap();
             reference.push((at, i));
         }
