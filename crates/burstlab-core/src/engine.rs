@@ -211,26 +211,30 @@ impl<E: Event> EventQueue<E> {
     pub fn peek(&self) -> Option<E> {
         self.first().map(|e| E::load(e.ev))
     }
-    /// The smaller of the two roots.
+    /// Whether the earliest event is in the timer heap (`None`: both heaps are empty).
+    #[inline(always)]
+    fn timers_first(&self) -> Option<bool> {
+        match (self.heap.first(), self.timers.first()) {
+            (Some(a), Some(b)) => Some(b.key < a.key),
+            (Some(_), None) => Some(false),
+            (None, Some(_)) => Some(true),
+            (None, None) => None,
+        }
+    }
+    /// The earliest entry: the smaller of the two roots.
     #[inline(always)]
     fn first(&self) -> Option<&Entry<E::Stored>> {
-        match (self.heap.first(), self.timers.first()) {
-            (Some(a), Some(b)) => Some(if b.key < a.key { b } else { a }),
-            (a, None) => a,
-            (None, b) => b,
+        if self.timers_first()? {
+            self.timers.first()
+        } else {
+            self.heap.first()
         }
     }
 
     /// Removes and returns the earliest event, advancing `now` to its time.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let from_timers = match (self.heap.first(), self.timers.first()) {
-            (Some(a), Some(b)) => b.key < a.key,
-            (Some(_), None) => false,
-            (None, Some(_)) => true,
-            (None, None) => return None,
-        };
-        let h = if from_timers {
+        let h = if self.timers_first()? {
             &mut self.timers
         } else {
             &mut self.heap
@@ -248,6 +252,35 @@ impl<E: Event> EventQueue<E> {
         self.popped += 1;
         self.popped_seq = top.key as u64;
         Some((t, E::load(top.ev)))
+    }
+
+    /// Time of the earliest pending event.
+    #[inline]
+    pub fn peek_time(&self) -> Option<SimTime> {
+        self.first().map(|e| SimTime((e.key >> 64) as u64))
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len() + self.timers.len()
+    }
+    /// Bytes the queue holds (for the memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        (self.heap.capacity() + self.timers.capacity()) * std::mem::size_of::<Entry<E::Stored>>()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty() && self.timers.is_empty()
+    }
+    /// The sequence number ([`EventQueue::next_seq`]) of the event popped last: a
+    /// component can tell the one event it still wants from stale ones it let stand
+    /// (lazy cancellation) without carrying a generation in the event.
+    #[inline]
+    pub fn popped_seq(&self) -> u64 {
+        self.popped_seq
+    }
+
+    /// Number of events popped so far.
+    pub fn events_processed(&self) -> u64 {
+        self.popped
     }
 }
 
@@ -305,37 +338,6 @@ fn sift_down_from_root<S: Copy>(h: &mut [Entry<S>], e: Entry<S>) {
             }
         }
         *h.get_unchecked_mut(hole) = e;
-    }
-}
-
-impl<E: Event> EventQueue<E> {
-    /// Time of the earliest pending event.
-    #[inline]
-    pub fn peek_time(&self) -> Option<SimTime> {
-        self.first().map(|e| SimTime((e.key >> 64) as u64))
-    }
-
-    pub fn len(&self) -> usize {
-        self.heap.len() + self.timers.len()
-    }
-    /// Bytes the queue holds (for the memory guard).
-    pub fn mem_bytes(&self) -> usize {
-        (self.heap.capacity() + self.timers.capacity()) * std::mem::size_of::<Entry<E::Stored>>()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty() && self.timers.is_empty()
-    }
-    /// The sequence number ([`EventQueue::next_seq`]) of the event popped last: a
-    /// component can tell the one event it still wants from stale ones it let stand
-    /// (lazy cancellation) without carrying a generation in the event.
-    #[inline]
-    pub fn popped_seq(&self) -> u64 {
-        self.popped_seq
-    }
-
-    /// Number of events popped so far.
-    pub fn events_processed(&self) -> u64 {
-        self.popped
     }
 }
 

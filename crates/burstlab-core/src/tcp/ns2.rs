@@ -128,7 +128,6 @@ impl SackBoard {
         // never shrinks it, so this is "the total SACKed changed" of ns-2).
         #[cfg(debug_assertions)]
         debug_assert!(self.changed || grew == (old_total != self.total()));
-        #[cfg(debug_assertions)]
         debug_assert!(self.blocks.windows(2).all(|w| w[0].1 < w[1].0));
         self.changed = self.changed || grew;
     }

@@ -327,9 +327,10 @@ impl Hosts {
     }
 
     /// Hints the CPU to fetch what a packet of `kind` arriving for `flow` will read: the
-    /// flow's first line and the first lines of its receiver (data) or sender (ACK). At
-    /// hundreds of flows a flow's state has left the caches between two of its packets.
-    /// The agent's address comes from `agent_at`, so the hint itself reads no cold line.
+    /// flow's first line and the hot lines of its receiver (data) or of its agent and
+    /// ns-2 sender state (ACK). At hundreds of flows a flow's state has left the caches
+    /// between two of its packets. The addresses come from `hint_at`, so the hint itself
+    /// reads no cold line.
     #[inline]
     pub fn prefetch(&self, flow: u32, kind: PktKind) {
         super::hint::prefetch(self.flows.as_ptr().wrapping_add(flow as usize));
