@@ -517,6 +517,19 @@ impl Links {
         super::hint::prefetch(self.hot.as_ptr().wrapping_add(li as usize));
     }
 
+    /// Asks for the head entry of link `li`'s pipe: the next arrival at a link reads it
+    /// first. Reads the link's line (ask for it first: [`Links::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch_head(&self, li: u32) {
+        let p = self.hot[li as usize].pipe.front_ptr();
+        super::hint::prefetch(p);
+        // An entry of 24 bytes may end in the next line.
+        super::hint::prefetch(
+            p.cast::<u8>()
+                .wrapping_add(std::mem::size_of::<Entry>() - 1),
+        );
+    }
+
     /// The node at the far end of link `li`.
     #[inline]
     pub fn to(&self, li: u32) -> u32 {

@@ -70,6 +70,16 @@ impl<T: Copy> Ring<T> {
         Some(unsafe { self.buf.get_unchecked(self.head as usize).assume_init_ref() })
     }
 
+    /// Where the front entry lies (or would lie): for a cache hint only, never read
+    /// through. A dangling but well-aligned pointer when nothing was ever pushed.
+    #[inline(always)]
+    pub fn front_ptr(&self) -> *const T {
+        self.buf
+            .as_ptr()
+            .cast::<T>()
+            .wrapping_add(self.head as usize)
+    }
+
     /// Drops the front entry (`Copy`: nothing to run); does nothing if empty.
     #[inline]
     pub fn pop_front(&mut self) {
@@ -138,6 +148,10 @@ mod tests {
                 prop_assert_eq!(ring.len(), reference.len());
                 prop_assert_eq!(ring.is_empty(), reference.is_empty());
                 prop_assert_eq!(ring.front(), reference.front());
+                // The cache hint asks for the line the front entry is read from.
+                if let Some(f) = ring.front() {
+                    prop_assert_eq!(ring.front_ptr(), f as *const (u64, u32));
+                }
                 prop_assert!(ring.capacity() == 0 || ring.capacity().is_power_of_two());
                 for i in [0, reference.len() / 2, reference.len().saturating_sub(1)] {
                     if i < reference.len() {
