@@ -65,6 +65,9 @@ impl LinkParams {
     }
 }
 
+/// No link (a sentinel: see [`Links::set_reply`], and `World::through`).
+pub const NO_LINK: u32 = u32::MAX;
+
 /// A packet in a pipe: its arrival time at the far end, its id, its position.
 type Entry = (SimTime, u32, Pos);
 
@@ -228,6 +231,8 @@ pub enum Due {
 pub struct Links {
     hot: Vec<Hot>,
     cold: Vec<Cold>,
+    /// Per link: [`Links::set_reply`] (`NO_LINK` unless set).
+    reply: Vec<u32>,
     /// The measurement window `[warmup, end)`.
     window: (SimTime, SimTime),
     /// A packet passed through a link ([`Links::pass_through`]) must arrive before this:
@@ -243,6 +248,7 @@ impl Links {
         Links {
             hot: Vec::new(),
             cold: Vec::new(),
+            reply: Vec::new(),
             window: (warmup, end),
             // Without warm-up the counters never restart.
             passes_before: if warmup > SimTime::ZERO {
@@ -276,6 +282,7 @@ impl Links {
             to_host: p.to_host,
             feeds: false,
         });
+        self.reply.push(NO_LINK);
         let count = if !p.limited() {
             QueueCount::None
         } else if p.loss > 0.0 || p.qlimit_bytes.is_some() {
@@ -523,11 +530,45 @@ impl Links {
     pub fn prefetch_head(&self, li: u32) {
         let p = self.hot[li as usize].pipe.front_ptr();
         super::hint::prefetch(p);
-        // An entry of 24 bytes may end in the next line.
+        // The entry after it is read next (the arrival the link's event is rescheduled
+        // for); two entries of 24 bytes lie in at most two lines.
         super::hint::prefetch(
             p.cast::<u8>()
-                .wrapping_add(std::mem::size_of::<Entry>() - 1),
+                .wrapping_add(2 * std::mem::size_of::<Entry>() - 1),
         );
+    }
+
+    /// Sets the link a host at the far end of link `li` sends on when a packet it
+    /// receives from `li` makes it send (its only link out), for the look-ahead's hints
+    /// ([`Links::prefetch_reply`]); `NO_LINK` if none.
+    pub fn set_reply(&mut self, li: u32, out: u32) {
+        self.reply[li as usize] = out;
+    }
+
+    /// First stage of the hints for a packet arriving from link `li` at a host that will
+    /// answer (an ACK for a segment, new segments for an ACK) on its one link out: asks
+    /// for that link's line, which the answer's offer reads and writes.
+    #[inline(always)]
+    pub fn prefetch_reply(&self, li: u32) {
+        let out = self.reply[li as usize];
+        if out != NO_LINK {
+            super::hint::prefetch(self.hot.as_ptr().wrapping_add(out as usize));
+        }
+    }
+
+    /// Second stage (the line has most likely arrived): asks for the pipe slot the
+    /// answer will be written to.
+    #[inline(always)]
+    pub fn prefetch_reply_slot(&self, li: u32) {
+        let out = self.reply[li as usize];
+        if out != NO_LINK {
+            let p = self.hot[out as usize].pipe.back_ptr();
+            super::hint::prefetch(p);
+            super::hint::prefetch(
+                p.cast::<u8>()
+                    .wrapping_add(std::mem::size_of::<Entry>() - 1),
+            );
+        }
     }
 
     /// The node at the far end of link `li`.
