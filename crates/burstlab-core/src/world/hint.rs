@@ -21,3 +21,13 @@ pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
 }
+
+/// Asks for the cache lines of the `len` bytes at `p` (`1 <= len <= 64`: at most two
+/// lines, those of the first and the last byte; one hint each, even when they are the
+/// same line, which costs less than telling the two cases apart in the event loop).
+#[inline(always)]
+pub(crate) fn prefetch_span<T>(p: *const T, len: usize) {
+    debug_assert!((1..=64).contains(&len));
+    prefetch(p);
+    prefetch(p.cast::<u8>().wrapping_add(len - 1));
+}

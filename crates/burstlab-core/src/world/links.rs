@@ -528,14 +528,10 @@ impl Links {
     /// first. Reads the link's line (ask for it first: [`Links::prefetch`]).
     #[inline(always)]
     pub fn prefetch_head(&self, li: u32) {
-        let p = self.hot[li as usize].pipe.front_ptr();
-        super::hint::prefetch(p);
         // The entry after it is read next (the arrival the link's event is rescheduled
         // for); two entries of 24 bytes lie in at most two lines.
-        super::hint::prefetch(
-            p.cast::<u8>()
-                .wrapping_add(2 * std::mem::size_of::<Entry>() - 1),
-        );
+        let p = self.hot[li as usize].pipe.front_ptr();
+        super::hint::prefetch_span(p, 2 * std::mem::size_of::<Entry>());
     }
 
     /// Sets the link a host at the far end of link `li` sends on when a packet it
@@ -563,11 +559,7 @@ impl Links {
         let out = self.reply[li as usize];
         if out != NO_LINK {
             let p = self.hot[out as usize].pipe.back_ptr();
-            super::hint::prefetch(p);
-            super::hint::prefetch(
-                p.cast::<u8>()
-                    .wrapping_add(std::mem::size_of::<Entry>() - 1),
-            );
+            super::hint::prefetch_span(p, std::mem::size_of::<Entry>());
         }
     }
 
