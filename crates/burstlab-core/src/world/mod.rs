@@ -611,7 +611,7 @@ impl World {
                 self.host(now, |h, a| h.arm_delack(now, p.flow as usize, a));
             }
             PktKind::Ack => {
-                let ack = self.pkts.ack(id, &p);
+                let ack = self.pkts.ack(&p);
                 self.pkts.release(id);
                 self.host(now, |h, a| h.on_ack(now, p.flow, &ack, a));
             }
