@@ -548,7 +548,7 @@ impl Links {
     pub fn prefetch_reply(&self, li: u32) {
         let out = self.reply[li as usize];
         if out != NO_LINK {
-            super::hint::prefetch(self.hot.as_ptr().wrapping_add(out as usize));
+            self.prefetch(out);
         }
     }
 

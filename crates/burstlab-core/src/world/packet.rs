@@ -287,14 +287,11 @@ impl PacketPool {
     /// ACK with SACK blocks names their slot there), and those blocks.
     #[inline]
     pub fn packet(&self, h: &PktHdr) -> Packet {
-        let mut ack = AckSeg::default();
-        if h.kind == PktKind::Ack {
-            ack.cum = h.seq;
-            ack.nsack = h.nsack;
-            if h.nsack > 0 {
-                ack.sack = self.sacks[h.sack as usize];
-            }
-        }
+        let ack = if h.kind == PktKind::Ack {
+            self.ack(h)
+        } else {
+            AckSeg::default()
+        };
         Packet {
             kind: h.kind,
             flow: h.flow,
