@@ -195,6 +195,49 @@ def test_workers_exit_when_the_sweep_is_killed(tmp_path: Path, sig: int) -> None
             proc.kill()
 
 
+def _forked_child_status(sig: int) -> int:
+    """Forks while the sweep's signal handlers are installed (as the pool does), signals
+    the child while it still has them (as before a worker's initializer replaces them),
+    and returns its wait status. The child sleeps 1 s in Python and exits 0; any exception
+    makes it exit 3."""
+    with sweep_mod._SigtermAsInterrupt():
+        ready_r, ready_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never return into pytest
+            try:
+                # Running Python code: past the interpreter's after-fork reset, which
+                # drops a signal caught before it.
+                os.write(ready_w, b"r")
+                for _ in range(20):
+                    time.sleep(0.05)
+            except BaseException:  # noqa: B036 - KeyboardInterrupt is the failure here
+                os._exit(3)
+            os._exit(0)
+        os.close(ready_w)
+        assert os.read(ready_r, 1) == b"r"
+        os.close(ready_r)
+        os.kill(pid, sig)
+        _, status = os.waitpid(pid, 0)
+    return status
+
+
+def test_a_worker_signalled_before_its_initializer_ends_quietly() -> None:
+    # SIGTERM (an interrupted sweep terminating its workers): the default action.
+    status = _forked_child_status(signal.SIGTERM)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM, status
+    # SIGINT (Ctrl-C reaches the process group): ignored; the parent stops the worker.
+    status = _forked_child_status(signal.SIGINT)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+
+
+def test_sigterm_interrupts_the_sweep_process_and_handlers_are_restored() -> None:
+    before = (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT))
+    with pytest.raises(KeyboardInterrupt), sweep_mod._SigtermAsInterrupt():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises long before this ends
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+
+
 # --- plots, Dask, paths, grids --------------------------------------------------------
 
 

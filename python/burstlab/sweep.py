@@ -289,23 +289,51 @@ def _exit_with_parent(poll_s: float = 0.5) -> None:
 class _SigtermAsInterrupt:
     """While active (main thread only), SIGTERM — what ``timeout`` and batch schedulers
     send — stops a sweep the way Ctrl-C does: workers are terminated and the store stays
-    consistent."""
+    consistent.
+
+    A worker forked while this is active inherits the handlers until its initializer
+    replaces them, and the sweep may signal it in that window (Ctrl-C reaches the whole
+    process group; an interrupted sweep terminates its workers). So the handlers act only
+    in the process that installed them: in any other, SIGTERM takes its default action
+    (the process ends, silently) and SIGINT is ignored, as ``_worker_init`` would have
+    set them."""
 
     def __enter__(self) -> _SigtermAsInterrupt:
         import threading
 
-        self.old: Any = None
-        if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGTERM, self._raise)
+        self.owner = os.getpid()
+        self.old_term: Any = None
+        self.old_int: Any = None
+        self.active = threading.current_thread() is threading.main_thread()
+        if self.active:
+            self.old_term = signal.signal(signal.SIGTERM, self._on_term)
+            self.old_int = signal.signal(signal.SIGINT, self._on_int)
         return self
 
-    @staticmethod
-    def _raise(signum: int, frame: object) -> None:
+    def _on_term(self, signum: int, frame: object) -> None:
+        if os.getpid() != self.owner:  # a worker not yet initialised: just end
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
         raise KeyboardInterrupt
 
+    def _on_int(self, signum: int, frame: Any) -> None:
+        if os.getpid() != self.owner:  # a worker not yet initialised: the parent stops it
+            return
+        old = self.old_int
+        if callable(old):  # Python's default handler raises KeyboardInterrupt
+            old(signum, frame)
+        elif old == signal.SIG_DFL:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+        # SIG_IGN (or a handler not set from Python): nothing
+
     def __exit__(self, *exc: object) -> None:
-        if self.old is not None:
-            signal.signal(signal.SIGTERM, self.old)
+        if self.active:  # None: a handler not set from Python; the default stands in
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if self.old_term is None
+                          else self.old_term)
+            signal.signal(signal.SIGINT, signal.SIG_DFL if self.old_int is None
+                          else self.old_int)
 
 
 def execute(task: Task) -> dict[str, Any]:
