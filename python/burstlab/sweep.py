@@ -260,12 +260,16 @@ class Store:
 # What a worker does.
 
 
-def _worker_init() -> None:
-    # Ctrl-C goes to the whole process group; only the parent should react to it.
+def _worker_signals() -> None:
+    """A worker's signal dispositions. Ctrl-C goes to the whole process group; only the
+    parent should react to it. A forked worker inherits the parent's SIGTERM-as-interrupt
+    handler; terminating a worker must simply end it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # A forked worker inherits the parent's SIGTERM-as-interrupt handler; terminating a
-    # worker must simply end it.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _worker_init() -> None:
+    _worker_signals()
     _exit_with_parent()
 
 
@@ -294,9 +298,8 @@ class _SigtermAsInterrupt:
     A worker forked while this is active inherits the handlers until its initializer
     replaces them, and the sweep may signal it in that window (Ctrl-C reaches the whole
     process group; an interrupted sweep terminates its workers). So the handlers act only
-    in the process that installed them: in any other, SIGTERM takes its default action
-    (the process ends, silently) and SIGINT is ignored, as ``_worker_init`` would have
-    set them."""
+    in the process that installed them: any other takes a worker's dispositions
+    (``_worker_signals``) at once, so SIGTERM ends it, silently, and SIGINT is ignored."""
 
     def __enter__(self) -> _SigtermAsInterrupt:
         import threading
@@ -312,13 +315,14 @@ class _SigtermAsInterrupt:
 
     def _on_term(self, signum: int, frame: object) -> None:
         if os.getpid() != self.owner:  # a worker not yet initialised: just end
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _worker_signals()
             os.kill(os.getpid(), signal.SIGTERM)
             return
         raise KeyboardInterrupt
 
     def _on_int(self, signum: int, frame: Any) -> None:
         if os.getpid() != self.owner:  # a worker not yet initialised: the parent stops it
+            _worker_signals()
             return
         old = self.old_int
         if callable(old):  # Python's default handler raises KeyboardInterrupt
@@ -330,10 +334,8 @@ class _SigtermAsInterrupt:
 
     def __exit__(self, *exc: object) -> None:
         if self.active:  # None: a handler not set from Python; the default stands in
-            signal.signal(signal.SIGTERM, signal.SIG_DFL if self.old_term is None
-                          else self.old_term)
-            signal.signal(signal.SIGINT, signal.SIG_DFL if self.old_int is None
-                          else self.old_int)
+            for sig, old in ((signal.SIGTERM, self.old_term), (signal.SIGINT, self.old_int)):
+                signal.signal(sig, signal.SIG_DFL if old is None else old)
 
 
 def execute(task: Task) -> dict[str, Any]:
