@@ -1,8 +1,10 @@
 //! Passing packets through links (a packet bound for a link that only one link feeds and
 //! that never drops skips the feeding link's pipe and arrival event when that pipe is
-//! empty: `Links::pass_through`) changes speed only. Every scenario here runs
-//! with it on and off and must give the same results, number for number, traces
-//! included; the runs with it on must take fewer events where it applies.
+//! empty: `Links::pass_through`), and early delivery at hosts that only receive (such a
+//! host takes a packet when its last link does, at its arrival time: the world's
+//! `EARLY_DELIVERY`), change speed only. Every scenario here runs with them on and off
+//! and must give the same results, number for number, traces included; the runs with
+//! them on must take fewer events where they apply.
 
 mod common;
 
@@ -19,6 +21,54 @@ fn run(text: &str, pass: bool) -> (String, u64) {
     res.version.clear();
     res.events = 0;
     (format!("{res:?}"), events)
+}
+
+/// Runs `text` with passing through on and early delivery at hosts that only receive on
+/// or off (`World::set_early_delivery`), as [`run`] does.
+fn run_early(text: &str, early: bool) -> (String, u64) {
+    let mut w = common::world(text);
+    w.set_early_delivery(early);
+    w.run_until_end();
+    let events = w.events_processed();
+    let mut res = w.into_result();
+    res.version.clear();
+    res.events = 0;
+    (format!("{res:?}"), events)
+}
+
+/// Early delivery on and off; returns the events with and without.
+fn same_early_or_not(name: &str, text: &str) -> (u64, u64) {
+    let (on, e_on) = run_early(text, true);
+    let (off, e_off) = run_early(text, false);
+    assert!(
+        on == off,
+        "{name}: early delivery changed the results ({e_on} events against {e_off})"
+    );
+    assert!(e_on <= e_off, "{name}: {e_on} events against {e_off}");
+    (e_on, e_off)
+}
+
+/// A duration in seconds: a number, or a string in seconds ("5s").
+fn secs(v: &toml::Value) -> f64 {
+    match v {
+        toml::Value::Float(x) => *x,
+        toml::Value::Integer(x) => *x as f64,
+        toml::Value::String(x) => x.strip_suffix('s').unwrap().parse().unwrap(),
+        other => panic!("duration {other:?}"),
+    }
+}
+
+/// `text` with its `duration` cut to at most `max_s` seconds (and its warm-up to at most
+/// a third of that).
+fn shortened(text: &str, max_s: f64) -> String {
+    let mut v: toml::Table = text.parse().unwrap();
+    let sim = v.get_mut("sim").unwrap().as_table_mut().unwrap();
+    let d = secs(&sim["duration"]);
+    sim.insert("duration".into(), toml::Value::Float(d.min(max_s)));
+    if let Some(w) = sim.get("warmup").map(secs) {
+        sim.insert("warmup".into(), toml::Value::Float(w.min(max_s / 3.0)));
+    }
+    toml::to_string(&v).unwrap()
 }
 
 /// Both ways; returns the events with and without.
@@ -199,4 +249,88 @@ fn a_limited_link_feeding_a_passable_and_a_limited_link() {
             format!("[sim]\nduration = \"{duration}\"\nwarmup = \"{warmup}\"\nseed = 4\n{s}");
         same_both_ways(&format!("two next hops, warm-up {warmup}"), &text);
     }
+}
+
+/// Every golden scenario, example and benchmark scenario (cut to a few simulated seconds)
+/// gives the same results with early delivery at hosts that only receive and without
+/// it; it applies on the packet networks (dumbbells, paths) and not behind OBS edges.
+#[test]
+fn early_delivery_changes_no_result() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        root.join("tests/golden/scenarios"),
+        root.join("../../examples"),
+        root.join("../../benchmarks"),
+    ] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "toml") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    let mut fewer = Vec::new();
+    for p in &files {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let text = shortened(&std::fs::read_to_string(p).unwrap(), 3.0);
+        let text = if name.starts_with("dumbbell_320") {
+            shortened(&text, 0.2)
+        } else {
+            text
+        };
+        let (on, off) = same_early_or_not(&name, &text);
+        if on < off {
+            fewer.push(name);
+        }
+    }
+    for name in [
+        "path_5hop.toml",
+        "dumbbell_320.toml",
+        "single_flow.toml",
+        "tahoe_path.toml",
+    ] {
+        assert!(
+            fewer.iter().any(|f| f == name),
+            "{name} not among {fewer:?}"
+        );
+    }
+    // Receivers behind OBS edges, and a run tracing packets, take no packet early.
+    for name in [
+        "yu_1flow.toml",
+        "mesh_9flow.toml",
+        "yu_path.toml",
+        "sack_traces.toml",
+    ] {
+        assert!(!fewer.iter().any(|f| f == name), "{name} among {fewer:?}");
+    }
+}
+
+/// Where early delivery applies and where it does not: on a dumbbell of TCP flows whose
+/// receivers acknowledge every segment, a segment and its ACK take three arrival events
+/// instead of four; with delayed ACKs, a traced packet or a receiver that also sends,
+/// none is saved.
+#[test]
+fn early_delivery_only_at_hosts_that_only_receive() {
+    let sim = "duration = \"0.6s\"\nwarmup = \"0.2003s\"\nseed = 3";
+    let base = common::dumbbell(8, sim, 40, 300, &["sack", "newreno", "reno", "tahoe"]);
+    let (on, off) = same_early_or_not("dumbbell", &base);
+    assert!(on * 10 < off * 9, "{on} events against {off}");
+
+    // Delayed ACKs: a receiver's timer would see a state run ahead of the clock.
+    let delack = base.replace("variant = ", "b = 2\nvariant = ");
+    assert_ne!(delack, base);
+    let (on, off) = same_early_or_not("delayed ACKs", &delack);
+    assert_eq!(on, off);
+
+    // A packet trace records deliveries in the order they are handled.
+    let traced = base.replace(
+        "seed = 3",
+        "seed = 3\ntrace = { packets = true, start = \"0.3s\", end = \"0.31s\" }",
+    );
+    assert_ne!(traced, base);
+    let (on, off) = same_early_or_not("packet trace", &traced);
+    assert_eq!(on, off);
 }

@@ -99,10 +99,33 @@ struct Hot {
     lossy: bool,
     /// [`LinkParams::to_host`].
     to_host: bool,
-    /// The link is the one feeder of a link packets may be passed into
-    /// ([`Links::set_feeds`]): its offers may say [`Offer::Passable`].
-    feeds: bool,
+    /// What the link feeds ([`Links::set_feeds`]): at `Link` or `Host` its offers may say
+    /// [`Offer::Passable`].
+    feeds: Feeds,
 }
+
+/// What a link feeds, as far as passing packets ahead of the clock goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Feeds {
+    /// Nothing packets may be passed into.
+    No,
+    /// It is the one feeder of a link packets may be passed into ([`Links::pass_through`]).
+    Link,
+    /// Its far end is a host that takes packets ahead of the clock (the world's early
+    /// delivery). Unlike a link passed into, such a host may take a packet that waited at
+    /// this link, if it waited less than [`HOST_WAIT_MAX`].
+    Host,
+}
+
+/// The longest a packet may have waited at a link for the host at its far end to take it
+/// ahead of the clock ([`Feeds::Host`]). Packets that wait longer stay in the pipe, and so
+/// do the ones after them while it holds any, so that a queue building up without bound
+/// is seen there (in the memory guard's message, for one): before the memory guard could
+/// notice it (tens of MiB at least), such a queue holds seconds of transmissions. At a
+/// 10-flow dumbbell a bound of one link delay (1 ms) left a fifth of the deliveries in
+/// the pipes, behind the bursts of slow start.
+pub const HOST_WAIT_MAX: SimTime = SimTime(PS_PER_SEC);
 
 // Everything an offer reads and writes, in one line.
 const _: () = assert!(std::mem::size_of::<Hot>() == 64);
@@ -280,7 +303,7 @@ impl Links {
             limited: p.limited(),
             lossy: p.loss > 0.0,
             to_host: p.to_host,
-            feeds: false,
+            feeds: Feeds::No,
         });
         self.reply.push(NO_LINK);
         let count = if !p.limited() {
@@ -355,7 +378,14 @@ impl Links {
         // limit it must not wait either: a queue building up there is seen in its pipe
         // (in the memory guard's message, for one). A limited queue counts its packets
         // from its record of start times, which has the passed ones too (`set_feeds`).
-        if link.feeds && was_empty && arrive < self.passes_before && (link.limited || start == now)
+        // A host that takes packets early may take one that waited a little (see
+        // [`Feeds::Host`]).
+        if link.feeds != Feeds::No
+            && was_empty
+            && arrive < self.passes_before
+            && (link.limited
+                || start == now
+                || (link.feeds == Feeds::Host && start - now < HOST_WAIT_MAX))
         {
             return Offer::Passable(arrive, link.to_host.then_some(id));
         }
@@ -469,10 +499,10 @@ impl Links {
     /// (`QueueCount::Starts`; the counts agree:
     /// `the_three_queue_counts_drop_alike`), since a packet that waits may pass. Called
     /// before the first packet.
-    pub fn set_feeds(&mut self, li: u32, on: bool) {
+    pub fn set_feeds(&mut self, li: u32, feeds: Feeds) {
         let (h, c) = (&mut self.hot[li as usize], &mut self.cold[li as usize]);
-        h.feeds = on;
-        if on && c.count == QueueCount::Pipe {
+        h.feeds = feeds;
+        if feeds != Feeds::No && c.count == QueueCount::Pipe {
             c.count = QueueCount::Starts;
         }
     }
@@ -508,7 +538,7 @@ impl Links {
     /// tests in `tests/pass_through.rs` run every golden scenario both ways.
     #[inline]
     pub fn pass_through(&self, li: u32) {
-        debug_assert!(self.hot[li as usize].feeds);
+        debug_assert!(self.hot[li as usize].feeds != Feeds::No);
     }
 
     /// Whether link `li` can never drop a packet (no queue limit, no random loss), so
@@ -591,7 +621,7 @@ impl Links {
                 // period check keeps the pipe when packets in it arrive after the run's
                 // end, which must stay (`tests/pass_through.rs`,
                 // `kept_packets_across_warmup_with_the_end_close_behind`, fails without it).
-                if link.feeds
+                if link.feeds != Feeds::No
                     && link.limited
                     && link.pipe.get(link.pipe.len() - 1).0 < self.passes_before
                 {
@@ -766,8 +796,8 @@ mod tests {
         lim.qlimit_pkts = Some(5);
         let limited = links.add(lim);
         let plain = links.add(link(false));
-        links.set_feeds(free, true);
-        links.set_feeds(limited, true);
+        links.set_feeds(free, Feeds::Link);
+        links.set_feeds(limited, Feeds::Link);
         let sent = |t| Offer::Sent(Some((t, None)));
         // A link that feeds none offers as ever.
         assert_eq!(links.offer(ms(0), plain, 1, pos), sent(ms(2)));
