@@ -609,8 +609,9 @@ impl World {
                     let k = self.route_at[r] as usize + route.len();
                     debug_assert!(self.hops[k] == Hop::Deliver);
                     self.through[k] = EARLY_DELIVERY;
-                    // The link's far end is `end`, a host: it feeds no link.
-                    debug_assert!(feeds[l as usize] == Feeds::No);
+                    // The link's far end is `end`, a host: it feeds no link (it may
+                    // already be marked, for another flow to `end`).
+                    debug_assert!(feeds[l as usize] != Feeds::Link);
                     feeds[l as usize] = Feeds::Host;
                 }
             }
