@@ -8,44 +8,21 @@
 
 mod common;
 
+use burstlab_core::world::World;
 use std::path::Path;
 
-/// Runs `text` with passing through on or off: the results as text (every number exact;
-/// `f64`s print in their shortest round-trip form) and the events processed.
-fn run(text: &str, pass: bool) -> (String, u64) {
+/// Runs `text` with `set(world, on)` applied first (a switch of the world): the results as
+/// text (every number exact; `f64`s print in their shortest round-trip form) and the
+/// events processed.
+fn run(text: &str, set: fn(&mut World, bool), on: bool) -> (String, u64) {
     let mut w = common::world(text);
-    w.set_pass_through(pass);
+    set(&mut w, on);
     w.run_until_end();
     let events = w.events_processed();
     let mut res = w.into_result();
     res.version.clear();
     res.events = 0;
     (format!("{res:?}"), events)
-}
-
-/// Runs `text` with passing through on and early delivery at hosts that only receive on
-/// or off (`World::set_early_delivery`), as [`run`] does.
-fn run_early(text: &str, early: bool) -> (String, u64) {
-    let mut w = common::world(text);
-    w.set_early_delivery(early);
-    w.run_until_end();
-    let events = w.events_processed();
-    let mut res = w.into_result();
-    res.version.clear();
-    res.events = 0;
-    (format!("{res:?}"), events)
-}
-
-/// Early delivery on and off; returns the events with and without.
-fn same_early_or_not(name: &str, text: &str) -> (u64, u64) {
-    let (on, e_on) = run_early(text, true);
-    let (off, e_off) = run_early(text, false);
-    assert!(
-        on == off,
-        "{name}: early delivery changed the results ({e_on} events against {e_off})"
-    );
-    assert!(e_on <= e_off, "{name}: {e_on} events against {e_off}");
-    (e_on, e_off)
 }
 
 /// A duration in seconds: a number, or a string in seconds ("5s").
@@ -71,16 +48,32 @@ fn shortened(text: &str, max_s: f64) -> String {
     toml::to_string(&v).unwrap()
 }
 
-/// Both ways; returns the events with and without.
-fn same_both_ways(name: &str, text: &str) -> (u64, u64) {
-    let (on, e_on) = run(text, true);
-    let (off, e_off) = run(text, false);
+/// `text` with switch `set` on and off (`what` names it): the same results, and no more
+/// events with it on; returns the events with and without.
+fn same_with_and_without(
+    name: &str,
+    text: &str,
+    what: &str,
+    set: fn(&mut World, bool),
+) -> (u64, u64) {
+    let (on, e_on) = run(text, set, true);
+    let (off, e_off) = run(text, set, false);
     assert!(
         on == off,
-        "{name}: passing through changed the results ({e_on} events against {e_off})"
+        "{name}: {what} changed the results ({e_on} events against {e_off})"
     );
     assert!(e_on <= e_off, "{name}: {e_on} events against {e_off}");
     (e_on, e_off)
+}
+
+/// Passing through (and with it early delivery) on and off.
+fn same_both_ways(name: &str, text: &str) -> (u64, u64) {
+    same_with_and_without(name, text, "passing through", World::set_pass_through)
+}
+
+/// Early delivery at hosts that only receive on and off, passing through on.
+fn same_early_or_not(name: &str, text: &str) -> (u64, u64) {
+    same_with_and_without(name, text, "early delivery", World::set_early_delivery)
 }
 
 /// A path of `rates.len()` links from `src` to `dst`; `extra` is appended to link `k`'s
@@ -310,8 +303,7 @@ fn early_delivery_changes_no_result() {
 
 /// Where early delivery applies and where it does not: on a dumbbell of TCP flows whose
 /// receivers acknowledge every segment, a segment and its ACK take three arrival events
-/// instead of four; with delayed ACKs, a traced packet or a receiver that also sends,
-/// none is saved.
+/// instead of four; with delayed ACKs or a packet trace, none is saved.
 #[test]
 fn early_delivery_only_at_hosts_that_only_receive() {
     let sim = "duration = \"0.6s\"\nwarmup = \"0.2003s\"\nseed = 3";

@@ -538,6 +538,16 @@ impl World {
             Only(u32),
             Several,
         }
+        impl Feeder {
+            /// After one more sighting: `Only(l)` while every sighting is link `l`.
+            fn see(self, link: Option<u32>) -> Feeder {
+                match (self, link) {
+                    (Feeder::Unseen, Some(l)) => Feeder::Only(l),
+                    (Feeder::Only(m), Some(l)) if m == l => Feeder::Only(l),
+                    _ => Feeder::Several,
+                }
+            }
+        }
         let n_links = self.links.len();
         let mut feeder = vec![Feeder::Unseen; n_links];
         for (k, h) in self.hops.iter().enumerate() {
@@ -547,12 +557,7 @@ impl World {
                 Some(Hop::Link(l)) => Some(l),
                 _ => None,
             };
-            let f = &mut feeder[n as usize];
-            *f = match (*f, prev) {
-                (Feeder::Unseen, Some(l)) => Feeder::Only(l),
-                (Feeder::Only(m), Some(l)) if m == l => Feeder::Only(l),
-                _ => Feeder::Several,
-            };
+            feeder[n as usize] = feeder[n as usize].see(prev);
         }
         let mut feeds = vec![Feeds::No; n_links];
         self.through = self
@@ -585,14 +590,12 @@ impl World {
                     (Some(i), Some(j)) => (route[i], route[j]),
                     _ => (Hop::Unused, Hop::Unused),
                 };
-                let (fl, ff) = &mut into[end];
-                for (f, hop) in [(fl, last), (ff, before)] {
-                    *f = match (*f, hop) {
-                        (Feeder::Unseen, Hop::Link(l)) => Feeder::Only(l),
-                        (Feeder::Only(m), Hop::Link(l)) if m == l => Feeder::Only(l),
-                        _ => Feeder::Several,
-                    };
-                }
+                let link = |h: Hop| match h {
+                    Hop::Link(l) => Some(l),
+                    _ => None,
+                };
+                let (fl, ff) = into[end];
+                into[end] = (fl.see(link(last)), ff.see(link(before)));
                 if !matches!(route.first(), Some(&Hop::Link(l)) if self.links.never_drops(l)) {
                     ok[start] = false;
                 }
