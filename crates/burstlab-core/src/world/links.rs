@@ -617,6 +617,14 @@ impl Links {
         }
     }
 
+    /// Asks for the pipe slot the next packet offered to link `li` will be written to
+    /// (reads the link's line: ask for it first, [`Links::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch_slot(&self, li: u32) {
+        let p = self.hot[li as usize].pipe.back_ptr();
+        super::hint::prefetch_span(p, std::mem::size_of::<Entry>());
+    }
+
     /// The node at the far end of link `li`.
     #[inline]
     pub fn to(&self, li: u32) -> u32 {

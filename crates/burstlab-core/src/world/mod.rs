@@ -168,6 +168,9 @@ pub struct World {
     /// clock ([`EARLY_DELIVERY`]): the source of no flow, whose TCP flows acknowledge
     /// every segment at once (no delayed ACK), in a run that traces no packets.
     only_receives: Vec<bool>,
+    /// Per flow: its receiver's first link out if the receiver takes packets early
+    /// ([`EARLY_DELIVERY`]), else [`NO_LINK`]: the look-ahead asks for its line.
+    early_out: Vec<u32>,
     pkts: PacketPool,
     links: Links,
     hosts: Hosts,
@@ -285,6 +288,7 @@ impl World {
             pass_through: true,
             early_delivery: true,
             route_end: r.flows.iter().flat_map(|f| [f.dst, f.src]).collect(),
+            early_out: Vec::new(),
             only_receives: only_receives(r),
             pkts: PacketPool::with_capacity(1024),
             links: w.links,
@@ -479,6 +483,23 @@ impl World {
                         self.links.prefetch_reply_slot(l);
                         let h = self.pkts.hdr(next);
                         self.hosts.prefetch(h.flow, h.kind);
+                        // A segment a host takes early is answered on the receiver's
+                        // link out, which no link's reply names (the link that hands
+                        // the segment over feeds many hosts): ask for that link's line
+                        // (its slot follows in `deliver`). An ACK's SACK blocks lie in
+                        // a store of their own. Together 0.967 (0.958–0.987) of the CPU
+                        // at 320 flows on the dumbbell.
+                        match h.kind {
+                            PktKind::Data => {
+                                if let Some(&o) = self.early_out.get(h.flow as usize) {
+                                    if o != NO_LINK {
+                                        self.links.prefetch(o);
+                                    }
+                                }
+                            }
+                            PktKind::Ack => self.pkts.prefetch_sacks(&h),
+                            PktKind::Udp => {}
+                        }
                     }
                 }
             }
@@ -584,6 +605,7 @@ impl World {
                 _ => NO_LINK,
             })
             .collect();
+        self.early_out = vec![NO_LINK; self.routes.len() / 2];
         if self.pass_through && self.early_delivery && !self.hook_on {
             // Early delivery ([`EARLY_DELIVERY`]) at a host that only receives, every
             // packet reaching it over one same link, and sending its ACKs on links that
@@ -622,6 +644,9 @@ impl World {
                     let k = self.route_at[r] as usize + route.len();
                     debug_assert!(self.hops[k] == Hop::Deliver);
                     self.through[k] = EARLY_DELIVERY;
+                    if let Some(Hop::Link(o)) = self.routes[r ^ 1].first() {
+                        self.early_out[r / 2] = *o;
+                    }
                     // The link's far end is `end`, a host: it feeds no link (it may
                     // already be marked, for another flow to `end`).
                     debug_assert!(feeds[l as usize] != Feeds::Link);
@@ -751,6 +776,15 @@ impl World {
         let p = self.pkts.hdr(id);
         match p.kind {
             PktKind::Data => {
+                if self.lookahead {
+                    // The line of the link the ACK will leave on was asked for one event
+                    // ahead (`run_until_end`); the slot it will be written to now.
+                    if let Some(&o) = self.early_out.get(p.flow as usize) {
+                        if o != NO_LINK {
+                            self.links.prefetch_slot(o);
+                        }
+                    }
+                }
                 self.collector
                     .packet(now, p.flow, p.seq, PacketEvent::Received, p.retransmit());
                 match self.hosts.on_data(now, p.flow, p.seq) {
