@@ -34,8 +34,22 @@
 //! roots, so the order is exactly that of one heap. The timer heap is touched only when a
 //! timer is pushed or fires.
 //!
+//! Events due a fixed time after the moment they are pushed wait in a FIFO, the lane,
+//! instead of the heap. The clock never goes back, so two events pushed at `t1 <= t2`,
+//! each due `d` later, are due at `t1 + d <= t2 + d`, and the later push has the larger
+//! sequence number: pushed in order, they are in key order, and a lane needs no sifting.
+//! A pop takes the earliest of the lane's first entry and the two roots, so the order is
+//! exactly one heap's. Most events of a busy network are link arrivals a fixed
+//! transmission time apart (a link sending back to back reschedules its arrival one
+//! packet's transmission time later): at 320 flows on the dumbbell 47 % of the pushes
+//! go to the lane, on the OBS mixed network 63 %, and the heap holds 485 instead of
+//! about 750 entries on average. Which offset the lane takes is found by a vote among
+//! the pushes; it changes speed only. The lane is used while the heap holds at least
+//! 256 entries (`LANE_ABOVE`).
+//!
 //! The queue is fuzz-tested against a trivial reference (sorted `Vec`) below, with
-//! heaps from empty to a few thousand entries deep, timers or not, and drained at the end.
+//! heaps from empty to a few thousand entries deep, timers or not, with and without a
+//! lane, and drained at the end.
 
 use crate::units::SimTime;
 
@@ -129,6 +143,12 @@ unsafe fn sift_up<E: Copy>(h: &mut [Entry<E>], mut hole: usize, e: Entry<E>) {
     }
 }
 
+/// The non-timer heap's size from which pushes may go to the lane ([`EventQueue::push`]).
+/// Below it the heap is three or four levels deep, and taking events from two places
+/// costs more than it saves: with a lane at every size, a 10-flow dumbbell took 1.05× the
+/// CPU although it ran 3.6 % fewer instructions.
+const LANE_ABOVE: usize = 256;
+
 /// A deterministic future-event list.
 pub struct EventQueue<E: Event> {
     /// A 4-ary min-heap on `key`: `heap[i].key <= heap[4i + 1 ..= 4i + 4].key`.
@@ -140,6 +160,14 @@ pub struct EventQueue<E: Event> {
     popped: u64,
     /// The sequence number of the last popped event ([`EventQueue::popped_seq`]).
     popped_seq: u64,
+    /// Events scheduled exactly `lane_offset` after the time at which they were pushed,
+    /// in push order, which is key order ([`EventQueue::push`]).
+    lane: std::collections::VecDeque<Entry<E::Stored>>,
+    lane_offset: u64,
+    /// The offset most pushes have had lately, and its margin over the others (a
+    /// majority vote: Boyer and Moore, 1981), which the lane takes up when it is empty.
+    vote_offset: u64,
+    votes: u32,
 }
 
 impl<E: Event> Default for EventQueue<E> {
@@ -157,6 +185,10 @@ impl<E: Event> EventQueue<E> {
             seq: 0,
             popped: 0,
             popped_seq: 0,
+            lane: std::collections::VecDeque::with_capacity(64),
+            lane_offset: u64::MAX,
+            vote_offset: u64::MAX,
+            votes: 0,
         }
     }
 
@@ -178,7 +210,7 @@ impl<E: Event> EventQueue<E> {
 
     /// Schedules `ev` at `at`, which the caller guarantees is not in the past
     /// (checked in debug builds). Used in the hot path where `at = now + d`.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, at: SimTime, ev: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let key = ((at.0 as u128) << 64) | self.seq as u128;
@@ -188,6 +220,9 @@ impl<E: Event> EventQueue<E> {
             key,
             ev: ev.store(),
         };
+        if !timer && self.heap.len() >= LANE_ABOVE && self.push_lane(at, e) {
+            return;
+        }
         let h = if timer {
             &mut self.timers
         } else {
@@ -221,19 +256,73 @@ impl<E: Event> EventQueue<E> {
             (None, None) => None,
         }
     }
-    /// The earliest entry: the smaller of the two roots.
+    /// The earliest entry: the smallest of the two roots and the lane's first entry.
     #[inline(always)]
     fn first(&self) -> Option<&Entry<E::Stored>> {
-        if self.timers_first()? {
-            self.timers.first()
-        } else {
-            self.heap.first()
+        let r = match self.timers_first() {
+            Some(true) => self.timers.first(),
+            Some(false) => self.heap.first(),
+            None => None,
+        };
+        match (r, self.lane.front()) {
+            (Some(r), Some(l)) if r.key < l.key => Some(r),
+            (_, Some(l)) => Some(l),
+            (r, None) => r,
         }
+    }
+
+    /// Puts `e`, due at `at`, into the lane if it is due exactly `lane_offset` after now;
+    /// else counts its offset in the vote. Out of line, so that a push stays small where
+    /// the lane is not used.
+    #[inline(never)]
+    fn push_lane(&mut self, at: SimTime, e: Entry<E::Stored>) -> bool {
+        let offset = at.0 - self.now.0;
+        if offset == self.lane_offset {
+            self.lane.push_back(e);
+            return true;
+        }
+        if offset == self.vote_offset {
+            self.votes += 1;
+            // An empty lane takes up an offset that has won the vote by a margin.
+            if self.votes >= 8 && self.lane.is_empty() {
+                self.lane_offset = offset;
+                self.votes = 0;
+                self.lane.push_back(e);
+                return true;
+            }
+        } else if self.votes == 0 {
+            self.vote_offset = offset;
+            self.votes = 1;
+        } else {
+            self.votes -= 1;
+        }
+        false
+    }
+
+    /// Takes the lane's first event if no root is earlier.
+    #[inline(never)]
+    fn pop_lane(&mut self) -> Option<(SimTime, E)> {
+        let k = self.lane.front()?.key;
+        let earlier = |h: &Vec<Entry<E::Stored>>| h.first().is_some_and(|r| r.key < k);
+        if earlier(&self.heap) || earlier(&self.timers) {
+            return None;
+        }
+        let top = self.lane.pop_front()?;
+        let t = SimTime((top.key >> 64) as u64);
+        self.now = t;
+        self.popped += 1;
+        self.popped_seq = top.key as u64;
+        Some((t, E::load(top.ev)))
     }
 
     /// Removes and returns the earliest event, advancing `now` to its time.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
+        if !self.lane.is_empty() {
+            if let Some(r) = self.pop_lane() {
+                return Some(r);
+            }
+        }
         let h = if self.timers_first()? {
             &mut self.timers
         } else {
@@ -261,14 +350,15 @@ impl<E: Event> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len() + self.timers.len()
+        self.heap.len() + self.timers.len() + self.lane.len()
     }
     /// Bytes the queue holds (for the memory guard).
     pub fn mem_bytes(&self) -> usize {
-        (self.heap.capacity() + self.timers.capacity()) * std::mem::size_of::<Entry<E::Stored>>()
+        (self.heap.capacity() + self.timers.capacity() + self.lane.capacity())
+            * std::mem::size_of::<Entry<E::Stored>>()
     }
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty() && self.timers.is_empty()
+        self.heap.is_empty() && self.timers.is_empty() && self.lane.is_empty()
     }
     /// The sequence number ([`EventQueue::next_seq`]) of the event popped last: a
     /// component can tell the one event it still wants from stale ones it let stand
@@ -423,12 +513,24 @@ mod tests {
         prop_oneof![3 => (0u64..1000).prop_map(Op::Push), 1 => Just(Op::Pop)]
     }
 
+    /// Three pushes to a pop, half of the pushes due one same time after now: the heap
+    /// grows past [`LANE_ABOVE`] and the lane takes that offset up.
+    fn lane_op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            3 => (0u64..1000).prop_map(Op::Push),
+            3 => Just(Op::Push(500)),
+            2 => Just(Op::Pop)
+        ]
+    }
+
     /// `timer_every`: every so many pushes is a timer (0: none), so that both heaps and
-    /// the choice between their roots are exercised.
-    fn check_against_reference(ops: Vec<Op>, timer_every: u64) -> Result<(), TestCaseError> {
+    /// the choice between their roots are exercised. Returns the most entries the lane
+    /// held at once.
+    fn check_against_reference(ops: Vec<Op>, timer_every: u64) -> Result<usize, TestCaseError> {
         let mut q = EventQueue::new();
         let mut reference: Vec<(u64, u64)> = Vec::new();
         let mut seq = 0u64;
+        let mut lane_max = 0;
         let pop_both = |q: &mut EventQueue<Tv>, reference: &mut Vec<(u64, u64)>| {
             reference.sort();
             let expect = if reference.is_empty() {
@@ -452,6 +554,7 @@ mod tests {
                     prop_assert_eq!(got, expect);
                 }
             }
+            lane_max = lane_max.max(q.lane.len());
             // What is pending, seen without popping (the event loop's look-ahead peeks).
             prop_assert_eq!(q.len(), reference.len());
             prop_assert_eq!(q.is_empty(), reference.is_empty());
@@ -466,7 +569,7 @@ mod tests {
             prop_assert_eq!(got, expect);
         }
         prop_assert!(q.pop().is_none());
-        Ok(())
+        Ok(lane_max)
     }
 
     #[test]
@@ -501,6 +604,16 @@ mod tests {
         fn matches_reference_deep(ops in proptest::collection::vec(growing_op(), 0..3000)) {
             for every in [0, 3] {
                 check_against_reference(ops.clone(), every)?;
+            }
+        }
+
+        /// The same with the lane in use: the heap past `LANE_ABOVE` entries, and half
+        /// of the pushes due 500 after now (which the lane takes up).
+        #[test]
+        fn matches_reference_with_a_lane(ops in proptest::collection::vec(lane_op(), 2000..4000)) {
+            for every in [0, 3] {
+                let lane_max = check_against_reference(ops.clone(), every)?;
+                prop_assert!(lane_max > 100, "the lane held at most {} entries", lane_max);
             }
         }
     }

@@ -326,3 +326,35 @@ fn early_delivery_only_at_hosts_that_only_receive() {
     let (on, off) = same_early_or_not("packet trace", &traced);
     assert_eq!(on, off);
 }
+
+/// The events that may deliver a packet name it, so that the look-ahead fetches its
+/// record: with early delivery on a dumbbell, the access links' events (whose packets
+/// pass the bottleneck and the receiver's link while both are empty) and the
+/// bottleneck's; without it, only the links into hosts. Only speed depends on this, so
+/// only this test notices when a change loses it (at 320 flows it is a tenth of the run).
+#[test]
+fn events_that_may_deliver_name_their_packet() {
+    let sim = "duration = \"0.1s\"\nseed = 3";
+    let n = 3;
+    let text = common::dumbbell(n, sim, 40, 300, &["sack"]);
+    // Nodes in scenario order: R1, R2, then s0, d0, s1, d1, ...
+    let (r1, r2) = (0, 1);
+    let (s, d) = (|i: u32| 2 + 2 * i, |i: u32| 3 + 2 * i);
+    let naming = |early: bool| {
+        let mut w = common::world(&text);
+        w.set_early_delivery(early);
+        let mut v = w.packet_naming_links();
+        v.sort();
+        v
+    };
+    let mut into_hosts: Vec<(u32, u32)> = (0..n as u32)
+        .flat_map(|i| [(r1, s(i)), (r2, d(i))])
+        .collect();
+    into_hosts.sort();
+    assert_eq!(naming(false), into_hosts);
+    let mut early = into_hosts.clone();
+    early.push((r1, r2));
+    early.extend((0..n as u32).map(|i| (s(i), r1)));
+    early.sort();
+    assert_eq!(naming(true), early);
+}

@@ -53,7 +53,7 @@ pub struct LinkParams {
     /// The node at the far end.
     pub to: u32,
     /// The node at the far end is a host: every packet arriving is delivered there
-    /// (only a cache hint depends on it: see [`Due::Later`]).
+    /// (only a cache hint depends on it: see [`Links::set_names`]).
     pub to_host: bool,
 }
 
@@ -97,8 +97,13 @@ struct Hot {
     limited: bool,
     /// The link loses packets at random.
     lossy: bool,
-    /// [`LinkParams::to_host`].
-    to_host: bool,
+    /// The link's arrival event names the arriving packet ([`Ev::LinkArrive`]'s hint),
+    /// as the event may read its record to deliver it: the far end is a host
+    /// ([`LinkParams::to_host`]), or the packet may pass on from there to a host that
+    /// takes packets early ([`Links::set_names`]). Only a cache hint depends on it.
+    ///
+    /// [`Ev::LinkArrive`]: super::Ev::LinkArrive
+    names: bool,
     /// What the link feeds ([`Links::set_feeds`]): at `Link` or `Host` its offers may say
     /// [`Offer::Passable`].
     feeds: Feeds,
@@ -209,7 +214,7 @@ pub enum Offer {
     /// Lost on the link (after occupying the transmitter).
     Lost,
     /// In the pipe; if `Some((t, deliver))`, the link was idle and needs its one event
-    /// at `t`, and `deliver` names the packet if the far end is a host (as in
+    /// at `t`, and `deliver` names the packet if the link names its packets (as in
     /// [`Due::Later`]).
     Sent(Option<(SimTime, Option<u32>)>),
     /// At a link that feeds one packets may be passed into ([`Links::set_feeds`]), and
@@ -232,8 +237,9 @@ pub enum Due {
     /// counted).
     Packet(u32, Pos),
     /// The next arrival is at `0`: the link's one event must be rescheduled there. If the
-    /// far end is a host, `1` is that packet's id: its record in the pool, written when
-    /// it was sent, will be read on delivery, and the world fetches it meanwhile.
+    /// link names its packets ([`Links::set_names`]), `1` is that packet's id: its
+    /// record in the pool, written when it was sent, will most likely be read on
+    /// delivery in that event, and the world fetches it meanwhile.
     Later(SimTime, Option<u32>),
     /// The pipe is empty.
     Idle,
@@ -302,7 +308,7 @@ impl Links {
             ps_per_byte: ps_per_byte(p.rate),
             limited: p.limited(),
             lossy: p.loss > 0.0,
-            to_host: p.to_host,
+            names: p.to_host,
             feeds: Feeds::No,
         });
         self.reply.push(NO_LINK);
@@ -387,11 +393,11 @@ impl Links {
                 || start == now
                 || (link.feeds == Feeds::Host && start - now < HOST_WAIT_MAX))
         {
-            return Offer::Passable(arrive, link.to_host.then_some(id));
+            return Offer::Passable(arrive, link.names.then_some(id));
         }
         link.pipe.push_back((arrive, id, pos));
         if was_empty {
-            Offer::Sent(Some((arrive, link.to_host.then_some(id))))
+            Offer::Sent(Some((arrive, link.names.then_some(id))))
         } else {
             Offer::Sent(None)
         }
@@ -491,6 +497,24 @@ impl Links {
         let link = &mut self.hot[li as usize];
         debug_assert!(link.pipe.is_empty());
         link.pipe.push_back((t, id, pos));
+    }
+
+    /// `(from, to)` of the reported link directions whose events name their packets
+    /// ([`Links::set_names`]), in link order.
+    pub fn naming(&self) -> Vec<(u32, u32)> {
+        self.hot
+            .iter()
+            .zip(&self.cold)
+            .filter(|(h, _)| h.names)
+            .filter_map(|(_, c)| c.p.report.map(|(_, from, to)| (from, to)))
+            .collect()
+    }
+
+    /// Whether link `li`'s event names the arriving packet where its far end is not a
+    /// host (a cache hint only): the world sets it where the packet may pass on from there
+    /// to a host that takes it early. Links into hosts always name theirs.
+    pub fn set_names(&mut self, li: u32, also: bool) {
+        self.hot[li as usize].names = also || self.cold[li as usize].p.to_host;
     }
 
     /// Link `li` is the one feeder of a link packets may be passed into (the world's
@@ -593,6 +617,14 @@ impl Links {
         }
     }
 
+    /// Asks for the pipe slot the next packet offered to link `li` will be written to
+    /// (reads the link's line: ask for it first, [`Links::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch_slot(&self, li: u32) {
+        let p = self.hot[li as usize].pipe.back_ptr();
+        super::hint::prefetch_span(p, std::mem::size_of::<Entry>());
+    }
+
     /// The node at the far end of link `li`.
     #[inline]
     pub fn to(&self, li: u32) -> u32 {
@@ -627,7 +659,7 @@ impl Links {
                 {
                     return Due::Flush;
                 }
-                Due::Later(t, link.to_host.then_some(id))
+                Due::Later(t, link.names.then_some(id))
             }
             None => Due::Idle,
         }

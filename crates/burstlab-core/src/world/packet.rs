@@ -312,6 +312,16 @@ impl PacketPool {
         super::hint::prefetch(self.hdrs.as_ptr().wrapping_add(id as usize));
     }
 
+    /// Hints the CPU to fetch the SACK blocks of an ACK whose hot part is `h`, if it
+    /// carries any.
+    #[inline]
+    pub fn prefetch_sacks(&self, h: &PktHdr) {
+        if h.nsack > 0 {
+            let p = self.sacks.as_ptr().wrapping_add(h.sack as usize);
+            super::hint::prefetch_span(p, std::mem::size_of::<Sacks>().min(64));
+        }
+    }
+
     /// Sets the index of packet `id`'s next hop on its route.
     #[inline]
     pub fn set_hop(&mut self, id: u32, hop: u32) {
