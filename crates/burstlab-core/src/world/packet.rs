@@ -322,6 +322,16 @@ impl PacketPool {
         }
     }
 
+    /// Hints the CPU to fetch the SACK-block slot the next ACK with SACK blocks will
+    /// take ([`PacketPool::set`]).
+    #[inline]
+    pub fn prefetch_next_sacks(&self) {
+        if let Some(&s) = self.sacks_free.last() {
+            let p = self.sacks.as_ptr().wrapping_add(s as usize);
+            super::hint::prefetch_span(p, std::mem::size_of::<Sacks>().min(64));
+        }
+    }
+
     /// Sets the index of packet `id`'s next hop on its route.
     #[inline]
     pub fn set_hop(&mut self, id: u32, hop: u32) {
