@@ -49,6 +49,7 @@ reproduce-all: build
 lint: build
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p burstlab-core --all-targets --features probe -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 	$(BIN)/ruff check python tests benchmarks
 	$(BIN)/mypy python/burstlab
@@ -58,6 +59,7 @@ lint: build
 rust-test:
 	cargo test -p burstlab-core
 	cargo test -p burstlab-core --release
+	cargo test -p burstlab-core --release --features probe --test probe
 
 py-test: build system-deps
 	$(BIN)/pytest tests

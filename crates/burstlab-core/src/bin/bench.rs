@@ -74,6 +74,9 @@ fn main() {
     };
     let wall = t0.elapsed().as_secs_f64();
     let delivered: u64 = res.flows.iter().map(|f| f.segments_delivered).sum();
+    if burstlab_core::world::probe::BUILT {
+        print_phases(delivered);
+    }
     println!(
         "{{\"wall_s\": {wall:.6}, \"simulated_s\": {}, \"delivered_segments\": {delivered}, \"events\": {}, \"segments_per_s\": {:.1}, \"events_per_s\": {:.1}, \"peak_rss_kib\": {}}}",
         res.duration_s,
@@ -82,4 +85,23 @@ fn main() {
         res.events as f64 / wall,
         peak_rss_kib().unwrap_or(0)
     );
+}
+
+/// The phase timings of a build with the probe (`--features probe`), to standard error:
+/// per phase how often it ran, its mean length and its share per delivered segment, in
+/// time-stamp counter ticks (see `burstlab_core::world::probe`).
+fn print_phases(delivered: u64) {
+    eprintln!("phase                 count       mean ticks   ticks per segment");
+    for t in burstlab_core::world::probe::take() {
+        if t.count == 0 {
+            continue;
+        }
+        eprintln!(
+            "{:<20} {:>12} {:>10.1} {:>16.1}",
+            format!("{:?}", t.phase),
+            t.count,
+            t.ticks as f64 / t.count as f64,
+            t.ticks as f64 / delivered.max(1) as f64
+        );
+    }
 }
