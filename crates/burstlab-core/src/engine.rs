@@ -308,11 +308,17 @@ impl<E: Event> EventQueue<E> {
             return None;
         }
         let top = self.lane.pop_front()?;
+        Some(self.took(top))
+    }
+
+    /// Books `top`, just taken from the heaps or the lane, as the popped event.
+    #[inline(always)]
+    fn took(&mut self, top: Entry<E::Stored>) -> (SimTime, E) {
         let t = SimTime((top.key >> 64) as u64);
         self.now = t;
         self.popped += 1;
         self.popped_seq = top.key as u64;
-        Some((t, E::load(top.ev)))
+        (t, E::load(top.ev))
     }
 
     /// Removes and returns the earliest event, advancing `now` to its time.
@@ -336,11 +342,7 @@ impl<E: Event> EventQueue<E> {
             }
             None => last,
         };
-        let t = SimTime((top.key >> 64) as u64);
-        self.now = t;
-        self.popped += 1;
-        self.popped_seq = top.key as u64;
-        Some((t, E::load(top.ev)))
+        Some(self.took(top))
     }
 
     /// Time of the earliest pending event.

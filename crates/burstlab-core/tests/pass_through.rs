@@ -167,13 +167,19 @@ fn queues_building_up_and_limited_links() {
     same_both_ways("overload", &text);
 }
 
+/// Eight TCP flows of four variants on a dumbbell whose 40-packet drop-tail queue is full
+/// at the warm-up instant (0.2003 s of a 0.6 s run).
+fn mixed_dumbbell() -> String {
+    let sim = "duration = \"0.6s\"\nwarmup = \"0.2003s\"\nseed = 3";
+    common::dumbbell(8, sim, 40, 300, &["sack", "newreno", "reno", "tahoe"])
+}
+
 /// A dumbbell: the drop-tail bottleneck feeds each receiver's link alone, so packets pass
 /// through it, waiting in its queue or not, and its limit counts them all (losses,
 /// retransmissions and timeouts); the warm-up instant falls while its queue is full.
 #[test]
 fn a_dumbbell_with_a_full_drop_tail_queue() {
-    let sim = "duration = \"0.6s\"\nwarmup = \"0.2003s\"\nseed = 3";
-    let s = common::dumbbell(8, sim, 40, 300, &["sack", "newreno", "reno", "tahoe"]);
+    let s = mixed_dumbbell();
     let (on, off) = same_both_ways("dumbbell", &s);
     // Data and ACKs cross two arrival events instead of three.
     assert!(on * 10 < off * 8, "{on} events against {off}");
@@ -306,8 +312,7 @@ fn early_delivery_changes_no_result() {
 /// instead of four; with delayed ACKs or a packet trace, none is saved.
 #[test]
 fn early_delivery_only_at_hosts_that_only_receive() {
-    let sim = "duration = \"0.6s\"\nwarmup = \"0.2003s\"\nseed = 3";
-    let base = common::dumbbell(8, sim, 40, 300, &["sack", "newreno", "reno", "tahoe"]);
+    let base = mixed_dumbbell();
     let (on, off) = same_early_or_not("dumbbell", &base);
     assert!(on * 10 < off * 9, "{on} events against {off}");
 

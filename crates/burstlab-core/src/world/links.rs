@@ -612,8 +612,7 @@ impl Links {
     pub fn prefetch_reply_slot(&self, li: u32) {
         let out = self.reply[li as usize];
         if out != NO_LINK {
-            let p = self.hot[out as usize].pipe.back_ptr();
-            super::hint::prefetch_span(p, std::mem::size_of::<Entry>());
+            self.prefetch_slot(out);
         }
     }
 

@@ -521,10 +521,8 @@ impl World {
                         // SACK-block slot another 0.967 (0.952–0.986).
                         match h.kind {
                             PktKind::Data => {
-                                if let Some(&o) = self.early_out.get(h.flow as usize) {
-                                    if o != NO_LINK {
-                                        self.links.prefetch(o);
-                                    }
+                                if let Some(o) = self.early_out(h.flow) {
+                                    self.links.prefetch(o);
                                 }
                                 self.pkts.prefetch_next_sacks();
                             }
@@ -580,6 +578,17 @@ impl World {
     pub fn set_early_delivery(&mut self, on: bool) {
         self.early_delivery = on;
         self.set_through();
+    }
+
+    /// The first link out of flow `flow`'s receiver, if the receiver takes packets early
+    /// (the field `early_out`, filled by `set_through`; `None` also for a flow out of
+    /// range: the callers are hints).
+    #[inline(always)]
+    fn early_out(&self, flow: u32) -> Option<u32> {
+        match self.early_out.get(flow as usize) {
+            Some(&o) if o != NO_LINK => Some(o),
+            _ => None,
+        }
     }
 
     /// `(from, to)` nodes (in scenario order) of the link directions whose arrival events
@@ -815,10 +824,8 @@ impl World {
                 if self.lookahead {
                     // The line of the link the ACK will leave on was asked for one event
                     // ahead (`run_until_end`); the slot it will be written to now.
-                    if let Some(&o) = self.early_out.get(p.flow as usize) {
-                        if o != NO_LINK {
-                            self.links.prefetch_slot(o);
-                        }
+                    if let Some(o) = self.early_out(p.flow) {
+                        self.links.prefetch_slot(o);
                     }
                 }
                 self.collector

@@ -317,8 +317,7 @@ impl PacketPool {
     #[inline]
     pub fn prefetch_sacks(&self, h: &PktHdr) {
         if h.nsack > 0 {
-            let p = self.sacks.as_ptr().wrapping_add(h.sack as usize);
-            super::hint::prefetch_span(p, std::mem::size_of::<Sacks>().min(64));
+            self.prefetch_sack_slot(h.sack);
         }
     }
 
@@ -327,9 +326,15 @@ impl PacketPool {
     #[inline]
     pub fn prefetch_next_sacks(&self) {
         if let Some(&s) = self.sacks_free.last() {
-            let p = self.sacks.as_ptr().wrapping_add(s as usize);
-            super::hint::prefetch_span(p, std::mem::size_of::<Sacks>().min(64));
+            self.prefetch_sack_slot(s);
         }
+    }
+
+    /// Hints the CPU to fetch SACK-block slot `s` (no bounds check: a hint reads nothing).
+    #[inline(always)]
+    fn prefetch_sack_slot(&self, s: u32) {
+        let p = self.sacks.as_ptr().wrapping_add(s as usize);
+        super::hint::prefetch_span(p, std::mem::size_of::<Sacks>().min(64));
     }
 
     /// Sets the index of packet `id`'s next hop on its route.
