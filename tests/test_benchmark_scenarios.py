@@ -1,0 +1,50 @@
+"""The dumbbell benchmark's generator (``benchmarks/make_dumbbell.py``): the committed
+320-flow file is its default output, and ``--delay-scale`` scales every delay and sizes
+the buffer to the scaled round trip (docs/performance.md uses it to separate flows from
+packets in flight)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import burstlab
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from make_dumbbell import dumbbell  # noqa: E402
+
+
+def test_committed_file_is_the_default_output() -> None:
+    assert (ROOT / "benchmarks" / "dumbbell_320.toml").read_text(encoding="utf-8") == dumbbell(320)
+
+
+def test_delay_scale_scales_every_delay_and_the_buffer() -> None:
+    base = tomllib.loads(dumbbell(20))
+    scaled = tomllib.loads(dumbbell(20, delay_scale=0.1))
+    assert [lk["delay"] for lk in base["link"]] == ["10ms"] + ["1ms"] * 40
+    assert [lk["delay"] for lk in scaled["link"]] == ["1ms"] + ["0.1ms"] * 40
+    # One bandwidth-delay product of the round trip: 20 × 50 Mb/s × 24 ms (2.4 ms) / 8,000 bits.
+    assert base["link"][0]["queue_pkts"] == 3000
+    assert scaled["link"][0]["queue_pkts"] == 300
+    # Everything but the delays and the buffer is the same.
+    for k in ("node", "flow"):
+        assert base[k] == scaled[k]
+    # burstlab runs it, and its flows see the scaled round trip: 2 × (10 + 100 + 10) ms.
+    res = burstlab.run(dumbbell(4, delay_scale=10.0).replace('duration = "1s"', 'duration = "2s"'))
+    rtt = res.table("flows")["mean_rtt_s"]
+    assert rtt.notna().all()
+    assert rtt.min() >= 0.240
+
+
+def test_cli_rejects_a_bad_scale(tmp_path: Path) -> None:
+    cp = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_dumbbell.py"), "5",
+                         "--delay-scale", "0", "--out", str(tmp_path / "d.toml")],
+                        capture_output=True, text=True, check=False)
+    assert cp.returncode == 2
+    assert "--delay-scale: 0.0 is not positive" in cp.stderr
+    assert "Traceback" not in cp.stderr
+    assert not (tmp_path / "d.toml").exists()
