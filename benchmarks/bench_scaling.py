@@ -8,6 +8,15 @@ Two scenario families at N = 10, 40, 160 and 320 flows:
   egress edge, 8 wavelengths of N × 50 Mb/s / 8 per fibre, hybrid assembly with
   Tmax 1 ms / Lmax 25 KB into one burst queue per egress, so bursts mix flows).
 
+Both grow the packets in flight with N (the buffer is one bandwidth-delay product of the
+N × 50 Mb/s bottleneck). On request, a third family keeps them fixed:
+
+* ``dumbbell-fixed-packets``: the dumbbell with every delay × 32 / N
+  (``make_dumbbell.py --delay-scale``), so the bandwidth-delay product and the buffer
+  are 4,800 packets at every N (about 9,600 in flight, under the flows' 10 × ``Wm``
+  at N = 10): the cost of the flows alone. Its ratio is printed without the goal's
+  verdict, which is about the issue's scenarios.
+
 Every N simulates ``--base`` × 320 / N seconds (default 2 s at N = 320, 64 s at N = 10;
 ``--quick``: 0.5 s and 16 s), so each run delivers a similar number of segments and the
 small N are not timed on a few hundred milliseconds. Flows start 1 ms apart, so at
@@ -53,7 +62,11 @@ from make_obs_mixed import obs_mixed
 FAMILIES: dict[str, Callable[[int, float], str]] = {
     "dumbbell": lambda n, d: with_duration(dumbbell(n), d),
     "obs-mixed": obs_mixed,
+    "dumbbell-fixed-packets": lambda n, d: with_duration(dumbbell(n, delay_scale=32 / n), d),
 }
+
+#: The families run by default (the goal's scenarios).
+DEFAULT_FAMILIES = ("dumbbell", "obs-mixed")
 
 #: The goal of issue 15: ns per delivered segment at the largest N within this factor of
 #: the smallest N's.
@@ -127,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=None, help="fresh processes per point (default 3; --quick: 1)")
     ap.add_argument("--quick", action="store_true", help="a quarter of the simulated time, one run per point")
     ap.add_argument("--n", default="10,40,160,320", help="flow counts (default 10,40,160,320)")
-    ap.add_argument("--family", default=",".join(FAMILIES), help="dumbbell, obs-mixed or both")
+    ap.add_argument("--family", default=",".join(DEFAULT_FAMILIES),
+                    help=f"comma-separated, of {', '.join(FAMILIES)} (default {','.join(DEFAULT_FAMILIES)})")
     ap.add_argument("--base", type=float, default=None,
                     help="simulated seconds at N = 320 (N flows: base × 320 / N); default 2, --quick 0.5")
     ap.add_argument("--keep", type=Path, default=None, help="keep the scenario files here")
@@ -171,13 +185,20 @@ def main(argv: list[str] | None = None) -> int:
     for f in families:
         fr = [r for r in rows if r["family"] == f]
         lo, hi = fr[0], fr[-1]
+        if len(fr) < 2:
+            print(f"{f}: one N only, no ratio")
+            continue
         ratio = hi["ns_per_segment"] / lo["ns_per_segment"]
         ratio_cpu = hi["cpu_ns_per_segment"] / lo["cpu_ns_per_segment"]
         # The verdict is on CPU time: wall time also counts time spent waiting for a core,
         # which on a loaded machine can make either end of the ratio arbitrarily slow.
-        verdict = "meets" if ratio_cpu <= GOAL_RATIO else "misses"
+        if f in DEFAULT_FAMILIES:
+            verdict = "meets" if ratio_cpu <= GOAL_RATIO else "misses"
+            verdict = f"{verdict} the ≤ {GOAL_RATIO} goal"
+        else:
+            verdict = "packets in flight fixed: not the goal's scenario"
         print(f"{f}: ns per segment at N = {hi['n_flows']} ÷ N = {lo['n_flows']}: {ratio_cpu:.2f} CPU "
-              f"({verdict} the ≤ {GOAL_RATIO} goal), {ratio:.2f} wall")
+              f"({verdict}), {ratio:.2f} wall")
         if args.instructions:
             print(f"{f}: per segment at N = {hi['n_flows']} ÷ N = {lo['n_flows']}: instructions "
                   f"{hi['instructions_per_segment'] / lo['instructions_per_segment']:.2f}, "

@@ -48,3 +48,16 @@ def test_cli_rejects_a_bad_scale(tmp_path: Path) -> None:
     assert "--delay-scale: 0.0 is not positive" in cp.stderr
     assert "Traceback" not in cp.stderr
     assert not (tmp_path / "d.toml").exists()
+
+
+def test_fixed_packets_family_keeps_the_buffer_and_bdp_at_every_n() -> None:
+    import bench_scaling
+
+    make = bench_scaling.FAMILIES["dumbbell-fixed-packets"]
+    for n in (10, 40, 160, 320):
+        sc = tomllib.loads(make(n, 1.0))
+        assert len(sc["flow"]) == n
+        # Delays × 32 / N: the round trip 24 ms × 32 / N, so N × 50 Mb/s of it is 4,800 packets.
+        assert sc["link"][0]["queue_pkts"] == 4800, n
+        assert sc["sim"]["duration"] == 1.0
+    assert "dumbbell-fixed-packets" not in bench_scaling.DEFAULT_FAMILIES
