@@ -100,7 +100,9 @@ struct Hot {
     /// The link's arrival event names the arriving packet ([`Ev::LinkArrive`]'s hint),
     /// as the event may read its record to deliver it: the far end is a host
     /// ([`LinkParams::to_host`]), or the packet may pass on from there to a host that
-    /// takes packets early ([`Links::set_names`]). Only a cache hint depends on it.
+    /// takes packets early, or the far end is an OBS ingress edge, which reads the
+    /// record to queue the packet ([`Links::set_names`]). Only a cache hint depends on
+    /// it.
     ///
     /// [`Ev::LinkArrive`]: super::Ev::LinkArrive
     names: bool,
@@ -512,7 +514,8 @@ impl Links {
 
     /// Whether link `li`'s event names the arriving packet where its far end is not a
     /// host (a cache hint only): the world sets it where the packet may pass on from there
-    /// to a host that takes it early. Links into hosts always name theirs.
+    /// to a host that takes it early, and where the far end is an OBS ingress edge. Links
+    /// into hosts always name theirs.
     pub fn set_names(&mut self, li: u32, also: bool) {
         self.hot[li as usize].names = also || self.cold[li as usize].p.to_host;
     }

@@ -69,8 +69,9 @@ pub const NO_PACKET: u32 = u32::MAX;
 pub enum Ev {
     /// Links: the head packet of link `0`'s pipe reaches the far end. If the event may
     /// deliver it (the far end is a host, or it may pass on to one that takes it early:
-    /// `Links::set_names`), `1` is that packet's id (else [`NO_PACKET`]): a hint only,
-    /// for fetching its record into the cache one event ahead (see
+    /// `Links::set_names`) or the far end is an OBS ingress edge (which reads its record
+    /// to queue it for assembly), `1` is that packet's id (else [`NO_PACKET`]): a hint
+    /// only, for fetching its record into the cache one event ahead (see
     /// [`World::run_until_end`]).
     LinkArrive(u32, u32),
     /// Hosts: flow `0` starts / stops.
@@ -219,6 +220,12 @@ pub struct World {
 /// The memory guard looks at the world's size once every this many events (a power of
 /// two): often enough that no run can outgrow its budget by much between two looks.
 const MEMORY_CHECK_EVERY: u64 = 1 << 14;
+
+/// How many packets ahead [`World::burst_arrive`] asks for a packet's record.
+const BURST_RECORDS_AHEAD: usize = 4;
+/// How many packets ahead it asks for what the packet's next link or its delivery reads
+/// (found from the record, asked for two packets earlier).
+const BURST_STATE_AHEAD: usize = 2;
 
 /// Above this estimate of the world's memory (packet pool, link pipes and lines, event
 /// heap: [`World::mem_bytes`], looked at with the memory guard), the event loop fetches
@@ -710,10 +717,14 @@ impl World {
                 _ => delivers[k + 1],
             };
         }
+        // A link into an OBS ingress edge names its packets too: the edge reads the
+        // record (size, flow, sequence number) to put the packet into an assembly queue.
         let mut names = vec![false; n_links];
         for (j, w) in self.hops.windows(2).enumerate() {
-            if let [Hop::Link(l), Hop::Link(_)] = *w {
-                names[l as usize] |= delivers[j + 2];
+            match *w {
+                [Hop::Link(l), Hop::Link(_)] => names[l as usize] |= delivers[j + 2],
+                [Hop::Link(l), Hop::Obs(_)] => names[l as usize] = true,
+                _ => {}
             }
         }
         for (l, (f, n)) in feeds.into_iter().zip(names).enumerate() {
@@ -1147,13 +1158,33 @@ impl World {
     // ---------------------------------------------------------------- OBS egress
 
     /// Burst `b`'s tail has reached the egress: its packets continue on their routes.
+    ///
+    /// In a burst that mixes many flows, each packet goes on to a different link and
+    /// receiver, whose lines (and the packet's record, written when it was sent) have
+    /// left the caches at hundreds of flows; the event loop's look-ahead fetches only
+    /// the event's first reads. So while the look-ahead is on, the loop over the
+    /// packets is pipelined: the record [`BURST_RECORDS_AHEAD`] packets ahead, and
+    /// [`BURST_STATE_AHEAD`] ahead what the record says the packet will need.
     fn burst_arrive(&mut self, now: SimTime, b: u32) {
         self.burst_trace(now, b, BurstEvent::Delivered, None, None);
         let mut list = std::mem::take(&mut self.bursts[b as usize].pkts);
         let qi = self.bursts[b as usize].queue;
         self.edges.burst_delivered(qi, list.len());
         let egress = self.edges.egress(qi);
-        for &id in &list {
+        if self.lookahead {
+            for &id in list.iter().take(BURST_RECORDS_AHEAD) {
+                self.pkts.prefetch(id);
+            }
+        }
+        for (i, &id) in list.iter().enumerate() {
+            if self.lookahead {
+                if let Some(&ahead) = list.get(i + BURST_RECORDS_AHEAD) {
+                    self.pkts.prefetch(ahead);
+                }
+                if let Some(&ahead) = list.get(i + BURST_STATE_AHEAD) {
+                    self.prefetch_leaving_burst(ahead);
+                }
+            }
             if self.hook_on {
                 self.hook(egress, id);
             }
@@ -1162,6 +1193,25 @@ impl World {
         list.clear();
         self.bursts[b as usize].pkts = list;
         self.free_bursts.push(b);
+    }
+
+    /// Second stage of the hints for packet `id` leaving a burst at its egress edge (its
+    /// record was asked for earlier): asks for the line of the link it goes on to and for
+    /// the state of its flow at the host that takes it (at a receiver, also the line of
+    /// the link its ACK leaves on).
+    #[inline(always)]
+    fn prefetch_leaving_burst(&self, id: u32) {
+        let h = self.pkts.hdr(id);
+        let at = self.route_at[h.route as usize] + h.hop;
+        if let Some(Hop::Link(li)) = self.hops.get(at as usize) {
+            self.links.prefetch(*li);
+        }
+        self.hosts.prefetch(h.flow, h.kind);
+        if h.kind == PktKind::Data {
+            if let Some(o) = self.early_out(h.flow) {
+                self.links.prefetch(o);
+            }
+        }
     }
 
     /// Burst `b` is lost (the core has already charged `fibre`).
