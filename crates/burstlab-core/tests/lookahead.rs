@@ -35,8 +35,7 @@ fn obs_mixed(n: usize) -> String {
              [[link]]\na = \"s{i}\"\nb = \"E1\"\nrate = \"100Mb/s\"\ndelay = \"1ms\"\n\
              [[link]]\na = \"E2\"\nb = \"d{i}\"\nrate = \"100Mb/s\"\ndelay = \"1ms\"\n\
              [[flow]]\ntype = \"tcp\"\nsrc = \"s{i}\"\ndst = \"d{i}\"\nvariant = \"sack\"\nwm = 200\n\
-             start = \"{}ms\"\n",
-            i
+             start = \"{i}ms\"\n"
         );
     }
     s
@@ -44,8 +43,8 @@ fn obs_mixed(n: usize) -> String {
 
 /// Runs `text` with the look-ahead threshold `above`; returns the results (as text, every
 /// number exact), the queue drops, the bursts delivered and lost and their most packets
-/// on average (over the assembly queues), and whether the loop
-/// was looking ahead at the end.
+/// on average (over the assembly queues), and whether the loop was looking ahead at the
+/// end.
 fn run(text: &str, above: u64) -> (String, u64, (u64, u64, f64), bool) {
     let mut w = common::world(text);
     w.set_lookahead_above(above);

@@ -514,28 +514,7 @@ impl World {
                     self.links.prefetch_head(l);
                     if next != NO_PACKET {
                         self.links.prefetch_reply_slot(l);
-                        let h = self.pkts.hdr(next);
-                        self.hosts.prefetch(h.flow, h.kind);
-                        // A segment a host takes early is answered on the receiver's
-                        // link out, which no link's reply names (the link that hands
-                        // the segment over feeds many hosts): ask for that link's line
-                        // (its slot follows in `deliver`), and for the SACK-block slot
-                        // the ACK will take if it carries blocks (at 320 flows one ACK
-                        // in nine does, and writing its blocks took 292 TSC cycles on
-                        // average, against 73 at 10 flows). An ACK's SACK blocks lie in
-                        // a store of their own. The link and the blocks: 0.967
-                        // (0.958–0.987) of the CPU at 320 flows on the dumbbell; the
-                        // SACK-block slot another 0.967 (0.952–0.986).
-                        match h.kind {
-                            PktKind::Data => {
-                                if let Some(o) = self.early_out(h.flow) {
-                                    self.links.prefetch(o);
-                                }
-                                self.pkts.prefetch_next_sacks();
-                            }
-                            PktKind::Ack => self.pkts.prefetch_sacks(&h),
-                            PktKind::Udp => {}
-                        }
+                        self.prefetch_receiving_host(&self.pkts.hdr(next));
                     }
                 }
             }
@@ -1196,21 +1175,39 @@ impl World {
     }
 
     /// Second stage of the hints for packet `id` leaving a burst at its egress edge (its
-    /// record was asked for earlier): asks for the line of the link it goes on to and for
-    /// the state of its flow at the host that takes it (at a receiver, also the line of
-    /// the link its ACK leaves on).
+    /// record was asked for earlier): asks for the line of the link it goes on to and
+    /// for what the host that may take it early reads ([`World::prefetch_receiving_host`]).
     #[inline(always)]
     fn prefetch_leaving_burst(&self, id: u32) {
-        let h = self.pkts.hdr(id);
-        let at = self.route_at[h.route as usize] + h.hop;
-        if let Some(Hop::Link(li)) = self.hops.get(at as usize) {
+        if let Some(Hop::Link(li)) = self.hops.get(self.pos_of(id).at as usize) {
             self.links.prefetch(*li);
         }
+        self.prefetch_receiving_host(&self.pkts.hdr(id));
+    }
+
+    /// Hints for a packet `h` that a host is about to take (its record has most likely
+    /// arrived): the flow's state at that host and what its answer writes.
+    ///
+    /// A segment a host takes early is answered on the receiver's link out, which no
+    /// link's reply names (the link that hands the segment over feeds many hosts): ask
+    /// for that link's line (its slot follows in `deliver`), and for the SACK-block slot
+    /// the ACK will take if it carries blocks (at 320 flows one ACK in nine does, and
+    /// writing its blocks took 292 TSC cycles on average, against 73 at 10 flows). An
+    /// ACK's SACK blocks lie in a store of their own. The link and the blocks: 0.967
+    /// (0.958–0.987) of the CPU at 320 flows on the dumbbell; the SACK-block slot another
+    /// 0.967 (0.952–0.986).
+    #[inline(always)]
+    fn prefetch_receiving_host(&self, h: &PktHdr) {
         self.hosts.prefetch(h.flow, h.kind);
-        if h.kind == PktKind::Data {
-            if let Some(o) = self.early_out(h.flow) {
-                self.links.prefetch(o);
+        match h.kind {
+            PktKind::Data => {
+                if let Some(o) = self.early_out(h.flow) {
+                    self.links.prefetch(o);
+                }
+                self.pkts.prefetch_next_sacks();
             }
+            PktKind::Ack => self.pkts.prefetch_sacks(h),
+            PktKind::Udp => {}
         }
     }
 
