@@ -20,13 +20,19 @@ N × 50 Mb/s bottleneck). On request, a third family keeps them fixed:
 Every N simulates ``--base`` × 320 / N seconds (default 2 s at N = 320, 64 s at N = 10;
 ``--quick``: 0.5 s and 16 s), so each run delivers a similar number of segments and the
 small N are not timed on a few hundred milliseconds. Flows start 1 ms apart, so at
-N = 320 the last one starts at 0.32 s: a shorter base times mostly slow start. Each
-point is run ``--runs`` times by the release binary (``--pgo``: its profile-guided build)
-``burstlab-bench``, each a fresh process; the table gives medians of wall-clock seconds
-per simulated second, delivered segments per wall-clock second, wall nanoseconds per
-delivered segment, peak resident memory (the process's high-water mark) and events per
-delivered segment, and the ratio of ns per segment at the largest N to the smallest
-(goal: at most 1.5 from N = 10 to 320).
+N = 320 the last one starts at 0.32 s: a shorter base times mostly slow start. The
+release binary ``burstlab-bench`` (``--pgo``: its profile-guided build) runs in
+``--runs`` rounds, each a fresh process of every point, in ascending order in even rounds
+and descending in odd ones; the table gives medians over the rounds of wall-clock seconds
+per simulated second, delivered segments per wall-clock second, wall (and CPU)
+nanoseconds per delivered segment, peak resident memory (the process's high-water mark)
+and events per delivered segment. The ratio of CPU ns per segment at the largest N to
+the smallest (goal: at most 1.5 from N = 10 to 320) is paired: each round gives one, from
+two processes run within a minute or two of each other, and the verdict is on their
+median, printed with a 95 % percentile-bootstrap interval and the rounds' range. A
+ratio of two medians each taken over all rounds would put minutes between the two ends,
+and the machine's speed drifts over minutes (three unpaired runs of 3–5 processes on
+2026-11-26 gave the dumbbell 1.70, 1.58 and 1.75).
 
 Wall and CPU times move by 15-40 % between runs on shared machines. ``--instructions``
 adds, per point, one more process run under valgrind's cachegrind (30-80 times slower
@@ -46,7 +52,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
+import statistics
 import sys
 import tempfile
 from collections.abc import Callable
@@ -73,43 +81,62 @@ DEFAULT_FAMILIES = ("dumbbell", "obs-mixed")
 GOAL_RATIO = 1.5
 
 
-def measure(family: str, n: int, duration_s: float, runs: int, binary: Path, workdir: Path,
-            l2_kib: int | None = None) -> dict[str, Any]:
-    path = workdir / f"{family}_{n}.toml"
-    path.write_text(FAMILIES[family](n, duration_s), encoding="utf-8")
-    res = []
-    for r in range(runs):
-        p = timed([str(binary), str(path)])
-        if p.returncode != 0:
-            raise RuntimeError(f"burstlab-bench failed on {path}: {p.stderr.strip()}")
-        j = json.loads(p.stdout)
-        # The whole process's wall (fork to reap) and CPU time; the binary's JSON gives
-        # the simulation's segments and events and the process's own VmHWM at its end.
-        res.append({"wall": p.wall_s, "cpu": p.cpu_s, "seg": int(j["delivered_segments"]),
-                    "ev": int(j["events"]), "rss": int(j["peak_rss_kib"]), "sim": float(j["simulated_s"])})
-        print(f"  {family} N={n} run {r + 1}/{runs}: {p.wall_s:.2f} s", file=sys.stderr, flush=True)
-    counts: dict[str, float] = {}
-    if l2_kib is not None:
-        print(f"  {family} N={n}: counting under cachegrind ...", file=sys.stderr, flush=True)
-        c = cachegrind([str(binary), str(path)], ll_kib=l2_kib)
-        seg = res[0]["seg"]  # the same scenario and seed deliver the same segments every run
-        counts = {
-            "instructions_per_segment": c["Ir"] / seg,
-            "l1_misses_per_segment": (c["D1mr"] + c["D1mw"]) / seg,
-            "l2_misses_per_segment": (c["DLmr"] + c["DLmw"]) / seg,
-            "l2_kib": l2_kib,
-        }
+def run_once(binary: Path, path: Path) -> dict[str, float]:
+    """One fresh process of ``binary`` on ``path``: its wall and CPU time and the
+    simulation's own counts (the binary's JSON line)."""
+    p = timed([str(binary), str(path)])
+    if p.returncode != 0:
+        raise RuntimeError(f"burstlab-bench failed on {path}: {p.stderr.strip()}")
+    j = json.loads(p.stdout)
+    # The whole process's wall (fork to reap) and CPU time; the binary's JSON gives the
+    # simulation's segments and events and the process's own VmHWM at its end.
+    return {"wall": p.wall_s, "cpu": p.cpu_s, "seg": int(j["delivered_segments"]),
+            "ev": int(j["events"]), "rss": int(j["peak_rss_kib"]), "sim": float(j["simulated_s"])}
+
+
+def round_order(points: list[tuple[str, int]], r: int) -> list[tuple[str, int]]:
+    """The order of the points in round ``r``: the given order in even rounds, reversed in
+    odd ones, so that no N is always measured first or last in a round (a machine that
+    speeds up or slows down within a round then hits both ends of a ratio alike)."""
+    return points if r % 2 == 0 else points[::-1]
+
+
+def summarize(family: str, n: int, duration_s: float, res: list[dict[str, float]],
+              counts: dict[str, float]) -> dict[str, Any]:
+    """One point's row: medians over its runs (``res``), and the cachegrind ``counts``."""
     return counts | {
-        "family": family, "n_flows": n, "simulated_s": duration_s, "runs": runs,
+        "family": family, "n_flows": n, "simulated_s": duration_s, "runs": len(res),
         "wall_s": median([x["wall"] for x in res]),
         "wall_s_per_simulated_s": median([x["wall"] / x["sim"] for x in res]),
         "segments_per_wall_s": median([x["seg"] / x["wall"] for x in res]),
         "ns_per_segment": median([x["wall"] / x["seg"] * 1e9 for x in res]),
         "cpu_ns_per_segment": median([x["cpu"] / x["seg"] * 1e9 for x in res]),
+        "cpu_ns_per_segment_each_run": [x["cpu"] / x["seg"] * 1e9 for x in res],
         "peak_rss_mib": median([x["rss"] for x in res]) / 1024,
         "events_per_segment": median([x["ev"] / x["seg"] for x in res]),
         "delivered_segments": median([x["seg"] for x in res]),
     }
+
+
+def paired_ratios(lo: list[float], hi: list[float]) -> list[float]:
+    """Per round, ``hi``'s cost over ``lo``'s: the two ends of a ratio measured minutes
+    apart in the same round, not the ratio of two medians taken far apart in time."""
+    if len(lo) != len(hi) or not lo:
+        raise ValueError(f"paired ratios need as many runs at both ends (got {len(lo)} and {len(hi)})")
+    return [h / lo_ for lo_, h in zip(lo, hi, strict=True)]
+
+
+def bootstrap_median_interval(xs: list[float], level: float = 0.95, resamples: int = 4000,
+                              seed: int = 15) -> tuple[float, float]:
+    """A percentile bootstrap interval of the median of ``xs`` (Efron and Tibshirani
+    1993, ch. 13), from a fixed seed so the printout is repeatable for the same runs.
+    With a single value the interval is that value."""
+    if not xs:
+        raise ValueError("no values to bootstrap")
+    rng = random.Random(seed)
+    meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(resamples))
+    cut = (1 - level) / 2
+    return meds[int(cut * (resamples - 1))], meds[int((1 - cut) * (resamples - 1))]
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -137,7 +164,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--runs", type=int, default=None, help="fresh processes per point (default 3; --quick: 1)")
+    ap.add_argument("--runs", type=int, default=None, help="rounds: fresh processes per point (default 3; --quick: 1)")
     ap.add_argument("--quick", action="store_true", help="a quarter of the simulated time, one run per point")
     ap.add_argument("--n", default="10,40,160,320", help="flow counts (default 10,40,160,320)")
     ap.add_argument("--family", default=",".join(DEFAULT_FAMILIES),
@@ -169,19 +196,41 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--family: unknown {f!r} (known: {', '.join(FAMILIES)})")
     binary = build(args.pgo)
     print(f"# scaling in flows: {cpu_model()}; {load()} at start", file=sys.stderr)
-    rows = []
+    points = [(f, n) for f in families for n in ns_]
+    durations = {n: round(base * 320 / n, 6) for n in ns_}
+    runs_of: dict[tuple[str, int], list[dict[str, float]]] = {pt: [] for pt in points}
+    counts: dict[tuple[str, int], dict[str, float]] = {pt: {} for pt in points}
     with tempfile.TemporaryDirectory(prefix="bench_scaling_") as tmp:
         workdir = args.keep or Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
-        for f in families:
-            for n in ns_:
-                rows.append(measure(f, n, round(base * 320 / n, 6), runs, binary, workdir,
-                                    args.l2_kib if args.instructions else None))
+        paths = {}
+        for f, n in points:
+            paths[f, n] = workdir / f"{f}_{n}.toml"
+            paths[f, n].write_text(FAMILIES[f](n, durations[n]), encoding="utf-8")
+        # Rounds: every point once per round, so each round gives one paired ratio.
+        for r in range(runs):
+            for f, n in round_order(points, r):
+                runs_of[f, n].append(run_once(binary, paths[f, n]))
+                print(f"  round {r + 1}/{runs}: {f} N={n}: {runs_of[f, n][-1]['wall']:.2f} s",
+                      file=sys.stderr, flush=True)
+        if args.instructions:
+            for f, n in points:
+                print(f"  {f} N={n}: counting under cachegrind ...", file=sys.stderr, flush=True)
+                c = cachegrind([str(binary), str(paths[f, n])], ll_kib=args.l2_kib)
+                seg = runs_of[f, n][0]["seg"]  # the same scenario and seed deliver the same segments every run
+                counts[f, n] = {
+                    "instructions_per_segment": c["Ir"] / seg,
+                    "l1_misses_per_segment": (c["D1mr"] + c["D1mw"]) / seg,
+                    "l2_misses_per_segment": (c["DLmr"] + c["DLmw"]) / seg,
+                    "l2_kib": args.l2_kib,
+                }
+    rows = [summarize(f, n, durations[n], runs_of[f, n], counts[f, n]) for f, n in points]
     print(f"{label(binary)}, median of {runs} fresh process(es) per point; "
           f"{cpu_model()}; {load()} at end")
     print()
     print(table(rows))
     print()
+    ratios: dict[str, dict[str, Any]] = {}
     for f in families:
         fr = [r for r in rows if r["family"] == f]
         lo, hi = fr[0], fr[-1]
@@ -189,23 +238,31 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{f}: one N only, no ratio")
             continue
         ratio = hi["ns_per_segment"] / lo["ns_per_segment"]
-        ratio_cpu = hi["cpu_ns_per_segment"] / lo["cpu_ns_per_segment"]
+        per_round = paired_ratios(lo["cpu_ns_per_segment_each_run"], hi["cpu_ns_per_segment_each_run"])
+        ratio_cpu = median(per_round)
+        ci = bootstrap_median_interval(per_round)
+        ratios[f] = {"n_low": lo["n_flows"], "n_high": hi["n_flows"], "cpu_ratio_median": ratio_cpu,
+                     "cpu_ratio_each_round": per_round, "cpu_ratio_interval_95": list(ci),
+                     "wall_ratio_of_medians": ratio}
         # The verdict is on CPU time: wall time also counts time spent waiting for a core,
-        # which on a loaded machine can make either end of the ratio arbitrarily slow.
+        # which on a loaded machine can make either end of the ratio arbitrarily slow. It
+        # is the median of the rounds' paired ratios, each round measuring both ends.
         if f in DEFAULT_FAMILIES:
             verdict = "meets" if ratio_cpu <= GOAL_RATIO else "misses"
             verdict = f"{verdict} the ≤ {GOAL_RATIO} goal"
         else:
             verdict = "packets in flight fixed: not the goal's scenario"
         print(f"{f}: ns per segment at N = {hi['n_flows']} ÷ N = {lo['n_flows']}: {ratio_cpu:.2f} CPU "
-              f"({verdict}), {ratio:.2f} wall")
+              f"({verdict}; median of {len(per_round)} rounds' paired ratios, "
+              f"95 % interval {ci[0]:.2f}–{ci[1]:.2f}, rounds {min(per_round):.2f}–{max(per_round):.2f}), "
+              f"{ratio:.2f} wall (ratio of medians)")
         if args.instructions:
             print(f"{f}: per segment at N = {hi['n_flows']} ÷ N = {lo['n_flows']}: instructions "
                   f"{hi['instructions_per_segment'] / lo['instructions_per_segment']:.2f}, "
                   f"L1 data misses {hi['l1_misses_per_segment'] / lo['l1_misses_per_segment']:.2f}, "
                   f"L2 misses {hi['l2_misses_per_segment']:.2f} against {lo['l2_misses_per_segment']:.2f}")
     if args.json:
-        print(json.dumps({"machine": cpu_model(), "results": rows}, indent=2))
+        print(json.dumps({"machine": cpu_model(), "results": rows, "ratios": ratios}, indent=2))
     return 0
 
 

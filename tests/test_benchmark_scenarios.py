@@ -10,6 +10,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 import burstlab
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,3 +65,24 @@ def test_fixed_packets_family_keeps_the_buffer_and_bdp_at_every_n() -> None:
         assert sc["link"][0]["queue_pkts"] == 4800, n
         assert sc["sim"]["duration"] == 1.0
     assert "dumbbell-fixed-packets" not in bench_scaling.DEFAULT_FAMILIES
+
+
+def test_scaling_ratio_is_paired_by_round_and_its_interval_covers_the_median() -> None:
+    import bench_scaling
+
+    # Round k's ratio is its own two ends': a machine twice as slow in round 2 moves
+    # both ends and leaves that round's ratio where it was.
+    lo = [200.0, 400.0, 210.0]
+    hi = [300.0, 600.0, 336.0]
+    assert bench_scaling.paired_ratios(lo, hi) == [1.5, 1.5, 1.6]
+    with pytest.raises(ValueError, match="as many runs"):
+        bench_scaling.paired_ratios(lo, hi[:2])
+    xs = [1.40, 1.55, 1.45, 1.60, 1.50, 1.48, 1.52]
+    a, b = bench_scaling.bootstrap_median_interval(xs)
+    assert min(xs) <= a <= 1.50 <= b <= max(xs)
+    assert (a, b) == bench_scaling.bootstrap_median_interval(xs)  # seeded: repeatable
+    assert bench_scaling.bootstrap_median_interval([1.7]) == (1.7, 1.7)
+    # Alternate rounds reverse the order, so no point is always run first.
+    pts = [("dumbbell", 10), ("dumbbell", 320), ("obs-mixed", 10)]
+    assert bench_scaling.round_order(pts, 0) == pts
+    assert bench_scaling.round_order(pts, 1) == pts[::-1]
