@@ -28,8 +28,9 @@ per simulated second, delivered segments per wall-clock second, wall (and CPU)
 nanoseconds per delivered segment, peak resident memory (the process's high-water mark)
 and events per delivered segment. The ratio of CPU ns per segment at the largest N to
 the smallest (goal: at most 1.5 from N = 10 to 320) is paired: each round gives one, from
-two processes run within a minute or two of each other, and the verdict is on their
-median, printed with a 95 % percentile-bootstrap interval and the rounds' range. A
+two processes run within that round (about 10 s with the default families), and the
+verdict is on their median, printed with a 95 % percentile-bootstrap interval and the
+rounds' range. A
 ratio of two medians each taken over all rounds would put minutes between the two ends,
 and the machine's speed drifts over minutes (three unpaired runs of 3–5 processes on
 2026-11-26 gave the dumbbell 1.70, 1.58 and 1.75).
@@ -54,7 +55,6 @@ import argparse
 import json
 import random
 import shutil
-import statistics
 import sys
 import tempfile
 from collections.abc import Callable
@@ -104,14 +104,15 @@ def round_order(points: list[tuple[str, int]], r: int) -> list[tuple[str, int]]:
 def summarize(family: str, n: int, duration_s: float, res: list[dict[str, float]],
               counts: dict[str, float]) -> dict[str, Any]:
     """One point's row: medians over its runs (``res``), and the cachegrind ``counts``."""
+    cpu_ns = [x["cpu"] / x["seg"] * 1e9 for x in res]
     return counts | {
         "family": family, "n_flows": n, "simulated_s": duration_s, "runs": len(res),
         "wall_s": median([x["wall"] for x in res]),
         "wall_s_per_simulated_s": median([x["wall"] / x["sim"] for x in res]),
         "segments_per_wall_s": median([x["seg"] / x["wall"] for x in res]),
         "ns_per_segment": median([x["wall"] / x["seg"] * 1e9 for x in res]),
-        "cpu_ns_per_segment": median([x["cpu"] / x["seg"] * 1e9 for x in res]),
-        "cpu_ns_per_segment_each_run": [x["cpu"] / x["seg"] * 1e9 for x in res],
+        "cpu_ns_per_segment": median(cpu_ns),
+        "cpu_ns_per_segment_each_run": cpu_ns,
         "peak_rss_mib": median([x["rss"] for x in res]) / 1024,
         "events_per_segment": median([x["ev"] / x["seg"] for x in res]),
         "delivered_segments": median([x["seg"] for x in res]),
@@ -119,8 +120,8 @@ def summarize(family: str, n: int, duration_s: float, res: list[dict[str, float]
 
 
 def paired_ratios(lo: list[float], hi: list[float]) -> list[float]:
-    """Per round, ``hi``'s cost over ``lo``'s: the two ends of a ratio measured minutes
-    apart in the same round, not the ratio of two medians taken far apart in time."""
+    """Per round, ``hi``'s cost over ``lo``'s: the two ends of each ratio measured in the
+    same round, seconds apart, not two medians whose runs lie minutes apart."""
     if len(lo) != len(hi) or not lo:
         raise ValueError(f"paired ratios need as many runs at both ends (got {len(lo)} and {len(hi)})")
     return [h / lo_ for lo_, h in zip(lo, hi, strict=True)]
@@ -134,7 +135,7 @@ def bootstrap_median_interval(xs: list[float], level: float = 0.95, resamples: i
     if not xs:
         raise ValueError("no values to bootstrap")
     rng = random.Random(seed)
-    meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(resamples))
+    meds = sorted(median(rng.choices(xs, k=len(xs))) for _ in range(resamples))
     cut = (1 - level) / 2
     return meds[int(cut * (resamples - 1))], meds[int((1 - cut) * (resamples - 1))]
 
