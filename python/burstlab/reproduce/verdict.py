@@ -185,6 +185,8 @@ def ratio_interval(a: Interval, b: Interval) -> Interval:
     """``a / b`` of two independent positive means with a delta-method interval on the
     log scale: ``log r ± sqrt((h_a/a)² + (h_b/b)²)``, so the ratio's interval stays
     above 0 (to first order the same width as the linear delta method)."""
+    if b.estimate > 0 and a.estimate == 0 and a.defined and a.hi == 0:
+        return exact(0.0)  # a numerator that is 0 in every replication
     if not (a.estimate > 0 and b.estimate > 0):
         return none(a.estimate / b.estimate if b.estimate else math.nan, min(a.n, b.n))
     r = a.estimate / b.estimate
