@@ -24,9 +24,11 @@ def _plt() -> Any:
 
 
 def _err(g: pd.DataFrame) -> np.ndarray:
+    """Error bars of the goodput's 95 % interval, cut at 0 (a goodput is ≥ 0; the cut
+    interval keeps its coverage, docs/topics/verdicts.md)."""
     y = g["goodput_Mbps_mean"].to_numpy(float)
-    return np.nan_to_num(np.vstack([y - g["goodput_Mbps_ci_lo"].to_numpy(float),
-                                    g["goodput_Mbps_ci_hi"].to_numpy(float) - y]))
+    lo = np.maximum(g["goodput_Mbps_ci_lo"].to_numpy(float), 0.0)
+    return np.nan_to_num(np.vstack([y - lo, g["goodput_Mbps_ci_hi"].to_numpy(float) - y]))
 
 
 @PAPER.figure("fig3", "Fig. 3 (linear): goodput of the FTP flow vs the timer period for "

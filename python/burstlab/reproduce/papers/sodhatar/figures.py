@@ -111,7 +111,9 @@ def plot_size(sizes: pd.DataFrame, networks: list[str], path: Path) -> None:
             g = d[d["variant"] == v].sort_values("size_B")
             x = g["size_B"].to_numpy(float) + (k - 1) * 30
             y = g["throughput_Mbps_random_mean"].to_numpy(float)
-            err = np.vstack([y - g["throughput_Mbps_random_ci_lo"].to_numpy(float),
+            # the throughput's interval cut at 0 (a throughput is ≥ 0)
+            err = np.vstack([y - np.maximum(g["throughput_Mbps_random_ci_lo"].to_numpy(float),
+                                            0.0),
                              g["throughput_Mbps_random_ci_hi"].to_numpy(float) - y])
             ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o-", color=VCOL[v], ms=4,
                         capsize=2, lw=1, label=f"{NAMES[v]}, burstlab (random starts)")
@@ -150,7 +152,8 @@ def plot_starts(changes: pd.DataFrame, paper: dict[str, float], path: Path,
             m = g[g["pattern"] == "random mean"]
             if len(m):
                 y = 100 * float(m["change"].iloc[0])
-                lo, hi = 100 * float(m["change_ci_lo"].iloc[0]), \
+                # a change is ≥ −100 %: its interval cut there
+                lo, hi = max(100 * float(m["change_ci_lo"].iloc[0]), -100.0), \
                     100 * float(m["change_ci_hi"].iloc[0])
                 ax.errorbar([k], [y], yerr=[[y - lo], [hi - y]], fmt="_", color="k",
                             ms=18, capsize=4)
