@@ -233,3 +233,9 @@ def test_location_interval() -> None:
     assert (fall.lo, fall.hi) == (0.0, 1e-5)
     assert judge(fall, 2.5e-4, kind="location").verdict == "differs"
     assert not V.location_interval(x, m, [math.nan] * 5, hi, n=1).defined
+
+
+def test_band_is_cut_to_the_kinds_range() -> None:
+    v = judge(V.exact(0.0), 0.0, kind="proportion")
+    assert v.verdict == "reproduces" and v.band == (0.0, 0.05)
+    assert judge(V.exact(1.0), 1.0, kind="proportion").band == (0.95, 1.0)

@@ -279,6 +279,8 @@ class Kind:
         reference: the no-effect value (1 for a ratio, 0 for a change), or None when the
             kind has no direction.
         unit: how to print the band.
+        lower, upper: the range of the kind's values (a proportion lies in [0, 1]); the
+            band is cut to it.
     """
 
     name: str
@@ -287,18 +289,20 @@ class Kind:
     log: bool = False
     reference: float | None = None
     unit: str = ""
+    lower: float = -math.inf
+    upper: float = math.inf
 
 
 #: The claim kinds; their bands are justified in ``docs/topics/verdicts.md``.
 KINDS: dict[str, Kind] = {k.name: k for k in (
     # a ratio of two throughputs (A over B); 1 means no difference.
-    Kind("ratio", 0.05, relative=True, reference=1.0),
+    Kind("ratio", 0.05, relative=True, reference=1.0, lower=0.0),
     # a relative change or gain as a fraction (−0.82 = −82 %); 0 means no change.
-    Kind("change", 0.10, reference=0.0),
+    Kind("change", 0.10, reference=0.0, lower=-1.0),
     # a probability or share in [0, 1] (a loss cost, a fraction of timeouts).
-    Kind("proportion", 0.05),
+    Kind("proportion", 0.05, lower=0.0, upper=1.0),
     # a printed physical quantity (a throughput, a burst size, a count).
-    Kind("quantity", 0.10, relative=True),
+    Kind("quantity", 0.10, relative=True, lower=0.0),
     # the location of an optimum on a logarithmic axis (a period, a timer), in decades:
     # 0.301 is a factor of 2, one sample of a roughly logarithmic grid either side.
     Kind("location", math.log10(2.0), log=True),
@@ -371,7 +375,7 @@ def judge(sim: Interval, paper: float, *, kind: str | Kind, precision: float = 0
             return Verdict("not comparable", "a location must be positive")
         band = (paper / 10 ** t, paper * 10 ** t)
     else:
-        band = (paper - t, paper + t)
+        band = (max(paper - t, k.lower), min(paper + t, k.upper))
     gap = tr(sim.estimate) - tr(paper)
     band_txt = f"the paper's band [{f(band[0])}, {f(band[1])}]"
     if not sim.defined:

@@ -487,7 +487,7 @@ def claim_mesh_flow4(ctx: Context) -> list[Claim]:
                          float(np.min(np.diff(ml))) if len(ml) > 1 else math.nan, 1))]).verdict,
                      note="no interval for the mean burst lengths; they "
                           + ("grow" if grows else "do not grow monotonically") + " and "
-                          + ("stays at or below" if below else "exceeds") + " CWBA's."))
+                          + ("stay at or below" if below else "exceed") + " CWBA's."))
     return out
 
 
