@@ -45,6 +45,8 @@ def fig3(ctx: Context, path: Path) -> None:
         if len(cw):
             ax.axhline(float(cw["goodput_Mbps_mean"].iloc[0]), color=c, ls="--", lw=1,
                        label=f"CWBA, {v}")
+    ax.axvline(float(ctx.data["fig5.timer_opt_reno"].value), color="k", ls=":", lw=1,
+               label="optimum timer, Reno: paper (8 ms)")
     ax.set_xscale("log")
     ax.set_xlabel("assembly period (ms)")
     ax.set_ylabel("goodput (Mb/s)")
