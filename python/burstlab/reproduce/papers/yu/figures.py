@@ -101,9 +101,8 @@ def plot_tables(tables: dict[int, pd.DataFrame], path: Path) -> None:
             c = "tab:blue" if str(name).startswith("NewReno") else "tab:green"
             x = g["log10_p"].to_numpy(float) + (j - 0.5) * 0.06
             y = g["ratio"].to_numpy(float)
-            err = np.vstack([y - g["ratio_ci_lo"].to_numpy(float),
-                             g["ratio_ci_hi"].to_numpy(float) - y])
-            ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", color=c, capsize=3,
+            err = error_bars(y, g["ratio_ci_lo"], g["ratio_ci_hi"], lower=0)
+            ax.errorbar(x, y, yerr=err, fmt="o", color=c, capsize=3,
                         label=f"{name}, burstlab")
             ax.plot(g["log10_p"], g["paper_ratio"], "x--", color=c, lw=0.8,
                     label=f"{name}, yu (paper)")
