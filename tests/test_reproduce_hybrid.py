@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import burstlab
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import VERDICTS, Claim, Context
 from burstlab.reproduce.papers.hybrid import claims as hclaims
 from burstlab.reproduce.papers.hybrid.experiments import (
@@ -144,11 +145,19 @@ def by_id(got: Claim | Sequence[Claim]) -> dict[str, Claim]:
     return {c.id: c for c in ([got] if isinstance(got, Claim) else got)}
 
 
+def _two_replications(rows: list[dict[str, object]]) -> pd.DataFrame:
+    """Each run twice, the second 0.2 % faster: two replications with an interval."""
+    again = [{**r, "aggregate_at_paper_n_Gbps": float(r["aggregate_at_paper_n_Gbps"])  # type: ignore[arg-type]
+              * 1.002} for r in rows]
+    return pd.DataFrame(rows + again)
+
+
 def test_detection_and_fig13_claims_on_hand_made_tables(tmp_path: Path) -> None:
-    good = pd.DataFrame([_run("slow", 512, 1e-3, 2.0, 1, 99), _run("fast", 64, 1e-3, 2.2,
-                                                                    90, 10),
-                         _run("slow", 512, 1e-2, 0.3, 0, 50), _run("fast", 64, 1e-2, 0.3,
-                                                                   50, 5)])
+    rows = [_run("slow", 512, 1e-3, 2.0, 1, 99), _run("fast", 64, 1e-3, 2.02, 90, 10),
+            _run("slow", 512, 1e-2, 0.3, 0, 50), _run("fast", 64, 1e-2, 0.3, 50, 5)]
+    one = by_id(hclaims.claim_both(_ctx(pd.DataFrame(rows), tmp_path)))
+    assert one["both.same_above_1e-3"].verdict == "not comparable"  # one replication
+    good = _two_replications(rows)
     out = by_id(hclaims.claim_detection(_ctx(good, tmp_path)))
     assert out["slow.timeouts"].verdict == "reproduces"
     assert out["fast.td"].verdict == "reproduces"
@@ -164,8 +173,15 @@ def test_detection_and_fig13_claims_on_hand_made_tables(tmp_path: Path) -> None:
     assert both["both.same_above_1e-3"].verdict == "differs"
 
 
-def test_number_claim_tolerance() -> None:
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, 2.4e9, "Gb/s", 1e9, "w")
-    assert c.verdict == "reproduces" and "1.09" in c.note
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, 6.4e9, "Gb/s", 1e9, "w")
+def test_number_claim_uses_the_quantity_band() -> None:
+    def iv(x: float, h: float) -> V.Interval:
+        return V.Interval(x, x - h, x + h, 3, "t")
+
+    c = hclaims.number_claim("x", "s", "t", 2.2e9, iv(2.4e9, 0.05e9), "Gb/s", 1e9, "w")
+    assert c.verdict == "reproduces" and "1.09" in c.note  # band ±10 % of 2.2
+    c = hclaims.number_claim("x", "s", "t", 2.2e9, iv(6.4e9, 0.1e9), "Gb/s", 1e9, "w")
     assert c.verdict == "differs" and "2.91" in c.note
+    c = hclaims.number_claim("x", "s", "t", 2.2e9, iv(2.4e9, 1.0e9), "Gb/s", 1e9, "w")
+    assert c.verdict == "not comparable"  # meets the band but far wider than it
+    c = hclaims.number_claim("x", "s", "t", 2.2e9, V.none(2.3e9, 1), "Gb/s", 1e9, "w")
+    assert c.verdict == "not comparable" and c.ci == ""

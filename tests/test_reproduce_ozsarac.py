@@ -11,6 +11,7 @@ import pytest
 
 import burstlab
 from burstlab.cli import main
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import VERDICTS
 from burstlab.reproduce.papers.ozsarac import claims as cl
 from burstlab.reproduce.papers.ozsarac import topology as topo
@@ -162,12 +163,23 @@ def test_cwba_scenario_runs_one_window_per_burst() -> None:
 # Claim logic on hand-made values.
 
 
-def test_gain_verdicts() -> None:
-    assert cl.gain_verdict(30.0, 36.01) == "reproduces"
-    assert cl.gain_verdict(10.0, 36.01) == "same direction"
-    assert cl.gain_verdict(-5.0, 36.01) == "differs"
-    assert cl.gain_verdict(math.nan, 36.01) == "not comparable"
-    assert cl.gain_verdict(-0.4, -0.49) == "reproduces"
+def test_gain_verdicts_follow_the_one_rule() -> None:
+    def iv(x: float, h: float) -> V.Interval:
+        return V.Interval(x, x - h, x + h, 5, "t")
+
+    # change kind: ±10 points around the paper's percentage (+ its printed precision)
+    assert cl.judge_gain(iv(0.30, 0.02), 36.01, 0.005).verdict == "reproduces"
+    assert cl.judge_gain(iv(0.10, 0.02), 36.01, 0.005).verdict == "same direction"
+    assert cl.judge_gain(iv(-0.05, 0.02), 36.01, 0.005).verdict == "differs"
+    assert cl.judge_gain(V.none(0.30, 1), 36.01).verdict == "not comparable"
+    assert cl.judge_gain(iv(-0.004, 0.003), -0.49, 0.005).verdict == "reproduces"
+    # issue 37: two runs with a CWBA interval of [−1554, 2185] Mb/s decide nothing;
+    # cut at 0 the goodput interval stays non-negative and the gain stays above −100 %.
+    cw = V.summary_interval(315.0, -1554.0, 2185.0, 2, lower=0.0)
+    assert cw.lo == 0.0
+    g = cl.gain(V.Interval(315.0, 1.0, 2185.0, 2, "t"), V.Interval(230.0, 220.0, 240.0, 2, "t"))
+    assert g.lo > -1.0
+    assert cl.judge_gain(g, 36.01, 0.005).verdict == "not comparable"
 
 
 def test_slow_start_times() -> None:

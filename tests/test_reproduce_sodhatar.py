@@ -12,6 +12,7 @@ import pytest
 
 from burstlab.export import export_ns2
 from burstlab.export.ns2trace import ns_binary
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import VERDICTS, reproduce
 from burstlab.reproduce.papers.sodhatar import ns2runs
 from burstlab.reproduce.papers.sodhatar.claims import change_verdict, ranking_verdict
@@ -111,14 +112,13 @@ def test_start_draws_are_reproducible_and_in_range() -> None:
 
 
 @pytest.mark.parametrize("sim, lo, hi, paper, verdict", [
-    (-0.80, math.nan, math.nan, -0.82, "reproduces"),     # within 5 points
-    (0.05, math.nan, math.nan, -0.82, "differs"),         # opposite sign
-    (0.05, math.nan, math.nan, 0.32, "same direction"),   # both up, far apart
+    (-0.80, math.nan, math.nan, -0.82, "not comparable"),  # no interval: never judged
     (1.74, 1.70, 1.78, 0.43, "same direction"),
-    (-0.50, -0.60, -0.40, -0.82, "same direction"),       # CI excludes, both down
-    (-0.80, -0.85, -0.70, -0.82, "reproduces"),           # in a narrow CI
-    (0.60, -0.10, 1.30, 0.32, "not comparable"),          # in a CI too wide to decide
-    (0.01, math.nan, math.nan, 0.32, "differs"),          # no change vs +32 %
+    (-0.50, -0.60, -0.40, -0.82, "same direction"),       # misses the band, both down
+    (-0.80, -0.85, -0.70, -0.82, "reproduces"),           # meets the ±10.5-point band
+    (0.60, -0.10, 1.30, 0.32, "not comparable"),          # meets it, far wider than it
+    (0.01, -0.02, 0.04, 0.32, "differs"),                 # no change vs +32 %
+    (0.25, 0.20, 0.30, -0.82, "differs"),                 # opposite sign
     (math.nan, math.nan, math.nan, 0.32, "not comparable"),
 ])
 def test_change_verdict(sim: float, lo: float, hi: float, paper: float,
@@ -128,19 +128,23 @@ def test_change_verdict(sim: float, lo: float, hi: float, paper: float,
     assert reason
 
 
-def test_ranking_verdict() -> None:
-    assert ranking_verdict({"tahoe": 1.0, "reno": 1.1, "newreno": 1.3})[0] == "reproduces"
-    v, why = ranking_verdict({"tahoe": 1.5, "reno": 1.1, "newreno": 1.3})
-    assert v == "differs" and "Tahoe is best" in why
-    v, why = ranking_verdict({"tahoe": 1.0, "reno": 1.3, "newreno": 1.302})
-    assert v == "differs" and "no single best" in why
-    leads = {"tahoe": (0.3, 0.2, 0.4), "reno": (0.2, -0.05, 0.45)}
-    v, why = ranking_verdict({"tahoe": 1.0, "reno": 1.1, "newreno": 1.3}, leads)
+def test_change_interval_is_cut_at_minus_100_percent() -> None:
+    v, reason = change_verdict(-0.9, -1.3, -0.5, -0.82)
+    assert "[-100 %, -50 %]" in reason and v == "not comparable"
+
+
+def test_ranking_verdict_by_paired_leads() -> None:
+    sig = V.Interval(0.3, 0.2, 0.4, 10, "paired-t")
+    undecided = V.Interval(0.2, -0.05, 0.45, 10, "paired-t")
+    behind = V.Interval(-0.2, -0.3, -0.1, 10, "paired-t")
+    assert ranking_verdict({"tahoe": sig, "reno": sig})[0] == "reproduces"
+    v, why = ranking_verdict({"tahoe": sig, "reno": undecided})
     assert v == "same direction" and "Reno" in why
-    leads["reno"] = (0.2, 0.1, 0.3)
-    assert ranking_verdict({"tahoe": 1.0, "reno": 1.1, "newreno": 1.3}, leads)[0] \
-        == "reproduces"
-    assert ranking_verdict({"tahoe": 1.0})[0] == "not comparable"
+    assert ranking_verdict({"tahoe": sig, "reno": behind})[0] == "differs"
+    # issue 37: means 0.723 and 0.724 with overlapping intervals are not a ranking
+    tie_a = V.paired_difference([0.723, 0.70, 0.75], [0.724, 0.69, 0.76])
+    assert ranking_verdict({"tahoe": sig, "reno": tie_a})[0] == "same direction"
+    assert ranking_verdict({"reno": tie_a})[0] == "not comparable"
 
 
 def test_paired_ratio_ci() -> None:

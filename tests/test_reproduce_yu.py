@@ -114,7 +114,7 @@ def test_smoke_claims_csv(smoke_out: Path) -> None:
     rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
     assert len(rows) == len(c)
     assert all(r.count("<td>") == 7 for r in rows)
-    assert sum("<td>median |sim/model − 1| " in r for r in rows) == 4  # figs 5, 6, 7, 11
+    assert sum("; median |sim/model − 1| " in r for r in rows) == 4  # figs 5, 6, 7, 11
 
 
 def test_smoke_what_moved_and_ns2(smoke_out: Path) -> None:
@@ -151,17 +151,20 @@ def test_packet_path_ranges_and_scenario() -> None:
     assert math.isclose(sc["link"][1]["delay"], 0.01 + tb_for_s(5, "125KB/s"))
 
 
-def test_ratio_verdicts() -> None:
-    assert ratio_verdict(1.2, 1.1, 1.3, 1.25)[0] == "reproduces"
+def test_ratio_verdicts_follow_the_one_rule() -> None:
+    # The report's table helper is verdict.judge with the ratio kind and ±0.005 rounding.
+    assert ratio_verdict(1.2, 1.18, 1.22, 1.25)[0] == "reproduces"
+    assert ratio_verdict(1.2, 1.1, 1.3, 1.25)[0] == "not comparable"  # wider than the band
     assert ratio_verdict(1.2, 1.15, 1.25, 1.5)[0] == "same direction"
     assert ratio_verdict(0.9, 0.85, 0.95, 1.3)[0] == "differs"
     assert ratio_verdict(1.0, 0.97, 1.03, 1.3)[0] == "differs"  # no effect vs a 30 % gain
     assert ratio_verdict(1.02, 1.01, 1.03, 1.0)[0] == "reproduces"  # both ≈ 1: no effect
     assert ratio_verdict(1.08, 1.07, 1.09, 1.0)[0] == "differs"  # an effect the paper lacks
     assert ratio_verdict(float("nan"), 0, 0, 1.0)[0] == "not comparable"
-    # a CI holding both the paper's 1.29 and 1 cannot decide between effect and none
-    assert ratio_verdict(1.16, -0.1, 2.44, 1.29)[0] == "not comparable"
-    assert ratio_verdict(1.16, 1.10, 1.35, 1.29)[0] == "reproduces"
+    assert ratio_verdict(1.16, math.nan, math.nan, 1.29)[0] == "not comparable"  # one run
+    # issue 37's counterexamples of the old ±0.05 dead zone
+    assert ratio_verdict(1.056, 1.049, 1.062, 1.03)[0] == "reproduces"
+    assert ratio_verdict(1.36, 1.32, 1.40, 1.58)[0] == "same direction"
     v, note = ratio_verdict(0.9, 0.85, 0.95, 1.3)
     assert "0.9" in note and "1.3" in note
 
@@ -270,7 +273,10 @@ def test_ratio_ci_delta_method() -> None:
     r, lo, hi = ratio_ci(110.0, 99.0, 121.0, 100.0, 95.0, 105.0)
     assert r == pytest.approx(1.1)
     rel = math.sqrt(0.1**2 + 0.05**2)
-    assert lo == pytest.approx(1.1 * (1 - rel)) and hi == pytest.approx(1.1 * (1 + rel))
+    assert lo == pytest.approx(1.1 * math.exp(-rel)) and hi == pytest.approx(1.1 * math.exp(rel))
+    # a wide interval stays above 0 (the linear delta method went below it)
+    r, lo, hi = ratio_ci(1.0, 0.0, 2.0, 1.0, 0.0, 2.0)
+    assert 0 < lo < 1 < hi
     r, lo, hi = ratio_ci(2.0, 2.0, 2.0, 1.0, 1.0, 1.0)
     assert (r, lo, hi) == (2.0, 2.0, 2.0)
     assert all(math.isnan(x) for x in ratio_ci(1.0, 0.9, 1.1, 0.0, 0.0, 0.0))
@@ -295,7 +301,7 @@ def test_ratio_table_pairs_by_p_and_s() -> None:
         assert r["ratio"] == pytest.approx(num / den)
         assert r["newreno_segps"] == pytest.approx(num)
         rel = math.sqrt((1 / num) ** 2 + (1 / den) ** 2)
-        assert r["ratio_ci_hi"] - r["ratio"] == pytest.approx(r["ratio"] * rel)
+        assert r["ratio_ci_hi"] == pytest.approx(r["ratio"] * math.exp(rel))
     assert (t[t["S"] == 5]["ratio"] > 1).all() and (t[t["S"] == 25]["ratio"] < 1).all()
 
 

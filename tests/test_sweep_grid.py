@@ -154,3 +154,16 @@ def test_summarise_mean_std_and_ci() -> None:
     assert s.loc["a", "x_ci_lo"] == pytest.approx(2.5 - half)
     assert s.loc["a", "x_ci_hi"] == pytest.approx(2.5 + half)
     assert math.isnan(s.loc["b", "x_ci_lo"]) and s.loc["b", "x_mean"] == 7.0
+
+
+def test_summarise_cuts_intervals_at_the_metric_range() -> None:
+    # Two replications of a goodput: the t interval 0.5 ± 5.08 goes below 0 uncut.
+    df = pd.DataFrame({"g": ["a", "a"], "x": [0.1, 0.9], "y": [-1.0, 1.0]})
+    raw = summarise(df, ["g"], ["x"]).iloc[0]
+    assert raw["x_ci_lo"] < 0
+    s = summarise(df, ["g"], ["x", "y"], lower={"x": 0.0}).iloc[0]
+    assert s["x_ci_lo"] == 0.0 and s["x_ci_hi"] == raw["x_ci_hi"]
+    assert s["y_ci_lo"] < 0  # a signed metric keeps its interval
+    from burstlab.sweep import non_negative
+
+    assert non_negative(df, ["x", "y"]) == {"x": 0.0}

@@ -29,6 +29,23 @@ _UNITS = [("_segps", "segments/s"), ("_bps", "b/s"), ("_segments", "segments"),
           ("_bytes", "B"), ("_s", "s")]
 
 
+def error_bars(mean: Any, lo: Any, hi: Any, *, lower: float | None = None,
+               upper: float | None = None) -> np.ndarray:
+    """The ``yerr`` array (2 × n, distances below and above ``mean``) of 95 % intervals
+    ``[lo, hi]`` cut to the quantity's range ``[lower, upper]`` (``lower=0`` for a
+    goodput, ``[0, 1]`` for a probability), as :func:`burstlab.reproduce.verdict.
+    summary_interval` cuts them for the verdicts. A missing interval draws no bar."""
+    m = np.asarray(mean, dtype=float)
+    a = np.asarray(lo, dtype=float)
+    b = np.asarray(hi, dtype=float)
+    if lower is not None:
+        a, b = np.maximum(a, lower), np.maximum(b, lower)
+    if upper is not None:
+        a, b = np.minimum(a, upper), np.minimum(b, upper)
+    err = np.vstack([m - a, b - m])
+    return np.nan_to_num(np.maximum(err, 0.0))
+
+
 def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Reads a sweep directory or CSV; returns (table, info from sweep.json or {})."""
     p = Path(path)

@@ -1,11 +1,12 @@
 """Small statistics for sweep summaries: Student-t quantiles (SciPy) and per-group
-mean / standard deviation / confidence intervals."""
+mean / standard deviation / confidence intervals (cut to each metric's range when it is
+known; ``docs/topics/verdicts.md``)."""
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -29,12 +30,16 @@ def _t_half_factor(level: float, k: int) -> float:
 
 
 def summarise(
-    table: pd.DataFrame, by: Sequence[str], metrics: Sequence[str], level: float = 0.95
+    table: pd.DataFrame, by: Sequence[str], metrics: Sequence[str], level: float = 0.95,
+    lower: Mapping[str, float] | None = None,
 ) -> pd.DataFrame:
     """Per group of ``by``: ``n`` (rows), and for each metric ``m``: ``m_mean``, ``m_std``
     (sample, ddof 1), ``m_ci_lo`` / ``m_ci_hi`` (two-sided Student-t interval at ``level``
     on the mean, NaN when fewer than two non-missing values) and ``m_n`` (non-missing).
-    Groups keep their order of first appearance."""
+    ``lower`` maps a metric to the smallest value it can take (0 for a goodput): its
+    interval is cut there, which keeps its coverage (intersecting a confidence interval
+    with the possible values; Mandelkern 2002). Groups keep their order of first
+    appearance."""
     by = list(by)
     vals = pd.DataFrame({m: pd.to_numeric(table[m], errors="coerce").astype(float)
                          for m in metrics}, index=table.index)
@@ -57,7 +62,10 @@ def summarise(
         half: pd.Series = tq * std[m] / np.sqrt(k.where(k > 0))
         cols[f"{m}_mean"] = mean[m]
         cols[f"{m}_std"] = std[m]
-        cols[f"{m}_ci_lo"] = mean[m] - half
-        cols[f"{m}_ci_hi"] = mean[m] + half
+        lo, hi = mean[m] - half, mean[m] + half
+        if lower is not None and m in lower:
+            lo, hi = lo.clip(lower=lower[m]), hi.clip(lower=lower[m])
+        cols[f"{m}_ci_lo"] = lo
+        cols[f"{m}_ci_hi"] = hi
         cols[f"{m}_n"] = k
     return pd.concat([out, pd.DataFrame(cols)], axis=1)

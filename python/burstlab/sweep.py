@@ -938,7 +938,8 @@ def _run_points(
     metrics = [c for c in table.columns if c not in skip and _is_metric(table[c])]
     group = ["point", *params, *_si_cols(params, axes), "flow", "name", "kind"]
     group = [c for c in group if c in table.columns]
-    summary = summarise(table, group, metrics) if len(table) else pd.DataFrame(columns=group)
+    summary = (summarise(table, group, metrics, lower=non_negative(table, metrics))
+               if len(table) else pd.DataFrame(columns=group))
     stats = {
         "total": len(tasks), "cached": len(tasks) - len(todo), "ran": len(todo),
         "failed": int((runs["status"] == "error").sum()) if len(runs) else 0,
@@ -949,6 +950,19 @@ def _run_points(
     return SweepResult(table=table, summary=summary, runs=runs, links=links, params=params,
                        metrics=metrics, store=Path(store) if store else Path(":memory:"),
                        stats=stats, info=info, kept=kept)
+
+
+def non_negative(table: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:
+    """``{metric: 0.0}`` for the metrics whose every value is ≥ 0: burstlab's result
+    columns are counts, rates, times and fractions, non-negative by definition, so their
+    summary intervals are cut at 0 (a two-replication sweep no longer reports a goodput
+    interval below 0). A metric with a negative value is signed and keeps its interval."""
+    out = {}
+    for m in metrics:
+        x = pd.to_numeric(table[m], errors="coerce").dropna()
+        if len(x) and bool((x >= 0).all()):
+            out[m] = 0.0
+    return out
 
 
 def _is_metric(col: pd.Series) -> bool:

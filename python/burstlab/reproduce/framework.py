@@ -41,11 +41,13 @@ if TYPE_CHECKING:
     from burstlab.reproduce.report import Report
     from burstlab.sweep import SweepResult
 
-#: The verdicts a claim may return, strongest first.
-#: ``reproduces``: burstlab agrees with the paper within the stated tolerance or CI;
-#: ``same direction``: the effect has the paper's sign or ordering, not its size;
-#: ``differs``: burstlab disagrees (the note says by how much);
-#: ``not comparable``: the run cannot decide (too few points or replications).
+#: The verdicts a claim may return. Every claim is decided by
+#: :mod:`burstlab.reproduce.verdict` (one rule; see ``docs/topics/verdicts.md``):
+#: ``reproduces``: burstlab's 95 % interval meets the paper value's band and is no
+#: wider than it; ``same direction``: it misses the band on the paper's side of the
+#: no-effect value (or some, not all, claimed differences are significant);
+#: ``differs``: it misses the band otherwise; ``not comparable``: the runs cannot decide
+#: (no interval, or an interval wider than the band that meets it).
 VERDICTS = ("reproduces", "same direction", "differs", "not comparable")
 
 #: How a paper value was obtained.
@@ -75,6 +77,10 @@ class PaperValue:
             their rounding.
         text: the paper's words.
         x_name, x: for a list of values, the variable they are indexed by.
+        precision: the value's own precision as a number in its unit (half a unit of
+            the last printed digit; the stated uncertainty of a plot reading), used by
+            :func:`burstlab.reproduce.verdict.judge` to widen the claim kind's band; for
+            a location (``log`` kind) a relative precision (0.1 = ±10 %).
     """
 
     id: str
@@ -86,6 +92,7 @@ class PaperValue:
     text: str = ""
     x_name: str = ""
     x: tuple[float, ...] = ()
+    precision: float = 0.0
 
     def at(self, x: float) -> float:
         """The value at ``x`` (for list values), NaN if ``x`` is not listed."""
@@ -116,12 +123,17 @@ class PaperData:
             if raw["id"] in self.values:
                 raise ValueError(f"{where}: duplicate id {raw['id']!r}")
             x = tuple(float(v) for v in raw.get("x", ()))
+            prec = raw.get("precision", 0.0)
+            if (isinstance(prec, bool) or not isinstance(prec, int | float)
+                    or not math.isfinite(prec) or prec < 0):
+                raise ValueError(f"{where}: precision must be a number ≥ 0, got {prec!r}")
             if x and (not isinstance(raw.get("value"), list) or len(raw["value"]) != len(x)):
                 raise ValueError(f"{where}: 'value' must be a list as long as 'x'")
             self.values[raw["id"]] = PaperValue(
                 id=raw["id"], source=raw["source"], how=raw["how"], value=raw.get("value"),
                 unit=raw.get("unit", ""), uncertainty=raw.get("uncertainty", ""),
-                text=raw.get("text", ""), x_name=raw.get("x_name", ""), x=x)
+                text=raw.get("text", ""), x_name=raw.get("x_name", ""), x=x,
+                precision=float(prec))
 
     def __getitem__(self, key: str) -> PaperValue:
         try:

@@ -2,10 +2,11 @@
 other parameters, with a propagated 95 % confidence interval.
 
 The replications of two variants are independent runs, so the ratio of means
-``r = a/b`` gets, by the delta method, the relative half-width
-``h_r / r = sqrt((h_a / a)² + (h_b / b)²)``, where ``h_a`` and ``h_b`` are the 95 %
-half-widths of the two means (Student t over the replications). This is the usual
-first-order propagation; it is adequate while both relative half-widths are small.
+``r = a/b`` gets, by the delta method on the log scale, the interval
+``r · exp(± sqrt((h_a / a)² + (h_b / b)²))``, where ``h_a`` and ``h_b`` are the 95 %
+half-widths of the two means (Student t over the replications): to first order as wide
+as the linear propagation ``r (1 ± …)``, and always above 0, since a ratio of two
+goodputs is (:func:`burstlab.reproduce.verdict.ratio_interval`).
 """
 
 from __future__ import annotations
@@ -19,18 +20,22 @@ import pandas as pd
 def ratio_ci(
     a: float, a_lo: float, a_hi: float, b: float, b_lo: float, b_hi: float
 ) -> tuple[float, float, float]:
-    """``(a/b, lo, hi)``: the ratio of two means and its delta-method 95 % interval.
+    """``(a/b, lo, hi)``: the ratio of two positive means and its log-scale delta-method
+    95 % interval.
 
     ``*_lo``/``*_hi`` are each mean's 95 % interval; NaN half-widths (one replication)
-    give a NaN interval.
+    give a NaN interval; a mean ≤ 0 gives a NaN ratio interval (and a NaN ratio when
+    ``b`` is 0).
     """
     if b == 0:
         return (float("nan"),) * 3
     r = a / b
+    if not (a > 0 and b > 0):
+        return r, float("nan"), float("nan")
     ha = (a_hi - a_lo) / 2.0
     hb = (b_hi - b_lo) / 2.0
-    rel = float(np.sqrt((ha / a) ** 2 + (hb / b) ** 2)) if a != 0 else float("nan")
-    return r, r * (1.0 - rel), r * (1.0 + rel)
+    rel = float(np.sqrt((ha / a) ** 2 + (hb / b) ** 2))
+    return r, r * float(np.exp(-rel)), r * float(np.exp(rel))
 
 
 def ratio_table(

@@ -1,8 +1,11 @@
 """hybrid's claims: each compares a value of ``paper.toml`` with burstlab and returns a
 :class:`~burstlab.reproduce.framework.Claim` with a verdict and a one-sentence reason.
 
-Read first: :func:`number_claim` (the rule for printed numbers) and the registered
-functions below. All values come from ``ctx.values["runs"]`` (one row per run, see
+Read first: :func:`number_claim` (a printed number judged by
+:func:`burstlab.reproduce.verdict.judge` with the ``quantity`` kind) and the registered
+functions below. Every value's interval is over replications (rows of the same class,
+Wm and p); a mode with one replication per point gives no interval, and its claims
+are ``not comparable``. All values come from ``ctx.values["runs"]`` (one row per run, see
 :func:`.experiments.run_table`). Aggregate throughputs and burst sizes are compared at
 the paper's N (burstlab's value × N_paper / N_run, which is the value itself in full
 mode); the notes say when that scaling applies.
@@ -15,14 +18,10 @@ import math
 import numpy as np
 import pandas as pd
 
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.papers.hybrid.experiments import CLASSES, HEADER, MSS, PAPER, n_flows
 from burstlab.reproduce.report import fmt
-
-#: A printed number is reproduced when burstlab is within this relative distance.
-TOL = 0.15
-#: "About the same" (fig. 13, §V): the two throughputs within this factor.
-SAME_FACTOR = 1.5
 
 
 def _runs(ctx: Context) -> pd.DataFrame:
@@ -34,6 +33,14 @@ def _row(ctx: Context, cls: str, wm: int, p: float) -> pd.Series | None:
     r = _runs(ctx)
     g = r[(r["class"] == cls) & (r["wm"] == wm) & np.isclose(r["p"], p)]
     return None if g.empty else g.iloc[0]
+
+
+def _iv(ctx: Context, cls: str, wm: int, p: float, col: str, scale: float = 1.0) -> V.Interval:
+    """``col`` × ``scale`` at (class, Wm, p): the mean over replications with its interval
+    (≥ 0)."""
+    r = _runs(ctx)
+    g = r[(r["class"] == cls) & (r["wm"] == wm) & np.isclose(r["p"], p)]
+    return V.mean_interval(g[col].to_numpy(float) * scale, lower=0.0)
 
 
 def _scale_note(ctx: Context, cls: str) -> str:
@@ -49,19 +56,19 @@ def _missing(cid: str, source: str, statement: str, paper_value: str) -> Claim:
                  note="this mode does not run the point the claim needs")
 
 
-def number_claim(cid: str, source: str, statement: str, paper: float, got: float,
-                 unit: str, scale: float, what: str) -> Claim:
-    """A printed number: *reproduces* within :data:`TOL`, else *differs* (the note gives
-    the ratio)."""
-    ratio = got / paper if paper else math.nan
-    ok = abs(ratio - 1.0) <= TOL
+def number_claim(cid: str, source: str, statement: str, paper: float, got: V.Interval,
+                 unit: str, scale: float, what: str, precision: float = 0.0) -> Claim:
+    """A printed number against burstlab's interval: :func:`verdict.judge`, ``quantity``
+    kind; the note gives the ratio burstlab/paper."""
+    v = V.judge(got, paper, kind="quantity", precision=precision,
+                fmt=lambda x: f"{fmt(x / scale)} {unit}")
+    ratio = got.estimate / paper if paper else math.nan
     return Claim(
         id=cid, source=source, statement=statement,
-        paper_value=f"{fmt(paper / scale)} {unit}", burstlab_value=f"{fmt(got / scale)} {unit}",
-        verdict="reproduces" if ok else ("differs" if math.isfinite(ratio) else
-                                         "not comparable"),
-        note=f"{what}: burstlab/paper = {fmt(ratio)} "
-             f"({'within' if ok else 'outside'} ±{100 * TOL:.0f} %)")
+        paper_value=f"{fmt(paper / scale)} {unit}",
+        burstlab_value=f"{fmt(got.estimate / scale)} {unit}",
+        ci=got.text(lambda x: f"{fmt(x / scale)}"),
+        verdict=v.verdict, note=f"{v.note}; burstlab/paper = {fmt(ratio)}; {what}")
 
 
 @PAPER.claim
@@ -76,12 +83,13 @@ def claim_slow_ideal(ctx: Context) -> list[Claim]:
     if row is None:
         return [_missing("slow.ideal", pv.source, "ideal aggregate throughput at Wm = 512",
                          "5.592 Gb/s")]
-    got = float(row["aggregate_at_paper_n_Gbps"]) * 1e9
+    got_iv = _iv(ctx, "slow", 512, float(row["p"]), "aggregate_at_paper_n_Gbps", 1e9)
+    got = got_iv.estimate
     rtt = float(row["mean_rtt_ms"])
     c = number_claim(
         "slow.ideal", pv.source,
         "ideal slow throughput MSS·Wm·N/RTT at Wm = 512 (burstlab: its run with the "
-        f"fewest losses, p = {row['p']:g})", float(pv.value), got, "Gb/s", 1e9,
+        f"fewest losses, p = {row['p']:g})", float(pv.value), got_iv, "Gb/s", 1e9,
         f"the paper's number implies RTT = {1e3 * rtt_implied:.2f} ms (2 × 5 ms + 10 ms "
         f"offset + 10 ms Tmax); burstlab's mean RTT is {rtt:.2f} ms, so its "
         f"window-limited aggregate is MSS·Wm·N/RTT = "
@@ -90,7 +98,7 @@ def claim_slow_ideal(ctx: Context) -> list[Claim]:
         f"({int(row['bursts_lost'])} bursts lost){_scale_note(ctx, 'slow')}; burstlab's "
         "round trip also holds the burst's own time on the fibre (≈ 5.6 ms for 7 MB at "
         "10 Gb/s, waited before disassembly) and each flow's ≈ 170 segments leaving on "
-        "its 100 Mb/s egress link, which the paper's 30 ms leaves out")
+        "its 100 Mb/s egress link, which the paper's 30 ms leaves out", pv.precision)
     return [c]
 
 
@@ -106,21 +114,22 @@ def claim_slow_bursts(ctx: Context) -> list[Claim]:
     out = [
         number_claim("slow.mean_burst", pv.source, "mean slow burst (TCP payload) at "
                      "Wm = 512, p = 1e-3", float(pv.value),
-                     float(row["segments_per_burst_at_paper_n"]) * MSS, "MB", 1e6,
+                     _iv(ctx, "slow", 512, 1e-3, "segments_per_burst_at_paper_n", MSS), "MB", 1e6,
                      "the paper's 6.32 MB is its 12 360 segments × 512 B of payload, so "
                      "burstlab's is counted the same way (with 40 B of headers per segment "
                      f"its bursts are {fmt(row['mean_burst_at_paper_n_MB'])} MB) over "
                      f"{int(row['bursts_formed'])} bursts{sn}; a mixed-flow burst grows "
-                     "with N because Tmax, not Lmax, closes it"),
+                     "with N because Tmax, not Lmax, closes it", pv.precision),
         number_claim("slow.segments_per_burst", ps.source,
                      "segments per slow burst at Wm = 512, p = 1e-3", float(ps.value[0]),
-                     float(row["segments_per_burst_at_paper_n"]), "segments", 1.0,
-                     f"mean segments per burst{sn}"),
+                     _iv(ctx, "slow", 512, 1e-3, "segments_per_burst_at_paper_n"), "segments",
+                     1.0, f"mean segments per burst{sn}", ps.precision),
         number_claim("slow.segments_per_flow", ps.source,
                      "segments of one flow per slow burst at Wm = 512, p = 1e-3",
-                     float(ps.value[1]), float(row["segments_per_flow_per_burst"]),
+                     float(ps.value[1]), _iv(ctx, "slow", 512, 1e-3, "segments_per_flow_per_burst"),
                      "segments", 1.0, "each flow's mean segments per burst it is in (no N "
-                     "scaling: a flow's share of a Tmax-closed burst does not depend on N)"),
+                     "scaling: a flow's share of a Tmax-closed burst does not depend on N)",
+                     ps.precision),
     ]
     return out
 
@@ -138,7 +147,8 @@ def claim_detection(ctx: Context) -> list[Claim]:
     ps, pf = ctx.data["slow.timeouts"], ctx.data["fast.td"]
     out = []
     s, td, to = _share(ctx, "slow", 1e-4)
-    ok = s >= 0.9
+    share = V.proportion_interval(to, td + to)
+    v = V.judge(share, 1.0, kind="proportion", fmt=lambda x: f"{fmt(100 * x)} %")
     r = _runs(ctx)
     per_wm = []
     for w, g in r[(r["class"] == "slow") & (r["p"] >= 1e-4)].groupby("wm"):
@@ -150,22 +160,24 @@ def claim_detection(ctx: Context) -> list[Claim]:
     out.append(Claim(
         id="slow.timeouts", source=ps.source, statement="slow losses are detected by RTO "
         "expiration (cwnd back to 1)", paper_value="always RTO (stated)",
-        burstlab_value=f"{fmt(100 * s)} % TO", verdict=(
-            "reproduces" if ok else ("same direction" if s >= 0.5 else "differs"))
-        if math.isfinite(s) else "not comparable",
-        note=f"over every slow run with p ≥ 1e-4: {to} timeouts and {td} triple-duplicate/"
+        burstlab_value=f"{fmt(100 * s)} % TO",
+        ci=share.text(lambda x: f"{fmt(100 * x)} %"), verdict=v.verdict,
+        note=f"{v.note} (Wilson interval over loss detections); "
+             f"over every slow run with p ≥ 1e-4: {to} timeouts and {td} triple-duplicate/"
              "SACK detections; " + "; ".join(per_wm) + " — a burst holding a flow's whole "
              "window leaves no later segment to raise duplicate ACKs (timeout), a larger "
              "window lets SACK recover from the next burst's duplicate ACKs"))
     f, td, to = _share(ctx, "fast", 1e-5)
     tds = 1.0 - f
+    sh = V.proportion_interval(td, td + to)
+    v = V.judge_order([("TD share − 50 %", sh.scaled(1.0, -0.5) if sh.defined else sh)])
     out.append(Claim(
         id="fast.td", source=pf.source, statement="fast losses are mostly detected by "
-        "triple duplicate ACKs", paper_value="mostly TD (stated)",
-        burstlab_value=f"{fmt(100 * tds)} % TD", verdict=(
-            "reproduces" if tds > 0.5 else "differs") if math.isfinite(tds) else
-        "not comparable",
-        note=f"over every fast run: {td} TD/SACK detections and {to} timeouts"))
+        "triple duplicate ACKs", paper_value="mostly TD (stated; share > 50 %)",
+        burstlab_value=f"{fmt(100 * tds)} % TD", ci=sh.text(lambda x: f"{fmt(100 * x)} %"),
+        verdict=v.verdict,
+        note=f"{v.note}; over every fast run: {td} TD/SACK detections and {to} timeouts "
+             "(Wilson interval)"))
     return out
 
 
@@ -177,14 +189,19 @@ def claim_slow_wm(ctx: Context) -> list[Claim]:
     g = r[(r["class"] == "slow") & np.isclose(r["p"], 1e-3)].set_index("wm")
     if len(g) < 2:
         return [_missing("slow.wm512_best", pv.source, "Wm = 512 best for slow", "512")]
-    thr = g["aggregate_at_paper_n_Gbps"].astype(float)
+    thr = g["aggregate_at_paper_n_Gbps"].astype(float).groupby(level=0).mean()
     best = int(thr.index[int(np.argmax(thr.to_numpy()))])
+    a = _iv(ctx, "slow", 512, 1e-3, "aggregate_at_paper_n_Gbps")
+    v = V.judge_order([(f"Wm 512 − Wm {int(w)} (Gb/s)", V.difference_interval(
+        a, _iv(ctx, "slow", int(w), 1e-3, "aggregate_at_paper_n_Gbps")))
+        for w in thr.index if int(w) != 512]) if 512 in thr.index else \
+        V.Verdict("not comparable", "Wm = 512 is not run")
     return [Claim(
         id="slow.wm512_best", source=pv.source,
         statement="slow connections: the best Wm at p = 1e-3 is 512",
-        paper_value="512 (stated)", burstlab_value=str(best),
-        verdict="reproduces" if best == 512 else "differs",
-        note="aggregate at p = 1e-3 by Wm: " + ", ".join(
+        paper_value="512 (stated)", burstlab_value=f"{best} (highest mean)",
+        verdict=v.verdict,
+        note=v.note + "; aggregate at p = 1e-3 by Wm: " + ", ".join(
             f"{w}: {fmt(v)} Gb/s" for w, v in thr.sort_index().items()))]
 
 
@@ -198,14 +215,27 @@ def claim_model(ctx: Context) -> list[Claim]:
     ratio = (m["model_Gbps"] / m["burstlab_Gbps"]).to_numpy(float)
     med = float(np.median(ratio))
     over = float(np.mean(ratio >= 0.95))
-    ok = 0.95 <= med <= 1.35 and over >= 0.75
+    # burstlab/model per point; its interval needs replications of every point
+    pts = [_iv(ctx, "slow", int(w), float(p), "aggregate_at_paper_n_Gbps")
+           for w, p in zip(m["wm"], m["p"], strict=True)] if {"wm", "p"} <= set(m.columns) \
+        else []
+    mod = m["model_Gbps"].to_numpy(float)
+    if pts and all(x.defined for x in pts):
+        sim = V.Interval(float(np.median([x.estimate / y for x, y in zip(pts, mod, strict=True)])),
+                         float(np.median([x.lo / y for x, y in zip(pts, mod, strict=True)])),
+                         float(np.median([x.hi / y for x, y in zip(pts, mod, strict=True)])),
+                         min(x.n for x in pts), "median of point intervals")
+    else:
+        sim = V.none(1.0 / med if med else math.nan, 1)
+    v = V.judge(sim, 1.0, kind="model")
     return [Claim(
         id="slow.model", source=pv.source,
         statement="yu's SACK model (eq. 26/28) captures slow throughput vs Wm, with a slight "
                   "overestimation", paper_value="slight overestimation (stated)",
-        burstlab_value=f"model/burstlab median {fmt(med)}",
-        verdict="reproduces" if ok else ("same direction" if med >= 1.0 else "differs"),
-        note=f"over {len(m)} (Wm, p) points model/burstlab ranges {fmt(ratio.min())}–"
+        burstlab_value=f"model/burstlab median {fmt(med)}", ci=sim.text(),
+        verdict=v.verdict,
+        note=f"burstlab/model: {v.note}; over {len(m)} (Wm, p) points model/burstlab ranges "
+             f"{fmt(ratio.min())}–"
              f"{fmt(ratio.max())} (median {fmt(med)}); the model is at or above burstlab "
              f"(within 5 %) at {100 * over:.0f} % of them")]
 
@@ -236,7 +266,8 @@ def claim_cwnd(ctx: Context) -> list[Claim]:
                       "first loss, not at 1e-2",
             paper_value="reaches at 1e-4, not at 1e-2 (stated)",
             burstlab_value=f"max cwnd {fmt(x)} / {fmt(y)}",
-            verdict="reproduces" if ok else "differs",
+            verdict=V.judge_event(ok, True, "reaching Wm at 1e-4 and not after the first "
+                                            "loss at 1e-2").verdict,
             note=f"flow 0's largest cwnd: {fmt(x)} segments at p = 1e-4, {fmt(y)} at 1e-2 "
                  f"after its first loss at {fmt(b['first_loss_s'])} s (runs of "
                  f"{fmt(a['cwnd_run_s'])} s; the initial slow start reaches Wm at every p)"))
@@ -254,7 +285,7 @@ def claim_cwnd(ctx: Context) -> list[Claim]:
                       "(after its first loss)",
             paper_value="never (stated)",
             burstlab_value=", ".join(f"Wm {w}: max {fmt(c)}" for w, c in got),
-            verdict="reproduces" if ok else "differs",
+            verdict=V.judge_event(ok, True, "staying below Wm").verdict,
             note="flow 0's largest cwnd after its first loss, in a run of "
                  f"{fmt(ctx.mode.cwnd_fast_s)} s: " + ", ".join(
                      f"{fmt(c)} of Wm = {w}" for w, c in got)))
@@ -292,32 +323,40 @@ def claim_fast_numbers(ctx: Context) -> list[Claim]:
         out.append(number_claim(
             "fast.throughput_p1e-3", pv.source,
             "fast aggregate throughput at p = 1e-3 (mean over Wm)", float(pv.value),
-            float(thr.mean()) * 1e9, "Gb/s", 1e9,
+            V.mean_interval(g["aggregate_at_paper_n_Gbps"].astype(float).groupby(
+                g["replication"] if "replication" in g.columns else
+                np.zeros(len(g))).mean().to_numpy() * 1e9, lower=0.0), "Gb/s", 1e9,
             "by Wm: " + ", ".join(f"{w}: {fmt(v)} Gb/s" for w, v in thr.items())
             + f"; PFTK at segment loss p: {fmt(pftk_aggregate(g.reset_index().iloc[0]) / 1e9)}"
-            f" Gb/s (Wm {int(thr.index[0])}){sn}"))
+            f" Gb/s (Wm {int(thr.index[0])}){sn}", pv.precision))
         spread = float(thr.max() / thr.min() - 1.0) if len(thr) > 1 else math.nan
         pw = ctx.data["fast.wm64_enough"]
         if 64 in thr.index and len(thr) > 1:
-            gain = float(thr.drop(64).max() / thr[64] - 1.0)
+            tm = thr.groupby(level=0).mean()
+            w_best = int(str(tm.drop(64).idxmax()))
+            gain = float(tm[w_best] / tm[64] - 1.0)
+            gi = V.ratio_interval(_iv(ctx, "fast", w_best, 1e-3, "aggregate_at_paper_n_Gbps"),
+                                  _iv(ctx, "fast", 64, 1e-3, "aggregate_at_paper_n_Gbps"))
+            v = V.judge(gi, 1.0, kind="ratio")
             out.append(Claim(
                 id="fast.wm64_enough", source=pw.source,
                 statement="fast connections gain nothing from Wm above 64 (p = 1e-3), i.e. "
                           "the throughput does not depend on Wm",
-                paper_value="no gain (stated)", burstlab_value=f"{fmt(100 * gain)} % gain",
-                verdict="reproduces" if gain <= 0.05 else (
-                    "same direction" if gain <= 0.25 else "differs"),
-                note=f"the best Wm above 64 gives {fmt(100 * gain)} % more than Wm = 64; "
-                     f"spread over Wm {fmt(100 * spread)} %"))
+                paper_value="no gain (stated; best Wm above 64 over Wm 64 = 1)",
+                burstlab_value=f"{fmt(100 * gain)} % gain (Wm {w_best})", ci=gi.text(),
+                verdict=v.verdict,
+                note=f"{v.note}; spread over Wm {fmt(100 * spread)} %"))
     row = _row(ctx, "fast", 512, 1e-3)
     ps = ctx.data["fast.segments_per_burst"]
     if row is not None:
         out.append(number_claim(
             "fast.segments_per_burst", ps.source, "segments per fast burst at Wm = 512, "
-            "p = 1e-3", float(ps.value), float(row["mean_segments_per_burst"]), "segments",
+            "p = 1e-3", float(ps.value), _iv(ctx, "fast", 512, 1e-3, "mean_segments_per_burst"),
+            "segments",
             1.0, f"Lmax = 25 KB of 552 B segments closes the burst at its 46th segment unless "
                  f"Tmax = 0.5 ms does first; {fmt(row['segments_per_flow_per_burst'])} "
-                 "segments of one flow per burst (no N scaling: Lmax, not N, sets the size)"))
+                 "segments of one flow per burst (no N scaling: Lmax, not N, sets the size)",
+            ps.precision))
     for cid, wm, p in (("fast.p1e-2_wm64", 64, 1e-2), ("fast.p1e-4_wm128", 128, 1e-4)):
         pv = ctx.data[cid]
         row = _row(ctx, "fast", wm, p)
@@ -327,11 +366,11 @@ def claim_fast_numbers(ctx: Context) -> list[Claim]:
         ideal = MSS * 8.0 * wm * CLASSES["fast"]["n"] / (float(row["mean_rtt_ms"]) * 1e-3)
         out.append(number_claim(
             cid, pv.source, f"fast aggregate throughput at Wm = {wm}, p = {p:g}",
-            float(pv.value), float(row["aggregate_at_paper_n_Gbps"]) * 1e9,
+            float(pv.value), _iv(ctx, "fast", wm, p, "aggregate_at_paper_n_Gbps", 1e9),
             "Gb/s", 1e9, f"window-limited ideal at burstlab's RTT {fmt(row['mean_rtt_ms'])} "
                          f"ms is {fmt(ideal / 1e9)} Gb/s, PFTK at segment loss p gives "
                          f"{fmt(pftk_aggregate(row) / 1e9)} Gb/s; {int(row['td_events'])} "
-                         f"TD and {int(row['to_events'])} TO{sn}"))
+                         f"TD and {int(row['to_events'])} TO{sn}", pv.precision))
     return out
 
 
@@ -349,25 +388,33 @@ def claim_both(ctx: Context) -> list[Claim]:
                           float(s["aggregate_at_paper_n_Gbps"])))
     if pairs:
         ratios = [a / b for _, a, b in pairs]
-        ok = all(1 / SAME_FACTOR <= x <= SAME_FACTOR for x in ratios)
+        ivs = [V.ratio_interval(_iv(ctx, "fast", 64, p, "aggregate_at_paper_n_Gbps"),
+                                _iv(ctx, "slow", 512, p, "aggregate_at_paper_n_Gbps"))
+               for p, _, _ in pairs]
+        vs = [V.judge(x, 1.0, kind="ratio") for x in ivs]
+        v = min(vs, key=lambda x: V.RANK[x.verdict])
         out.append(Claim(
             id="both.same_above_1e-3", source=ps.source,
             statement="at p ≥ 1e-3 fast (Wm 64) and slow (Wm 512) give about the same "
-                      f"throughput (burstlab: within a factor {SAME_FACTOR})",
-            paper_value="roughly the same (stated)",
+                      "throughput (fast/slow = 1, ratio kind, worst p)",
+            paper_value="roughly the same (stated; fast/slow = 1)",
             burstlab_value=", ".join(f"p {p:g}: fast/slow {fmt(x)}"
                                      for (p, _, _), x in zip(pairs, ratios, strict=True)),
-            verdict="reproduces" if ok else "differs",
-            note="; ".join(f"p = {p:g}: fast {fmt(a)} Gb/s, slow {fmt(b)} Gb/s"
-                           for p, a, b in pairs)))
+            ci="; ".join(x.text() for x in ivs if x.defined),
+            verdict=v.verdict,
+            note=f"{v.note}; " + "; ".join(f"p = {p:g}: fast {fmt(a)} Gb/s, slow {fmt(b)} Gb/s"
+                                           for p, a, b in pairs)))
     f, s = _row(ctx, "fast", 64, 1e-5), _row(ctx, "slow", 512, 1e-5)
     if f is not None and s is not None:
         a, b = float(f["aggregate_at_paper_n_Gbps"]), float(s["aggregate_at_paper_n_Gbps"])
+        d = V.difference_interval(_iv(ctx, "fast", 64, 1e-5, "aggregate_at_paper_n_Gbps"),
+                                  _iv(ctx, "slow", 512, 1e-5, "aggregate_at_paper_n_Gbps"))
+        vo = V.judge_order([("fast − slow (Gb/s)", d)])
         out.append(Claim(
             id="both.fast_higher_low_loss", source=pl.source,
             statement="at very low loss (p = 1e-5) fast connections give more throughput",
             paper_value="fast higher (stated)", burstlab_value=f"fast/slow {fmt(a / b)}",
-            verdict="reproduces" if a > b else "differs",
-            note=f"p = 1e-5: fast (Wm 64) {fmt(a)} Gb/s, slow (Wm 512) {fmt(b)} Gb/s at the "
-                 "paper's N"))
+            ci=d.text(), verdict=vo.verdict,
+            note=f"{vo.note}; p = 1e-5: fast (Wm 64) {fmt(a)} Gb/s, slow (Wm 512) {fmt(b)} "
+                 "Gb/s at the paper's N"))
     return out

@@ -45,7 +45,16 @@ def draw_fig3(ctx: Context, path: Path) -> None:
             g = s[(s["class"] == cls) & (s["wm"] == wm) & (s["p"] == 1e-3)]
             if len(g):
                 ax.plot(g["time_s"], g["avg_Gbps_at_paper_n"], color=cmap(i / 3.5),
-                        label=f"Wm = {wm}")
+                        label=f"burstlab, Wm = {wm}")
+        # The paper's printed values of fig. 3: the slow curves' ideal start (§IV.A)
+        # and the fast curves' common limit (§IV.B), each with its printed precision.
+        key, what = (("slow.ideal", "ideal start, Wm = 512") if cls == "slow"
+                     else ("fast.throughput_p1e-3", "limit, any Wm"))
+        v = ctx.data[key]
+        y, e = float(v.value) / 1e9, float(v.precision or 0.0) / 1e9
+        ax.axhline(y, color="k", ls="--", lw=1.0,
+                   label=f"paper: {what} ≈ {y:g} Gb/s (printed)")
+        ax.axhspan(y - e, y + e, color="grey", alpha=0.25)
         ax.set_title(f"{cls} connections", fontsize=9)
         ax.set_xlabel("time (s)")
         ax.grid(True, alpha=0.3)
@@ -66,9 +75,11 @@ def draw_fig4(ctx: Context, path: Path) -> None:
         g = m[m["p"] == p].sort_values("wm")
         c = cmap(i / 4)
         ax.plot(g["wm"], g["model_Gbps"], "--", color=c)
-        ax.plot(g["wm"], g["burstlab_Gbps"], "o-", color=c, label=f"p = {p:g}")
+        ax.plot(g["wm"], g["burstlab_Gbps"], "o-", color=c, label=f"burstlab, p = {p:g}")
+    ax.plot([], [], "k--", label="model: yu's SACK eq. 26/28 (as the paper applies it)")
     g = m[m["p"] == PS[0]].sort_values("wm")
-    ax.plot(g["wm"], g["ideal_Gbps"], ":", color="grey", label="MSS·Wm·N/RTT (30 ms)")
+    ax.plot(g["wm"], g["ideal_Gbps"], ":", color="grey",
+            label="model: ideal MSS·Wm·N/RTT (RTT 30 ms)")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("Wm (segments)")
     ax.set_ylabel("aggregate throughput (Gb/s)")
@@ -83,10 +94,12 @@ def _draw_cwnd(ctx: Context, path: Path, cls: str, wm: int, p: float) -> None:
     g = c[(c["class"] == cls) & (c["wm"] == wm) & (c["p"] == p)]
     fig, ax = plt.subplots(figsize=(7, 3.2))
     if len(g):
-        ax.step(g["time_s"], g["cwnd_segments"], where="post", lw=0.8)
+        ax.step(g["time_s"], g["cwnd_segments"], where="post", lw=0.8,
+                label="burstlab, cwnd of flow 0")
     else:
         ax.text(0.5, 0.5, "not run in this mode", ha="center", transform=ax.transAxes)
-    ax.axhline(wm, color="grey", ls=":", lw=0.8)
+    ax.axhline(wm, color="grey", ls=":", lw=0.8, label=f"Wm = {wm}")
+    ax.legend(fontsize=7, loc="lower right")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("cwnd (segments)")
     ax.set_title(f"{cls} connection, Wm = {wm}, p = {p:g} (flow 0)", fontsize=9)
@@ -114,7 +127,14 @@ def draw_fig13(ctx: Context, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for cls, wm, mk in (("fast", 64, "s-"), ("slow", 512, "o-")):
         g = r[(r["class"] == cls) & (r["wm"] == wm)].sort_values("p")
-        ax.plot(g["p"], g["aggregate_at_paper_n_Gbps"], mk, label=f"{cls}, Wm = {wm}")
+        ax.plot(g["p"], g["aggregate_at_paper_n_Gbps"], mk, label=f"{cls}, Wm = {wm}, burstlab")
+    # The paper's printed aggregates (§IV.B), drawn beside burstlab's: 2.2 Gb/s at
+    # p = 1e-3 (any Wm), 298 Mb/s at 1e-2 (Wm 64), 9.2 Gb/s at 1e-4 (Wm 128).
+    pts = [(1e-3, float(ctx.data["fast.throughput_p1e-3"].value)),
+           (1e-2, float(ctx.data["fast.p1e-2_wm64"].value)),
+           (1e-4, float(ctx.data["fast.p1e-4_wm128"].value))]
+    ax.plot([x for x, _ in pts], [y / 1e9 for _, y in pts], "*", color="gold", mec="k",
+            ms=12, ls="none", label="fast, paper (§IV.B, printed)")
     ax.set_xscale("log")
     ax.set_xlabel("burst loss probability p")
     ax.set_ylabel("aggregate average throughput (Gb/s)")

@@ -1,8 +1,9 @@
 """sodhatar's claims: each compares a value of ``paper.toml`` with burstlab and returns a
 :class:`~burstlab.reproduce.framework.Claim` with a verdict and a one-sentence reason.
 
-Read first: :func:`change_verdict` and :func:`ranking_verdict` (the rules), then the
-registered ``claim_*`` functions at the bottom. burstlab's value is the mean over random
+Read first: :func:`change_verdict` and :func:`ranking_verdict` (both the one rule of
+:mod:`burstlab.reproduce.verdict`), then the registered ``claim_*`` functions at the
+bottom. burstlab's value is the mean over random
 start draws (the paper gives no start times, §III); every note adds the simultaneous
 start, the spread over all start patterns and ns-2.35's value for the same scripts.
 Nothing is tuned to match: a claim that does not reproduce says so, with numbers.
@@ -15,24 +16,17 @@ import math
 import numpy as np
 import pandas as pd
 
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.papers.sodhatar.experiments import (
     PAPER,
     REFERENCE_PATTERN,
     VARIANTS,
-    t_half,
 )
 
-#: A simulated change within this (absolute, 0.05 = 5 percentage points) of the
-#: paper's counts as reproduced: the paper prints "upto 82 %", a rounded bound.
-CHANGE_TOL = 0.05
-#: A 95 % CI wider than this (half-width, 0.25 = 25 points) that holds the paper's
-#: value cannot decide: the verdict is ``not comparable``.
-MAX_HALF_WIDTH = 0.25
-#: Changes smaller than this in magnitude count as "no change" when comparing signs.
+#: Changes smaller than this in magnitude count as "flat" when describing how the sign of
+#: a change varies over start patterns (the note only, never a verdict).
 DEAD_ZONE = 0.03
-#: The best variant must beat the second by more than this fraction; else a tie.
-RANK_TOL = 0.01
 
 NAMES = {"tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno"}
 
@@ -46,75 +40,28 @@ def _sign(x: float) -> int:
     return 0 if abs(x) <= DEAD_ZONE else (1 if x > 0 else -1)
 
 
-def change_verdict(sim: float, lo: float, hi: float, paper: float) -> tuple[str, str]:
-    """Verdict and reason for a relative throughput change (1460 → 4000 B).
-
-    ``reproduces``: the paper's value lies in burstlab's 95 % CI ``[lo, hi]`` or within
-    :data:`CHANGE_TOL` of burstlab's value (a CI wider than ±:data:`MAX_HALF_WIDTH`
-    cannot decide: ``not comparable``); ``same direction``: both increase or both
-    decrease (beyond :data:`DEAD_ZONE`); ``differs`` otherwise; ``not comparable``
-    without a simulated value.
-    """
-    if not (np.isfinite(sim) and np.isfinite(paper)):
-        return "not comparable", "no simulated change (a packet size was not run)"
-    in_ci = bool(np.isfinite(lo) and np.isfinite(hi) and lo <= paper <= hi)
-    half = (hi - lo) / 2 if in_ci else math.nan
-    if in_ci and half > MAX_HALF_WIDTH and abs(sim - paper) > CHANGE_TOL:
-        return "not comparable", (f"burstlab's 95 % CI [{pct(lo)}, {pct(hi)}] holds the "
-                                  f"paper's {pct(paper)} but is too wide (±{100 * half:.0f} "
-                                  "points) to decide")
-    if in_ci or abs(sim - paper) <= CHANGE_TOL:
-        return "reproduces", (f"burstlab's {pct(sim)} is within {100 * CHANGE_TOL:.0f} "
-                              f"points or the 95 % CI of the paper's {pct(paper)}")
-    words = {1: "increases", -1: "decreases", 0: "does not change"}
-    if _sign(sim) == _sign(paper) != 0:
-        both = "increase" if _sign(sim) > 0 else "decrease"
-        return "same direction", (f"both {both}, but "
-                                  f"burstlab's {pct(sim)} is {abs(100 * (sim - paper)):.0f}"
-                                  f" points from the paper's {pct(paper)}")
-    return "differs", (f"throughput {words[_sign(sim)]} in burstlab ({pct(sim)}), the paper "
-                       f"reports {pct(paper)}")
+def change_verdict(sim: float, lo: float, hi: float, paper: float,
+                   precision: float = 0.005, n: int = 2) -> tuple[str, str]:
+    """Verdict and reason for a relative throughput change (1460 → 4000 B):
+    :func:`verdict.judge` with the ``change`` kind, burstlab's paired interval cut to the
+    change's range (≥ −100 %)."""
+    sim_iv = V.summary_interval(sim, lo, hi, n, lower=-1.0)
+    v = V.judge(sim_iv, paper, kind="change", precision=precision, fmt=pct)
+    return v.verdict, v.note
 
 
-def ranking_verdict(means: dict[str, float],
-                    leads: dict[str, tuple[float, float, float]] | None = None,
-                    who: str = "newreno") -> tuple[str, str]:
-    """Verdict and reason for "``who`` has the best throughput".
-
-    ``means``: mean throughput per variant; ``leads``: optionally, per other variant,
-    ``who``'s paired lead over it (mean, 95 % CI low, high) over the same start draws.
-    ``reproduces``: ``who``'s mean beats every other by more than :data:`RANK_TOL` and
-    every lead's CI is above 0; ``same direction``: it is ahead by more than
-    :data:`RANK_TOL` but some lead's CI includes 0; ``differs`` otherwise (another
-    variant is best, or the best are tied).
-    """
-    vals = {v: float(x) for v, x in means.items() if np.isfinite(x)}
-    if who not in vals or len(vals) < 2:
-        return "not comparable", "not every variant was simulated"
-    order = sorted(vals, key=lambda v: -vals[v])
-    txt = ", ".join(f"{NAMES.get(v, v)} {vals[v]:.3g}" for v in order)
-    others = max(x for v, x in vals.items() if v != who)
-    if vals[who] > others * (1 + RANK_TOL):
-        weak = {o: ci for o, ci in (leads or {}).items()
-                if o != who and not (np.isfinite(ci[1]) and ci[1] > 0)}
-        if weak:
-            o, (m, lo, hi) = next(iter(weak.items()))
-            return "same direction", (f"{NAMES.get(who, who)} is ahead ({txt} Mb/s) but not "
-                                      f"significantly: its paired lead over "
-                                      f"{NAMES.get(o, o)} is {m:.3g} Mb/s, 95 % CI "
-                                      f"[{lo:.3g}, {hi:.3g}]")
-        return "reproduces", f"{NAMES.get(who, who)} is best ({txt} Mb/s)"
-    if vals[order[0]] <= vals[order[1]] * (1 + RANK_TOL):
-        tied = [NAMES.get(v, v) for v in order if vals[v] >= vals[order[0]] / (1 + RANK_TOL)]
-        return "differs", (f"no single best variant: {' and '.join(tied)} within "
-                           f"{100 * RANK_TOL:.0f} % ({txt} Mb/s)")
-    return "differs", f"{NAMES.get(order[0], order[0])} is best, not NewReno ({txt} Mb/s)"
+def ranking_verdict(leads: dict[str, V.Interval], who: str = "newreno") -> tuple[str, str]:
+    """Verdict and reason for "``who`` has the best throughput": :func:`verdict.judge_order`
+    on ``who``'s paired lead over each other variant (Mb/s, same random start draws)."""
+    v = V.judge_order([(f"{NAMES.get(who, who)} − {NAMES.get(o, o)} (Mb/s)", d)
+                       for o, d in leads.items() if o != who])
+    return v.verdict, v.note
 
 
 def paired_leads(runs: pd.DataFrame, network: str, size: int, who: str = "newreno",
-                 col: str = "throughput_Mbps") -> dict[str, tuple[float, float, float]]:
-    """``who``'s throughput minus each other variant's, paired by random start draw:
-    (mean, 95 % CI low, high) in Mb/s."""
+                 col: str = "throughput_Mbps") -> dict[str, V.Interval]:
+    """``who``'s throughput minus each other variant's, paired by random start draw
+    (common random numbers): the mean difference in Mb/s with its paired t interval."""
     g = runs[(runs["network"] == network) & (runs["size_B"] == size)
              & runs["pattern"].str.startswith("random")]
     piv = g.pivot(index="pattern", columns="variant", values=col)
@@ -122,9 +69,7 @@ def paired_leads(runs: pd.DataFrame, network: str, size: int, who: str = "newren
     for o in VARIANTS:
         if o == who or o not in piv.columns or who not in piv.columns:
             continue
-        d = (piv[who] - piv[o]).to_numpy(float)
-        m, h = float(np.nanmean(d)), t_half(d)
-        out[o] = (m, m - h, m + h)
+        out[o] = V.paired_difference(piv[who].to_numpy(float), piv[o].to_numpy(float))
     return out
 
 
@@ -182,7 +127,9 @@ def size_change_claim(ctx: Context, network: str, variant: str, claim_id: str) -
                      note=f"this mode runs {lo_b} and {hi_b} B only, or no random starts")
     r = m.iloc[0]
     sim, lo, hi = float(r["change"]), float(r["change_ci_lo"]), float(r["change_ci_hi"])
-    verdict, reason = change_verdict(sim, lo, hi, float(pv.value))
+    verdict, reason = change_verdict(sim, lo, hi, float(pv.value), pv.precision,
+                                     int(ctx.mode.random_draws))
+    lo, hi = max(lo, -1.0), max(hi, -1.0)
     x0, x1 = float(r["throughput_Mbps_at_1460B"]), float(r["throughput_Mbps_at_4000B"])
     note = (f"{reason}; mean over {int(ctx.mode.random_draws)} random start draws "
             f"{x0:.3g} → {x1:.3g} Mb/s; {spread_text(g)}"
@@ -197,13 +144,15 @@ def ranking_claim(ctx: Context, network: str, size: int, claim_id: str) -> Claim
     sizes: pd.DataFrame = ctx.values["sizes"]
     best: pd.DataFrame = ctx.values["best"]
     g = sizes[(sizes["network"] == network) & (sizes["size_B"] == size)]
-    means = dict(zip(g["variant"], g["throughput_Mbps_random_mean"], strict=True))
+    means = {str(k): float(x) for k, x in zip(g["variant"], g["throughput_Mbps_random_mean"],
+                                                strict=True)}
     where = "" if network == "packet" else f", OBS core ({network})"
     base = dict(id=claim_id, source=pv.source,
                 statement=f"NewReno has the best throughput ({size} B{where})",
                 paper_value="NewReno best (stated)")
     leads = paired_leads(ctx.values["runs"], network, size)
-    verdict, reason = ranking_verdict(means, leads)
+    verdict, reason = ranking_verdict(leads) if len(leads) == len(VARIANTS) - 1 else \
+        ("not comparable", "not every variant was simulated")
     b = best[(best["network"] == network) & (best["size_B"] == size)]
     n = len(b)
     counts = {k: int((b["best"] == k).sum()) for k in (*VARIANTS, "tie")}
@@ -227,8 +176,8 @@ def ranking_claim(ctx: Context, network: str, size: int, claim_id: str) -> Claim
             + (f"; simultaneous: {NAMES.get(str(ref.iloc[0]), ref.iloc[0])}" if len(ref)
                else "") + f"){ns}")
     txt = ", ".join(f"{NAMES[v]} {means.get(v, math.nan):.3g}" for v in VARIANTS)
-    ci = "; ".join(f"NewReno − {NAMES[o]}: [{lo:.3g}, {hi:.3g}] Mb/s"
-                   for o, (_, lo, hi) in leads.items() if np.isfinite(lo))
+    ci = "; ".join(f"NewReno − {NAMES[o]}: {d.text()} Mb/s"
+                   for o, d in leads.items() if d.defined)
     return Claim(**base, burstlab_value=f"{txt} Mb/s", ci=ci, verdict=verdict, note=note)
 
 
@@ -264,11 +213,12 @@ def claim_newreno_best(ctx: Context) -> list[Claim]:
 def claim_figures(ctx: Context) -> Claim:
     """Figs 4–11: curves without readable numbers."""
     pv = ctx.data["figs.no_numbers"]
+    v = V.judge(V.none(), math.nan, kind="quantity")
     return Claim(id="figs.throughput_cwnd_vs_time", source=pv.source,
                  statement="throughput vs time and cwnd vs time per variant and packet size",
                  paper_value="curves only (no readable numbers)",
                  burstlab_value="throughput_vs_time.png, cwnd_vs_time.png",
-                 verdict="not comparable",
+                 verdict=v.verdict,
                  note="the printed figures carry no readable axis values, so nothing can be "
                       "compared; burstlab's curves (and ns-2's throughput) are drawn for the "
                       "simultaneous start")

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from burstlab.plot import error_bars
 from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.sodhatar.experiments import (
     DURATION_S,
@@ -99,9 +100,13 @@ def plot_cwnd(cwnd: pd.DataFrame, network: str, path: Path, title: str) -> None:
     plt.close(fig)
 
 
-def plot_size(sizes: pd.DataFrame, networks: list[str], path: Path) -> None:
+def plot_size(sizes: pd.DataFrame, networks: list[str], path: Path,
+              paper: dict[str, float] | None = None) -> None:
     """Throughput vs packet size per variant: the mean over random start draws with its
-    95 % CI, the simultaneous start (×), and ns-2 (dashed) on the packet network."""
+    95 % CI, the simultaneous start (×), and ns-2 (dashed) on the packet network.
+    ``paper`` (variant → §V's printed change from 1460 to 4000 B) draws, on the packet
+    network (the paper's), the 4000 B throughput that change implies from burstlab's own
+    1460 B mean (stars)."""
     plt = _plt()
     fig, axes = plt.subplots(1, len(networks), figsize=(5.2 * len(networks), 4.2),
                              squeeze=False)
@@ -111,10 +116,17 @@ def plot_size(sizes: pd.DataFrame, networks: list[str], path: Path) -> None:
             g = d[d["variant"] == v].sort_values("size_B")
             x = g["size_B"].to_numpy(float) + (k - 1) * 30
             y = g["throughput_Mbps_random_mean"].to_numpy(float)
-            err = np.vstack([y - g["throughput_Mbps_random_ci_lo"].to_numpy(float),
-                             g["throughput_Mbps_random_ci_hi"].to_numpy(float) - y])
-            ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o-", color=VCOL[v], ms=4,
+            # the throughput's interval cut at 0 (a throughput is ≥ 0)
+            err = error_bars(y, g["throughput_Mbps_random_ci_lo"],
+                             g["throughput_Mbps_random_ci_hi"], lower=0)
+            ax.errorbar(x, y, yerr=err, fmt="o-", color=VCOL[v], ms=4,
                         capsize=2, lw=1, label=f"{NAMES[v]}, burstlab (random starts)")
+            sz = g["size_B"].to_numpy(float)
+            if paper and v in paper and net == "packet" and 1460 in sz and 4000 in sz:
+                y0 = float(y[sz == 1460][0])
+                ax.plot(x[sz == 4000], [y0 * (1 + paper[v])], "*", color=VCOL[v], mec="k",
+                        ms=12, label=f"{NAMES[v]}, paper (§V: {100 * paper[v]:+.0f} % "
+                                     "from 1460 B, on burstlab's 1460 B)")
             ax.plot(x, g["throughput_Mbps_simultaneous"], "x", color=VCOL[v], ms=6)
             if "ns2_throughput_Mbps_random_mean" in g.columns \
                     and g["ns2_throughput_Mbps_random_mean"].notna().any():
@@ -150,7 +162,8 @@ def plot_starts(changes: pd.DataFrame, paper: dict[str, float], path: Path,
             m = g[g["pattern"] == "random mean"]
             if len(m):
                 y = 100 * float(m["change"].iloc[0])
-                lo, hi = 100 * float(m["change_ci_lo"].iloc[0]), \
+                # a change is ≥ −100 %: its interval cut there
+                lo, hi = max(100 * float(m["change_ci_lo"].iloc[0]), -100.0), \
                     100 * float(m["change_ci_hi"].iloc[0])
                 ax.errorbar([k], [y], yerr=[[y - lo], [hi - y]], fmt="_", color="k",
                             ms=18, capsize=4)
@@ -197,7 +210,8 @@ def draw_cwnd(ctx: Context, path: Path) -> None:
               "§V: throughput vs packet size per variant (mean over random starts, 95 % CI; "
               "× simultaneous start; ns-2 dashed), packet network and OBS cores")
 def draw_size(ctx: Context, path: Path) -> None:
-    plot_size(ctx.values["sizes"], list(ctx.mode.networks), path)
+    paper = {v: float(ctx.data[f"size.{v}_change"].value) for v in VARIANTS}
+    plot_size(ctx.values["sizes"], list(ctx.mode.networks), path, paper)
 
 
 @PAPER.figure("start_sensitivity",

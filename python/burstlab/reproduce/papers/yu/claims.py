@@ -14,16 +14,14 @@ import numpy as np
 import pandas as pd
 
 from burstlab import models
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.papers.yu.experiments import PAPER, VARIANTS, wire_lambda
 from burstlab.reproduce.report import fmt
 from burstlab.sweep import SweepResult
 
-#: yu's "approximately match" (§V.A), made testable: the median |sim/model − 1| of a
-#: figure's points at most this.
-MODEL_MATCH_TOL = 0.25
-#: A ratio within this of 1 counts as "no difference" (yu: "similar performance").
-RATIO_TOL = 0.05
+#: Tables I–II print ratios to two decimals: their precision.
+TABLE_PRECISION = 0.005
 
 
 def _tb(x: float) -> str:
@@ -135,35 +133,13 @@ def ci_precision(sw: SweepResult) -> dict[str, float]:
 
 
 
-def ratio_verdict(r: float, lo: float, hi: float, paper: float) -> tuple[str, str]:
-    """Verdict and reason for one ratio of tables I–II: ``not comparable`` when burstlab's
-    95 % CI holds both the paper's value and 1 (it cannot tell the paper's effect from
-    none); ``reproduces`` when the paper's value lies in burstlab's 95 % CI, or when both
-    are within ±0.05 of 1 (no difference between the variants: yu's "similar
-    performance", §V.B.3); ``same direction`` when
-    both are above 1 or both below; ``differs`` otherwise."""
-    if not (np.isfinite(r) and np.isfinite(paper)):
-        return "not comparable", "no simulated ratio or no paper value at this p"
-
-    def side(x: float) -> int:
-        return 0 if abs(x - 1) <= RATIO_TOL else (1 if x > 1 else -1)
-
-    words = {1: "above 1", -1: "below 1", 0: f"within ±{RATIO_TOL:g} of 1"}
-    if np.isfinite(lo) and lo <= paper <= hi and lo <= 1 <= hi and side(paper) != 0:
-        return "not comparable", (f"burstlab's 95 % CI [{fmt(lo)}, {fmt(hi)}] holds both the "
-                                  f"paper's {fmt(paper)} and 1 (no effect): too wide to decide "
-                                  "(a longer mode narrows it)")
-    if np.isfinite(lo) and lo <= paper <= hi:
-        return "reproduces", f"the paper's {fmt(paper)} lies in burstlab's 95 % CI"
-    s_sim = 0 if (np.isfinite(lo) and lo <= 1 <= hi) else side(r)
-    if s_sim == side(paper) == 0:
-        return "reproduces", (f"no difference in either: burstlab's {fmt(r)} and the paper's "
-                              f"{fmt(paper)} are both within ±{RATIO_TOL:g} of 1")
-    if s_sim == side(paper):
-        return "same direction", (f"both {words[s_sim]}, but burstlab's {fmt(r)} differs from "
-                                  f"{fmt(paper)} by {fmt(r - paper, 2)}")
-    return "differs", (f"burstlab's {fmt(r)} is {words[s_sim]}, the paper's {fmt(paper)} "
-                       f"is {words[side(paper)]}")
+def ratio_verdict(r: float, lo: float, hi: float, paper: float,
+                  precision: float = TABLE_PRECISION) -> tuple[str, str]:
+    """Verdict and reason for one ratio of tables I–II: :func:`verdict.judge` with the
+    ``ratio`` kind (the report's tables call this; the claims call ``judge`` directly)."""
+    v = V.judge(V.Interval(r, lo, hi, 0, "delta-log") if np.isfinite(lo) else V.none(r),
+                paper, kind="ratio", precision=precision, fmt=fmt)
+    return v.verdict, v.note
 
 
 # ---------------------------------------------------------------------------------------
@@ -175,41 +151,35 @@ def _pv(ctx: Context, key: str) -> str:
     return v.text if v.value is None else str(v.value)
 
 
+def _reps(df: pd.DataFrame) -> int:
+    return int(df["n"].min()) if "n" in df.columns and len(df) else 0
+
+
 @PAPER.claim
 def claim_fig5_optimum(ctx: Context) -> Claim:
-    """Fig. 5: an optimal Tb near 1 ms at p = 0.01, λ = 125 MB/s."""
+    """Fig. 5: an optimal Tb near 1 ms at p = 0.01, λ = 125 MB/s: where burstlab's curve
+    peaks (the Tb not significantly below the best) against the paper's reading."""
     pv = ctx.data["fig5.optimal_tb"]
     figs = ctx.values["figs"]
-    opt = check_optimum(figs["fig5"], "125MB/s", -6.0, -1.0)
-    row = opt[np.isclose(opt["p"], 0.01)]
+    g = figs["fig5"]
+    g = g[np.isclose(g["p"], 0.01)]
     base = dict(id="fig5.optimal_tb", source=pv.source,
                 statement="goodput peaks at an optimal Tb ≈ 1 ms (p = 0.01, λ = 125 MB/s)",
                 paper_value=f"≈ {_tb(float(pv.value))} (read off plot; {pv.uncertainty})")
-    if not len(row):
+    if not len(g):
         return Claim(**base, burstlab_value="–", verdict="not comparable",
                      note="this mode simulates no fig. 5 points at p = 0.01")
-    x = row.iloc[0]
-    g = figs["fig5"]
-    g = g[np.isclose(g["p"], 0.01)]
-    at = g.iloc[int(np.nanargmax(g["goodput_segps_mean"].to_numpy(float)))]
-    tb_sim = float(x["sim_argmax_tb_s"])
-    gain = float(x["gain_over_smallest_tb"])
-    interior = gain > 1.05 and tb_sim < float(figs["fig5"]["tb_s"].max())
-    value = (f"peak at {_tb(tb_sim)}, {fmt(gain)}× the goodput at the smallest Tb "
-             f"(eq. 26/28 peak: {_tb(float(x['model_argmax_tb_s']))})")
-    ci = "goodput at the peak " + _ci(float(at["goodput_segps_ci_lo"]),
-                                       float(at["goodput_segps_ci_hi"])) + " seg/s"
-    off = abs(math.log10(tb_sim / float(pv.value)))
-    if interior and off <= 0.5:
-        verdict, note = "reproduces", (f"an interior optimum at {_tb(tb_sim)}, within half a "
-                                       "decade of the paper's 1 ms sample")
-    elif interior:
-        verdict, note = "same direction", (f"an optimum exists, but at {_tb(tb_sim)}, "
-                                           f"{fmt(off, 2)} decades from the paper's 1 ms")
-    else:
-        verdict, note = "differs", (f"no interior optimum: the best Tb is {_tb(tb_sim)} with "
-                                    f"a gain of only {fmt(gain)}×")
-    return Claim(**base, burstlab_value=value, ci=ci, verdict=verdict, note=note)
+    loc = V.location_interval(g["tb_s"], g["goodput_segps_mean"], g["goodput_segps_ci_lo"],
+                              g["goodput_segps_ci_hi"], n=_reps(g))
+    opt = check_optimum(figs["fig5"], "125MB/s", -6.0, -1.0)
+    x = opt[np.isclose(opt["p"], 0.01)].iloc[0]
+    v = V.judge(loc, float(pv.value), kind="location", precision=pv.precision, fmt=_tb)
+    value = (f"peak at {_tb(loc.estimate)}, {fmt(float(x['gain_over_smallest_tb']))}× the "
+             f"goodput at the smallest Tb (eq. 26/28 peak: "
+             f"{_tb(float(x['model_argmax_tb_s']))})")
+    return Claim(**base, burstlab_value=value, ci=loc.text(_tb), verdict=v.verdict,
+                 note=v.note + " (interval: the Tb whose goodput is not significantly below "
+                               "the best)")
 
 
 @PAPER.claim
@@ -217,23 +187,26 @@ def claim_eq32(ctx: Context) -> Claim:
     """§V.A: eq. 32 gives Topt ≈ 4 ms (model value, printed form)."""
     pv = ctx.data["eq32.optimal_tb"]
     tb = float(models.optimal_tb_saturated(0.01, lam=125_000.0, wm=50, rtt0=0.135))
-    close = abs(tb - float(pv.value)) <= 0.5e-3  # "≈ 4 ms": one significant digit
     s = 125_000.0 * tb + 1
+    v = V.judge(V.exact(tb), float(pv.value), kind="location", precision=pv.precision,
+                fmt=_tb)
     return Claim(
         id="eq32.optimal_tb", source=pv.source,
         statement="eq. 32 gives Topt ≈ 4 ms for p = 0.01, Wm = 50, λ = 125 MB/s",
         paper_value=f"≈ {_tb(float(pv.value))} (printed)",
         burstlab_value=f"{_tb(tb)} (eq. 32 as printed, RTT0 = 0.135 s; model, no CI)",
-        verdict="reproduces" if close else "differs",
-        note=(f"eq. 32 as printed gives {_tb(tb)}, which rounds to the paper's value; at that "
-              f"Tb, S = λ·Tb + 1 = {s:.0f} > Wm = 50, outside eq. 32's own range")
-        if close else f"eq. 32 as printed gives {_tb(tb)}, not ≈ 4 ms")
+        verdict=v.verdict,
+        note=f"{v.note}; at that Tb, S = λ·Tb + 1 = {s:.0f}"
+             + (" > Wm = 50, outside eq. 32's own range" if s > 50 else ""))
 
 
 @PAPER.claim
 def claim_model_matches(ctx: Context) -> list[Claim]:
-    """Figs 5–7 (and 11): eq. 26/28 approximately match the simulation."""
-    err = model_error_summary(ctx.values["figs"])
+    """Figs 5–7 (and 11): eq. 26/28 approximately match the simulation: the median over a
+    figure's points of simulation/model (its interval: the medians of the points' interval
+    ends), judged with the ``model`` kind."""
+    figs = ctx.values["figs"]
+    err = model_error_summary(figs)
     out = []
     for fig, key in (("fig5", "fig5_7.model_matches"), ("fig6", "fig5_7.model_matches"),
                      ("fig7", "fig5_7.model_matches"), ("fig11", "fig11.model_matches")):
@@ -241,23 +214,26 @@ def claim_model_matches(ctx: Context) -> list[Claim]:
         e = err[(err["figure"] == fig) & (err["regime"] == "all")]
         base = dict(id=f"{fig}.model_matches", source=pv.source,
                     statement=f"the model approximately matches the simulation ({fig})",
-                    paper_value="\"approximately match\"")
+                    paper_value="\"approximately match\" (stated; simulation/model = 1)")
         if not len(e):
             out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
                              note="no simulated points"))
             continue
+        d = figs[fig]
+        m = d["model_segps"].to_numpy(float)
+        ok = np.isfinite(m) & (m > 0)
+        ratios = [d[c].to_numpy(float)[ok] / m[ok] for c in
+                  ("goodput_segps_mean", "goodput_segps_ci_lo", "goodput_segps_ci_hi")]
+        med = V.Interval(float(np.median(ratios[0])), float(np.median(ratios[1])),
+                         float(np.median(ratios[2])), _reps(d), "median of point intervals")
         x = e.iloc[0]
-        med = float(x["median_abs_rel_err"])
-        value = (f"median |sim/model − 1| {fmt(100 * med, 2)} % over {int(x['points'])} "
-                 f"points (max {fmt(100 * float(x['max_abs_rel_err']), 2)} %)")
-        ok = med <= MODEL_MATCH_TOL
-        out.append(Claim(
-            **base, burstlab_value=value, verdict="reproduces" if ok else "differs",
-            note=(f"median error {fmt(100 * med, 2)} % is within the "
-                  f"{100 * MODEL_MATCH_TOL:.0f} % taken as 'approximately'") if ok else
-                 (f"median error {fmt(100 * med, 2)} % exceeds the "
-                  f"{100 * MODEL_MATCH_TOL:.0f} % taken as 'approximately' (see "
-                  "'Simulation vs model' for where the model misses)")))
+        v = V.judge(med, 1.0, kind="model", fmt=fmt)
+        value = (f"median simulation/model {fmt(med.estimate)} over {int(x['points'])} points; "
+                 f"median |sim/model − 1| {fmt(100 * float(x['median_abs_rel_err']), 2)} %, "
+                 f"max {fmt(100 * float(x['max_abs_rel_err']), 2)} %")
+        out.append(Claim(**base, burstlab_value=value, ci=med.text(fmt), verdict=v.verdict,
+                         note=v.note + " (see 'Simulation vs model' for where the model "
+                                       "misses)"))
     return out
 
 
@@ -275,37 +251,51 @@ def claim_fig7_ati(ctx: Context) -> Claim:
     if len(ati) < 2:
         return Claim(**base, verdict="not comparable",
                      note="fewer than two loss rates simulated in this mode")
-    if spans.max() >= 1 and mono:
-        return Claim(**base, verdict="reproduces",
-                     note="goodput stays within 10 % of its best over ≥ 1 decade of Tb, "
-                          "and the span shrinks as p grows")
-    if spans.max() >= 1:
-        return Claim(**base, verdict="same direction",
-                     note="an ATI range of ≥ 1 decade exists but its span does not shrink "
-                          "monotonically with p")
-    return Claim(**base, verdict="differs",
-                 note=f"goodput varies by more than 10 % within every decade of Tb "
-                      f"(widest span {fmt(spans.max(), 2)} decades)")
+    v = V.judge_event(bool(spans.max() >= 1 and mono), True,
+                      "a range of ≥ 1 decade of Tb within 10 % of the best goodput, "
+                      "shrinking as p grows,")
+    return Claim(**base, verdict=v.verdict,
+                 note=f"{v.note} (widest span {fmt(spans.max(), 2)} decades; spans "
+                      f"{'never grow' if mono else 'do not shrink monotonically'} with p)")
+
+
+def _goodput(g: pd.DataFrame, variant: str) -> V.Interval:
+    r = g[g["variant"] == variant]
+    if not len(r):
+        return V.none()
+    x = r.iloc[0]
+    return V.summary_interval(float(x["goodput_segps_mean"]), float(x["goodput_segps_ci_lo"]),
+                              float(x["goodput_segps_ci_hi"]), int(x.get("n", 0)), lower=0.0)
+
+
+def _lead(a: V.Interval, b: V.Interval) -> V.Interval:
+    """``a/b − 1``: a's relative lead over b (independent runs, log-delta interval)."""
+    r = V.ratio_interval(a, b)
+    return V.Interval(r.estimate - 1, r.lo - 1, r.hi - 1, r.n, r.method) if r.defined \
+        else V.none(r.estimate - 1, r.n)
 
 
 @PAPER.claim
 def claim_fig11(ctx: Context) -> list[Claim]:
-    f11 = check_fig11(ctx.values["figs"]["fig11"])
+    df = ctx.values["figs"]["fig11"]
+    f11 = check_fig11(df)
     sat = f11[f11["S_nominal"] >= 50]
     uns = f11[f11["S_nominal"] < 50]
     out = []
     pv = ctx.data["fig11.same_when_s_eq_wm"]
     base = dict(id="fig11.same_when_s_eq_wm", source=pv.source,
                 statement="the three variants perform the same once S = Wm (Tb > 1 ms)",
-                paper_value="identical (stated)")
+                paper_value="identical (stated; best/worst = 1)")
     if len(sat):
-        spread = float(sat["spread_max_over_min"].max())
-        out.append(Claim(**base, burstlab_value=f"largest spread between variants "
-                                                f"{fmt(100 * (spread - 1), 2)} %",
-                         verdict="reproduces" if spread < 1.1 else "differs",
-                         note=(f"at every Tb with S = Wm the best variant is within "
-                               f"{fmt(100 * (spread - 1), 2)} % of the worst") if spread < 1.1
-                         else f"the variants differ by up to {fmt(100 * (spread - 1), 2)} %"))
+        tb = float(sat.sort_values("spread_max_over_min").iloc[-1]["tb_s"])
+        g = df[np.isclose(df["tb_s"], tb)]
+        means = g.set_index("variant")["goodput_segps_mean"].astype(float)
+        r = V.ratio_interval(_goodput(g, str(means.idxmax())), _goodput(g, str(means.idxmin())))
+        v = V.judge(r, 1.0, kind="ratio", precision=pv.precision, fmt=fmt)
+        out.append(Claim(**base, burstlab_value=f"largest best/worst ratio {fmt(r.estimate)} "
+                                                f"(Tb = {_tb(tb)}, {means.idxmax()} over "
+                                                f"{means.idxmin()})",
+                         ci=r.text(fmt), verdict=v.verdict, note=v.note))
     else:
         out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
                          note="no simulated Tb with S = Wm"))
@@ -314,12 +304,17 @@ def claim_fig11(ctx: Context) -> list[Claim]:
                 statement="SACK has the highest goodput below 1 ms (S < Wm)",
                 paper_value="SACK always highest (stated)")
     if len(uns):
-        k = int(uns["sack_best_within_ci"].sum())
-        verdict = "reproduces" if k == len(uns) else ("same direction" if k else "differs")
-        out.append(Claim(**base, burstlab_value=f"SACK highest (or within its 95 % CI of the "
-                                                f"highest) at {k} of {len(uns)} Tb",
-                         verdict=verdict,
-                         note=f"SACK leads at {k} of the {len(uns)} simulated Tb below S = Wm"))
+        diffs = []
+        for tb in uns["tb_s"]:
+            g = df[np.isclose(df["tb_s"], float(tb))]
+            for o in ("newreno", "reno"):
+                diffs.append((f"SACK/{o} − 1 at {_tb(float(tb))}",
+                              _lead(_goodput(g, "sack"), _goodput(g, o))))
+        v = V.judge_order(diffs)
+        k = sum(d.lo > 0 for _, d in diffs if d.defined)
+        out.append(Claim(**base, burstlab_value=f"SACK significantly ahead in {k} of "
+                                                f"{len(diffs)} comparisons",
+                         verdict=v.verdict, note=v.note))
     else:
         out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
                          note="no simulated Tb with S < Wm"))
@@ -330,15 +325,16 @@ def claim_fig11(ctx: Context) -> list[Claim]:
     small = uns[uns["tb_s"] < 1e-4]
     mid = uns[(uns["tb_s"] > 1e-4) & (uns["tb_s"] < 1e-3)]
     if len(small) and len(mid):
-        a = float(small["newreno_over_reno"].max())
-        b = float(mid["newreno_over_reno"].min())
-        hits = int(a > 1 + RATIO_TOL) + int(b < 1 - RATIO_TOL)
-        out.append(Claim(**base, burstlab_value=f"NewReno/Reno up to {fmt(a)} below 0.1 ms, "
-                                                f"down to {fmt(b)} at 0.1–1 ms",
-                         verdict=("reproduces", "same direction", "differs")[2 - hits]
-                         if hits else "differs",
-                         note=f"{hits} of the 2 orderings hold with a margin of "
-                              f"{RATIO_TOL:g} (NewReno/Reno {fmt(a)} and {fmt(b)})"))
+        diffs = []
+        for tb, (a, b) in [(float(t), ("newreno", "reno")) for t in small["tb_s"]] + \
+                [(float(t), ("reno", "newreno")) for t in mid["tb_s"]]:
+            g = df[np.isclose(df["tb_s"], tb)]
+            diffs.append((f"{a}/{b} − 1 at {_tb(tb)}", _lead(_goodput(g, a), _goodput(g, b))))
+        v = V.judge_order(diffs)
+        k = sum(d.lo > 0 for _, d in diffs if d.defined)
+        out.append(Claim(**base, burstlab_value=f"the claimed variant significantly ahead "
+                                                f"in {k} of {len(diffs)} comparisons",
+                         verdict=v.verdict, note=v.note))
     else:
         out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
                          note="this mode has no Tb points on both sides of 0.1 ms"))
@@ -357,7 +353,10 @@ def claim_tables(ctx: Context) -> list[Claim]:
             for _, x in g.iterrows():
                 r, lo, hi = float(x["ratio"]), float(x["ratio_ci_lo"]), float(x["ratio_ci_hi"])
                 paper = float(x["paper_ratio"])
-                verdict, note = ratio_verdict(r, lo, hi, paper)
+                sim = V.Interval(r, lo, hi, 0, "delta-log") if np.isfinite(lo) \
+                    else V.none(r)
+                v = V.judge(sim, paper, kind="ratio", precision=pv.precision, fmt=fmt)
+                verdict, note = v.verdict, v.note
                 lp = float(x["log10_p"])
                 out.append(Claim(
                     id=f"table{n}.{num}_over_reno.log10p={lp:g}", source=pv.source,
@@ -383,10 +382,11 @@ def claim_fig8(ctx: Context) -> list[Claim]:
         if want != got and w == 200:
             note += ("; the RTO fires while the fast retransmission queues behind ~185 "
                      "segments in the access link (details in the report)")
+        v = V.judge_event(got == "timeout", want == "timeout", "a timeout")
         out.append(Claim(id=key, source=pv.source,
                          statement=f"Reno, W = {w}, S = 5, one burst lost: {want}",
                          paper_value=f"{want} (stated)", burstlab_value=got,
-                         verdict="reproduces" if want == got else "differs", note=note))
+                         verdict=v.verdict, note=f"{v.note}: {note}"))
     return out
 
 
@@ -402,15 +402,10 @@ def claim_fig9(ctx: Context) -> list[Claim]:
                                               strict=True)}
         order = sorted(new, key=lambda v: -new[v])
         want = str(pv.value)
-        got = ", ".join(order)
-        if got == want:
-            verdict, note = "reproduces", "the ranking by new segments sent after the loss " \
-                                          "matches"
-        elif order[0] == want.split(", ")[0]:
-            verdict, note = "same direction", f"{order[0]} is best as in the paper, but the " \
-                                              f"others rank {', '.join(order[1:])}"
-        else:
-            verdict, note = "differs", f"burstlab ranks {got}, the paper {want}"
+        v = V.judge_order(V.order_differences({k: float(x) for k, x in new.items()},
+                                              want.split(", ")))
+        verdict, note = v.verdict, ("new segments sent after the loss, in the paper's "
+                                    "order: " + v.note)
         out.append(Claim(id=key, source=pv.source,
                          statement=f"ranking after one lost burst, S = {s_seg}, W = 40",
                          paper_value=want + " (stated)",
@@ -432,19 +427,21 @@ def claim_fig10(ctx: Context) -> list[Claim]:
                            "three variants",
                  paper_value="timeouts in all three (stated)",
                  burstlab_value="timeouts: " + ", ".join(f"{v} {tos.get(v, 0)}" for v in VARIANTS),
-                 verdict="reproduces" if all_to else "differs",
-                 note="every variant times out in the trace window" if all_to else
-                 "not every variant times out in the trace window")]
+                 verdict=V.judge_event(all_to, True, "a timeout in every variant").verdict,
+                 note=V.judge_event(all_to, True, "a timeout in every variant").note)]
     pv = ctx.data["fig10b.sack_best"]
     rate = {str(v): float(x) for v, x in zip(lo["variant"], lo["new_segments_per_s"], strict=True)}
     best = max(rate, key=lambda v: rate[v]) if rate else ""
+    v10 = V.judge_order([(f"sack − {o}", V.exact(rate["sack"] - rate[o]))
+                         for o in VARIANTS if o != "sack" and o in rate and "sack" in rate])
     out.append(Claim(id="fig10b.sack_best", source=pv.source,
                      statement="medium-low p: SACK performs best",
                      paper_value="SACK best (stated)",
                      burstlab_value="new segments/s: " + ", ".join(
                          f"{v} {fmt(rate[v])}" for v in VARIANTS if v in rate),
-                     verdict="reproduces" if best == "sack" else "differs",
-                     note=f"{best} sends the most new segments per second in the window"))
+                     verdict=v10.verdict,
+                     note=f"{best} sends the most new segments per second in the window; "
+                          f"{v10.note}"))
     return out
 
 
@@ -473,8 +470,8 @@ def claim_ns2_packet_path(ctx: Context) -> list[Claim]:
                   "every fig. 8–9 panel (segment, retransmission flag and time)",
         paper_value="ns-2.35 (the paper's simulator)",
         burstlab_value=f"identical in {n_same} of {len(pp)} panels" if has else "–",
-        verdict=("reproduces" if n_same == len(pp) else "differs") if has
-        else "not comparable",
+        verdict=V.judge_event(n_same == len(pp), True, "identical sends in every panel").verdict
+        if has else "not comparable",
         note=(f"{int(pp['sends_compared'].sum())} sends compared in all"
               + ("" if n_same == len(pp) else "; first divergence at send "
                  + ", ".join(str(int(i)) for i in pp["first_divergence_index"] if i >= 0))
@@ -493,7 +490,8 @@ def claim_ns2_packet_path(ctx: Context) -> list[Claim]:
             paper_value=f"ns-2.35 (packet path): {n}; yu: {want}",
             burstlab_value=f"OBS {b_obs}; packet path: burstlab "
                            f"{_outcome(float(x['burstlab_timeouts']))}, ns-2 {n}",
-            verdict=("reproduces" if n == b_obs else "differs") if has else "not comparable",
+            verdict=V.judge_event(b_obs == "timeout", n == "timeout", "a timeout").verdict
+            if has else "not comparable",
             note=(f"ns-2.35 itself {'times out' if n == 'timeout' else 'recovers'} "
                   f"({int(x['ns2_timeouts'])} timeout(s), "
                   f"{int(x['ns2_new_segments_after'])} new segments in "
@@ -511,8 +509,8 @@ def claim_ns2_packet_path(ctx: Context) -> list[Claim]:
             n_new = {str(r["variant"]): int(r["ns2_new_segments_after"])
                      for _, r in g.iterrows()}
             n_order = sorted(n_new, key=lambda v: -n_new[v])
-            verdict = ("reproduces" if n_order == b_order else
-                       "same direction" if n_order[0] == b_order[0] else "differs")
+            verdict = V.judge_order(V.order_differences(
+                {k: float(x) for k, x in b_new.items()}, n_order)).verdict
             note = ("ns-2.35 on the packet path ranks "
                     + ", ".join(f"{v} ({n_new[v]})" for v in n_order)
                     + "; burstlab on the OBS path "

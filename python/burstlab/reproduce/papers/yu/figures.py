@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from burstlab.plot import error_bars
 from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.yu.experiments import FIGURES, PAPER, TracePanel
 
@@ -34,23 +35,28 @@ def _plt() -> Any:
 # Plots.
 
 
-def plot_throughput(df: pd.DataFrame, path: Path, title: str) -> None:
-    """Goodput vs Tb (log–log): simulation with 95 % CIs, the model with measured RTT0
-    and RTO (solid) and with the nominal RTT0 = 0.1 s (dotted)."""
+def plot_throughput(df: pd.DataFrame, path: Path, title: str,
+                    optima: Sequence[tuple[float, float, str]] = ()) -> None:
+    """Goodput vs Tb (log–log): simulation with 95 % CIs (cut at 0), the model with
+    measured RTT0 and RTO (solid) and with the nominal RTT0 = 0.1 s (dotted); each of
+    ``optima`` (Tb in s, relative precision, label) is a paper's optimum Tb drawn as a
+    vertical line with its precision shaded."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.5, 5))
     for i, (p, g) in enumerate(df.groupby("p", sort=True)):
         g = g.sort_values("tb_s")
         c = COLORS[i % len(COLORS)]
         y = g["goodput_segps_mean"].to_numpy(float)
-        err = np.vstack([y - g["goodput_segps_ci_lo"].to_numpy(float),
-                         g["goodput_segps_ci_hi"].to_numpy(float) - y])
-        ax.errorbar(g["tb_s"], y, yerr=np.nan_to_num(err), fmt="o", color=c, ms=4,
-                    capsize=2, label=f"simulation, p = {p:g}")
+        err = error_bars(y, g["goodput_segps_ci_lo"], g["goodput_segps_ci_hi"], lower=0)
+        ax.errorbar(g["tb_s"], y, yerr=err, fmt="o", color=c, ms=4,
+                    capsize=2, label=f"burstlab, p = {p:g}")
         ax.plot(g["tb_s"], g["model_segps"], "-", color=c, lw=1.2,
                 label=f"model eq. 26/28, measured RTT0/RTO, p = {p:g}")
         ax.plot(g["tb_s"], g["model_nominal_segps"], ":", color=c, lw=1.0)
     ax.plot([], [], "k:", label="model eq. 26/28, nominal RTT0 = 0.1 s")
+    for (tb, prec, lab), ls in zip(optima, ("--", "-."), strict=False):
+        ax.axvline(tb, color="k", ls=ls, lw=1.0, label=lab)
+        ax.axvspan(tb / (1 + prec), tb * (1 + prec), color="grey", alpha=0.12)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("assembly time Tb (s)")
@@ -70,10 +76,9 @@ def plot_fig11(df: pd.DataFrame, path: Path) -> None:
         g = g.sort_values("tb_s")
         c = VCOL.get(str(v), "k")
         y = g["goodput_segps_mean"].to_numpy(float)
-        err = np.vstack([y - g["goodput_segps_ci_lo"].to_numpy(float),
-                         g["goodput_segps_ci_hi"].to_numpy(float) - y])
-        ax.errorbar(g["tb_s"], y, yerr=np.nan_to_num(err), fmt="o-", color=c, ms=4,
-                    capsize=2, lw=0.8, label=f"simulation, {v}")
+        err = error_bars(y, g["goodput_segps_ci_lo"], g["goodput_segps_ci_hi"], lower=0)
+        ax.errorbar(g["tb_s"], y, yerr=err, fmt="o-", color=c, ms=4,
+                    capsize=2, lw=0.8, label=f"burstlab, {v}")
         ax.plot(g["tb_s"], g["model_segps"], "--", color=c, lw=1.0,
                 label=f"model, {v} (measured RTT0/RTO)")
     ax.set_xscale("log")
@@ -96,9 +101,8 @@ def plot_tables(tables: dict[int, pd.DataFrame], path: Path) -> None:
             c = "tab:blue" if str(name).startswith("NewReno") else "tab:green"
             x = g["log10_p"].to_numpy(float) + (j - 0.5) * 0.06
             y = g["ratio"].to_numpy(float)
-            err = np.vstack([y - g["ratio_ci_lo"].to_numpy(float),
-                             g["ratio_ci_hi"].to_numpy(float) - y])
-            ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", color=c, capsize=3,
+            err = error_bars(y, g["ratio_ci_lo"], g["ratio_ci_hi"], lower=0)
+            ax.errorbar(x, y, yerr=err, fmt="o", color=c, capsize=3,
                         label=f"{name}, burstlab")
             ax.plot(g["log10_p"], g["paper_ratio"], "x--", color=c, lw=0.8,
                     label=f"{name}, yu (paper)")
@@ -157,7 +161,19 @@ def _throughput_figure(fig: str) -> None:
     @PAPER.figure(fig, f"Fig. {fig[3:]}: SACK goodput vs Tb, λ = {spec['access']} "
                        f"({spec['title']}), Wm = 50")
     def draw(ctx: Context, path: Path) -> None:
-        plot_throughput(ctx.values["figs"][fig], path, PAPER.figure_named(fig).caption)
+        optima: list[tuple[float, float, str]] = []
+        if fig == "fig5":
+            # The paper's optimum Tb at p = 0.01: read off fig. 5(a) (± half a decade)
+            # and eq. 32's printed value.
+            for key, lab in (("fig5.optimal_tb", "optimum Tb, p = 0.01: paper (fig. 5a, "
+                                                 "read off)"),
+                             ("eq32.optimal_tb", "optimum Tb: model eq. 32 (paper, "
+                                                 "printed)")):
+                v = ctx.data[key]
+                optima.append((float(v.value), float(v.precision or 0.0),
+                               f"{lab} ≈ {1e3 * float(v.value):g} ms"))
+        plot_throughput(ctx.values["figs"][fig], path, PAPER.figure_named(fig).caption,
+                        optima)
 
 
 for _fig in ("fig5", "fig6", "fig7"):

@@ -49,8 +49,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.papers.zhou.checks import Check
 
 #: zhou §3.2: segment size, window, access rate, RTT.
@@ -241,11 +241,15 @@ def run_row(flows: pd.DataFrame, obs_flows: pd.DataFrame) -> dict[str, float]:
 
 METRICS = ("goodput_Mbps", "p_tcp_bursts", "p_udp_bursts", "to_per_flow", "td_per_flow",
            "rtt_s", "ack_share")
+#: The metrics that are proportions (their intervals lie in [0, 1]); the others are
+#: non-negative (their intervals lie in [0, ∞)).
+PROPORTIONS = ("p_tcp_bursts", "p_udp_bursts", "ack_share")
 
 
 def summarise(runs: pd.DataFrame) -> pd.DataFrame:
     """One row per (load, rmax): per metric the mean and a 95 % Student-t CI over the
-    replications (NaN-free runs only)."""
+    replications (NaN-free runs only), cut to the metric's range (:data:`PROPORTIONS` in
+    [0, 1], the others ≥ 0; :func:`burstlab.reproduce.verdict.mean_interval`)."""
 
     rows = []
     for key, g in runs.groupby(["load", "rmax"], sort=False):
@@ -253,13 +257,9 @@ def summarise(runs: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, Any] = {"load": float(g["load"].iloc[0]), "rmax": str(rmax),
                                "n": len(g)}
         for m in METRICS:
-            x = g[m].to_numpy(float)
-            x = x[np.isfinite(x)]
-            mean = float(x.mean()) if len(x) else float("nan")
-            half = (float(stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)))
-                    if len(x) > 1 else float("nan"))
-            row.update({f"{m}_mean": mean, f"{m}_ci_lo": mean - half,
-                        f"{m}_ci_hi": mean + half})
+            iv = V.mean_interval(g[m].to_numpy(float), lower=0.0,
+                                 upper=1.0 if m in PROPORTIONS else None)
+            row.update({f"{m}_mean": iv.estimate, f"{m}_ci_lo": iv.lo, f"{m}_ci_hi": iv.hi})
         rows.append(row)
     out = pd.DataFrame(rows)
     order = {r: i for i, r in enumerate(sorted(out["rmax"].unique(), key=_rmax_order))}
@@ -275,11 +275,6 @@ def _rmax_order(label: str) -> float:
 # ---------------------------------------------------------------------------------------
 # Fig. 5's claims as pure checks on :func:`summarise`'s table.
 
-#: R_MAX = 0 "starves" TCP when its goodput is below this fraction of conventional
-#: assembly's at every load.
-STARVED = 0.01
-
-
 def _pct(x: float) -> str:
     return f"{100 * x:+.0f} %"
 
@@ -288,8 +283,22 @@ def _curve(s: pd.DataFrame, label: str) -> pd.DataFrame:
     return s[s["rmax"] == label].set_index("load").sort_index()
 
 
+def _iv(row: pd.Series, m: str) -> V.Interval:
+    lo = 0.0
+    hi = 1.0 if m in PROPORTIONS else None
+    return V.summary_interval(float(row[f"{m}_mean"]), float(row[f"{m}_ci_lo"]),
+                              float(row[f"{m}_ci_hi"]), int(row.get("n", 0)), lower=lo,
+                              upper=hi)
+
+
+def _worst(vs: list[V.Verdict]) -> V.Verdict:
+    return min(vs, key=lambda v: V.RANK[v.verdict])
+
+
 def check_rmax1(s: pd.DataFrame) -> Check:
-    """zhou §3.2: R_MAX = 1 coincides with the conventional assembler."""
+    """zhou §3.2: R_MAX = 1 coincides with the conventional assembler: per load, goodput
+    at R_MAX = 1 over conventional judged against 1 with the ``ratio`` kind (exactly 1
+    when the runs are identical); the claim takes the worst load."""
 
     conv, one = _curve(s, CONVENTIONAL), _curve(s, "1")
     loads = conv.index.intersection(one.index)
@@ -299,17 +308,22 @@ def check_rmax1(s: pd.DataFrame) -> Check:
     dp = (one.loc[loads, "p_tcp_bursts_mean"] - conv.loc[loads, "p_tcp_bursts_mean"]).abs()
     value = (f"largest difference over {len(loads)} loads: goodput {dg.max():.3g} Mb/s, "
              f"burst loss {dp.max():.3g}")
+    vs = []
+    for ld in loads:
+        a, b = one.loc[ld], conv.loc[ld]
+        same = all(float(a[f"{m}_{k}"]) == float(b[f"{m}_{k}"]) or
+                   (np.isnan(float(a[f"{m}_{k}"])) and np.isnan(float(b[f"{m}_{k}"])))
+                   for m in METRICS if f"{m}_mean" in a.index
+                   for k in ("mean", "ci_lo", "ci_hi"))
+        r = V.exact(1.0) if same else V.ratio_interval(_iv(a, "goodput_Mbps"),
+                                                        _iv(b, "goodput_Mbps"))
+        vs.append(V.judge(r, 1.0, kind="ratio"))
+    v = _worst(vs)
     if float(dg.max()) == 0.0 and float(dp.max()) == 0.0:
-        return Check("reproduces", value, "identical at every load: with R_MAX = 1 the "
+        return Check(v.verdict, value, "identical at every load: with R_MAX = 1 the "
                      "extra queue never holds an ACK, so the runs are the conventional "
                      "ones bit for bit")
-    inside = ((one.loc[loads, "goodput_Mbps_mean"] >= conv.loc[loads, "goodput_Mbps_ci_lo"])
-              & (one.loc[loads, "goodput_Mbps_mean"] <= conv.loc[loads, "goodput_Mbps_ci_hi"]))
-    if bool(inside.all()):
-        return Check("reproduces", value, "within the conventional curve's 95 % CI at "
-                     "every load")
-    return Check("differs", value, f"outside the conventional CI at "
-                 f"{int((~inside).sum())} of {len(loads)} loads")
+    return Check(v.verdict, value, f"worst load: {v.note}")
 
 
 def intermediate_table(s: pd.DataFrame) -> pd.DataFrame:
@@ -339,9 +353,9 @@ def intermediate_table(s: pd.DataFrame) -> pd.DataFrame:
 def check_intermediate(s: pd.DataFrame) -> Check:
     """zhou §3.2: an intermediate R_MAX lowers the burst loss probability and raises
     TCP throughput. Judged on the R_MAX with the best mean relative goodput over the
-    loads: *reproduces* when both hold beyond the 95 % CIs at a majority of loads,
-    *same direction* when one of them does (or both only in the means), *differs*
-    otherwise."""
+    loads, as an ordering claim (:func:`verdict.judge_order`) over every load: its goodput
+    lead over conventional assembly and conventional's burst loss minus its own, each
+    with an interval from the two independent sets of replications."""
 
     t = intermediate_table(s)
     if not len(t):
@@ -351,28 +365,27 @@ def check_intermediate(s: pd.DataFrame) -> Check:
     n = len(b)
     up, down = int(b["goodput_higher_sig"].sum()), int(b["goodput_lower_sig"].sum())
     plo, phi = int(b["p_lower_sig"].sum()), int(b["p_higher_sig"].sum())
-    up_mean, plo_mean = int((b["goodput_rel"] > 0).sum()), int((b["p_rel"] < 0).sum())
     value = (f"best R_MAX = {best}: goodput {_pct(b['goodput_rel'].min())} … "
              f"{_pct(b['goodput_rel'].max())} vs conventional (higher beyond the CIs at "
              f"{up} of {n} loads, lower at {down}); burst loss {_pct(b['p_rel'].min())} … "
              f"{_pct(b['p_rel'].max())} (lower beyond the CIs at {plo}, higher at {phi})")
-    major = n // 2 + 1
-    if up >= major and plo >= major:
-        return Check("reproduces", value, "both hold beyond the CIs at most loads")
-    if up >= major or plo >= major or (up_mean >= major and plo_mean >= major):
-        what = ("throughput rises" if up >= major else
-                "burst loss falls" if plo >= major else "both move the paper's way")
-        return Check("same direction", value,
-                     f"{what} at most loads, but not both beyond the 95 % CIs (goodput "
-                     f"higher in the mean at {up_mean} of {n}, burst loss lower at "
-                     f"{plo_mean} of {n})")
-    return Check("differs", value, f"no intermediate R_MAX beats conventional assembly: "
-                 f"the best one raises goodput beyond the CIs at {up} of {n} loads and "
-                 f"lowers burst loss beyond them at {plo}")
+    conv, c = _curve(s, CONVENTIONAL), _curve(s, best)
+    diffs = []
+    for ld in c.index.intersection(conv.index):
+        diffs.append((f"goodput lead at load {ld:g} (Mb/s)", V.difference_interval(
+            _iv(c.loc[ld], "goodput_Mbps"), _iv(conv.loc[ld], "goodput_Mbps"))))
+        diffs.append((f"burst-loss reduction at load {ld:g}", V.difference_interval(
+            _iv(conv.loc[ld], "p_tcp_bursts"), _iv(c.loc[ld], "p_tcp_bursts"))))
+    v = V.judge_order(diffs)
+    short = v.note.split(" (")[0]
+    return Check(v.verdict, value, f"{short} ({len(diffs)} comparisons over {n} loads; "
+                                   "R_MAX chosen by its mean goodput on the same runs)")
 
 
 def check_rmax0_starves(s: pd.DataFrame) -> Check:
-    """zhou §3.2: with R_MAX = 0 no ACK is ever assembled, so TCP cannot proceed."""
+    """zhou §3.2: with R_MAX = 0 no ACK is ever assembled, so TCP cannot proceed: per
+    load, R_MAX = 0's goodput as a fraction of conventional's against 0 with the
+    ``proportion`` kind; the claim takes the worst load."""
 
     conv, zero = _curve(s, CONVENTIONAL), _curve(s, "0")
     loads = conv.index.intersection(zero.index)
@@ -383,17 +396,18 @@ def check_rmax0_starves(s: pd.DataFrame) -> Check:
     value = (f"goodput at R_MAX = 0: {zero.loc[loads, 'goodput_Mbps_mean'].max():.3g} "
              f"Mb/s per flow at most ({100 * frac.max():.2f} % of conventional); ACK share "
              f"of bursts {acks.max():.3g}")
-    if bool((frac <= STARVED).all()):
-        return Check("reproduces", value, f"below {100 * STARVED:g} % of conventional "
-                     f"assembly's goodput at all {len(loads)} loads: no ACK leaves the "
-                     "extra queue, so each sender stalls after its first window")
-    return Check("differs", value, f"TCP still gets {100 * frac.max():.1f} % of "
-                 "conventional goodput at some load")
+    vs = [V.judge(V.ratio_interval(_iv(zero.loc[ld], "goodput_Mbps"),
+                                   _iv(conv.loc[ld], "goodput_Mbps")), 0.0, kind="proportion")
+          for ld in loads]
+    v = _worst(vs)
+    return Check(v.verdict, value, f"fraction of conventional goodput, worst load: {v.note}"
+                 + ("; no ACK leaves the extra queue, so each sender stalls after its first "
+                    "window" if float(acks.max()) == 0.0 else ""))
 
 
 def check_rmax0_loss_one(s: pd.DataFrame) -> Check:
     """zhou §3.2: "in the case of R_MAX = 0 … the burst loss probability will always be
-    equal to one"."""
+    equal to one": per load, against 1 with the ``proportion`` kind (worst load)."""
 
     zero = _curve(s, "0")
     if not len(zero):
@@ -401,9 +415,14 @@ def check_rmax0_loss_one(s: pd.DataFrame) -> Check:
     p = zero["p_tcp_bursts_mean"]
     value = (f"burst loss probability at R_MAX = 0: {p.min():.3g} … {p.max():.3g} "
              f"over {len(p)} loads")
-    if bool((p >= 0.99).all()):
-        return Check("reproduces", value, "every burst carrying TCP is lost")
-    return Check("differs", value, "in burstlab a burst is lost only through contention, "
-                 "whatever it carries; the ACKs R_MAX = 0 holds back are delayed forever "
-                 "but their bursts are never formed, so the loss probability stays that of "
-                 "the load (the paper seems to count undelivered ACKs as lost)")
+    v = _worst([V.judge(_iv(zero.loc[ld], "p_tcp_bursts"), 1.0, kind="proportion")
+                for ld in zero.index])
+    conv = _curve(s, CONVENTIONAL)
+    loads = zero.index.intersection(conv.index)
+    why = ""
+    if len(loads):
+        pc = conv.loc[loads, "p_tcp_bursts_mean"]
+        why = (f"; conventional assembly at the same loads loses {pc.min():.3g} … "
+               f"{pc.max():.3g} of its TCP bursts (largest difference from R_MAX = 0: "
+               f"{(p.loc[loads] - pc).abs().max():.3g})")
+    return Check(v.verdict, value, f"worst load: {v.note}{why}")

@@ -1,7 +1,8 @@
 """zhou fig. 2's claims as pure checks on a table of simulated points.
 
 Read first: :class:`Check` (a verdict with its value, CI and reason), then one function
-per claim of zhou §2.2. Each takes a summary of ONE set-up with the columns ``tb_us``,
+per claim of zhou §2.2; every verdict is :mod:`burstlab.reproduce.verdict`'s rule.
+Each takes a summary of ONE set-up with the columns ``tb_us``,
 ``pb``, ``goodput_Mbps_mean``, ``goodput_Mbps_ci_lo``, ``goodput_Mbps_ci_hi`` (95 %
 CIs over replications) and returns a :class:`Check`. They decide nothing from the
 paper's side except the number they compare with, so they can be run on hand-made
@@ -17,22 +18,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import PaperData
 from burstlab.reproduce.ratios import ratio_ci
 from burstlab.reproduce.report import fmt
 
-#: Two goodputs within this relative difference count as equal when judging whether a
-#: curve is monotone (replication noise of a few per cent).
+#: Two goodputs within this relative difference count as equal when describing whether
+#: a curve is monotone (the note only; verdicts come from :mod:`..verdict`).
 FLAT_TOL = 0.02
-#: A simulated fraction (a loss cost, a drop) within this many percentage points of the
-#: paper's printed fraction reproduces it; the paper gives no CI and does not say at
-#: which period its 52 % is measured.
-FRACTION_TOL = 0.10
-#: The optimum "reproduces" 250 µs when it lies within this factor of it (one sample
-#: of a roughly logarithmic period grid on either side).
-PERIOD_FACTOR = 2.0
+#: The band of the ``location`` kind as a factor (one sample of a roughly logarithmic
+#: period grid on either side), for the notes.
+PERIOD_FACTOR = 10 ** V.KINDS["location"].band
 #: An optimum is interior when the best goodput exceeds the goodput at both ends of the
-#: swept periods by at least this fraction.
+#: swept periods by at least this fraction (described in the optima table).
 INTERIOR_GAIN = 0.05
 
 
@@ -74,27 +72,29 @@ def at(df: pd.DataFrame, pb: float, tb_us: float) -> tuple[float, float, float]:
             float(x["goodput_Mbps_ci_hi"]))
 
 
+def _check(v: V.Verdict, value: str, ci: str = "", extra: str = "") -> Check:
+    return Check(v.verdict, value, v.note + extra, ci)
+
+
 def delay_penalty(df: pd.DataFrame) -> Check:
-    """§2.2: at Pb = 0 the bandwidth falls as the period grows."""
+    """§2.2: at Pb = 0 the bandwidth falls as the period grows: the drop from the
+    smallest to the largest period, an ordering claim (its interval above 0)."""
     g = curve(df, 0.0)
     if len(g) < 2:
         return Check("not comparable", "–", "fewer than two periods simulated at Pb = 0")
     y = g["goodput_Mbps_mean"].to_numpy(float)
     t = g["tb_us"].to_numpy(float)
-    drop = 1.0 - y[-1] / y[0]
+    d = drop_interval(df, 0.0, float(t[0]), 0.0, float(t[-1]))
     mono = bool(np.all(y[1:] <= y[:-1] * (1 + FLAT_TOL)))
     flat = t[y >= y[0] * (1 - FLAT_TOL)]
     value = (f"{fmt(y[0])} Mb/s at {_us(t[0])} → {fmt(y[-1])} Mb/s at {_us(t[-1])} "
-             f"(−{_pct(drop)})")
+             f"(−{_pct(d.estimate)})")
     flat_txt = (f"; flat up to {_us(float(flat.max()))} where the access link, not the "
                 "window, limits the rate" if len(flat) > 1 else "")
-    if mono and drop > 0.10:
-        return Check("reproduces", value, f"goodput never rises with the period and falls "
-                                          f"by {_pct(drop)} over the sweep{flat_txt}")
-    if drop > 0.10:
-        return Check("same direction", value, f"goodput falls by {_pct(drop)} overall but "
-                                              "rises somewhere in between")
-    return Check("differs", value, f"goodput falls by only {_pct(drop)} over the sweep")
+    shape = ("; the mean never rises with the period" if mono else
+             "; the mean rises somewhere in between")
+    v = V.judge_order([(f"drop {_us(t[0])} → {_us(t[-1])}", d)])
+    return _check(v, value, d.text(_pct), shape + flat_txt)
 
 
 def optima(df: pd.DataFrame) -> pd.DataFrame:
@@ -125,101 +125,79 @@ def _optima_text(o: pd.DataFrame) -> str:
                      for p, b in zip(o["pb"], o["best_tb_us"], strict=True))
 
 
-def optimal_period(df: pd.DataFrame, paper_us: float) -> Check:
+def location(df: pd.DataFrame, pb: float) -> V.Interval:
+    """Where the curve at ``pb`` peaks (µs), with the periods not significantly below the
+    best as interval (:func:`verdict.location_interval`)."""
+    g = curve(df, pb)
+    n = int(g["n"].min()) if "n" in g.columns and len(g) else 0
+    return V.location_interval(g["tb_us"], g["goodput_Mbps_mean"], g["goodput_Mbps_ci_lo"],
+                               g["goodput_Mbps_ci_hi"], n=n)
+
+
+def _worst(vs: list[V.Verdict]) -> str:
+    return min((v.verdict for v in vs), key=lambda x: V.RANK[x])
+
+
+def optimal_period(df: pd.DataFrame, paper_us: float, precision: float = 0.0) -> Check:
     """§2.2: with losses, goodput first rises and then falls with the period; the best
-    period is about ``paper_us``."""
-    o = optima(df)
-    if not len(o):
+    period is about ``paper_us``: each lossy curve's peak location judged with the
+    ``location`` kind; the claim takes the worst of them."""
+    pbs = lossy_pbs(df)
+    if not pbs:
         return Check("not comparable", "–", "no lossy points simulated")
-    k = int(o["interior"].sum())
-    med = float(np.median(o["best_tb_us"]))
-    near = abs(math.log10(med / paper_us)) <= math.log10(PERIOD_FACTOR)
-    value = "best period " + _optima_text(o)
-    if k == len(o) and near:
-        return Check("reproduces", value, f"every lossy curve rises then falls, peaking "
-                                          f"within a factor {PERIOD_FACTOR:g} of "
-                                          f"{_us(paper_us)} (median {_us(med)})")
-    if k:
-        return Check("same direction", value,
-                     f"lossy curves with an interior optimum: {k} of {len(o)}; median best "
-                     f"period {_us(med)} against the paper's {_us(paper_us)}")
-    edge = "smallest" if float(o["best_tb_us"].max()) <= float(df["tb_us"].min()) \
-        else "an end of the"
-    return Check("differs", value, f"no lossy curve rises then falls: goodput is highest at "
-                                   f"{edge} swept period(s)")
+    locs = {pb: location(df, pb) for pb in pbs}
+    vs = {pb: V.judge(x, paper_us, kind="location", precision=precision, fmt=_us)
+          for pb, x in locs.items()}
+    value = "best period " + ", ".join(f"{_us(x.estimate)} (Pb = {100 * pb:g} %)"
+                                       for pb, x in locs.items())
+    ci = "; ".join(f"Pb = {100 * pb:g} %: {x.text(_us)}" for pb, x in locs.items())
+    note = "; ".join(f"Pb = {100 * pb:g} %: {v.verdict} ({v.note})" for pb, v in vs.items())
+    return Check(_worst(list(vs.values())), value, note, ci)
 
 
 def optimum_independent(df: pd.DataFrame) -> Check:
-    """§2.2, §4: the optimal period does not depend on Pb — some period is tied with the
-    best (its mean inside the best point's 95 % CI) at every Pb > 0."""
-    o = optima(df)
-    if len(o) < 2:
+    """§2.2, §4: the optimal period does not depend on Pb: the ratio of the peak
+    locations at the highest and the lowest lossy Pb (its interval from the two location
+    intervals) against 1 with the ``location`` kind."""
+    pbs = lossy_pbs(df)
+    if len(pbs) < 2:
         return Check("not comparable", "–", "fewer than two lossy Pb simulated")
-    common = set(o["tied_tb_us"].iloc[0])
-    for t in o["tied_tb_us"].iloc[1:]:
-        common &= set(t)
-    value = "best period " + _optima_text(o)
-    if common and len(common) == len(set(df["tb_us"].astype(float))):
-        return Check("not comparable", value, "every period is within the 95 % CI of the "
-                                              "best at every Pb: the runs cannot locate an "
-                                              "optimum")
-    best = o["best_tb_us"].to_numpy(float)
-    spread = float(best.max() / best.min())
-    if common and spread > PERIOD_FACTOR:
-        c = ", ".join(_us(x) for x in sorted(common))
-        return Check("not comparable", value,
-                     f"the best period moves by a factor {spread:.3g} across Pb, yet every "
-                     f"Pb's 95 % CI also holds {c}: the runs are too short to decide")
-    if common:
-        c = ", ".join(_us(x) for x in sorted(common))
-        ends = {float(df["tb_us"].min()), float(df["tb_us"].max())}
-        if set(common) & ends:
-            return Check("same direction", value,
-                         f"the same periods ({c}) are best at every Pb, but they reach an "
-                         "end of the sweep: a Pb-independent plateau, not an interior "
-                         "optimum")
-        return Check("reproduces", value, f"the best point's 95 % CI holds {c} at every Pb "
-                                          "(wherever that is: the location is the "
-                                          "optimal-period claim)")
-    lo = o.sort_values("pb")["best_tb_us"].to_numpy(float)
-    trend = ("grows" if np.all(np.diff(lo) >= 0) else
-             "shrinks" if np.all(np.diff(lo) <= 0) else "moves")
-    return Check("differs", value, f"no period is tied with the best at every Pb: the "
-                                   f"optimum {trend} with Pb")
-
-
-def fraction_verdict(frac: float, lo: float, hi: float, paper: float,
-                     what: str) -> tuple[str, str]:
-    """Verdict for a simulated fraction against the paper's printed one."""
-    if not np.isfinite(frac):
-        return "not comparable", f"the {what} is not simulated in this mode"
-    if np.isfinite(lo) and (hi - lo) / 2 > 2 * FRACTION_TOL:
-        return "not comparable", (f"the 95 % CI [{_pct(lo)}, {_pct(hi)}] is too wide to "
-                                  "decide")
-    if abs(frac - paper) <= FRACTION_TOL or (np.isfinite(lo) and lo <= paper <= hi):
-        return "reproduces", (f"burstlab's {_pct(frac)} is within "
-                              f"{100 * FRACTION_TOL:.0f} points (or the CI) of the "
-                              f"paper's {_pct(paper)}")
-    if np.sign(frac) == np.sign(paper) and (not np.isfinite(lo) or lo * hi > 0):
-        return "same direction", (f"burstlab's {_pct(frac)} has the paper's sign but differs "
-                                  f"from its {_pct(paper)} by {abs(100 * (frac - paper)):.0f}"
-                                  " points")
-    return "differs", f"burstlab's {_pct(frac)} against the paper's {_pct(paper)}"
+    a, b = location(df, pbs[-1]), location(df, pbs[0])
+    value = (f"best period {_us(a.estimate)} at Pb = {100 * pbs[-1]:g} %, "
+             f"{_us(b.estimate)} at Pb = {100 * pbs[0]:g} %")
+    if not (a.defined and b.defined):
+        r = V.none(a.estimate / b.estimate, min(a.n, b.n))
+    else:
+        lo = a.lo / b.hi if b.hi > 0 else 0.0
+        hi = a.hi / b.lo if b.lo > 0 else math.inf
+        r = V.Interval(a.estimate / b.estimate, lo, hi, min(a.n, b.n), "location ratio")
+    v = V.judge(r, 1.0, kind="location")
+    return _check(v, value, r.text(), " (ratio of the best periods, highest over lowest Pb)")
 
 
 def relative_drop(df: pd.DataFrame, pb_a: float, tb_a: float, pb_b: float,
                   tb_b: float) -> tuple[float, float, float]:
-    """``1 − B(pb_b, tb_b)/B(pb_a, tb_a)`` with a delta-method 95 % CI."""
+    """``1 − B(pb_b, tb_b)/B(pb_a, tb_a)`` with a log-delta 95 % CI (≤ 1: a ratio of
+    goodputs is positive)."""
     a = at(df, pb_a, tb_a)
     b = at(df, pb_b, tb_b)
     r, lo, hi = ratio_ci(b[0], b[1], b[2], a[0], a[1], a[2])
     return 1 - r, 1 - hi, 1 - lo
 
 
-def loss_cost(df: pd.DataFrame, pb: float, tb_us: float, paper: float) -> Check:
+def drop_interval(df: pd.DataFrame, pb_a: float, tb_a: float, pb_b: float,
+                  tb_b: float) -> V.Interval:
+    """:func:`relative_drop` as an :class:`~burstlab.reproduce.verdict.Interval`."""
+    d, lo, hi = relative_drop(df, pb_a, tb_a, pb_b, tb_b)
+    n = int(df["n"].min()) if "n" in df.columns and len(df) else 0
+    return V.Interval(d, lo, hi, n, "delta-log") if np.isfinite(lo) else V.none(d, n)
+
+
+def loss_cost(df: pd.DataFrame, pb: float, tb_us: float, paper: float,
+              precision: float = 0.0) -> Check:
     """§2.2: Pb costs ``paper`` of the bandwidth at Pb = 0 (measured at period ``tb_us``;
-    the other periods are in the note)."""
-    cost, lo, hi = relative_drop(df, 0.0, tb_us, pb, tb_us)
+    the other periods are in the note), judged with the ``change`` kind."""
+    d = drop_interval(df, 0.0, tb_us, pb, tb_us)
     others = []
     for t in sorted(set(curve(df, pb)["tb_us"].astype(float))):
         c = relative_drop(df, 0.0, t, pb, t)[0]
@@ -227,51 +205,50 @@ def loss_cost(df: pd.DataFrame, pb: float, tb_us: float, paper: float) -> Check:
             others.append((t, c))
     rng = (f"; over the swept periods it ranges {_pct(min(c for _, c in others))}–"
            f"{_pct(max(c for _, c in others))}") if others else ""
-    verdict, note = fraction_verdict(cost, lo, hi, paper, f"cost at {_us(tb_us)}")
-    value = f"{_pct(cost)} at {_us(tb_us)}"
-    ci = "" if not np.isfinite(lo) else f"[{_pct(lo)}, {_pct(hi)}]"
-    return Check(verdict, value, note + rng, ci)
+    v = V.judge(d, paper, kind="change", precision=precision, fmt=_pct)
+    return _check(v, f"{_pct(d.estimate)} at {_us(tb_us)}", d.text(_pct), rng)
 
 
 def drop_between(df: pd.DataFrame, pb: float, from_us: float, to_us: float,
-                 paper: float) -> Check:
-    """§2.2: from ``from_us`` to ``to_us`` the bandwidth at ``pb`` drops by ``paper``."""
-    d, lo, hi = relative_drop(df, pb, from_us, pb, to_us)
-    verdict, note = fraction_verdict(d, lo, hi, paper, "drop")
-    ci = "" if not np.isfinite(lo) else f"[{_pct(lo)}, {_pct(hi)}]"
-    return Check(verdict, f"{_pct(d)} ({_us(from_us)} → {_us(to_us)})", note, ci)
+                 paper: float, precision: float = 0.0) -> Check:
+    """§2.2: from ``from_us`` to ``to_us`` the bandwidth at ``pb`` drops by ``paper``
+    (the ``change`` kind)."""
+    d = drop_interval(df, pb, from_us, pb, to_us)
+    v = V.judge(d, paper, kind="change", precision=precision, fmt=_pct)
+    return _check(v, f"{_pct(d.estimate)} ({_us(from_us)} → {_us(to_us)})", d.text(_pct))
 
 
 def drop_order(df: pd.DataFrame, pb_low: float, pb_high: float, from_us: float,
                to_us: float) -> Check:
     """§2.2: the bandwidth varies faster with the period at low Pb than at high Pb (the
-    drop from ``from_us`` to ``to_us`` is larger at ``pb_low``)."""
-    a = relative_drop(df, pb_low, from_us, pb_low, to_us)[0]
-    b = relative_drop(df, pb_high, from_us, pb_high, to_us)[0]
-    value = f"{_pct(a)} at Pb = {100 * pb_low:g} %, {_pct(b)} at Pb = {100 * pb_high:g} %"
-    if not (np.isfinite(a) and np.isfinite(b)):
+    drop from ``from_us`` to ``to_us`` is larger at ``pb_low``): an ordering claim on the
+    difference of the two drops (independent runs)."""
+    a = drop_interval(df, pb_low, from_us, pb_low, to_us)
+    b = drop_interval(df, pb_high, from_us, pb_high, to_us)
+    value = (f"{_pct(a.estimate)} at Pb = {100 * pb_low:g} %, {_pct(b.estimate)} at "
+             f"Pb = {100 * pb_high:g} %")
+    if not (np.isfinite(a.estimate) and np.isfinite(b.estimate)):
         return Check("not comparable", value, "the two drops are not both simulated")
-    if a > b:
-        return Check("reproduces", value, "the drop is larger at the lower loss probability")
-    return Check("differs", value, "the drop is not larger at the lower loss probability")
+    d = V.difference_interval(a, b)
+    v = V.judge_order([(f"drop at Pb = {100 * pb_low:g} % − drop at Pb = "
+                        f"{100 * pb_high:g} %", d)])
+    return _check(v, value, d.text(_pct))
 
 
 def higher_pb_lower(df: pd.DataFrame) -> Check:
-    """§2.2: higher Pb, lower bandwidth (at every period)."""
+    """§2.2: higher Pb, lower bandwidth (at every period): an ordering claim over every
+    period and pair of neighbouring Pb (the relative drop from the lower Pb, above 0)."""
     periods = sorted(set(df["tb_us"].astype(float)))
-    ok = 0
-    for t in periods:
-        g = df[np.isclose(df["tb_us"].astype(float), t)].sort_values("pb")
-        y = g["goodput_Mbps_mean"].to_numpy(float)
-        ok += bool(np.all(y[1:] <= y[:-1] * (1 + FLAT_TOL)))
-    value = f"non-increasing in Pb at {ok} of {len(periods)} periods"
-    if ok == len(periods):
-        return Check("reproduces", value, "at every period goodput never rises with Pb "
-                                          f"(beyond {100 * FLAT_TOL:.0f} % noise)")
-    if ok:
-        return Check("same direction", value, f"goodput rises with Pb somewhere at "
-                                              f"{len(periods) - ok} period(s)")
-    return Check("differs", value, "goodput rises with Pb at every period")
+    pbs = sorted(float(p) for p in df["pb"].unique())
+    diffs = [(f"{_us(t)}, Pb {100 * a:g} → {100 * b:g} %", drop_interval(df, a, t, b, t))
+             for t in periods for a, b in zip(pbs, pbs[1:], strict=False)]
+    diffs = [(k, d) for k, d in diffs if np.isfinite(d.estimate)]
+    k = sum(d.lo > 0 for _, d in diffs if d.defined)
+    v = V.judge_order(diffs)
+    value = f"significantly lower at the higher Pb in {k} of {len(diffs)} comparisons"
+    short = (v.note.split(" (")[0] if v.verdict != "reproduces" else
+             "every drop to a higher Pb is significantly positive")
+    return Check(v.verdict, value, short + f" ({len(periods)} periods, {len(pbs)} Pb)")
 
 
 #: zhou §2.2's reference periods (µs): the optimum it reports and the end of its sweep.
@@ -287,13 +264,15 @@ def checks_for(df: pd.DataFrame, data: PaperData) -> dict[str, Check]:
     drops = data["fig2.drop_to_3000us"]
     out = {
         "fig2.pb0_delay_penalty": delay_penalty(df),
-        "fig2.optimal_period": optimal_period(df, opt),
+        "fig2.optimal_period": optimal_period(df, opt,
+                                              data["fig2.optimal_period"].precision),
         "fig2.optimum_independent_of_pb": optimum_independent(df),
-        "fig2.loss_cost_pb0.8": loss_cost(df, 0.008, opt, float(cost.value)),
+        "fig2.loss_cost_pb0.8": loss_cost(df, 0.008, opt, float(cost.value),
+                                          cost.precision),
         "fig2.higher_pb_lower_bandwidth": higher_pb_lower(df),
     }
     for pb, paper in zip(drops.x, drops.value, strict=True):
-        out[f"fig2.drop_to_3000us.pb={100 * pb:g}%"] = drop_between(df, pb, opt, end,
-                                                                    float(paper))
+        out[f"fig2.drop_to_3000us.pb={100 * pb:g}%"] = drop_between(
+            df, pb, opt, end, float(paper), drops.precision)
     out["fig2.drop_larger_at_low_pb"] = drop_order(df, min(drops.x), max(drops.x), opt, end)
     return out

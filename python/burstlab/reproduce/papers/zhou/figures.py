@@ -6,12 +6,14 @@ from the tables :func:`.experiments.analyse` put in ``ctx.values``.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from burstlab.plot import error_bars
 from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.zhou.experiments import PAPER
 from burstlab.reproduce.papers.zhou.testbed import setups
@@ -29,26 +31,37 @@ def _plt() -> Any:
     return plt
 
 
-def draw_curves(ax: Any, df: pd.DataFrame, *, models: bool, logx: bool) -> None:
-    """Goodput (Mb/s) vs assembly period (µs), one colour per Pb: simulation with 95 %
-    CIs, and (``models``) the set-up variant's yu model dashed."""
+def draw_curves(ax: Any, df: pd.DataFrame, *, models: bool, logx: bool,
+                drops: dict[float, tuple[float, float]] | None = None) -> None:
+    """Goodput (Mb/s) vs assembly period (µs), one colour per Pb: burstlab with 95 %
+    CIs (cut at 0), and (``models``) the set-up variant's yu model dashed. ``drops``
+    (Pb → the paper's printed fractional drop from 250 µs to 3000 µs and its precision)
+    draws the paper's 3000 µs value implied by burstlab's own 250 µs value."""
     cmap = _plt().get_cmap("viridis")
     for pb in sorted(df["pb"].unique()):
         g = df[df["pb"] == pb].sort_values("tb_us")
         # One colour per Pb in every panel; Pb = 0 (no loss) in black.
         c = "k" if pb <= 0 else cmap(min(1.0, 0.15 + 0.85 * float(pb) / PB_MAX))
         y = g["goodput_Mbps_mean"].to_numpy(float)
-        err = np.vstack([y - g["goodput_Mbps_ci_lo"].to_numpy(float),
-                         g["goodput_Mbps_ci_hi"].to_numpy(float) - y])
-        ax.errorbar(g["tb_us"], y, yerr=np.nan_to_num(err), fmt="o-", color=c, ms=3.5,
-                    lw=1.0, capsize=2, label=f"Pb = {100 * pb:g} %")
+        err = error_bars(y, g["goodput_Mbps_ci_lo"], g["goodput_Mbps_ci_hi"], lower=0)
+        ax.errorbar(g["tb_us"], y, yerr=err, fmt="o-", color=c, ms=3.5,
+                    lw=1.0, capsize=2, label=f"burstlab, Pb = {100 * pb:g} %")
         if models:
             ax.plot(g["tb_us"], g["model_variant_Mbps"], "--", color=c, lw=0.9)
+        at = dict(zip(g["tb_us"].round(3), y, strict=True))
+        for key, (drop, prec) in (drops or {}).items():
+            if abs(key - pb) < 1e-12 and 250.0 in at and 3000.0 in at:
+                ax.errorbar([3000.0], [at[250.0] * (1 - drop)], yerr=[at[250.0] * prec],
+                            fmt="*", color=c, mec="k", ms=11, capsize=2,
+                            label=f"paper, Pb = {100 * pb:g} %: {100 * drop:.0f} % "
+                                  "below 250 µs (§2.2)")
     if models:
         ax.plot([], [], "k--", lw=0.9, label="yu model (eq. 26/28, 34; eq. 29 at Pb = 0)")
     if logx:
         ax.set_xscale("log")
-    ax.axvline(250, color="grey", ls=":", lw=0.8)
+        # decade labels only: minor labels overlap on a one-decade axis
+        ax.xaxis.set_minor_formatter(_plt().NullFormatter())
+    ax.axvline(250, color="grey", ls=":", lw=0.8, label="optimum period: paper (250 µs)")
     ax.set_xlabel("assembly period Tb (µs)")
     ax.set_ylabel("TCP goodput (Mb/s)")
     ax.grid(True, which="both", alpha=0.3)
@@ -61,8 +74,11 @@ def draw_fig2(ctx: Context, path: Path) -> None:
     plt = _plt()
     df = ctx.values["fig2"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    v = ctx.data["fig2.drop_to_3000us"]
+    drops = {float(pb): (float(d), float(v.precision or 0.0))
+             for pb, d in zip(v.x, v.value, strict=True)}
     for ax, logx in zip(axes, (True, False), strict=True):
-        draw_curves(ax, df, models=True, logx=logx)
+        draw_curves(ax, df, models=True, logx=logx, drops=drops)
     axes[0].legend(fontsize=7, loc="best")
     axes[0].set_title("log period axis", fontsize=9)
     axes[1].set_title("linear period axis", fontsize=9)
@@ -85,7 +101,7 @@ def draw_sensitivity(ctx: Context, path: Path) -> None:
     st = setups()
     for ax, name in zip(axes.flat, names, strict=False):
         draw_curves(ax, sens[sens["setup"] == name], models=False, logx=True)
-        ax.set_title(f"{name}: {st[name].why}"[:70], fontsize=8)
+        ax.set_title(textwrap.fill(f"{name}: {st[name].why}", 60), fontsize=8)
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
     axes.flat[0].legend(fontsize=7)
@@ -115,23 +131,28 @@ def draw_fig5(ctx: Context, path: Path) -> None:
             conv = lab == CONVENTIONAL
             c = "k" if conv else cmap(0.85 * i / max(1, len(labels) - 1))
             y = g[f"{m}_mean"].to_numpy(float)
-            err = np.vstack([y - g[f"{m}_ci_lo"].to_numpy(float),
-                             g[f"{m}_ci_hi"].to_numpy(float) - y])
+            # Goodput ≥ 0; a probability and a share lie in [0, 1].
+            err = error_bars(y, g[f"{m}_ci_lo"], g[f"{m}_ci_hi"], lower=0,
+                             upper=None if m == "goodput_Mbps" else 1)
             if logy:
                 y = np.where(y > 0, y, np.nan)
-            ax.errorbar(g["load"], y, yerr=np.nan_to_num(err), fmt="s--" if conv else "o-",
+            ax.errorbar(g["load"], y, yerr=err, fmt="s--" if conv else "o-",
                         color=c, ms=3.5, lw=1.4 if conv else 1.0, capsize=2,
-                        label="conventional" if conv else f"R_MAX = {lab}")
+                        label="burstlab, conventional" if conv
+                        else f"burstlab, R_MAX = {lab}")
         if logy:
             ax.set_yscale("log")
         ax.set_xlabel("offered load of the core fibre ρ")
         ax.set_ylabel(ylabel)
         ax.grid(True, which="both", alpha=0.3)
-    axes[0].set_title("(a)", fontsize=9)
-    axes[1].set_title("(b)", fontsize=9)
-    axes[2].set_title("(c)", fontsize=9)
+    axes[0].set_title("(a) burst loss probability", fontsize=9)
+    axes[1].set_title("(b) TCP goodput per flow", fontsize=9)
+    axes[2].set_title("(c) share of ACKs in bursts", fontsize=9)
     axes[1].legend(fontsize=7)
-    fig.suptitle(PAPER.figure_named("fig5").caption.split(": (a)")[0], fontsize=10)
+    # §3 prints no value of fig. 5 (its numbers are not in the text): burstlab only.
+    fig.suptitle("Fig. 5: ACK-ratio (R_MAX) assembly vs conventional assembly, by offered "
+                 "load (burstlab, 95 % CIs; the paper prints no value of fig. 5)",
+                 fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
