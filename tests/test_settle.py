@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -119,3 +120,23 @@ def test_goodput_series_from_cumulative_counts() -> None:
     t, r = goodput_series(np.array([1.0, 2.0, 3.0]), np.array([10, 30, 30]), 8000.0)
     assert list(t) == [1.0, 2.0, 3.0]
     assert list(r) == [80_000.0, 160_000.0, 0.0]
+
+
+def test_quick_vs_full_table_marks_disagreements(tmp_path: Path) -> None:
+    from burstlab.reproduce.modes import QUICK_NOT_COMPARABLE, compare, main
+
+    cols = "paper,claim_id,source,statement,paper_value,burstlab_value,ci,verdict,note\n"
+    for mode, rows in (("q", ["p,a,,,,1,,reproduces,", "p,b,,,,2,,differs,"]),
+                       ("f", ["p,a,,,,1.1,,reproduces,", "p,b,,,,3,,same direction,",
+                              "p,c,,,,4,,differs,"])):
+        d = tmp_path / mode / "p"
+        d.mkdir(parents=True)
+        (d / "claims.csv").write_text(cols + "\n".join(rows) + "\n", encoding="utf-8")
+    t = compare(tmp_path / "q", tmp_path / "f").set_index("claim_id")
+    assert list(t["agree"]) == [True, False, False]
+    assert t.loc["a", "quick_shown"] == "reproduces"
+    assert t.loc["b", "quick_shown"] == QUICK_NOT_COMPARABLE
+    assert t.loc["c", "verdict_quick"] == ""  # full mode only
+    assert main([str(tmp_path / "q"), str(tmp_path / "f")]) == 0
+    assert (tmp_path / "q" / "quick_vs_full.csv").is_file()
+    assert main([str(tmp_path / "none"), str(tmp_path / "f")]) == 2
