@@ -132,7 +132,9 @@ pub struct RunResult {
     pub burst_hist: Vec<BurstHistRow>,
     /// OBS: opt-in burst trace.
     pub burst_trace: Vec<BurstSample>,
-    /// Opt-in goodput samples (`sim.trace.goodput`).
+    /// Opt-in goodput samples (`sim.trace.goodput`; absent from the serialised result
+    /// when off, so results without it are unchanged).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub goodput_trace: Vec<GoodputSample>,
     /// OBS: ECWBA's cwnd estimation error per flow (only when an `ecwba` assembler runs;
     /// absent from the serialised result otherwise).
