@@ -82,7 +82,8 @@ def add_parser(subparsers: Any) -> None:
                    help="a paper's name, or 'all' (every paper plus the site index)")
     r.add_argument("--list", action="store_true", help="list the papers and exit")
     r.add_argument("--quick", action="store_true",
-                   help="fewer points and shorter runs (1.5–3.5 minutes per paper on 2 cores)")
+                   help="fewer points and replications (runs that must settle keep full "
+                        "mode's lengths; docs/topics/settled-runs.md)")
     r.add_argument("--jobs", type=int, default=None,
                    help="worker processes (default: all usable cores)")
     r.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
