@@ -51,4 +51,5 @@ def section(r: Report, choices: Sequence[Choice], intro: str = "") -> None:
     if dec:
         r.p("**Decisive:** " + " ".join(f"{c.parameter}: {c.effect}" for c in dec))
     else:
-        r.p("No swept choice changes a headline verdict.")
+        r.p("Decisive choices: none found among the swept ones (their effects are in the "
+            "table).")
