@@ -95,7 +95,12 @@ def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
         assert t5.loc[f, "cwba_Mbps"] == 0 and math.isnan(t5.loc[f, "gain_pct"])
     md = (smoke_out / "report.md").read_text(encoding="utf-8")
     assert "Not reproduced yet" in md and "Reordering" in md and "dynamic flows" in md
-    assert "Quick mode scales the durations down" in md
+    assert "at the same settled run lengths as full mode" in md
+    assert "## What burstlab had to choose" in md and "### Settled measurement" in md
+    assert {"settled", "stationary", "warmup_mser_s_max", "goodput_fixed_warmup_Mbps"} \
+        <= set(pts.columns)
+    udp = pd.read_csv(smoke_out / "sensitivity_udp_on.csv")
+    assert list(udp["udp_mean_on_ms"]) == list(MODES["smoke"].udp_on_ms)
 
 
 def test_paper_is_listed() -> None:
@@ -204,8 +209,14 @@ def test_full_mode_cost_sums_measured_rates_over_the_run_list() -> None:
 
     full = MODES["full"]
     runs = costs.full_mode_runs(full)
-    assert len(runs) == (len(linear_points(full)) * full.reps + len(mesh_points(full))
-                         + len(dynamic_points(full)) + len(ecwba_window_points(full)))
+    from burstlab.reproduce.papers.ozsarac.sensitivity import udp_on_points
+
+    rounds = costs.settle_rounds(full)
+    assert rounds == [600.0, 1200.0, 2400.0]
+    assert len(runs) == (len(rounds) * (len(linear_points(full)) * full.reps
+                                        + len(udp_on_points(full)) * full.sens_reps)
+                         + len(mesh_points(full)) + len(dynamic_points(full))
+                         + len(ecwba_window_points(full)))
     rate = {("linear", "timer"): 0.01, ("linear", "window"): 0.02, ("mesh", "timer"): 0.1,
             ("mesh", "window"): 0.2, ("dynamic", "timer"): 0.3, ("dynamic", "window"): 0.4}
     measured = [{"experiment": e, "assembler": a, "simulated_s": 100.0,
@@ -231,3 +242,37 @@ def test_ecwba_windows_tile_the_linear_run() -> None:
             assert sc["sim"]["duration"] == p["duration_s"]
             assert sc["sim"].get("warmup", 0.0) == p["window_from_s"]
             assert sc["obs"]["assembly"]["type"] == "ecwba"
+
+
+def test_dynamic_windows_from_one_run_equal_separate_runs(tmp_path: Path) -> None:
+    """Tables 4–6's windows, split at the goodput sample at the half of one run, equal a
+    run cut at the half and a run measured from the half."""
+    import burstlab
+    from burstlab.reproduce.papers.ozsarac.experiments import (
+        FIRST_HALF,
+        SECOND_HALF,
+        dynamic_flow_windows,
+    )
+    from burstlab.reproduce.papers.ozsarac.topology import assembly, mesh
+    from burstlab.sweep import sweep_points
+
+    dur, half = 2.0, 1.0
+    active: dict[int, tuple[float, float | None]] = {
+        i: ((0.01 * i, half) if i in FIRST_HALF else (half + 0.01 * i, None)
+            if i in SECOND_HALF else (0.01 * i, None)) for i in range(1, 10)}
+    asm = assembly("timer", 10e-3)
+    one = mesh(asm, "reno", duration=dur, seed=1, active=active, goodput_every=half)
+    sw = sweep_points([({"assembler": "timer", "tb_ms": 10.0}, one)], keep_traces=True,
+                      store=tmp_path / "s.sqlite", executor="serial", progress=False)
+    got = dynamic_flow_windows(sw).set_index(["window", "name"])["goodput_bps"]
+    first = burstlab.run(mesh(asm, "reno", duration=half, seed=1, active=active)).flows
+    second = burstlab.run(mesh(asm, "reno", duration=dur, warmup=half, seed=1,
+                               active=active)).flows
+    for win, fl in (("first", first), ("second", second)):
+        for _, f in fl[fl["kind"] == "tcp"].iterrows():
+            assert math.isclose(got[(win, f["name"])], float(f["goodput_bps"]),
+                                rel_tol=1e-9, abs_tol=1e-6), (win, f["name"])
+    # Flows not active in a half have no goodput there.
+    assert all(got[("first", f"flow{i}")] == 0 for i in SECOND_HALF)
+    assert all(got[("second", f"flow{i}")] == 0 for i in FIRST_HALF)
+    assert got.loc["first"].sum() > 0 and got.loc["second"].sum() > 0

@@ -105,6 +105,9 @@ class Result:
         burst_hist: OBS, packets-per-burst histogram (queue, pkts_lo, pkts_hi, count).
         burst_trace: OBS burst trace (time_s, queue, burst, event, pkts, bytes, reason,
             fibre) if ``sim.trace.bursts`` is on.
+        goodput_trace: every TCP flow's in-order delivered segments, cumulative from
+            the start (time_s, flow, delivered_segments), sampled every
+            ``sim.trace.goodput`` seconds (a goodput time series).
         cwnd_estimates: OBS, one row per flow assembled by ``ecwba``: the ingress's
             cwnd estimate against the true cwnd (mean absolute error in segments, mean
             relative error).
@@ -123,6 +126,7 @@ class Result:
         obs_flows: pd.DataFrame
         burst_hist: pd.DataFrame
         burst_trace: pd.DataFrame
+        goodput_trace: pd.DataFrame
         cwnd_estimates: pd.DataFrame
 
     def __init__(self, meta: Mapping[str, Any], raw: Mapping[str, RawTable],

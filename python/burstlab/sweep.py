@@ -357,7 +357,8 @@ def execute(task: Task) -> dict[str, Any]:
         if task.keep_traces:  # trace experiments: the traces are stored with the run
             meta["traces"] = {"cwnd": raw.get("cwnd_trace") or {},
                               "packets": raw.get("packet_trace") or {},
-                              "bursts": raw.get("burst_trace") or {}}
+                              "bursts": raw.get("burst_trace") or {},
+                              "goodput": raw.get("goodput_trace") or {}}
         rec.update(status="ok", error=None, flows=raw["flows"], links=raw["links"],
                    meta=json.dumps(meta))
     except (KeyboardInterrupt, SystemExit):
@@ -809,6 +810,7 @@ def sweep_points(
     progress: bool = True,
     retry_errors: bool = False,
     keep_traces: bool = False,
+    scheduler: str | None = None,
 ) -> SweepResult:
     """Runs a list of ``(params, scenario)`` points, ``replications`` times each, like
     :func:`sweep` (same store, executors, progress bar and tables).
@@ -823,8 +825,15 @@ def sweep_points(
     stored with it (in the run's ``meta``), so trace experiments are parallel and
     resumable like the rest; :meth:`SweepResult.result` gives each run back as a
     :class:`burstlab.Result`.
+
+    ``scheduler`` (a Dask scheduler address, ``tcp://host:8786``) runs the points on that
+    cluster, as in :func:`sweep`.
     """
     t_start = time.perf_counter()
+    if scheduler:
+        if executor == "serial":
+            raise ValueError("--scheduler needs the dask executor")
+        executor = "dask"
     jobs = _check_run_args(executor, replications, jobs)
     params: list[str] = []
     triples = []
@@ -845,8 +854,9 @@ def sweep_points(
     info = {"points": [t[0] for t in triples], "replications": replications, "seed": seed,
             "burstlab_version": _core.__version__}
     return _run_points(triples, params, axes, info, replications=replications, store=store,
-                       executor=executor, jobs=jobs, scheduler=None, progress=progress,
-                       retry_errors=retry_errors, t_start=t_start, keep_traces=keep_traces)
+                       executor=executor, jobs=jobs, scheduler=scheduler,
+                       progress=progress, retry_errors=retry_errors, t_start=t_start,
+                       keep_traces=keep_traces)
 
 
 def _check_run_args(executor: str, replications: int, jobs: int | None) -> int:
@@ -1061,7 +1071,8 @@ def _kept_result(rec: Mapping[str, Any], meta: dict[str, Any],
     meta = dict(meta)  # the caller still reads obs_flows from its own copy
     raw = {"flows": rec["flows"], "links": rec["links"],
            "obs_flows": meta.pop("obs_flows", []), "cwnd_trace": traces["cwnd"],
-           "packet_trace": traces["packets"], "burst_trace": traces["bursts"]}
+           "packet_trace": traces["packets"], "burst_trace": traces["bursts"],
+           "goodput_trace": traces.get("goodput") or {}}
     tables = meta.pop("tables", None) or list(raw)
     optional = meta.pop("optional_tables", None) or [t for t in tables
                                                     if t not in ("flows", "links")]

@@ -27,7 +27,7 @@
 //! edges without `obs.queue_limit` are not estimated.
 
 use crate::scenario::{NodeKind, Resolved, ResolvedFlowKind, ScenarioError};
-use crate::stats::{BurstSample, CwndSample, PacketSample, TraceRow};
+use crate::stats::{BurstSample, CwndSample, GoodputSample, PacketSample, TraceRow};
 use crate::units::SimTime;
 use std::collections::{HashMap, HashSet};
 
@@ -306,6 +306,17 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
         2.0 * obs_pkts,
         std::mem::size_of::<BurstSample>(),
         60,
+    );
+    let goodput_rows = r.trace.goodput.map_or(0.0, |g| {
+        r.flows.len() as f64 * (r.duration.as_secs_f64() / g.0.as_secs_f64()).floor()
+    });
+    add(
+        r.trace.goodput.is_some(),
+        GoodputSample::SETTING,
+        GoodputSample::TABLE,
+        goodput_rows,
+        std::mem::size_of::<GoodputSample>(),
+        30,
     );
 
     // Queues without a limit.

@@ -181,6 +181,10 @@ pub struct TraceSpec {
     /// Record every burst formed, lost and delivered (OBS scenarios).
     #[serde(default)]
     pub bursts: bool,
+    /// Sample every TCP flow's in-order delivered segments (cumulative from the start)
+    /// at this interval: a goodput time series for warm-up detection and batch means.
+    #[serde(default)]
+    pub goodput: Option<Dur>,
     /// Stream the traces to `<dir>/<table>.csv` while the run goes, in bounded memory,
     /// instead of holding them (a relative path is taken from the working directory).
     /// The files are what `burstlab run --out` writes for the in-memory tables, byte
@@ -1119,6 +1123,11 @@ impl ScenarioSpec {
         let warmup = self.sim.warmup.map(|d| d.0).unwrap_or(SimTime::ZERO);
         if warmup >= self.sim.duration.0 {
             return Err(e("sim.warmup", "must be shorter than sim.duration"));
+        }
+        if let Some(g) = self.sim.trace.goodput {
+            if g.0 == SimTime::ZERO {
+                return Err(e("sim.trace.goodput", "must be a positive interval"));
+            }
         }
         if let Some(fl) = &self.sim.trace.flows {
             for (i, &f) in fl.iter().enumerate() {

@@ -72,6 +72,15 @@ pub struct CwndSample {
     pub ssthresh: u32,
 }
 
+/// A goodput sample (`sim.trace.goodput`): a TCP flow's in-order delivered segments,
+/// cumulative from the start of the run (not reset by the warm-up).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GoodputSample {
+    pub time: SimTime,
+    pub flow: u32,
+    pub delivered: u64,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum PacketEvent {
     Sent,
@@ -123,6 +132,10 @@ pub struct RunResult {
     pub burst_hist: Vec<BurstHistRow>,
     /// OBS: opt-in burst trace.
     pub burst_trace: Vec<BurstSample>,
+    /// Opt-in goodput samples (`sim.trace.goodput`; absent from the serialised result
+    /// when off, so results without it are unchanged).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub goodput_trace: Vec<GoodputSample>,
     /// OBS: ECWBA's cwnd estimation error per flow (only when an `ecwba` assembler runs;
     /// absent from the serialised result otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -553,6 +566,18 @@ impl TraceRow for CwndSample {
     }
 }
 
+impl TraceRow for GoodputSample {
+    const TABLE: &'static str = "goodput_trace";
+    const SETTING: &'static str = "sim.trace.goodput";
+    fn columns(g: &[Self]) -> Vec<(&'static str, Column)> {
+        vec![
+            ("time_s", Column::F64(col(g, |s| s.time.as_secs_f64()))),
+            ("flow", Column::U64(col(g, |s| s.flow as u64))),
+            ("delivered_segments", Column::U64(col(g, |s| s.delivered))),
+        ]
+    }
+}
+
 impl TraceRow for PacketSample {
     const TABLE: &'static str = "packet_trace";
     const SETTING: &'static str = "sim.trace.packets";
@@ -647,6 +672,11 @@ impl RunResult {
                 BurstSample::TABLE,
                 true,
                 TableData::Columns(BurstSample::columns(&self.burst_trace)),
+            ),
+            t(
+                GoodputSample::TABLE,
+                true,
+                TableData::Columns(GoodputSample::columns(&self.goodput_trace)),
             ),
         ]
     }

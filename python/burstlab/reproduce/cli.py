@@ -1,12 +1,16 @@
 """``burstlab reproduce``: run papers' experiments and write their reports and the site.
 
     burstlab reproduce --list
-    burstlab reproduce NAME [--quick] [--jobs N] [--out DIR]
-    burstlab reproduce all [--quick] [--jobs N] [--out DIR]
+    burstlab reproduce NAME [--quick] [--jobs N | --scheduler tcp://HOST:PORT] [--out DIR]
+    burstlab reproduce all [--quick] [--jobs N | --scheduler tcp://HOST:PORT] [--out DIR]
 
 ``NAME`` writes ``DIR/NAME/`` (CSV per figure/table, PNG figures, ``claims.csv``,
 ``report.md``, ``report.html``); ``all`` runs every paper and adds the site's index,
 ``DIR/index.html``, and every paper's claims in ``DIR/claims.csv``.
+
+``--scheduler`` runs the simulations on a Dask cluster (as ``burstlab sweep`` does); every
+run goes through the paper's store ``DIR/NAME/runs.sqlite``, so an interrupted
+reproduction resumes from it, locally or on the cluster.
 """
 
 from __future__ import annotations
@@ -31,6 +35,14 @@ def _cmd(args: argparse.Namespace) -> int:
                        + ", or all); --list shows them")
     if args.jobs is not None and args.jobs < 1:
         raise CliError(f"--jobs must be a positive integer, got {args.jobs}")
+    if args.scheduler is not None:
+        if "://" not in args.scheduler:
+            raise CliError(f"--scheduler must be a Dask scheduler address such as "
+                           f"tcp://HOST:8786, got {args.scheduler!r}")
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise CliError("--scheduler needs Dask: pip install 'burstlab[dask]'") from None
     names = list(paper_names()) if args.paper == "all" else [args.paper]
     papers = [load(n) for n in names]  # unknown names fail here, before any run
     mode = "smoke" if args.smoke else ("quick" if args.quick else "full")
@@ -39,8 +51,13 @@ def _cmd(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     outcomes = []
     for paper in papers:
-        res = reproduce(paper, args.out, mode=mode, jobs=args.jobs,
-                        progress=not args.no_progress)
+        try:
+            res = reproduce(paper, args.out, mode=mode, jobs=args.jobs,
+                            progress=not args.no_progress, scheduler=args.scheduler)
+        except ValueError as e:
+            if args.scheduler is not None and "Dask scheduler" in str(e):
+                raise CliError(str(e)) from None
+            raise
         outcomes.append(res)
         counts = verdict_counts(c.verdict for c in res.claims)
         print(f"{paper.name}: {len(res.claims)} claims ("
@@ -65,9 +82,13 @@ def add_parser(subparsers: Any) -> None:
                    help="a paper's name, or 'all' (every paper plus the site index)")
     r.add_argument("--list", action="store_true", help="list the papers and exit")
     r.add_argument("--quick", action="store_true",
-                   help="fewer points and shorter runs (1.5–3.5 minutes per paper on 2 cores)")
+                   help="fewer points and replications (runs that must settle keep full "
+                        "mode's lengths; docs/topics/settled-runs.md)")
     r.add_argument("--jobs", type=int, default=None,
                    help="worker processes (default: all usable cores)")
+    r.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run the simulations on this Dask scheduler (resumable through "
+                        "OUT/<paper>/runs.sqlite)")
     r.add_argument("--out", default="out", help="output root; writes OUT/<paper>/ (default out)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)

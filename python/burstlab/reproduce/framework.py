@@ -207,6 +207,11 @@ class Experiment:
         keep_traces: keep the scenario's ``sim.trace`` and store the trace tables with
             each run (:meth:`burstlab.SweepResult.result`).
         after: experiments whose results ``points`` needs.
+        refine: sequential run-length control (:mod:`burstlab.reproduce.settle`):
+            ``(ctx, result) -> points or None``, called after each round; a new point
+            list (typically the same points, the unsettled ones with a doubled
+            duration) is run as the next round, ``None`` ends the experiment. Points
+            already in the store are not run again, so a round costs only its new runs.
     """
 
     name: str
@@ -214,6 +219,8 @@ class Experiment:
     replications: Callable[[Context], int] = lambda ctx: 1
     keep_traces: bool = False
     after: tuple[str, ...] = ()
+    refine: Callable[[Context, SweepResult],
+                     list[tuple[dict[str, Any], dict[str, Any]]] | None] | None = None
 
 
 @dataclass
@@ -344,10 +351,18 @@ class Outcome:
     wall_s: float
 
 
+#: Most rounds of run-length control per experiment (:attr:`Experiment.refine`): a
+#: doubling from seconds to hours is about a dozen.
+MAX_ROUNDS = 16
+
+
 def run_experiments(ctx: Context, *, jobs: int | None, progress: bool,
-                    log: Callable[[str], None]) -> None:
+                    log: Callable[[str], None], scheduler: str | None = None) -> None:
     """Runs the paper's experiments through the sweep store ``OUT/<paper>/runs.sqlite``,
-    each after those it depends on."""
+    each after those it depends on; on the Dask cluster at ``scheduler``
+    (``tcp://host:8786``) when given, else in local worker processes. Runs already in
+    the store are read from it, so an interrupted reproduction resumes where it
+    stopped, on either executor."""
     from burstlab.sweep import sweep_points
 
     store = ctx.out_dir / "runs.sqlite"
@@ -366,12 +381,24 @@ def run_experiments(ctx: Context, *, jobs: int | None, progress: bool,
             pts = e.points(ctx)
             reps = e.replications(ctx)
             log(f"  {e.name}: {len(pts)} points × {reps} replications")
-            sw = sweep_points(pts, replications=reps, store=store, jobs=jobs,
-                              progress=progress, keep_traces=e.keep_traces)
-            if len(sw.errors):
-                first = sw.errors.iloc[0]
-                raise RuntimeError(f"{e.name}: {len(sw.errors)} runs failed, "
-                                   f"e.g. {first['error']}")
+            rounds = 0
+            while True:
+                sw = sweep_points(pts, replications=reps, store=store, jobs=jobs,
+                                  progress=progress, keep_traces=e.keep_traces,
+                                  scheduler=scheduler)
+                if len(sw.errors):
+                    first = sw.errors.iloc[0]
+                    raise RuntimeError(f"{e.name}: {len(sw.errors)} runs failed, "
+                                       f"e.g. {first['error']}")
+                rounds += 1
+                nxt = e.refine(ctx, sw) if e.refine is not None else None
+                if nxt is None:
+                    break
+                if rounds >= MAX_ROUNDS:
+                    raise RuntimeError(f"{e.name}: run-length control did not end after "
+                                       f"{MAX_ROUNDS} rounds (its refine must reach a cap)")
+                pts = nxt
+                log(f"  {e.name}: round {rounds + 1}, {len(pts)} points")
             ctx.results[e.name] = sw
             pending.remove(e)
 
@@ -384,8 +411,10 @@ def reproduce(
     jobs: int | None = None,
     progress: bool = True,
     log: Callable[[str], None] = print,
+    scheduler: str | None = None,
 ) -> Outcome:
-    """Runs ``paper`` and writes everything under ``OUT/<paper>/``."""
+    """Runs ``paper`` and writes everything under ``OUT/<paper>/`` (its simulations on
+    the Dask cluster at ``scheduler`` when given: :func:`run_experiments`)."""
     from burstlab.reproduce.report import write_page
 
     if mode not in paper.modes:
@@ -396,7 +425,7 @@ def reproduce(
     ctx = Context(paper=paper, data=paper.load_data(), mode=paper.modes[mode], out_dir=d)
     ctx.stamp = paper.stamp(ctx)
     log(f"burstlab reproduce {paper.name} ({mode}): store {d / 'runs.sqlite'}")
-    run_experiments(ctx, jobs=jobs, progress=progress, log=log)
+    run_experiments(ctx, jobs=jobs, progress=progress, log=log, scheduler=scheduler)
     paper.analyse(ctx)
     for name, df in ctx.tables.items():
         p = d / f"{name}.csv"

@@ -15,7 +15,9 @@
 //! Read first: [`Collector::packet`]; the tables it assembles are in `stats`.
 
 use crate::scenario::{Resolved, ScenarioError};
-use crate::stats::{BurstSample, CwndSample, PacketEvent, PacketSample, StreamedTrace, TraceRow};
+use crate::stats::{
+    BurstSample, CwndSample, GoodputSample, PacketEvent, PacketSample, StreamedTrace, TraceRow,
+};
 use crate::tracefile::{Stamp, TraceFile, CHUNK_ROWS};
 use crate::units::SimTime;
 use std::path::Path;
@@ -126,6 +128,9 @@ pub struct Collector {
     pub cwnd_trace: Trace<CwndSample>,
     pub pkt_trace: Trace<PacketSample>,
     pub burst_trace: Trace<BurstSample>,
+    /// The interval of the goodput samples (`sim.trace.goodput`), if on.
+    pub goodput_every: Option<SimTime>,
+    pub goodput_trace: Trace<GoodputSample>,
 }
 
 /// What the traces left for the result: the records held in memory, and the files
@@ -134,6 +139,7 @@ pub struct TraceOutput {
     pub cwnd: Vec<CwndSample>,
     pub packets: Vec<PacketSample>,
     pub bursts: Vec<BurstSample>,
+    pub goodput: Vec<GoodputSample>,
     pub streamed: Result<Vec<StreamedTrace>, ScenarioError>,
 }
 
@@ -172,6 +178,8 @@ impl Collector {
             cwnd_trace: trace(r.trace.cwnd, dir, &stamp)?,
             pkt_trace: trace(r.trace.packets, dir, &stamp)?,
             burst_trace: trace(r.trace.bursts, dir, &stamp)?,
+            goodput_every: r.trace.goodput.map(|d| d.0),
+            goodput_trace: trace(r.trace.goodput.is_some(), dir, &stamp)?,
         })
     }
 
@@ -185,7 +193,10 @@ impl Collector {
 
     /// Bytes held by the traces (for the memory guard).
     pub fn mem_bytes(&self) -> usize {
-        self.cwnd_trace.mem_bytes() + self.pkt_trace.mem_bytes() + self.burst_trace.mem_bytes()
+        self.cwnd_trace.mem_bytes()
+            + self.pkt_trace.mem_bytes()
+            + self.burst_trace.mem_bytes()
+            + self.goodput_trace.mem_bytes()
     }
 
     /// The first error writing a streamed trace, if any (the run stops on it).
@@ -195,6 +206,7 @@ impl Collector {
             .as_ref()
             .or(self.pkt_trace.error.as_ref())
             .or(self.burst_trace.error.as_ref())
+            .or(self.goodput_trace.error.as_ref())
     }
 
     /// Most trace records held at once by any trace, so far.
@@ -203,6 +215,7 @@ impl Collector {
             self.cwnd_trace.peak.max(self.cwnd_trace.rows.len()),
             self.pkt_trace.peak.max(self.pkt_trace.rows.len()),
             self.burst_trace.peak.max(self.burst_trace.rows.len()),
+            self.goodput_trace.peak.max(self.goodput_trace.rows.len()),
         ]
         .into_iter()
         .max()
@@ -246,16 +259,30 @@ impl Collector {
         }
     }
 
+    /// A goodput sample of TCP flow `flow` (`sim.trace.goodput`; the caller schedules
+    /// the samples only when it is on).
+    pub fn goodput(&mut self, now: SimTime, flow: u32, delivered: u64) {
+        if self.flow_on(flow, now) {
+            self.goodput_trace.push(GoodputSample {
+                time: now,
+                flow,
+                delivered,
+            });
+        }
+    }
+
     /// Ends the traces: writes out and closes the streamed ones.
     pub fn take_traces(&mut self) -> TraceOutput {
         let (cwnd, a) = std::mem::replace(&mut self.cwnd_trace, Trace::held()).finish();
         let (packets, b) = std::mem::replace(&mut self.pkt_trace, Trace::held()).finish();
         let (bursts, c) = std::mem::replace(&mut self.burst_trace, Trace::held()).finish();
-        let streamed = [a, b, c].into_iter().flatten().collect();
+        let (goodput, d) = std::mem::replace(&mut self.goodput_trace, Trace::held()).finish();
+        let streamed = [a, b, c, d].into_iter().flatten().collect();
         TraceOutput {
             cwnd,
             packets,
             bursts,
+            goodput,
             streamed,
         }
     }

@@ -717,6 +717,14 @@ impl Hosts {
         }
     }
 
+    /// In-order segments delivered so far by TCP flow `fi`'s receiver (None for UDP).
+    pub fn tcp_delivered(&self, fi: usize) -> Option<u64> {
+        match &self.flows[fi].agent {
+            Agent::Tcp(t) => Some(t.rcv.delivered()),
+            Agent::Udp(_) => None,
+        }
+    }
+
     /// End of warm-up: counters are snapshotted and later subtracted.
     pub fn warmup(&mut self, now: SimTime) {
         for fi in 0..self.flows.len() {

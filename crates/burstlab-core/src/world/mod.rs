@@ -94,6 +94,8 @@ pub enum Ev {
     BurstArrive(u32),
     /// Collector: end of warm-up, statistics restart.
     Warmup,
+    /// Collector: goodput samples of the TCP flows (`sim.trace.goodput`).
+    Sample,
     /// End of the run.
     End,
 }
@@ -120,6 +122,7 @@ impl Event for Ev {
             Ev::BurstArrive(b) => OTHER | (9 << K) | b as u64,
             Ev::Warmup => OTHER | (10 << K),
             Ev::End => OTHER | (11 << K),
+            Ev::Sample => OTHER | (12 << K),
         }
     }
     #[inline(always)]
@@ -143,6 +146,7 @@ impl Event for Ev {
             8 => Ev::Bcp(lo),
             9 => Ev::BurstArrive(lo),
             10 => Ev::Warmup,
+            12 => Ev::Sample,
             _ => Ev::End,
         }
     }
@@ -351,6 +355,11 @@ impl World {
         if r.warmup > SimTime::ZERO {
             world.q.push(r.warmup, Ev::Warmup);
         }
+        if let Some(every) = r.trace.goodput.map(|d| d.0) {
+            if every < duration {
+                world.q.push(every, Ev::Sample);
+            }
+        }
         world.q.push(duration, Ev::End);
         Ok(world)
     }
@@ -496,6 +505,7 @@ impl World {
                         c.warmup();
                     }
                 }
+                Ev::Sample => self.goodput_sample(now),
                 Ev::End => break,
             }
             lap!(t, phase);
@@ -1233,6 +1243,22 @@ impl World {
     }
 
     #[inline]
+    /// `sim.trace.goodput`: one sample per TCP flow, and the next sampling event.
+    #[cold]
+    fn goodput_sample(&mut self, now: SimTime) {
+        for fi in 0..self.hosts.len() {
+            if let Some(d) = self.hosts.tcp_delivered(fi) {
+                self.collector.goodput(now, fi as u32, d);
+            }
+        }
+        if let Some(every) = self.collector.goodput_every {
+            let next = now + every;
+            if next < self.collector.duration {
+                self.q.push(next, Ev::Sample);
+            }
+        }
+    }
+
     fn burst_trace(
         &mut self,
         now: SimTime,
@@ -1353,6 +1379,7 @@ impl World {
             obs_flows,
             burst_hist,
             burst_trace: traces.bursts,
+            goodput_trace: traces.goodput,
             cwnd_estimates: self.edges.cwnd_est_rows(|fi| self.hosts.name(fi)),
             streamed: Vec::new(),
         }
@@ -1386,7 +1413,7 @@ mod tests {
     #[test]
     fn every_event_survives_its_word() {
         let top = (1u32 << 31) - 1;
-        let mut evs = vec![Ev::Warmup, Ev::End];
+        let mut evs = vec![Ev::Warmup, Ev::End, Ev::Sample];
         for x in [0, 1, 0x8000_0000, u32::MAX] {
             evs.extend([
                 Ev::FlowStart(x),

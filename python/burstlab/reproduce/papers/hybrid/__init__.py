@@ -3,10 +3,11 @@ core nodes" (§II–IV): slow connections on a MEMS fabric, fast ones on an SOA 
 
 ``paper.toml`` holds the paper's numbers; :mod:`.experiments` the network, the runs
 and their analysis (and :data:`PAPER`); :mod:`.figures`, :mod:`.claims` and
-:mod:`.report` register the figures, the claims and the report body on it.
+:mod:`.report` register the figures, the claims and the report body on it;
+:mod:`.sensitivity` measures how the scaled-down modes' N moves the results.
 """
 
-from burstlab.reproduce.papers.hybrid import claims, figures, report
+from burstlab.reproduce.papers.hybrid import claims, figures, report, sensitivity
 from burstlab.reproduce.papers.hybrid.experiments import PAPER
 
-__all__ = ["PAPER", "claims", "figures", "report"]
+__all__ = ["PAPER", "claims", "figures", "report", "sensitivity"]

@@ -6,10 +6,11 @@ our reading of the mesh with static flows (§3.3, 3.5) and dynamic flows (§3.6;
 ``paper.toml`` holds the paper's numbers; :mod:`.topology` the scenarios and our choices
 for what the paper leaves out; :mod:`.experiments` the runs and their analysis (and
 :data:`PAPER`); :mod:`.figures`, :mod:`.claims` and :mod:`.report` register the figures,
-the claims and the report body.
+the claims and the report body; :mod:`.sensitivity` the sweep of the UDP source's
+on/off timescale, which the paper does not give.
 """
 
-from burstlab.reproduce.papers.ozsarac import claims, figures, report
+from burstlab.reproduce.papers.ozsarac import claims, figures, report, sensitivity
 from burstlab.reproduce.papers.ozsarac.experiments import PAPER
 
-__all__ = ["PAPER", "claims", "figures", "report"]
+__all__ = ["PAPER", "claims", "figures", "report", "sensitivity"]

@@ -18,6 +18,7 @@ times, which is why ``quick``'s numbers move between seeds (the report gives the
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,14 @@ class Mode:
             the whole run measured from the half (table 6: statistics reset there).
         est_windows_s: edges of the time windows over which ECWBA's estimation error is
             measured (:func:`ecwba_window_points`); the last edge is ``linear_s``.
+        linear_cap_s: run-length control of the linear runs (:func:`refine_linear`):
+            each starts at ``linear_s`` and doubles until its goodput is settled, at most
+            to this many simulated seconds.
+        sample_s: interval of the goodput series (``sim.trace.goodput``).
+        rel_precision: the settled runs' target 95 % half-width over the mean.
+        udp_on_ms, sens_timer_ms, sens_reps: the sensitivity to the UDP source's mean
+            on period (:mod:`.sensitivity`): its values, the timer periods run at each
+            (with CWBA; Reno), and replications.
     """
 
     name: str
@@ -71,6 +80,12 @@ class Mode:
     dyn_s: float
     dyn_timer_ms: tuple[float, ...]
     est_windows_s: tuple[float, ...] = ()
+    linear_cap_s: float = 0.0
+    sample_s: float = 1.0
+    rel_precision: float = 0.10
+    udp_on_ms: tuple[float, ...] = (1.0, 10.0, 100.0)
+    sens_timer_ms: tuple[float, ...] = (1, 2, 4, 8, 16, 64, 100)
+    sens_reps: int = 1
 
 
 MODES = {
@@ -81,19 +96,25 @@ MODES = {
                  mesh_timer_ms=(5, 10, 16, 20, 26, 32, 40, 50, 75, 100),
                  mesh_mcwba_ms=(10, 20, 28, 50, 75, 100, 200),
                  dyn_reps=3, dyn_s=10_000.0, dyn_timer_ms=(10, 20, 28, 50, 75),
-                 est_windows_s=(0, 1, 2, 5, 10, 20, 50, 100, 200, 300, 400, 500, 600)),
-    "quick": Mode("quick", reps=2, linear_s=60.0, linear_warmup_s=5.0,
-                  timer_ms=(2, 4, 8, 16, 32, 64), mcwba_ms=(10, 50, 100, 150, 170, 300),
+                 est_windows_s=(0, 1, 2, 5, 10, 20, 50, 100, 200, 300, 400, 500, 600),
+                 linear_cap_s=2400.0),
+    # Quick: the same warm-up detection and run lengths from 600 s to the same cap, one
+    # replication and a looser precision (its interval is the run's batch-means one).
+    "quick": Mode("quick", reps=1, linear_s=600.0, linear_warmup_s=10.0,
+                  timer_ms=(1, 2, 4, 8, 16, 64, 100), mcwba_ms=(10, 50, 150, 300),
                   trace_s=3.0, mesh_reps=2, mesh_s=20.0, mesh_warmup_s=2.0,
                   mesh_timer_ms=(10, 26, 50, 100), mesh_mcwba_ms=(26, 100),
                   dyn_reps=1, dyn_s=20.0, dyn_timer_ms=(10, 28),
-                  est_windows_s=(0, 1, 2, 5, 10, 20, 40, 60)),
+                  est_windows_s=(0, 1, 2, 5, 10, 20, 50, 100, 200, 400, 600),
+                  linear_cap_s=2400.0, rel_precision=0.20,
+                  sens_timer_ms=(1, 2, 4, 8, 16, 64)),
     "smoke": Mode("smoke", reps=2, linear_s=1.0, linear_warmup_s=0.1,
                   timer_ms=(4, 16), mcwba_ms=(10, 300), trace_s=0.5,
                   mesh_reps=2, mesh_s=0.5, mesh_warmup_s=0.05,
                   mesh_timer_ms=(10, 50), mesh_mcwba_ms=(26,),
                   dyn_reps=1, dyn_s=0.5, dyn_timer_ms=(28,),
-                  est_windows_s=(0, 0.25, 0.5, 1.0)),
+                  est_windows_s=(0, 0.25, 0.5, 1.0), linear_cap_s=2.0, sample_s=0.01,
+                  udp_on_ms=(1.0, 10.0), sens_timer_ms=(4, 16)),
 }
 
 Point = tuple[dict[str, Any], dict[str, Any]]
@@ -106,22 +127,92 @@ def _params(topology: str, kind: str, variant: str, tb_ms: float,
             "tb_ms": float(tb_ms), "duration_s": float(duration)}
 
 
-def linear_points(m: Mode) -> list[Point]:
+#: A linear point's identity across run-length rounds: (assembler, variant, period ms).
+LinearKey = tuple[str, str, float]
+
+
+def linear_keys(m: Mode) -> list[LinearKey]:
     """Fig. 3 (timer × variant, CWBA × variant), ECWBA (Reno) and MCWBA (Reno) × cap."""
-    kw: dict[str, Any] = {"duration": m.linear_s, "warmup": m.linear_warmup_s, "seed": SEED}
-    pts: list[Point] = []
+    keys: list[LinearKey] = []
     for v in VARIANTS:
-        for tb in m.timer_ms:
-            pts.append((_params("linear", "timer", v, tb, m.linear_s),
-                        linear(assembly("timer", tb / 1e3), v, **kw)))
-        pts.append((_params("linear", "cwba", v, 0.0, m.linear_s),
-                    linear(assembly("cwba"), v, **kw)))
-    pts.append((_params("linear", "ecwba", "reno", 0.0, m.linear_s),
-                linear(assembly("ecwba"), "reno", **kw)))
-    for tb in m.mcwba_ms:
-        pts.append((_params("linear", "mcwba", "reno", tb, m.linear_s),
-                    linear(assembly("mcwba", tb / 1e3), "reno", **kw)))
+        keys += [("timer", v, float(tb)) for tb in m.timer_ms]
+        keys.append(("cwba", v, 0.0))
+    keys.append(("ecwba", "reno", 0.0))
+    keys += [("mcwba", "reno", float(tb)) for tb in m.mcwba_ms]
+    return keys
+
+
+def linear_points(m: Mode, durations: dict[LinearKey, float] | None = None,
+                  udp_mean_on: str | None = None) -> list[Point]:
+    """The linear runs of :func:`linear_keys`, each ``durations[key]`` simulated seconds
+    long (default ``linear_s``, the first round of :func:`refine_linear`), with the
+    goodput series of :mod:`burstlab.reproduce.settle` (``sim.trace.goodput``)."""
+    pts: list[Point] = []
+    for kind, v, tb in linear_keys(m):
+        d = float((durations or {}).get((kind, v, tb), m.linear_s))
+        kw: dict[str, Any] = {"duration": d, "warmup": min(m.linear_warmup_s, d / 2),
+                              "seed": SEED, "goodput_every": m.sample_s}
+        params = _params("linear", kind, v, tb, d)
+        if udp_mean_on is not None:
+            kw["udp_mean_on"] = udp_mean_on
+            params["udp_mean_on"] = udp_mean_on
+        asm = assembly(kind, tb / 1e3) if kind in ("timer", "mcwba") else assembly(kind)
+        pts.append((params, linear(asm, v, **kw)))
     return pts
+
+
+def linear_settled(sw: Any, m: Mode) -> pd.DataFrame:
+    """One row per linear run (point, replication): its goodput series (Mb/s of payload
+    per ``sample_s``) measured after the MSER-5 warm-up (:func:`.settle.settle`):
+    ``settled``, ``warmup_mser_s``, the batch-means mean and 95 % interval, and the
+    reason when it did not settle."""
+    from burstlab.reproduce.papers.ozsarac.topology import PAYLOAD_BYTES
+    from burstlab.reproduce.settle import goodput_series, settle
+
+    rows = []
+    for _, r in sw.runs.drop_duplicates(["point", "replication"]).iterrows():
+        p, rep = int(r["point"]), int(r["replication"])
+        g = sw.result(p, rep).table("goodput_trace")
+        g = g[g["flow"] == 0]
+        t, bps = goodput_series(g["time_s"].to_numpy(float),
+                                g["delivered_segments"].to_numpy(float), 8.0 * PAYLOAD_BYTES)
+        st = settle(t, bps / 1e6, rel_precision=m.rel_precision)
+        rows.append({"point": p, "replication": rep, "duration_s": float(r["duration_s"]),
+                     "settled": st.settled, "stationary": st.stationary,
+                     "warmup_mser_s": st.warmup_s,
+                     "goodput_settled_Mbps": st.mean, "goodput_bm_ci_lo": st.lo,
+                     "goodput_bm_ci_hi": st.hi, "rel_half_width": st.rel_half_width,
+                     "settle_reason": st.reason})
+    return pd.DataFrame(rows)
+
+
+def next_durations(m: Mode, sw: Any, key_of: Callable[[pd.Series], Any]
+                   ) -> dict[Any, float] | None:
+    """Run-length control (:mod:`burstlab.reproduce.settle`): every point's next
+    duration, a point any of whose replications has not settled twice as long as now (at
+    most ``linear_cap_s``); None once every point has settled or reached the cap."""
+    st = linear_settled(sw, m)
+    params = point_params(sw)
+    durations: dict[Any, float] = {}
+    more = False
+    for p, g in st.groupby("point"):
+        row = pd.Series(params.loc[int(str(p))])
+        d = float(str(row["duration_s"]))
+        if not bool(g["settled"].all()) and d < m.linear_cap_s:
+            d = min(2 * d, m.linear_cap_s)
+            more = True
+        durations[key_of(row)] = d
+    return durations if more else None
+
+
+def linear_key(row: pd.Series) -> LinearKey:
+    return (str(row["kind"]), str(row["variant"]), float(row["tb_ms"]))
+
+
+def refine_linear(ctx: Context, sw: Any) -> list[Point] | None:
+    """The next round of the linear runs (:func:`next_durations`), or None."""
+    d = next_durations(ctx.mode, sw, linear_key)
+    return None if d is None else linear_points(ctx.mode, d)
 
 
 def trace_points(m: Mode) -> list[Point]:
@@ -182,8 +273,10 @@ SECOND_HALF = (2, 4, 9)
 
 
 def dynamic_points(m: Mode) -> list[Point]:
-    """§3.6 (tables 4–6): timer (10 % jitter) and CWBA with dynamic flows; per
-    configuration and replication the three measurement windows of :class:`Mode`."""
+    """§3.6 (tables 4–6): timer (10 % jitter) and CWBA with dynamic flows; one run per
+    configuration and replication, over ``dyn_s``, whose goodput samples at the half
+    (``sim.trace.goodput``) split it into the three measurement windows
+    (:func:`dynamic_flow_windows`)."""
     half = m.dyn_s / 2
     pts: list[Point] = []
     for r in range(m.dyn_reps):
@@ -200,13 +293,51 @@ def dynamic_points(m: Mode) -> list[Point]:
             for tb in tbs:
                 asm = assembly(kind, tb / 1e3 if tb else None,
                                jitter=0.1 if kind == "timer" else 0.0)
-                for window, dur, warm in (("all", m.dyn_s, 0.0), ("first", half, 0.0),
-                                          ("second", m.dyn_s, half)):
-                    p = {**_params("dynamic", kind, "reno", tb, dur), "start_set": r,
-                         "window": window}
-                    pts.append((p, mesh(asm, "reno", duration=dur, warmup=warm, seed=SEED,
-                                        active=active)))
+                p = {**_params("dynamic", kind, "reno", tb, m.dyn_s), "start_set": r}
+                pts.append((p, mesh(asm, "reno", duration=m.dyn_s, seed=SEED,
+                                    active=active, goodput_every=half)))
     return pts
+
+
+def dynamic_flow_windows(sw: Any) -> pd.DataFrame:
+    """Per dynamic run and TCP flow, its goodput (payload b/s over its active time) in
+    each window of tables 4–6: ``all`` [0, dyn_s), ``first`` [0, half), ``second``
+    [half, dyn_s). ``all`` is the run's flows table; the halves split the flow's
+    delivered segments at the goodput sample taken at the half (the counter the flows
+    table reads, so the windows add up), over the flow's active time in each half, as a
+    run cut at the half, or measured from it, would count them."""
+    params = sw.runs.drop_duplicates("point").set_index("point").rename(
+        columns={"assembler": "akind"})
+    rows = []
+    for _, r in sw.runs.drop_duplicates(["point", "replication"]).iterrows():
+        p, rep = int(r["point"]), int(r["replication"])
+        res = sw.result(p, rep)
+        dur = float(res.scenario["sim"]["duration"])
+        half = float(res.scenario["sim"]["trace"]["goodput"])
+        spans = {}
+        for i, f in enumerate(res.scenario["flow"]):
+            stop = f.get("stop")
+            spans[i] = (float(f.get("start", 0.0)), dur if stop is None else float(stop))
+        g = res.goodput_trace
+        at_half = dict(zip(g["flow"].astype(int), g["delivered_segments"].astype(int),
+                           strict=True))
+        fl = res.flows
+        for _, f in fl[fl["kind"] == "tcp"].iterrows():
+            i = int(f["flow"])
+            t0, t1 = spans[i]
+            bits = 8.0 * float(f["mss_bytes"])
+            d_half = at_half.get(i, 0)
+            d_all = int(f["segments_delivered"])
+            e1 = max(0.0, min(t1, half) - t0)
+            e2 = max(0.0, t1 - max(t0, half))
+            base = {"point": p, "replication": rep, "akind": params.loc[p, "akind"],
+                    "tb": float(params.loc[p, "tb_ms"]), "name": f["name"]}
+            rows += [{**base, "window": "all", "goodput_bps": float(f["goodput_bps"])},
+                     {**base, "window": "first",
+                      "goodput_bps": d_half * bits / e1 if e1 > 0 else 0.0},
+                     {**base, "window": "second",
+                      "goodput_bps": (d_all - d_half) * bits / e2 if e2 > 0 else 0.0}]
+    return pd.DataFrame(rows)
 
 
 def _stamp(ctx: Context) -> dict[str, Any]:
@@ -225,10 +356,11 @@ PAPER = Paper(
 )
 PAPER.experiments += [
     Experiment("linear", lambda ctx: linear_points(ctx.mode),
-               replications=lambda ctx: int(ctx.mode.reps)),
+               replications=lambda ctx: int(ctx.mode.reps), keep_traces=True,
+               refine=refine_linear),
     Experiment("trace", lambda ctx: trace_points(ctx.mode), keep_traces=True),
     Experiment("mesh", lambda ctx: mesh_points(ctx.mode)),
-    Experiment("dynamic", lambda ctx: dynamic_points(ctx.mode)),
+    Experiment("dynamic", lambda ctx: dynamic_points(ctx.mode), keep_traces=True),
     Experiment("ecwba_windows", lambda ctx: ecwba_window_points(ctx.mode)),
 ]
 
@@ -271,18 +403,19 @@ def point_params(sw: Any) -> pd.DataFrame:
         columns={"assembler": "kind", "tcp_variant": "variant"})
 
 
-def point_table(sw: Any) -> pd.DataFrame:
+def point_table(sw: Any, extra_keys: tuple[str, ...] = ()) -> pd.DataFrame:
     """One row per configuration (points that differ only in ``start_set`` and
     replications pooled): goodput mean and 95 % CI over runs, burst loss probability,
     mean burst length, timeouts and fast recoveries per run."""
     params = point_params(sw)
     runs = per_run(sw.table)
-    for k in KEYS:
+    keys = [*KEYS, *extra_keys]
+    for k in keys:
         runs[k] = [params.loc[p, k] for p in runs["point"]]
     rows = []
-    for key, g in runs.groupby(KEYS, sort=False):
+    for key, g in runs.groupby(keys, sort=False):
         m, lo, hi = ci95(g["goodput_Mbps"].to_numpy())
-        rows.append({"point": int(g["point"].iloc[0]), **dict(zip(KEYS, key, strict=True)),
+        rows.append({"point": int(g["point"].iloc[0]), **dict(zip(keys, key, strict=True)),
                      "replications_n": len(g),
                      "goodput_Mbps_mean": m, "goodput_Mbps_ci_lo": lo,
                      "goodput_Mbps_ci_hi": hi,
@@ -294,9 +427,62 @@ def point_table(sw: Any) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def linear_table(sw: Any, m: Mode, extra_keys: tuple[str, ...] = ()) -> pd.DataFrame:
+    """:func:`point_table` of the linear runs with the goodput measured after each run's
+    own warm-up (:func:`linear_settled`): ``goodput_Mbps_mean`` is the mean of the
+    replications' settled means, its interval Student-t over replications (with one
+    replication: the run's batch-means interval). ``goodput_fixed_warmup_Mbps`` keeps the
+    mean over ``[linear_warmup_s, end)``, transient included, for comparison.
+
+    A point with a replication that did not settle within ``linear_cap_s`` has
+    ``settled`` False and says why (``settle_reason``). If a replication is still
+    drifting (``stationary`` False: no warm-up found) the point has no steady-state
+    mean: its goodput is NaN (its claims cannot be decided) and
+    ``goodput_unsettled_Mbps`` keeps the number. A stationary point that missed the
+    precision keeps its mean with its (wide) interval."""
+    df = point_table(sw, extra_keys)
+    st = linear_settled(sw, m)
+    df["goodput_fixed_warmup_Mbps"] = df["goodput_Mbps_mean"]
+    extra: dict[str, list[Any]] = {k: [] for k in (
+        "settled", "stationary", "warmup_mser_s_max", "rel_half_width_max",
+        "goodput_unsettled_Mbps", "settle_reason")}
+    means, los, his = [], [], []
+    for p in df["point"]:
+        g = st[st["point"] == p]
+        ok = bool(g["stationary"].all())
+        x = g["goodput_settled_Mbps"].to_numpy(float)
+        if len(x) >= 2:
+            mu, lo, hi = ci95(x)
+        else:
+            mu, lo, hi = (float(x[0]), float(g["goodput_bm_ci_lo"].iloc[0]),
+                          float(g["goodput_bm_ci_hi"].iloc[0]))
+        means.append(mu if ok else math.nan)
+        los.append(lo if ok else math.nan)
+        his.append(hi if ok else math.nan)
+        extra["settled"].append(bool(g["settled"].all()))
+        extra["stationary"].append(ok)
+        extra["warmup_mser_s_max"].append(float(g["warmup_mser_s"].max()))
+        extra["rel_half_width_max"].append(float(g["rel_half_width"].max()))
+        extra["goodput_unsettled_Mbps"].append(math.nan if ok else mu)
+        extra["settle_reason"].append("; ".join(sorted(set(r for r in g["settle_reason"]
+                                                           if r))))
+    df["goodput_Mbps_mean"], df["goodput_Mbps_ci_lo"], df["goodput_Mbps_ci_hi"] = (
+        means, los, his)
+    for k, v in extra.items():
+        df[k] = v
+    return df
+
+
 def best_timer(df: pd.DataFrame) -> pd.Series:
+    """The timer point of highest goodput; if any timer point is NaN (not settled) the
+    best is unknown: the row returned has a NaN goodput."""
     t = df[df["kind"] == "timer"]
-    return t.iloc[int(np.argmax(t["goodput_Mbps_mean"].to_numpy(float)))]
+    y = t["goodput_Mbps_mean"].to_numpy(float)
+    if np.isnan(y).any():
+        row = t.iloc[int(np.nanargmax(y))].copy() if np.isfinite(y).any() else t.iloc[0].copy()
+        row["goodput_Mbps_mean"] = math.nan
+        return row
+    return t.iloc[int(np.argmax(y))]
 
 
 def gain_pct(a: float, b: float) -> float:
@@ -317,7 +503,7 @@ SS_LEVELS = (100.0, 1000.0, 5000.0)
 
 def analyse(ctx: Context) -> None:
     stamp = ctx.stamp
-    lin = point_table(ctx.results["linear"])
+    lin = linear_table(ctx.results["linear"], ctx.mode)
     mesh_pts = point_table(ctx.results["mesh"])
     # Table 1: CWBA against the best timer, per variant.
     t1 = []
@@ -460,14 +646,9 @@ def dynamic_totals(sw: Any) -> pd.DataFrame:
     """Figs 16–18: per measurement window, the total goodput of all flows (Mb/s, each
     flow over its active time, as in tables 4–6) for each timer period and for CWBA,
     averaged over replications."""
-    params = sw.runs.drop_duplicates("point").set_index("point").rename(
-        columns={"assembler": "akind"})
-    t = sw.table[sw.table["kind"] == "tcp"]
-    t = t.assign(akind=[params.loc[p, "akind"] for p in t["point"]],
-                 tb=[float(params.loc[p, "tb_ms"]) for p in t["point"]],
-                 window=[params.loc[p, "window"] for p in t["point"]])
-    tot = t.groupby(["window", "akind", "tb", "replication", "point"], as_index=False)[
-        "goodput_bps"].sum()
+    t = dynamic_flow_windows(sw)
+    tot = pd.DataFrame(t.groupby(["window", "akind", "tb", "replication", "point"],
+                                 as_index=False)["goodput_bps"].sum())
     out = tot.groupby(["window", "akind", "tb"], as_index=False).agg(
         total_goodput_Mbps=("goodput_bps", lambda s: float(s.mean()) / 1e6),
         replications_n=("goodput_bps", "size"))
@@ -504,12 +685,7 @@ def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:
     """Tables 4–6: per measurement window, per flow, CWBA against the flow's best timer
     (goodput averaged over replications, Mb/s over the window), and a ``total`` row
     comparing CWBA's total with the best timer's total."""
-    params = sw.runs.drop_duplicates("point").set_index("point").rename(
-        columns={"assembler": "akind"})
-    t = sw.table[sw.table["kind"] == "tcp"]
-    t = t.assign(akind=[params.loc[p, "akind"] for p in t["point"]],
-                 tb=[params.loc[p, "tb_ms"] for p in t["point"]],
-                 window=[params.loc[p, "window"] for p in t["point"]])
+    t = dynamic_flow_windows(sw)
     out = {}
     for w, g in t.groupby("window"):
         pf = pd.DataFrame(g.groupby(["akind", "tb", "name"], as_index=False)[

@@ -116,9 +116,14 @@ def _tcp(name: str, src: str, dst: str, variant: str, **kw: Any) -> dict[str, An
 
 
 def linear(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0,
-           warmup: float = 0.0, seed: int = 1, cwnd_trace: bool = False) -> dict[str, Any]:
+           warmup: float = 0.0, seed: int = 1, cwnd_trace: bool = False,
+           goodput_every: float | None = None,
+           udp_mean_on: str = UDP_MEAN_ON) -> dict[str, Any]:
     """Fig. 1: one FTP flow (``variant``, assembly ``asm`` at E1) against the on/off UDP
-    real-time source (4 ms timer assembly at E3) on C1 → C2."""
+    real-time source (4 ms timer assembly at E3) on C1 → C2. ``goodput_every``: sample
+    the FTP flow's delivered segments every this many seconds (``sim.trace.goodput``, for
+    :mod:`burstlab.reproduce.settle`). ``udp_mean_on``: the UDP source's mean on period
+    (not given by the paper); its mean off period keeps it on 1 % of the time."""
     opt = {"rate": OPTICAL_RATE, "delay": OPTICAL_DELAY, "wavelengths": 1}
     el = {"rate": ELECTRICAL_RATE, "delay": ELECTRICAL_DELAY}
     sc: dict[str, Any] = {
@@ -155,14 +160,29 @@ def linear(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0
             _tcp("ftp", "ftp_server", "ftp_client", variant),
             {"type": "onoff", "name": "rt", "src": "rt_server", "dst": "rt_client",
              "rate": ELECTRICAL_RATE, "packet_size": f"{SEGMENT_BYTES}B",
-             "mean_on": UDP_MEAN_ON, "mean_off": UDP_MEAN_OFF},
+             "mean_on": udp_mean_on, "mean_off": _off_for(udp_mean_on)},
         ],
     }
     if warmup > 0:
         sc["sim"]["warmup"] = warmup
+    trace: dict[str, Any] = {}
     if cwnd_trace:
-        sc["sim"]["trace"] = {"cwnd": True}
+        trace["cwnd"] = True
+    if goodput_every:
+        trace["goodput"] = float(goodput_every)
+    if trace:
+        sc["sim"]["trace"] = trace
     return sc
+
+
+def _off_for(mean_on: str) -> str:
+    """The mean off period that keeps the UDP source on 1 % of the time (§3: "on 1 % of
+    the time"): 99 × the mean on period (990 ms for our 10 ms)."""
+    if mean_on == UDP_MEAN_ON:
+        return UDP_MEAN_OFF
+    from burstlab.units import parse_time
+
+    return f"{99 * float(parse_time(mean_on)):.9g}s"
 
 
 #: Mesh core fibres (our reading of fig. 2): a ring N1 … N8 and chords N1–N5, N3–N7.
@@ -189,7 +209,8 @@ MESH_ROUTES: dict[int, list[str]] = {
 
 def mesh(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0,
          warmup: float = 0.0, seed: int = 1,
-         active: dict[int, tuple[float, float | None]] | None = None) -> dict[str, Any]:
+         active: dict[int, tuple[float, float | None]] | None = None,
+         goodput_every: float | None = None) -> dict[str, Any]:
     """Fig. 2 (our reading, module docs): nine FTP flows S_i → D_i over the mesh, every
     ingress with assembly ``asm``. ``active`` maps a flow to its (start, stop) seconds
     (the dynamic-flow scenario of §3.6); by default every flow runs throughout."""
@@ -223,4 +244,6 @@ def mesh(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0,
     }
     if warmup > 0:
         sc["sim"]["warmup"] = warmup
+    if goodput_every:
+        sc["sim"]["trace"] = {"goodput": float(goodput_every)}
     return sc

@@ -139,6 +139,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
     r.h(2, "Start-time sensitivity")
     img(r, "start_sensitivity")
     flips = [c.id for c in claims if "flips" in c.note or "depends on the start" in c.note]
+    choices_text(r, flips)
     r.p("The scenario is deterministic, so the start times are its only free input. "
         "Claims whose outcome changes with them (their notes give the counts): "
         + (", ".join(f"`{i}`" for i in flips) if flips else "none") + ".")
@@ -201,3 +202,25 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
 
 
 PAPER.report = build_report
+
+
+def choices_text(r: Report, flips: list[str]) -> None:
+    """The section "What burstlab had to choose"; the start times are swept above."""
+    from burstlab.reproduce.choices import Choice, section
+
+    section(r, [
+        Choice("Flow start times", "fixed patterns and uniform draws in "
+               f"[0, {1000 * RANDOM_START_MAX_S:.0f} ms]", "0–1 s, any order",
+               "§III gives none; the scenario has no other random input",
+               ("flips " + ", ".join(f"`{i}`" for i in flips)) if flips
+               else "no claim flips with the start times (section above)", bool(flips)),
+        Choice("Queue limit convention", f"queue_pkts {QUEUE_PKTS} (ns-2 queue-limit "
+               f"{NS2_QUEUE_LIMIT})", "4–5 waiting packets",
+               "ns-2 counts the packet in transmission", "matched to ns-2, not swept"),
+        Choice("Throughput definition", "payload of arriving data segments, "
+               "retransmissions included", "with / without retransmissions",
+               "a trace-based measurement counts every arrival",
+               "`runs.csv` has goodput too"),
+        Choice("OBS core assembly period", TB, "1–10 ms", "not given for the OBS run",
+               "not swept"),
+    ])

@@ -124,7 +124,9 @@ def access_segps(setup: Setup) -> float:
 def duration_for(mode: Mode, tb: float, pb: float, setup: Setup) -> float:
     """Simulated seconds per replication (module docstring)."""
     lam = access_segps(setup)
-    rate = min(lam, WM_SEGMENTS / (RTT0_SIZING + 2 * tb))
+    # Longer access delays (the base-RTT sensitivity) add 4 × the extra delay.
+    rtt0 = RTT0_SIZING + 4 * max(0.0, parse_time(setup.access_delay) - 10e-6)
+    rate = min(lam, WM_SEGMENTS / (rtt0 + 2 * tb))
     s = min(rate * tb + 1.0, WM_SEGMENTS)
     if pb <= 0:
         return mode.min_s
@@ -139,7 +141,7 @@ def _point(setup: Setup, tb_us: float, pb: float, mode: Mode,
     dur = duration_for(mode, tb, pb, setup)
     params = {"experiment": experiment, "setup": setup.name, "tb_us": float(tb_us),
               "tb_s": tb, "pb": pb, "variant": setup.variant, "access": setup.access,
-              "fibre_km": setup.fibre_km, "b": setup.b, "ack_loss": setup.ack_loss,
+              "access_delay": setup.access_delay, "fibre_km": setup.fibre_km, "b": setup.b, "ack_loss": setup.ack_loss,
               "duration_s": dur}
     return params, testbed(tb, pb, setup, duration=dur, warmup=round(0.05 * dur, 4),
                            seed=SEED)

@@ -40,6 +40,73 @@ def point_table(df: pd.DataFrame) -> pd.DataFrame:
         "TO per run": d["to_events_mean"], "simulated s per run": d["duration_s"]})
 
 
+def _setup_effect(verd: pd.DataFrame, sens: pd.DataFrame, names: list[str],
+                  ids: tuple[str, ...]) -> tuple[str, bool]:
+    """The verdicts of claims ``ids`` on each set-up of ``names`` (with its best period
+    at the lowest lossy Pb), and whether any verdict differs between them."""
+    parts, differ = [], False
+    lossy = sens[sens["pb"] > 0]
+    for cid in ids:
+        v = verd[verd["claim_id"] == cid].set_index("setup")
+        vs = [str(v.loc[n, "verdict"]) for n in names if n in v.index]
+        differ |= len(set(vs)) > 1
+    for n in names:
+        v = verd[verd["setup"] == n].set_index("claim_id")
+        g = lossy[lossy["setup"] == n]
+        best = ""
+        if len(g):
+            h = g[g["pb"] == float(g["pb"].min())]
+            y = h["goodput_Mbps_mean"].to_numpy(float)
+            best = f"best period {float(h['tb_us'].to_numpy(float)[int(y.argmax())]):g} µs"
+        got = []
+        for cid in ids:
+            if cid in v.index:
+                row = v.loc[cid]
+                got.append(f"{cid.removeprefix('fig2.')} {row['verdict']!s} "
+                           f"({row['burstlab_value']!s})")
+        parts.append(f"{n}: {best}; " + ", ".join(got))
+    return "; ".join(parts), differ
+
+
+def choices_text(r: Report, ctx: Context) -> None:
+    """The section "What burstlab had to choose": every unknown of the testbed, its
+    range, and what the sensitivity set-ups show."""
+    from burstlab.reproduce.choices import Choice, section
+    from burstlab.reproduce.papers.zhou.testbed import ACCESS_DELAYS
+
+    verd: pd.DataFrame = ctx.values["sens_verdicts"]
+    sens: pd.DataFrame = ctx.values["sens"]
+    key = ("fig2.optimal_period", "fig2.drop_to_3000us.pb=0.1%",
+           "fig2.drop_to_3000us.pb=0.8%")
+
+    def eff(names: list[str]) -> tuple[str, bool]:
+        return _setup_effect(verd, sens, [n for n in names if n in set(verd["setup"])],
+                             key)
+
+    rtt, rtt_dec = eff([BASE.name, *(f"access_delay_{d}" for d in ACCESS_DELAYS),
+                        "fibre_50km"])
+    var, var_dec = eff([BASE.name, "reno", "sack"])
+    acc, acc_dec = eff([BASE.name, "fast_ethernet"])
+    ack, ack_dec = eff([BASE.name, "ack_loss"])
+    section(r, [
+        Choice("Base round trip (access delay, fibre length)",
+               f"{BASE.access_delay} one-way access, {BASE.fibre_km:g} km fibres "
+               "(RTT0 ≈ 0.14 ms)", f"access 10 µs–{ACCESS_DELAYS[-1]}, fibre 2–50 km",
+               "§2.1 gives no host, cabling or stack delays; a lab testbed's hosts sit "
+               "metres from the edges, a campus path adds milliseconds", rtt, rtt_dec),
+        Choice("Access rate", BASE.access, "100 Mb/s–1 Gb/s",
+               "the 1.25 Gb/s channels are GbE line rate", acc, acc_dec),
+        Choice("TCP loss recovery", BASE.variant, "Reno, NewReno, SACK",
+               "a Linux 2.6 host of 2005–2007", var, var_dec),
+        Choice("ACK-only bursts dropped", "no", "no / yes with Pb",
+               "the paper drops data bursts deliberately", ack, ack_dec),
+        Choice("Delayed ACKs", f"b = {BASE.b}, {BASE.delack_timeout} timer",
+               "b = 1–2, 40–200 ms", "Linux default of the time", "not swept"),
+        Choice("Minimum RTO", BASE.min_rto, "200 ms–1 s", "Linux default (RFC 6298 "
+               "allows 1 s)", "not swept"),
+    ])
+
+
 def build_report(ctx: Context, claims: list[Claim]) -> Report:
     m = ctx.mode
     fig2: pd.DataFrame = ctx.values["fig2"]
@@ -149,6 +216,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
     r.p("Best simulated period (µs) per set-up and Pb (%):")
     r.table(tab.rename(columns={"pb": "Pb (%)"}))
 
+    choices_text(r, ctx)
     part2(r, ctx)
 
     r.h(2, "Files")

@@ -36,6 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from burstlab.units import parse_time
+
 #: zhou §2.1: 8 channels per fibre, one of them the control channel.
 DATA_WAVELENGTHS = 7
 CHANNEL_RATE = "1.25Gb/s"
@@ -79,6 +81,9 @@ class Setup:
     why: str = ""
 
 
+#: One-way access delays of the base-RTT sensitivity (the base set-up has 10 µs).
+ACCESS_DELAYS = ("100us", "1ms", "4ms")
+
 #: Our choice for the testbed of 2005–2007 (reasons in the report and README).
 BASE = Setup(
     name="base",
@@ -96,6 +101,12 @@ SENSITIVITY = (
             why="50 km fibres instead of 2 km (0.5 ms more round-trip time)"),
     replace(BASE, name="ack_loss", ack_loss=True,
             why="ACK-only bursts dropped with Pb too"),
+    # The base round trip (§2.1 gives no host, cabling or stack delays): one-way access
+    # delays from a lab patch cable to a campus path, each adding 4 × the delay to RTT0.
+    *(replace(BASE, name=f"access_delay_{d}", access_delay=d,
+              why=f"{d} one-way access delay instead of 10 µs (base RTT "
+                  f"+{4 * float(parse_time(d)) * 1e3 - 0.04:.2f} ms)")
+      for d in ACCESS_DELAYS),
 )
 
 
