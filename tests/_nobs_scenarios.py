@@ -1,0 +1,66 @@
+"""OBS scenarios shared by the nOBS export and differential tests."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+#: host – ingress E0 ==fibre== core C1 ==fibre== egress E2 – host: the refsim example's
+#: network (ids E0=0, C1=1, E2=2, src=3, dst=4 in nOBS), one Reno flow, 2 ms timer.
+EDGE_CORE_EDGE: dict[str, Any] = {
+    "name": "edge-core-edge",
+    "sim": {"duration": "2s", "seed": 1},
+    "node": [
+        {"name": "E0", "kind": "edge"},
+        {"name": "C1", "kind": "core"},
+        {"name": "E2", "kind": "edge"},
+        {"name": "src", "kind": "host"},
+        {"name": "dst", "kind": "host"},
+    ],
+    "link": [
+        {"a": "src", "b": "E0", "rate": "100Mb/s", "delay": "1ms"},
+        {"a": "E2", "b": "dst", "rate": "100Mb/s", "delay": "1ms"},
+    ],
+    "fibre": [
+        {"a": "E0", "b": "C1", "rate": "1Gb/s", "delay": "5ms", "wavelengths": 1},
+        {"a": "C1", "b": "E2", "rate": "1Gb/s", "delay": "5ms", "wavelengths": 1},
+    ],
+    "obs": {
+        "assembly": {"type": "timer", "tb": "2ms"},
+        "classifier": "per_flow",
+        "ack_mode": "assemble",
+        "scheduler": "laucvf",
+        "conversion": False,
+        "signalling": "jet",
+        "bcp_processing": "10us",
+        "switch_setup": "5us",
+    },
+    "flow": [
+        {"name": "f0", "type": "tcp", "src": "src", "dst": "dst", "variant": "reno",
+         "mss": "1000B", "wm": 64},
+    ],
+}
+
+
+def edge_core_edge(**obs: Any) -> dict[str, Any]:
+    """A copy of :data:`EDGE_CORE_EDGE` with ``obs`` keys replaced."""
+    s = copy.deepcopy(EDGE_CORE_EDGE)
+    s["obs"].update(obs)
+    return s
+
+
+def two_sources(duration: str = "2s", wavelengths: int = 1, **obs: Any) -> dict[str, Any]:
+    """Two hosts behind E0 sending to two hosts behind E2 over the same fibres: their
+    bursts meet on each fibre (one TCP flow per pair)."""
+    s = edge_core_edge(**obs)
+    s["sim"]["duration"] = duration
+    s["node"] += [{"name": "src2", "kind": "host"}, {"name": "dst2", "kind": "host"}]
+    s["link"] += [
+        {"a": "src2", "b": "E0", "rate": "100Mb/s", "delay": "1ms"},
+        {"a": "E2", "b": "dst2", "rate": "100Mb/s", "delay": "1ms"},
+    ]
+    for f in s["fibre"]:
+        f["wavelengths"] = wavelengths
+    s["flow"].append({"name": "f1", "type": "tcp", "src": "src2", "dst": "dst2",
+                      "variant": "reno", "mss": "1000B", "wm": 64, "start": "0.0013s"})
+    return s
