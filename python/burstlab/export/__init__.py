@@ -30,12 +30,15 @@ def export_ns2(scenario: Any, *, seed: int | None = None, replication: int | Non
 
 def export_nobs(scenario: Any, *, seed: int | None = None, replication: int | None = None,
                 trace: str | None = None, drop_as: str = "data",
-                trace_fibres_only: bool = False) -> NobsScript:
+                trace_fibres_only: bool = False, duration: str | None = None
+                ) -> NobsScript:
     """Validates the OBS ``scenario`` (path, TOML text or dict) and translates it to an
     nOBS v2.1 Tcl script (:func:`burstlab.export.nobs.to_nobs`)."""
     from burstlab.api import load_scenario
 
     spec: Mapping[str, Any] = load_scenario(scenario)
+    if duration is not None:
+        spec = {**spec, "sim": {**dict(spec.get("sim", {})), "duration": duration}}
     _core.validate(json.dumps(spec), "json")
     return to_nobs(spec, seed=seed, replication=replication, trace=trace, drop_as=drop_as,
                    trace_fibres_only=trace_fibres_only)

@@ -71,11 +71,15 @@ def _cmd_export_nobs(args: argparse.Namespace) -> int:
 
         if nobs_binary() is None:
             raise ValueError(f"--compare needs nOBS: run `make nobs` or set {NOBS_ENV}")
-        df = compare(args.scenario, seed=args.seed, replication=args.replication)
+        try:
+            df = compare(args.scenario, seed=args.seed, replication=args.replication,
+                         duration=args.duration)
+        except RuntimeError as e:
+            raise ValueError(str(e)) from None
         print(df.T.to_string(float_format=lambda x: f"{x:.6g}"))
         return 0
     script = export_nobs(args.scenario, seed=args.seed, replication=args.replication,
-                         trace=args.trace, drop_as=args.drop_as)
+                         trace=args.trace, drop_as=args.drop_as, duration=args.duration)
     for msg in script.warnings:
         print(f"burstlab: warning: {msg}", file=sys.stderr)
     if args.out:
@@ -112,6 +116,9 @@ def add_parser(sub: Any) -> None:
                    help="make the script write nOBS's packet trace to this file")
     o.add_argument("--seed", type=int, default=None, help="master seed (overrides sim.seed)")
     o.add_argument("--replication", type=int, default=None, help="replication index")
+    o.add_argument("--duration", default=None,
+                   help="simulated time (overrides sim.duration; nOBS aborts long runs, "
+                   "see docs/topics/nobs.md)")
     o.add_argument("--drop-as", choices=["data", "control"], default="data",
                    help="inject obs.drop_burst as data-burst loss (default) or as "
                    "control-packet loss on the first fibre")

@@ -104,7 +104,13 @@ def run_nobs(script: NobsScript | str, *, workdir: str | Path | None = None,
             flows[i] = NobsFlow(i, *vals)
     if proc.returncode != 0 or not flows:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
-        raise RuntimeError(f"nOBS failed (exit {proc.returncode}): {' | '.join(tail)}")
+        msg = f"nOBS failed (exit {proc.returncode}): {' | '.join(tail)}"
+        if "BIG PROBLEM: wrong delay" in proc.stdout:
+            msg += (" -- nOBS's own abort: optical/op-sragent.cc compares a burst's "
+                    "floating-point arrival with its reservation's end to 1e-14 s, which "
+                    "rounding exceeds once simulated time passes 64 s (one ulp is 1.4e-14 "
+                    "s there); run shorter (--duration), docs/topics/nobs.md")
+        raise RuntimeError(msg)
     return NobsRun(flows, tr, proc.stdout)
 
 
@@ -193,7 +199,8 @@ def burstlab_bursts(bursts: pd.DataFrame, queue: int, offset_s: float,
 
 
 def compare(scenario: Any, *, seed: int | None = None, replication: int | None = None,
-            workdir: str | Path | None = None) -> pd.DataFrame:
+            workdir: str | Path | None = None, duration: str | None = None
+            ) -> pd.DataFrame:
     """Runs an OBS scenario in burstlab and in nOBS and returns one row per flow with
     both simulators' counters side by side (``*_burstlab`` / ``*_nobs``), and, per flow,
     the bursts its data queue sent, delivered and lost in each."""
@@ -203,6 +210,8 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
     from burstlab.export import export_nobs
 
     spec = load_scenario(scenario)
+    if duration is not None:
+        spec = {**spec, "sim": {**dict(spec.get("sim", {})), "duration": duration}}
     script = export_nobs(spec, seed=seed, replication=replication, trace="trace.tr",
                          trace_fibres_only=True)
     nb = run_nobs(script, workdir=workdir, trace=True)
