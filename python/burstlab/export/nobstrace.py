@@ -220,7 +220,7 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
     sim["trace"] = {**dict(sim.get("trace", {})), "bursts": True}
     spec2["sim"] = sim
     res = run(spec2, seed=seed, replication=replication)
-    duration = float(res.meta["duration_s"])
+    span_s = float(res.meta["duration_s"])
     ids = script.node_ids
     bt = res.burst_trace
     rows = []
@@ -236,8 +236,8 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
         bl = bt[bt.queue == q] if bt is not None and q is not None else None
         rows.append({
             "flow": i, "name": fl["name"], "kind": fl["kind"],
-            "goodput_segps_burstlab": int(fl["segments_delivered"]) / duration,
-            "goodput_segps_nobs": n.acked_segments / duration,
+            "goodput_segps_burstlab": int(fl["segments_delivered"]) / span_s,
+            "goodput_segps_nobs": n.acked_segments / span_s,
             "segments_sent_burstlab": fl["segments_sent"] if tcp else None,
             "segments_sent_nobs": n.data_packets if tcp else None,
             "retransmits_burstlab": fl["retransmits"] if tcp else None,
