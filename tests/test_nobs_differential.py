@@ -140,3 +140,68 @@ def test_two_flows_share_the_fibres(wavelengths: int, tmp_path: Path) -> None:
         ours, theirs = _burst_tables(spec, script, nb, res, flow)
         _assert_same_bursts(ours, theirs, hops=2)
         _assert_same_sends(nb, res, script.node_ids[src], flow)
+
+
+# ---------------------------------------------------------------- random contention
+#
+# Why the tolerance is what it is (as tests/test_ns2_random_loss.py). The UDP source's
+# on/off periods come from different generators, so one seed gives the two simulators
+# different contention; each quantity is compared as two independent samples of N runs.
+# The difference of the means has standard error SE = sqrt(s_b²/N + s_n²/N); it passes
+# when |mean_b − mean_n| ≤ 3.29·SE (two-sided 99.9 % normal quantile: a 0.1 % false
+# alarm per quantity were both simulators the same), and it must resolve: 3.29·SE at
+# most 35 % of nOBS's mean. Both simulators are deterministic per seed: not flaky.
+CONTENTION_SEEDS = range(9, 25)
+Z = 3.29
+
+
+@pytest.fixture(scope="module")
+def contention_runs() -> Any:
+    import pandas as pd
+    from _nobs_scenarios import contention
+
+    from burstlab.export.nobstrace import compare
+
+    rows = []
+    for seed in CONTENTION_SEEDS:
+        df = compare(contention(seed))
+        df["seed"] = seed
+        rows.append(df)
+    d = pd.concat(rows)
+    d["loss_burstlab"] = d.bursts_lost_burstlab / d.data_bursts_burstlab
+    d["loss_nobs"] = d.bursts_lost_nobs / d.data_bursts_nobs
+    return d
+
+
+def _agree(d: Any, name: str, col: str) -> tuple[bool, str]:
+    x = d[d.name == name]
+    b, n = x[f"{col}_burstlab"], x[f"{col}_nobs"]
+    se = float(np.sqrt(b.var() / len(b) + n.var() / len(n)))
+    diff = float(b.mean() - n.mean())
+    msg = (f"{name} {col}: burstlab {b.mean():.5g}, nOBS {n.mean():.5g}, "
+           f"difference {diff:.3g} = {diff / se:.2f} SE over {len(b)} seeds")
+    assert Z * se <= 0.35 * float(n.mean()), "does not resolve: " + msg
+    return abs(diff) <= Z * se, msg
+
+
+@needs_nobs
+@pytest.mark.parametrize("name", ["tcp", "udp"])
+def test_contention_burst_loss_agrees(contention_runs: Any, name: str) -> None:
+    ok, msg = _agree(contention_runs, name, "loss")
+    assert ok, msg
+
+
+@needs_nobs
+def test_contention_udp_goodput_agrees(contention_runs: Any) -> None:
+    ok, msg = _agree(contention_runs, "udp", "goodput_segps")
+    assert ok, msg
+
+
+@needs_nobs
+@pytest.mark.xfail(strict=True, reason=(
+    "open disagreement (docs/topics/nobs.md): with the same burst loss probability, "
+    "Reno's goodput under contention is 44 % higher in nOBS (2697 against 1873 "
+    "segments/s over 16 seeds, 26.4 against 21.6 timeouts per run); not yet explained"))
+def test_contention_tcp_goodput_agrees(contention_runs: Any) -> None:
+    ok, msg = _agree(contention_runs, "tcp", "goodput_segps")
+    assert ok, msg

@@ -160,8 +160,12 @@ def nobs_bursts(trace: pd.DataFrame, path: list[int], fid: int | None = None,
         out[f"arrive_{j}_s"] = col.reindex(data_uids).to_numpy()
     lost = drops.from_node.reindex(data_uids)
     arrived = ~np.isnan(out[f"arrive_{len(path) - 1}_s"].to_numpy())
-    out["fate"] = np.where(lost.notna().to_numpy(), "lost",
-                           np.where(arrived, "delivered", "in_flight"))
+    # A burst that never reached the egress while a later one on the path did was lost
+    # (nOBS traces a reservation failure only with trace-all, not with trace-queue).
+    later_arrived = np.flip(np.maximum.accumulate(np.flip(arrived)))
+    later_arrived = np.append(later_arrived[1:], False) if len(arrived) else later_arrived
+    gone = lost.notna().to_numpy() | (~arrived & later_arrived)
+    out["fate"] = np.where(gone, "lost", np.where(arrived, "delivered", "in_flight"))
     out["lost_at"] = lost.fillna(-1).astype(int).to_numpy()
     return out
 
