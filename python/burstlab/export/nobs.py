@@ -221,8 +221,9 @@ def to_nobs(
     ack_mode = str(obs.get("ack_mode", "assemble"))
     if ack_mode == "bypass":
         warnings.append("obs.ack_mode: 'bypass' is exported as nOBS's ackdontburst 1: each "
-                        "ACK crosses the core as a burst of its own (with offset and "
-                        "reservation), not on a separate link as in burstlab")
+                        "ACK crosses the core at once as a burst of its own, without "
+                        "offset or reservation (optical/op-sragent.cc); burstlab's bypass "
+                        "link also queues ACKs behind one another")
     default_asm = obs.get("assembly") or {"type": "timer", "tb": "1ms"}
     timeout, size_thr, count = _triggers(default_asm, "obs.assembly")
     atype = str(default_asm.get("type", "timer"))

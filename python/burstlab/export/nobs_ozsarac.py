@@ -12,8 +12,9 @@ contention with the real-time source's bursts downstream), ``burst_loss_prob``,
 ``retransmits``, ``timeouts``.
 
 Differences of the export that matter here (docs/topics/nobs.md): ACKs bypass the core
-on a link of their own in burstlab but cross it as single-packet bursts in nOBS
-(``ackdontburst 1``); nOBS uses ``SWITCHTIME`` as a guard between bursts on a wavelength;
+on a link of their own in burstlab (Σ fibre delays, one transmission, a FIFO queue); in
+nOBS (``ackdontburst 1``) each crosses the fibres at once as a burst of its own, without
+offset or reservation; nOBS uses ``SWITCHTIME`` as a guard between bursts on a wavelength;
 burstlab's assembly queue limit (100 000 packets) has no nOBS counterpart (never reached
 here). Runs stay below nOBS's floating-point abort (about 200 simulated s, see the docs).
 """
