@@ -172,6 +172,11 @@ def test_contention_with_a_cbr_source_is_identical(tmp_path: Path) -> None:
 # when |mean_b − mean_n| ≤ 3.29·SE (two-sided 99.9 % normal quantile: a 0.1 % false
 # alarm per quantity were both simulators the same), and it must resolve: 3.29·SE at
 # most 35 % of nOBS's mean. Both simulators are deterministic per seed: not flaky.
+#
+# The UDP rate is 77 Mb/s, not 80: at 80 Mb/s a 1000-byte packet arrives every 100 µs
+# and the 2 ms timer expires exactly on a packet's arrival in every on period, a tie that
+# burstlab's half-open cycle gives to the next burst and nOBS's floating-point clock to
+# either (docs/topics/nobs.md, "Ties at the timer").
 CONTENTION_SEEDS = range(9, 25)
 Z = 3.29
 
@@ -179,22 +184,27 @@ Z = 3.29
 @pytest.fixture(scope="module")
 def contention_runs() -> Any:
     import pandas as pd
-    from _nobs_scenarios import contention
 
+    from _nobs_scenarios import contention
     from burstlab.export.nobstrace import compare
 
     rows = []
     for seed in CONTENTION_SEEDS:
-        df = compare(contention(seed))
+        df = compare(contention(seed, udp_rate="77Mb/s"))
         df["seed"] = seed
         rows.append(df)
     d = pd.concat(rows)
     d["loss_burstlab"] = d.bursts_lost_burstlab / d.data_bursts_burstlab
     d["loss_nobs"] = d.bursts_lost_nobs / d.data_bursts_nobs
-    return d
+    both = d.groupby("seed")[["bursts_lost_burstlab", "data_bursts_burstlab",
+                              "bursts_lost_nobs", "data_bursts_nobs"]].sum()
+    both["loss_burstlab"] = both.bursts_lost_burstlab / both.data_bursts_burstlab
+    both["loss_nobs"] = both.bursts_lost_nobs / both.data_bursts_nobs
+    both["name"] = "all"
+    return pd.concat([d, both.reset_index()])
 
 
-def _agree(d: Any, name: str, col: str) -> tuple[bool, str]:
+def _agree(d: Any, name: str, col: str) -> None:
     x = d[d.name == name]
     b, n = x[f"{col}_burstlab"], x[f"{col}_nobs"]
     se = float(np.sqrt(b.var() / len(b) + n.var() / len(n)))
@@ -202,27 +212,12 @@ def _agree(d: Any, name: str, col: str) -> tuple[bool, str]:
     msg = (f"{name} {col}: burstlab {b.mean():.5g}, nOBS {n.mean():.5g}, "
            f"difference {diff:.3g} = {diff / se:.2f} SE over {len(b)} seeds")
     assert Z * se <= 0.35 * float(n.mean()), "does not resolve: " + msg
-    return abs(diff) <= Z * se, msg
+    assert abs(diff) <= Z * se, msg
 
 
 @needs_nobs
-@pytest.mark.parametrize("name", ["tcp", "udp"])
-def test_contention_burst_loss_agrees(contention_runs: Any, name: str) -> None:
-    ok, msg = _agree(contention_runs, name, "loss")
-    assert ok, msg
-
-
-@needs_nobs
-def test_contention_udp_goodput_agrees(contention_runs: Any) -> None:
-    ok, msg = _agree(contention_runs, "udp", "goodput_segps")
-    assert ok, msg
-
-
-@needs_nobs
-@pytest.mark.xfail(strict=True, reason=(
-    "open disagreement (docs/topics/nobs.md): with the same burst loss probability, "
-    "Reno's goodput under contention is 44 % higher in nOBS (2697 against 1873 "
-    "segments/s over 16 seeds, 26.4 against 21.6 timeouts per run); not yet explained"))
-def test_contention_tcp_goodput_agrees(contention_runs: Any) -> None:
-    ok, msg = _agree(contention_runs, "tcp", "goodput_segps")
-    assert ok, msg
+@pytest.mark.parametrize(("name", "col"), [
+    ("tcp", "loss"), ("all", "loss"), ("tcp", "goodput_segps"), ("udp", "goodput_segps"),
+])
+def test_random_contention_agrees(contention_runs: Any, name: str, col: str) -> None:
+    _agree(contention_runs, name, col)
