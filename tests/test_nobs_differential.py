@@ -184,8 +184,8 @@ Z = 3.29
 @pytest.fixture(scope="module")
 def contention_runs() -> Any:
     import pandas as pd
-
     from _nobs_scenarios import contention
+
     from burstlab.export.nobstrace import compare
 
     rows = []
