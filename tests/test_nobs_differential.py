@@ -221,3 +221,33 @@ def _agree(d: Any, name: str, col: str) -> None:
 ])
 def test_random_contention_agrees(contention_runs: Any, name: str, col: str) -> None:
     _agree(contention_runs, name, col)
+
+
+# ---------------------------------------------------------------- the CLI
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@needs_nobs
+def test_cli_compare_on_the_examples() -> None:
+    import subprocess
+    import sys
+
+    cli = [sys.executable, "-m", "burstlab.cli", "export", "nobs"]
+    p = subprocess.run([*cli, str(ROOT / "examples" / "nobs_edge_core_edge.toml"),
+                        "--compare"], capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    rows = dict(line.split(None, 1) for line in p.stdout.splitlines()[1:])
+    # One injected data-burst loss; both simulators send the same segments.
+    assert rows["bursts_lost_burstlab"].strip() == rows["bursts_lost_nobs"].strip() == "1"
+    assert rows["segments_sent_burstlab"].strip() == rows["segments_sent_nobs"].strip()
+    # The README's OBS example: 10 GB/s fibres, 100 s. nOBS aborts past 64 s on its own
+    # floating-point check (the error says so); 30 s compare.
+    yu = str(ROOT / "examples" / "yu_path.toml")
+    p = subprocess.run([*cli, yu, "--compare"], capture_output=True, text=True, check=False)
+    assert p.returncode == 2 and "BIG PROBLEM: wrong delay" in p.stderr
+    assert "Traceback" not in p.stderr
+    p = subprocess.run([*cli, yu, "--compare", "--duration", "30s"], capture_output=True,
+                       text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    assert "data_bursts_nobs" in p.stdout
