@@ -227,6 +227,11 @@ def to_nobs(
     default_asm = obs.get("assembly") or {"type": "timer", "tb": "1ms"}
     timeout, size_thr, count = _triggers(default_asm, "obs.assembly")
     atype = str(default_asm.get("type", "timer"))
+    if size_thr != NO_SIZE_LIMIT and count != NO_COUNT_LIMIT:
+        warnings.append("obs.assembly: with both a size and a packet-count threshold, nOBS "
+                        "sends an extra empty burst after every burst whose last packet "
+                        "reaches both (BurstAgent::recv tests the count on the burst it "
+                        "has just sent; docs/topics/nobs.md)")
     cap = obs.get("max_pkts_per_burst")
     if cap is not None:
         if atype == "timer":
