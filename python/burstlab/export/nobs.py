@@ -178,8 +178,9 @@ def to_nobs(
         drop_as: how ``obs.drop_burst`` is injected in nOBS: ``"data"`` drops the data
             burst on its first fibre, ``"control"`` its control packet there (the burst
             then finds no reservation at the next node and is lost there).
-        trace_fibres_only: trace the fibres only (bursts and control packets), not the
-            electronic links: a much smaller trace for long runs.
+        trace_fibres_only: trace only the fibre directions that carry data bursts (bursts
+            and control packets), not the electronic links nor the ACKs' way back: a
+            much smaller trace for long runs.
 
     Raises:
         ScenarioError: the scenario uses something nOBS cannot express; the message
@@ -443,8 +444,9 @@ def to_nobs(
         w(f"$ns optical-duplex-link $n({fa}) $n({fb_}) {_num(linkspeed)} {_t(fdelay)} "
           "OpQueue")
         if trace and trace_fibres_only:
-            w(f"$ns trace-queue $n({fa}) $n({fb_}) $tf")
-            w(f"$ns trace-queue $n({fb_}) $n({fa}) $tf")
+            for tx_, ty_ in ((str(fb["a"]), str(fb["b"])), (str(fb["b"]), str(fb["a"]))):
+                if (tx_, ty_) in data_dirs:
+                    w(f"$ns trace-queue $n({ids[tx_]}) $n({ids[ty_]}) $tf")
     for k, link in enumerate(spec.get("link", [])):
         la, lb = ids[str(link["a"])], ids[str(link["b"])]
         rate, delay = parse_rate(link["rate"]), parse_time(link["delay"])
