@@ -144,13 +144,20 @@ def test_two_flows_share_the_fibres(wavelengths: int, tmp_path: Path) -> None:
 
 
 @needs_nobs
-def test_contention_with_a_cbr_source_is_identical(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("wavelengths", "conversion"), [(1, False), (2, False), (2, True)])
+def test_contention_with_a_cbr_source_is_identical(wavelengths: int, conversion: bool,
+                                                   tmp_path: Path) -> None:
     """The contention scenario with a constant-rate UDP source instead of the on/off one:
     deterministic, so the same TCP and UDP bursts must lose to contention at C1 in both
-    simulators (LAUC-VF on one wavelength, the later BCP losing), burst by burst."""
+    simulators (LAUC-VF, the later BCP losing), burst by burst. With two wavelengths and
+    no conversion both ingresses pick the same wavelength on their empty first fibres,
+    so the bursts still meet at C1; with conversion the second wavelength takes them."""
     from _nobs_scenarios import contention
 
     spec = contention(1, duration="5s")
+    spec["obs"]["conversion"] = conversion
+    for f in spec["fibre"]:
+        f["wavelengths"] = wavelengths
     spec["flow"][1] = {"name": "udp", "type": "cbr", "src": "usrc", "dst": "udst",
                        "rate": "30Mb/s", "packet_size": "1000B", "start": "0.0005s"}
     script, nb, res = _both(spec, tmp_path)
@@ -159,7 +166,10 @@ def test_contention_with_a_cbr_source_is_identical(tmp_path: Path) -> None:
         ours, theirs = _burst_tables(spec, script, nb, res, flow)
         _assert_same_bursts(ours, theirs, hops=2)
         lost += int((ours.fate == "lost").sum())
-    assert lost >= 10  # contention happened (8 TCP and 8 UDP bursts at 5 s)
+    if conversion:
+        assert lost == 0  # two bursts at a time fit two wavelengths
+    else:
+        assert lost >= 10  # contention happened (8 TCP and 8 UDP bursts at 5 s)
     _assert_same_sends(nb, res, script.node_ids["src"], 0)
     assert nb.flows[1].acked_segments == int(res.flows.segments_delivered.iloc[1])
 
