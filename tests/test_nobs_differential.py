@@ -282,3 +282,13 @@ def test_cli_compare_on_the_examples() -> None:
                        text=True, check=False)
     assert p.returncode == 0, p.stderr
     assert "data_bursts_nobs" in p.stdout
+
+
+@needs_nobs
+def test_ozsarac_runner_rows(tmp_path: Path) -> None:
+    from burstlab.export.nobs_ozsarac import run_pair
+
+    rows = run_pair("2ms", 1, 0.5, workdir=tmp_path)
+    assert [r["simulator"] for r in rows] == ["burstlab", "nobs"]
+    for r in rows:
+        assert r["tb_ms"] == 2.0 and r["goodput_mbps"] > 0 and r["data_bursts"] > 100

@@ -89,7 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     df = pd.DataFrame(rows)
     df.to_csv(args.out, index=False)
     print(df.groupby(["tb_ms", "simulator"])[["goodput_mbps", "burst_loss_prob"]]
-          .mean().unstack().to_string())
+          .agg(["mean", "std"]).unstack().to_string())
+    paired = df.pivot_table(index=["tb_ms", "seed"], columns="simulator",
+                            values=["goodput_mbps", "burst_loss_prob"])
+    for col in ("goodput_mbps", "burst_loss_prob"):
+        d = paired[col]["nobs"] - paired[col]["burstlab"]
+        if len(d) > 1:
+            t = d.mean() / (d.std() / len(d) ** 0.5)
+            print(f"{col}: nOBS − burstlab over {len(d)} pairs: mean {d.mean():.4g}, "
+                  f"sd {d.std():.4g}, t = {t:.2f}")
     print(f"wrote {args.out}")
     return 0
 
