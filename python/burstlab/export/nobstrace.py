@@ -227,6 +227,8 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
     span_s = float(res.meta["duration_s"])
     ids = script.node_ids
     bt = res.burst_trace
+    # nOBS labels bursts with their flow id only with several flow queues (per_flow).
+    per_flow = str((spec.get("obs") or {}).get("classifier", "per_flow")) == "per_flow"
     rows = []
     for fl in res.flows.to_dict("records"):
         i = int(fl["flow"])
@@ -235,7 +237,7 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
             raise _core.ScenarioError(f"flow[{i}]: nOBS reported nothing")
         tcp = fl["kind"] == "tcp"
         path = [ids[x] for x in script.paths[i]]
-        nbur = nobs_bursts(nb.trace, path, i) if nb.trace is not None else pd.DataFrame()
+        nbur = nobs_bursts(nb.trace, path, i if per_flow else None) if nb.trace is not None else pd.DataFrame()
         q = _queue_of(res.bursts, i, script.paths[i][0], script.paths[i][-1])
         bl = bt[bt.queue == q] if bt is not None and q is not None else None
         rows.append({
