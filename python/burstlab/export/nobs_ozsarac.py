@@ -2,11 +2,11 @@
 (:func:`burstlab.topologies.ozsarac_linear`) run in burstlab and, exported, in nOBS v2.1,
 side by side as one CSV table.
 
-    python -m burstlab.export.nobs_ozsarac [--tb 1ms,2ms,5ms,10ms] [--duration 100]
-                                          [--seeds 1,2,3] [--out ozsarac_nobs.csv]
+    python -m burstlab.export.nobs_ozsarac [--tb 1ms,2ms,5ms,10ms] [--duration 50]
+                                          [--warmup 10] [--seeds 1,2,3] [--out F.csv]
 
 Columns: ``tb_ms``, ``seed``, ``simulator`` (burstlab / nobs), ``duration_s``,
-``goodput_mbps`` (the FTP flow's data delivered, segments × MSS × 8 / duration),
+``goodput_mbps`` (the FTP flow's data delivered, segments × MSS × 8 / counted span),
 ``data_bursts`` and ``bursts_lost`` (the FTP ingress E1's bursts, its losses to
 contention with the real-time source's bursts downstream), ``burst_loss_prob``,
 ``retransmits``, ``timeouts``.
@@ -38,9 +38,15 @@ def _row(tb: str, seed: int, sim: str, duration: float, segs: int, mss: int,
             "retransmits": retx, "timeouts": tos}
 
 
-def run_pair(tb: str, seed: int, duration: float, workdir: Path | None = None
-             ) -> list[dict[str, Any]]:
-    """One timer value and seed in both simulators: two rows."""
+#: The line the script prints at the end of the warm-up (flow 0's counters then).
+WARM_TAG = "burstlab-nobs-warm"
+
+
+def run_pair(tb: str, seed: int, duration: float, workdir: Path | None = None,
+             warmup: float = 0.0) -> list[dict[str, Any]]:
+    """One timer value and seed in both simulators: two rows. With ``warmup`` (s), both
+    count only what happens after it (burstlab's ``sim.warmup``; nOBS's counters read
+    at the warm-up's end are subtracted, its bursts counted from then on)."""
     import tempfile
 
     import burstlab
@@ -49,25 +55,39 @@ def run_pair(tb: str, seed: int, duration: float, workdir: Path | None = None
     from burstlab.topologies import ozsarac_linear
 
     spec = ozsarac_linear(tb, duration=f"{duration}s", seed=seed)
+    if warmup > 0:
+        spec["sim"]["warmup"] = f"{warmup}s"
+    span = duration - warmup
     mss = int(parse_size(spec["flow"][0]["mss"]))
     res = burstlab.run(spec)
     fl = res.flows.iloc[0]
     b = res.bursts
     q = b[b.edge == "E1"].iloc[0]
-    rows = [_row(tb, seed, "burstlab", duration, int(fl.segments_delivered), mss,
+    rows = [_row(tb, seed, "burstlab", span, int(fl.segments_delivered), mss,
                  int(q.data_bursts), int(q.bursts_lost), int(fl.retransmits),
                  int(fl.to_events))]
     script = export_nobs(spec, trace="trace.tr", trace_fibres_only=True)
+    tcl = script.tcl
+    if warmup > 0:
+        tcl = tcl.replace("\n$ns run\n", f'\n$ns at {warmup!r} "puts \\"{WARM_TAG} '
+                          '[$tcp(0) set ack_] [$tcp(0) set nrexmitpack_] '
+                          '[$tcp(0) set nrexmit_]\\""\n$ns run\n')
     with tempfile.TemporaryDirectory() as tmp:
-        nb = run_nobs(script, workdir=workdir or Path(tmp), trace=True)
+        nb = run_nobs(tcl, workdir=workdir or Path(tmp), trace=True)
+    warm = [0, 0, 0]
+    for line in nb.stdout.splitlines():
+        if line.startswith(WARM_TAG):
+            warm = [int(float(x)) for x in line.split()[1:4]]
     ids = script.node_ids
     path = [ids[n] for n in script.paths[0]]
     nbur = nobs_bursts(nb.trace, path) if nb.trace is not None else None
+    if nbur is not None and len(nbur):
+        nbur = nbur[nbur.bcp_time_s >= warmup]
     n0 = nb.flows[0]
     sent = len(nbur) if nbur is not None else 0
     lost = int((nbur.fate == "lost").sum()) if nbur is not None and sent else 0
-    rows.append(_row(tb, seed, "nobs", duration, n0.acked_segments, mss, sent, lost,
-                     n0.retransmitted_packets, n0.timeouts))
+    rows.append(_row(tb, seed, "nobs", span, n0.acked_segments - warm[0], mss, sent, lost,
+                     n0.retransmitted_packets - warm[1], n0.timeouts - warm[2]))
     return rows
 
 
@@ -77,14 +97,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tb", default="1ms,2ms,5ms,10ms")
-    ap.add_argument("--duration", type=float, default=100.0, help="simulated seconds")
+    ap.add_argument("--duration", type=float, default=50.0,
+                    help="simulated seconds (nOBS aborts past about 64 s)")
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--out", default="ozsarac_nobs.csv")
+    ap.add_argument("--warmup", type=float, default=0.0,
+                    help="simulated seconds left out of every count (settled runs)")
     args = ap.parse_args(argv)
     rows: list[dict[str, Any]] = []
     for tb in args.tb.split(","):
         for seed in (int(x) for x in args.seeds.split(",")):
-            rows += run_pair(tb, seed, args.duration)
+            rows += run_pair(tb, seed, args.duration, warmup=args.warmup)
             print(pd.DataFrame(rows[-2:]).to_string(index=False), file=sys.stderr)
     df = pd.DataFrame(rows)
     df.to_csv(args.out, index=False)
