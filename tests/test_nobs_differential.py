@@ -326,3 +326,8 @@ def test_ozsarac_runner_rows(tmp_path: Path) -> None:
     assert [r["simulator"] for r in rows] == ["burstlab", "nobs"]
     for r in rows:
         assert r["tb_ms"] == 2.0 and r["goodput_mbps"] > 0 and r["data_bursts"] > 100
+    settled = run_pair("2ms", 1, 0.5, workdir=tmp_path, warmup=0.25)
+    for r, whole in zip(settled, rows, strict=True):
+        assert r["duration_s"] == 0.25 and 0 < r["data_bursts"] < whole["data_bursts"]
+    # nOBS's counters at the warm-up's end were read then, not when scheduled.
+    assert settled[1]["goodput_mbps"] * 0.25 < rows[1]["goodput_mbps"] * 0.5

@@ -69,15 +69,18 @@ def run_pair(tb: str, seed: int, duration: float, workdir: Path | None = None,
     script = export_nobs(spec, trace="trace.tr", trace_fibres_only=True)
     tcl = script.tcl
     if warmup > 0:
-        tcl = tcl.replace("\n$ns run\n", f'\n$ns at {warmup!r} "puts \\"{WARM_TAG} '
+        # Braces: the counters are read when the event runs, not when it is scheduled.
+        tcl = tcl.replace("\n$ns run\n", f'\n$ns at {warmup!r} {{puts "{WARM_TAG} '
                           '[$tcp(0) set ack_] [$tcp(0) set nrexmitpack_] '
-                          '[$tcp(0) set nrexmit_]\\""\n$ns run\n')
+                          '[$tcp(0) set nrexmit_]"}\n$ns run\n')
     with tempfile.TemporaryDirectory() as tmp:
         nb = run_nobs(tcl, workdir=workdir or Path(tmp), trace=True)
     warm = [0, 0, 0]
-    for line in nb.stdout.splitlines():
-        if line.startswith(WARM_TAG):
-            warm = [int(float(x)) for x in line.split()[1:4]]
+    if warmup > 0:
+        lines = [x for x in nb.stdout.splitlines() if x.startswith(WARM_TAG)]
+        if len(lines) != 1:
+            raise RuntimeError(f"nOBS printed no {WARM_TAG} line")
+        warm = [int(float(x)) for x in lines[0].split()[1:4]]
     ids = script.node_ids
     path = [ids[n] for n in script.paths[0]]
     nbur = nobs_bursts(nb.trace, path) if nb.trace is not None else None
