@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz
+.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz nobs
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -61,8 +61,36 @@ rust-test:
 	cargo test -p burstlab-core --release
 	cargo test -p burstlab-core --release --features probe --test probe
 
-py-test: build system-deps
+py-test: build system-deps nobs
 	$(BIN)/pytest tests
+
+# nOBS v2.1 (the OBS extension of ns-2.35), the oracle of tests/test_nobs_differential.py:
+# built once from the archives in shared/refsim (../shared/refsim beside the clone; from a
+# git worktree one level deeper, ../../shared/refsim; or REFSIM=...) into
+# target/nobs/ns-2.35/ns (about a minute on 2 cores). Its Debian build packages are
+# installed when missing and running as root with apt-get. When it cannot be built, the
+# reason is written to target/nobs/UNAVAILABLE and the nOBS tests skip with it.
+REFSIM ?= $(firstword $(wildcard ../shared/refsim ../../shared/refsim))
+NOBS_DIR := target/nobs
+NOBS_DEBS := tcl-dev tk-dev libotcl1-dev tclcl libtclcl1-dev libxext-dev libxt-dev libpcap0.8-dev
+nobs:
+	@if [ -x $(NOBS_DIR)/ns-2.35/ns ]; then exit 0; fi; \
+	mkdir -p $(NOBS_DIR); rm -f $(NOBS_DIR)/UNAVAILABLE; \
+	if [ -z "$(REFSIM)" ] || [ ! -f "$(REFSIM)/build-nobs.sh" ]; then \
+	  echo "no shared/refsim (looked for ../shared/refsim and ../../shared/refsim; set REFSIM)" \
+	    | tee $(NOBS_DIR)/UNAVAILABLE; exit 0; fi; \
+	missing=""; for p in $(NOBS_DEBS); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian packages:$$missing"; apt-get update -qq; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "nOBS needs the Debian packages$$missing (not root or no apt-get)" \
+	    | tee $(NOBS_DIR)/UNAVAILABLE; exit 0; fi; fi; \
+	echo "building nOBS from $(REFSIM) into $(NOBS_DIR) (about a minute)"; \
+	sh $(REFSIM)/build-nobs.sh $(NOBS_DIR) nobs > $(NOBS_DIR)/build.log 2>&1 \
+	  || { tail -20 $(NOBS_DIR)/build.log; \
+	       echo "nOBS build failed: see $(NOBS_DIR)/build.log" | tee $(NOBS_DIR)/UNAVAILABLE; }
 
 # Debian packages some tests use: ns-2.35 (differential tests against ns-2), Chromium
 # (the site's browser test) and the llvm-profdata of rustc's LLVM (the profile-guided

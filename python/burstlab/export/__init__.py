@@ -1,6 +1,7 @@
-"""Exports of burstlab scenarios to other simulators (ns-2.35 for now).
+"""Exports of burstlab scenarios to other simulators: ns-2.35 (packet networks) and
+nOBS v2.1 (OBS networks).
 
-``export_ns2(scenario)`` validates the scenario with burstlab's own rules first, so a
+``export_ns2(scenario)`` and ``export_nobs(scenario)`` validate the scenario with burstlab's own rules first, so a
 malformed file fails with the same field-naming error as ``burstlab validate``.
 """
 
@@ -11,9 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from burstlab import _core
+from burstlab.export.nobs import NobsScript, to_nobs
 from burstlab.export.ns2 import Ns2Script, to_ns2
 
-__all__ = ["Ns2Script", "export_ns2", "to_ns2"]
+__all__ = ["NobsScript", "Ns2Script", "export_nobs", "export_ns2", "to_nobs", "to_ns2"]
 
 
 def export_ns2(scenario: Any, *, seed: int | None = None, replication: int | None = None,
@@ -24,3 +26,19 @@ def export_ns2(scenario: Any, *, seed: int | None = None, replication: int | Non
     spec: Mapping[str, Any] = load_scenario(scenario)
     _core.validate(json.dumps(spec), "json")
     return to_ns2(spec, seed=seed, replication=replication, trace=trace)
+
+
+def export_nobs(scenario: Any, *, seed: int | None = None, replication: int | None = None,
+                trace: str | None = None, drop_as: str = "data",
+                trace_fibres_only: bool = False, duration: str | None = None
+                ) -> NobsScript:
+    """Validates the OBS ``scenario`` (path, TOML text or dict) and translates it to an
+    nOBS v2.1 Tcl script (:func:`burstlab.export.nobs.to_nobs`)."""
+    from burstlab.api import load_scenario
+
+    spec: Mapping[str, Any] = load_scenario(scenario)
+    if duration is not None:
+        spec = {**spec, "sim": {**dict(spec.get("sim", {})), "duration": duration}}
+    _core.validate(json.dumps(spec), "json")
+    return to_nobs(spec, seed=seed, replication=replication, trace=trace, drop_as=drop_as,
+                   trace_fibres_only=trace_fibres_only)

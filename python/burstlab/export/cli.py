@@ -1,7 +1,9 @@
-"""``burstlab export ns2 SCENARIO``: the equivalent ns-2.35 Tcl script.
+"""``burstlab export ns2|nobs SCENARIO``: the equivalent ns-2.35 or nOBS Tcl script.
 
     burstlab export ns2 scenario.toml [--out FILE] [--trace FILE] [--seed N]
     burstlab export ns2 scenario.toml --compare      # run both, flow by flow
+    burstlab export nobs obs.toml [--out FILE] [--trace FILE] [--drop-as control]
+    burstlab export nobs obs.toml --compare          # flows and bursts side by side
 """
 
 from __future__ import annotations
@@ -51,8 +53,51 @@ def _cmd_export_ns2(args: argparse.Namespace) -> int:
     return 0
 
 
+NOBS_HOW_TO_COMPARE = """\
+how to compare: run nOBS's `ns {script}` (`make nobs` builds it into target/nobs) in an
+empty directory (nOBS writes stat.txt there); it prints one '{tag} FLOW ACKED DATA RETX
+TIMEOUTS' line per flow at the end. `burstlab export nobs SCENARIO --compare` does both
+and prints flows and bursts side by side. With --trace, nOBS's trace can be read with
+burstlab.export.nobstrace.read_trace / nobs_bursts and set against burstlab's burst trace
+with burstlab_bursts (docs/topics/nobs.md)."""
+
+
+def _cmd_export_nobs(args: argparse.Namespace) -> int:
+    from burstlab.export import export_nobs
+    from burstlab.export.nobs import SUMMARY_TAG as NOBS_TAG
+
+    if args.compare:
+        from burstlab.export.nobstrace import NOBS_ENV, compare, nobs_binary
+
+        if nobs_binary() is None:
+            raise ValueError(f"--compare needs nOBS: run `make nobs` or set {NOBS_ENV}")
+        try:
+            df = compare(args.scenario, seed=args.seed, replication=args.replication,
+                         duration=args.duration)
+        except RuntimeError as e:
+            raise ValueError(str(e)) from None
+        print(df.T.to_string(float_format=lambda x: f"{x:.6g}"))
+        return 0
+    script = export_nobs(args.scenario, seed=args.seed, replication=args.replication,
+                         trace=args.trace, drop_as=args.drop_as, duration=args.duration)
+    for msg in script.warnings:
+        print(f"burstlab: warning: {msg}", file=sys.stderr)
+    if args.out:
+        out = Path(args.out)
+        if out.is_dir():
+            raise ValueError(f"--out: {out} is a directory; give a file name")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(script.tcl, encoding="utf-8")
+        print(f"wrote {out}")
+        print(NOBS_HOW_TO_COMPARE.format(script=out, tag=NOBS_TAG))
+    else:
+        sys.stdout.write(script.tcl)
+        print(NOBS_HOW_TO_COMPARE.format(script="FILE.tcl", tag=NOBS_TAG), file=sys.stderr)
+    return 0
+
+
 def add_parser(sub: Any) -> None:
-    e = sub.add_parser("export", help="write a scenario for another simulator (ns-2)")
+    e = sub.add_parser("export", help="write a scenario for another simulator (ns-2, nOBS)")
     esub = e.add_subparsers(dest="target", required=True)
     n = esub.add_parser("ns2", help="the equivalent ns-2.35 Tcl script of a packet network")
     n.add_argument("scenario", help="scenario file (.toml or .json); no OBS sections")
@@ -64,3 +109,19 @@ def add_parser(sub: Any) -> None:
     n.add_argument("--compare", action="store_true",
                    help="run burstlab and ns-2 and print both flow by flow")
     n.set_defaults(func=_cmd_export_ns2)
+    o = esub.add_parser("nobs", help="the equivalent nOBS v2.1 Tcl script of an OBS network")
+    o.add_argument("scenario", help="OBS scenario file (.toml or .json)")
+    o.add_argument("--out", default=None, help="write the script here (default: stdout)")
+    o.add_argument("--trace", default=None,
+                   help="make the script write nOBS's packet trace to this file")
+    o.add_argument("--seed", type=int, default=None, help="master seed (overrides sim.seed)")
+    o.add_argument("--replication", type=int, default=None, help="replication index")
+    o.add_argument("--duration", default=None,
+                   help="simulated time (overrides sim.duration; nOBS aborts long runs, "
+                   "see docs/topics/nobs.md)")
+    o.add_argument("--drop-as", choices=["data", "control"], default="data",
+                   help="inject obs.drop_burst as data-burst loss (default) or as "
+                   "control-packet loss on the first fibre")
+    o.add_argument("--compare", action="store_true",
+                   help="run burstlab and nOBS and print flows and bursts side by side")
+    o.set_defaults(func=_cmd_export_nobs)

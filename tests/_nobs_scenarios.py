@@ -1,0 +1,97 @@
+"""OBS scenarios shared by the nOBS export and differential tests."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+#: host – ingress E0 ==fibre== core C1 ==fibre== egress E2 – host: the refsim example's
+#: network (ids E0=0, C1=1, E2=2, src=3, dst=4 in nOBS), one Reno flow, 2 ms timer.
+EDGE_CORE_EDGE: dict[str, Any] = {
+    "name": "edge-core-edge",
+    "sim": {"duration": "2s", "seed": 1},
+    "node": [
+        {"name": "E0", "kind": "edge"},
+        {"name": "C1", "kind": "core"},
+        {"name": "E2", "kind": "edge"},
+        {"name": "src", "kind": "host"},
+        {"name": "dst", "kind": "host"},
+    ],
+    "link": [
+        {"a": "src", "b": "E0", "rate": "100Mb/s", "delay": "1ms"},
+        {"a": "E2", "b": "dst", "rate": "100Mb/s", "delay": "1ms"},
+    ],
+    "fibre": [
+        {"a": "E0", "b": "C1", "rate": "1Gb/s", "delay": "5ms", "wavelengths": 1},
+        {"a": "C1", "b": "E2", "rate": "1Gb/s", "delay": "5ms", "wavelengths": 1},
+    ],
+    "obs": {
+        "assembly": {"type": "timer", "tb": "2ms"},
+        "classifier": "per_flow",
+        "ack_mode": "assemble",
+        "scheduler": "laucvf",
+        "conversion": False,
+        "signalling": "jet",
+        "bcp_processing": "10us",
+        "switch_setup": "5us",
+    },
+    "flow": [
+        {"name": "f0", "type": "tcp", "src": "src", "dst": "dst", "variant": "reno",
+         "mss": "1000B", "wm": 64},
+    ],
+}
+
+
+def edge_core_edge(**obs: Any) -> dict[str, Any]:
+    """A copy of :data:`EDGE_CORE_EDGE` with ``obs`` keys replaced."""
+    s = copy.deepcopy(EDGE_CORE_EDGE)
+    s["obs"].update(obs)
+    return s
+
+
+def two_sources(duration: str = "2s", wavelengths: int = 1, **obs: Any) -> dict[str, Any]:
+    """Two hosts behind E0 sending to two hosts behind E2 over the same fibres: their
+    bursts meet on each fibre (one TCP flow per pair)."""
+    s = edge_core_edge(**obs)
+    s["sim"]["duration"] = duration
+    s["node"] += [{"name": "src2", "kind": "host"}, {"name": "dst2", "kind": "host"}]
+    s["link"] += [
+        {"a": "src2", "b": "E0", "rate": "100Mb/s", "delay": "1ms"},
+        {"a": "E2", "b": "dst2", "rate": "100Mb/s", "delay": "1ms"},
+    ]
+    for f in s["fibre"]:
+        f["wavelengths"] = wavelengths
+    s["flow"].append({"name": "f1", "type": "tcp", "src": "src2", "dst": "dst2",
+                      "variant": "reno", "mss": "1000B", "wm": 64, "start": "0.0013s"})
+    return s
+
+
+def contention(seed: int, duration: str = "20s", udp_rate: str = "80Mb/s") -> dict[str, Any]:
+    """Random contention as in ozsarac's linear topology, scaled down: a Reno flow
+    (src – E0) and an exponential on/off UDP source (usrc – E1) whose bursts meet on
+    the core's fibre C1 → E2 (one wavelength, no conversion); 2 ms timers at both
+    ingresses. Burst losses come from contention alone."""
+    s = edge_core_edge()
+    s["name"] = "contention"
+    s["sim"] = {"duration": duration, "seed": seed}
+    s["node"] = [{"name": "E0", "kind": "edge"}, {"name": "E1", "kind": "edge"},
+                 {"name": "C1", "kind": "core"}, {"name": "E2", "kind": "edge"},
+                 {"name": "src", "kind": "host"}, {"name": "usrc", "kind": "host"},
+                 {"name": "dst", "kind": "host"}, {"name": "udst", "kind": "host"}]
+    s["link"] = [
+        {"a": "src", "b": "E0", "rate": "100Mb/s", "delay": "1ms"},
+        {"a": "usrc", "b": "E1", "rate": "100Mb/s", "delay": "1ms"},
+        {"a": "E2", "b": "dst", "rate": "100Mb/s", "delay": "1ms"},
+        {"a": "E2", "b": "udst", "rate": "100Mb/s", "delay": "1ms"},
+    ]
+    op = {"rate": "1Gb/s", "delay": "1ms", "wavelengths": 1}
+    s["fibre"] = [{"a": "E0", "b": "C1", **op}, {"a": "E1", "b": "C1", **op},
+                  {"a": "C1", "b": "E2", **op}]
+    s["obs"]["bcp_processing"] = "20us"
+    s["flow"] = [
+        {"name": "tcp", "type": "tcp", "src": "src", "dst": "dst", "variant": "reno",
+         "mss": "1000B", "wm": 64},
+        {"name": "udp", "type": "onoff", "src": "usrc", "dst": "udst", "rate": udp_rate,
+         "packet_size": "1000B", "mean_on": "20ms", "mean_off": "80ms"},
+    ]
+    return s
