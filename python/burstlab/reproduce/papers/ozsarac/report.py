@@ -238,7 +238,8 @@ def choices_text(r: Report, ctx: Context) -> None:
             f"mean on {fmt(float(u['udp_mean_on_ms']))} ms: CWBA {fmt(u['gain_pct'])} % "
             f"over the best timer ({fmt(float(u['ap_opt_ms']))} ms), {u['verdict']}"
             for _, u in udp.iterrows()) + " (Reno; the paper +36 %)"
-        decisive = udp["verdict"].nunique() > 1
+        # Decisive when the verdict or the gain's sign changes across the range.
+        decisive = bool(udp["verdict"].nunique() > 1 or (udp["gain_pct"] > 0).nunique() > 1)
     section(r, [
         Choice("UDP source's mean on period", f"{UDP_MEAN_ON} (off {UDP_MEAN_OFF})",
                "1–100 ms (off 99× on)",

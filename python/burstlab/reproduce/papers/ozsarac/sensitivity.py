@@ -8,7 +8,7 @@ linear topology (Reno) at each mean on period of :attr:`.experiments.Mode.udp_on
 (the off period keeps the 1 % duty cycle): every timer period of ``sens_timer_ms`` and
 CWBA, each run settled like the main linear runs (MSER-5 warm-up, run-length control to
 ``linear_cap_s``). The table gives, per on period, the best timer, CWBA's gain and the
-verdict against the paper's +36 % (the rule of :func:`.claims.gain_verdict`).
+verdict against the paper's +36 % (the framework's one rule, through :func:`.claims.judge_gain`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from burstlab.reproduce.papers.ozsarac.experiments import (
     Point,
     _params,
     best_timer,
-    gain_pct,
     linear_table,
     next_durations,
 )
@@ -68,26 +67,29 @@ def refine_udp_on(ctx: Context, sw: Any) -> list[Point] | None:
 
 def analyse_udp_on(ctx: Context) -> pd.DataFrame:
     """Per UDP mean on period: the best timer, CWBA, the gain and its verdict."""
-    from burstlab.reproduce.papers.ozsarac.claims import gain_verdict
+    from burstlab.reproduce.papers.ozsarac.claims import gain, goodput, judge_gain
 
     sw = ctx.results["udp_on"]
     df = linear_table(sw, ctx.mode, extra_keys=("udp_mean_on_ms",))
-    paper = float(ctx.data["table1.gain"].value[0])  # Reno
+    pv = ctx.data["table1.gain"]
+    paper = float(pv.value[0])  # Reno
     rows = []
-    for on_key, g in df.groupby("udp_mean_on_ms"):
+    for on_key, grp in df.groupby("udp_mean_on_ms"):
         on = float(str(on_key))
-        bt = best_timer(g)
-        cw = g[g["kind"] == "cwba"].iloc[0]
-        gain = gain_pct(float(cw["goodput_Mbps_mean"]), float(bt["goodput_Mbps_mean"]))
+        bt = best_timer(grp)
+        cw = grp[grp["kind"] == "cwba"].iloc[0]
+        g = gain(goodput(cw), goodput(bt))
+        v = judge_gain(g, paper, pv.precision)
         rows.append({"udp_mean_on_ms": on, "udp_mean_off_ms": 99 * on,
                      "chosen": math.isclose(on, 10.0) and UDP_MEAN_ON == "10ms",
                      "ap_opt_ms": float(bt["tb_ms"]),
                      "best_timer_goodput_Mbps": float(bt["goodput_Mbps_mean"]),
                      "cwba_goodput_Mbps": float(cw["goodput_Mbps_mean"]),
-                     "gain_pct": gain, "paper_gain_pct": paper,
-                     "verdict": gain_verdict(gain, paper),
-                     "all_settled": bool(g["settled"].all()),
-                     "max_duration_s": float(g["duration_s"].max())})
+                     "gain_pct": 100.0 * g.estimate,
+                     "gain_ci_lo_pct": 100.0 * g.lo, "gain_ci_hi_pct": 100.0 * g.hi,
+                     "paper_gain_pct": paper, "verdict": v.verdict,
+                     "all_settled": bool(grp["settled"].all()),
+                     "max_duration_s": float(grp["duration_s"].max())})
     ctx.values["udp_on_points"] = df
     return pd.DataFrame(rows)
 
