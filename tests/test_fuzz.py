@@ -44,7 +44,7 @@ def test_contradictions_and_floods_are_generated_and_refused() -> None:
                 fields.add(field.split(".")[-1])
     finally:
         r.close()
-    assert {"start", "end", "warmup", "max_events", "mean_on", "max_rto"} <= fields, fields
+    assert {"stop", "end", "warmup", "max_events", "mean_on", "max_rto"} <= fields, fields
 
 
 def test_a_finding_is_replayed_from_its_seed_and_index(tmp_path: Path) -> None:

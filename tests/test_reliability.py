@@ -56,7 +56,7 @@ def test_picosecond_on_off_run_is_refused_at_once() -> None:
         burstlab.run(sc)
     assert time.perf_counter() - t < 2
     msg = str(e.value)
-    assert msg.startswith("flow[0].mean_on: ") and "sim.max_events = 1.000e10" in msg, msg
+    assert msg.startswith("flow[0].mean_on: ") and "sim.max_events = 1.000e12" in msg, msg
     assert "3.000e13 events" in msg, msg
 
 
@@ -73,7 +73,7 @@ def test_cli_refuses_it_with_exit_2_and_validate_prints_the_estimate(tmp_path: P
     p.write_text(json.dumps(sc))
     r = cli("validate", str(p))
     assert r.returncode == 0, r.stderr
-    assert "event estimate" in r.stdout and "sim.max_events = 1.000e10" in r.stdout, r.stdout
+    assert "event estimate" in r.stdout and "sim.max_events = 1.000e12" in r.stdout, r.stdout
 
 
 def test_event_estimate_bounds_a_run_and_max_events_is_honoured() -> None:
@@ -95,7 +95,6 @@ def test_event_estimate_bounds_a_run_and_max_events_is_honoured() -> None:
     ({"trace": {"cwnd": True, "start": "20s"}}, {}, "sim.trace.start"),
     ({"warmup": "10s"}, {}, "sim.warmup"),
     ({}, {"start": "3s", "stop": "1s"}, "flow[0].stop"),
-    ({}, {"start": "11s"}, "flow[0].start"),
     ({}, {"min_rto": "2s", "max_rto": "1s"}, "flow[0].max_rto"),
     ({}, {"init_rto": "3s", "max_rto": "2s"}, "flow[0].init_rto"),
     ({}, {"wm": 4, "init_cwnd": 10}, "flow[0].init_cwnd"),
@@ -204,12 +203,12 @@ def _star(n_flows: int) -> dict[str, Any]:
 def test_ten_thousand_flows_validate_and_estimate_in_seconds() -> None:
     sc = _star(10_000)
     text = json.dumps(sc)
-    t = time.perf_counter()
+    t = time.process_time()  # CPU seconds: the machine may be shared
     burstlab._core.validate(text, "json")
     est = burstlab._core.event_estimate(text, "json")
     burstlab._core.memory_estimate(text, "json")
-    took = time.perf_counter() - t
-    assert took < 5, f"{took:.2f} s"
+    took = time.process_time() - t
+    assert took < 5, f"{took:.2f} s"  # 0.35 s measured; a search per flow took 10x more
     assert len(est["flows"]) == 10_000
 
 
