@@ -244,10 +244,10 @@ def test_two_processes_writing_one_store_lose_and_duplicate_nothing(tmp_path: Pa
     assert len(sweep_mod.Store(store).get(keys)) == len(keys)  # every checksum holds
 
 
-def _sweep_cmd(store: Path, *extra: str) -> list[str]:
+def _sweep_cmd(store: Path, *extra: str, durations: str = "600s,900s,1200s") -> list[str]:
     return [sys.executable, "-m", "burstlab.cli", "sweep",
             str(ROOT / "examples" / "single_flow.toml"),
-            "--grid", "sim.duration=600s,900s,1200s", "--grid", "flow.0.wm=8,16,32",
+            "--grid", f"sim.duration={durations}", "--grid", "flow.0.wm=8,16,32",
             "--store", str(store), "--no-progress", *extra]
 
 
@@ -306,19 +306,28 @@ def test_a_killed_worker_leaves_every_run_done_once(tmp_path: Path, executor: st
     """A worker killed mid-run (SIGKILL): the sweep finishes, every run stored once and
     ok, the same rows as a sweep without the kill."""
     store = tmp_path / "k.sqlite"
-    p = subprocess.Popen(_sweep_cmd(store, "--executor", executor, "--jobs", "2"),
+    long = "1500s,2000s,2500s"  # runs of about a second: some are in flight at the kill
+    p = subprocess.Popen(_sweep_cmd(store, "--executor", executor, "--jobs", "2",
+                                    durations=long),
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    _wait_rows(store, 2, p)
+    _wait_rows(store, 1, p)
     killed = False
-    for c in _children(p.pid):
-        cmd = " ".join(c.cmdline())
-        if "resource_tracker" in cmd or "semaphore" in cmd:
-            continue
-        # a pool worker is the sweep's child; a Dask worker the child of its nanny
-        if (c.ppid() == p.pid) == (executor == "local"):
-            os.kill(c.pid, signal.SIGKILL)
-            killed = True
-            break
+    while not killed and p.poll() is None:
+        for c in _children(p.pid):
+            try:
+                cmd = " ".join(c.cmdline())
+                parent = c.ppid()
+            except Exception:  # noqa: BLE001 - it ended meanwhile
+                continue
+            if "resource_tracker" in cmd or "semaphore" in cmd:
+                continue
+            # pool workers and Dask workers (their nannies live in the sweep's process)
+            # are the sweep's children
+            if parent == p.pid:
+                os.kill(c.pid, signal.SIGKILL)
+                killed = True
+                break
+        time.sleep(0.05)
     _, err = p.communicate(timeout=300)
     assert p.returncode in (0, 1), err  # 1: some run recorded as failed, named
     runs = _runs(store)
@@ -328,8 +337,8 @@ def test_a_killed_worker_leaves_every_run_done_once(tmp_path: Path, executor: st
         assert "failed" in err, err
     assert killed, "no worker process found to kill"
     alone = tmp_path / "alone.sqlite"
-    subprocess.run(_sweep_cmd(alone, "--executor", "serial"), check=True, timeout=300,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(_sweep_cmd(alone, "--executor", "local", "--jobs", "2", durations=long),
+                   check=True, timeout=300, stdout=subprocess.DEVNULL)
     want = _runs(alone)
     assert {k: v for k, v in runs.items() if k not in failed} == {
         k: v for k, v in want.items() if k not in failed}
