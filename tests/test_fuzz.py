@@ -3,16 +3,57 @@ acceptable outcomes."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 
-from burstlab.fuzz import Runner, classify, fuzz, generate
+from burstlab.fuzz import Runner, _contradict, _valid, classify, fuzz, generate, scenario_at
+
+#: The CI's fuzz run: a few hundred scenarios (about 4 s). Another seed:
+#: ``BURSTLAB_FUZZ_SEED=9 pytest tests/test_fuzz.py``; a finding is replayed with
+#: ``python -m burstlab.fuzz --seed S --show INDEX > f.json; burstlab run f.json``.
+FUZZ_COUNT = 400
 
 
 def test_short_fuzz_run_has_no_findings() -> None:
-    counts = fuzz(120, seed=1)
-    assert counts["finding"] == 0, counts
+    seed = int(os.environ.get("BURSTLAB_FUZZ_SEED", "1"))
+    counts = fuzz(FUZZ_COUNT, seed=seed)
+    assert counts["finding"] == 0, (seed, counts)
     # both halves of the generator are exercised: runs that finish and clear rejections
-    assert counts["ok"] >= 30 and counts["rejected"] >= 30, counts
+    assert counts["ok"] >= 100 and counts["rejected"] >= 100, counts
+
+
+def test_contradictions_and_floods_are_generated_and_refused() -> None:
+    """The generator's hostile quarter: contradicting pairs and runs far too long, each
+    refused naming a field (sim.max_events for the floods) well within its budget."""
+    rng = random.Random(3)
+    r = Runner()
+    fields: set[str] = set()
+    try:
+        for _ in range(60):
+            sc = _valid(rng)
+            _contradict(rng, sc)
+            out = r.run(sc, budget_s=10)
+            assert out.kind != "finding", (out, sc)
+            if out.kind == "rejected":
+                field = re.sub(r"\[\d+\]", "", out.detail.split(":")[0])
+                fields.add(field.split(".")[-1])
+    finally:
+        r.close()
+    assert {"stop", "end", "warmup", "max_events", "mean_on", "max_rto"} <= fields, fields
+
+
+def test_a_finding_is_replayed_from_its_seed_and_index(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    drawn = [generate(rng) for _ in range(8)]
+    assert scenario_at(11, 7) == drawn[7]
+    out = subprocess.run([sys.executable, "-m", "burstlab.fuzz", "--seed", "11",
+                          "--show", "7"], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == json.loads(json.dumps(drawn[7]))
 
 
 def test_generator_is_deterministic_and_mixes_valid_and_mutated() -> None:

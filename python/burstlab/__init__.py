@@ -20,7 +20,7 @@ from burstlab._core import __version__ as __version__
 
 if TYPE_CHECKING:
     from burstlab import topologies
-    from burstlab.api import Result, load_scenario, memory_estimate, run
+    from burstlab.api import Result, event_estimate, load_scenario, memory_estimate, run
     from burstlab.sweep import SweepResult, sweep
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "SimulationError",
     "SweepResult",
     "__version__",
+    "event_estimate",
     "load_scenario",
     "memory_estimate",
     "run",
@@ -38,7 +39,7 @@ __all__ = [
 
 #: Public names imported on first use: name → module that defines it.
 _LAZY = {"Result": "burstlab.api", "load_scenario": "burstlab.api", "run": "burstlab.api",
-         "memory_estimate": "burstlab.api",
+         "memory_estimate": "burstlab.api", "event_estimate": "burstlab.api",
          "SweepResult": "burstlab.sweep", "sweep": "burstlab.sweep",
          "topologies": "burstlab.topologies"}
 

@@ -8,6 +8,8 @@ A scenario is a TOML file, TOML text, or a plain dict with the same structure (s
 from __future__ import annotations
 
 import json
+import math
+import numbers
 import os
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -57,13 +59,93 @@ def _text_and_format(scenario: str | os.PathLike[str]) -> tuple[str, str]:
 U64_MAX = 2**64 - 1
 
 
-def check_u64(name: str, v: object) -> None:
-    """Raises ScenarioError unless ``v`` is None or an integer in [0, 2^64 − 1]."""
+def is_numpy_bool(v: object) -> bool:
+    """Whether ``v`` is ``numpy.bool_`` (without importing numpy)."""
+    t = type(v)
+    return t.__module__ == "numpy" and t.__name__ in ("bool_", "bool")
+
+
+def as_int(v: object) -> int | None:
+    """``v`` as a Python int if it is an integer (``int``, ``numpy.int64``, any
+    :class:`numbers.Integral`, or a real number with an integral value such as
+    ``numpy.float64(3.0)``), else None. Booleans are not integers here."""
+    if isinstance(v, bool) or is_numpy_bool(v):
+        return None
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        f = float(v)
+        if math.isfinite(f) and f.is_integer():
+            return int(f)
+    return None
+
+
+def check_u64(name: str, v: object) -> int | None:
+    """``v`` as an int; raises ScenarioError unless ``v`` is None or an integer in
+    [0, 2^64 − 1] (numpy integers and other :class:`numbers.Integral` are accepted)."""
     if v is None:
-        return
-    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= U64_MAX:
+        return None
+    i = as_int(v)
+    if i is None or not 0 <= i <= U64_MAX:
         raise _core.ScenarioError(
             f"{name}: must be an integer from 0 to 2^64 - 1 = {U64_MAX}, got {v!r}")
+    return i
+
+
+#: The deepest a scenario given as a dict may nest (the schema needs 5 levels:
+#: ``obs.class[0].assembly.tb``); deeper input is refused before it can exhaust the
+#: stack of the JSON encoder or the parser.
+MAX_NESTING = 32
+
+
+def plain(value: Any, path: str = "", depth: int = 0) -> Any:
+    """``value`` with plain JSON types only, for the core: mappings become dicts with
+    string keys, lists/tuples/numpy arrays lists, numpy and other
+    :class:`numbers.Integral` / :class:`numbers.Real` scalars ints and floats, paths
+    strings. Anything else, or nesting deeper than :data:`MAX_NESTING`, raises
+    ScenarioError naming the field."""
+    where = path or "scenario"
+    if depth > MAX_NESTING:
+        if len(where) > 80:
+            where = where[:40] + "…" + where[-36:]
+        raise _core.ScenarioError(
+            f"{where}: nested more than {MAX_NESTING} levels deep (a scenario needs at "
+            f"most 5)")
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if is_numpy_bool(value):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise _core.ScenarioError(
+                    f"{where}: keys must be strings, got {k!r} ({type(k).__name__})")
+            out[k] = plain(v, f"{path}.{k}" if path else k, depth + 1)
+        return out
+    if hasattr(value, "tolist") and hasattr(value, "ndim"):  # a numpy array
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [plain(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, (bytes, bytearray)):
+        raise _core.ScenarioError(f"{where}: bytes are not text; decode them first")
+    # TOML dates and times: text, as tomllib/JSON round trips give.
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise _core.ScenarioError(
+        f"{where}: a value of type {type(value).__name__} is not a number, string, "
+        f"boolean, list or table")
+
+
+def _to_json(scenario: Mapping[str, Any]) -> str:
+    """The scenario dict as JSON text for the core (see :func:`plain`)."""
+    return json.dumps(plain(scenario))
 
 
 #: A table as the core hands it over: JSON rows (text) or a list of row dicts, or a
@@ -329,9 +411,20 @@ def memory_estimate(scenario: ScenarioLike) -> dict[str, Any]:
     ``trace_bytes``, ``queue_bytes``, ``max_memory``, ``streamed`` and ``traces`` (per
     enabled trace: ``setting``, ``table``, ``rows``, ``bytes``, ``csv_bytes``)."""
     if isinstance(scenario, Mapping):
-        return dict(_core.memory_estimate(json.dumps(dict(scenario)), "json"))
+        return dict(_core.memory_estimate(_to_json(scenario), "json"))
     text, fmt = _text_and_format(scenario)
     return dict(_core.memory_estimate(text, fmt))
+
+
+def event_estimate(scenario: ScenarioLike) -> dict[str, Any]:
+    """The scenario's event estimate (an upper bound from its link and source rates;
+    see ``docs/topics/limits.md``): ``lines`` (the text ``burstlab validate`` prints),
+    ``events``, ``max_events``, ``duration_s`` and ``flows`` (per flow: ``index``,
+    ``name``, ``packet_events``, ``toggle_events``, ``burst_events``)."""
+    if isinstance(scenario, Mapping):
+        return dict(_core.event_estimate(_to_json(scenario), "json"))
+    text, fmt = _text_and_format(scenario)
+    return dict(_core.event_estimate(text, fmt))
 
 
 def _text_table(cols: Mapping[str, Sequence[Any]], want: Sequence[str]) -> str:
@@ -376,19 +469,16 @@ def run(
             ``sim.max_memory`` (or a streamed trace cannot be written); the message
             names the field.
     """
-    for name, v in (("seed", seed), ("replication", replication)):
-        check_u64(name, v)
+    seed = check_u64("seed", seed)
+    replication = check_u64("replication", replication)
     if trace_dir is not None:
         spec = load_scenario(scenario)
         trace = (spec.get("sim") or {}).get("trace") or {}
         if any(v is True for v in trace.values()):  # any trace on (a flag per kind)
             scenario = with_trace_dir(spec, trace_dir)
     if isinstance(scenario, Mapping):
-        spec = dict(scenario)
-        try:
-            text = json.dumps(spec)
-        except (TypeError, ValueError) as e:
-            raise _core.ScenarioError(f"scenario is not JSON-serialisable: {e}") from None
+        text = _to_json(scenario)
+        spec = json.loads(text)
         raw = _core.run(text, "json", seed, replication)
     else:
         text, fmt = _text_and_format(scenario)

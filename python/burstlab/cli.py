@@ -55,6 +55,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     _core.validate(text, fmt)
     print(f"{args.scenario}: ok")
     print("\n".join(_core.memory_estimate(text, fmt)["lines"]))
+    print("\n".join(_core.event_estimate(text, fmt)["lines"]))
     return 0
 
 

@@ -3,6 +3,8 @@ under a time and memory budget.
 
     python -m burstlab.fuzz --count 200 --seed 1          # the short run (CI)
     python -m burstlab.fuzz --count 5000 --seed 7 --out fuzz-findings.jsonl
+    python -m burstlab.fuzz --seed 7 --show 1234 > f.json   # replay finding #1234
+    burstlab run f.json
 
 Read first: :func:`generate` (what a scenario may look like) and :func:`classify` (what
 counts as a finding). A generated scenario is either valid by construction (small
@@ -36,6 +38,10 @@ from typing import Any
 #: Budget of one scenario: wall seconds and address space (bytes) of the child.
 TIME_BUDGET_S = 20.0
 MEMORY_BUDGET = 2 << 30
+#: Events of one scenario: the child lowers ``sim.max_events`` to this (or sets it), so
+#: that a long run is refused or stopped by burstlab's own estimate and guard within
+#: the time budget (a few seconds of CPU) rather than killed as a hang.
+EVENT_BUDGET = 10**7
 
 _FIELD = re.compile(r"^[A-Za-z_][\w.\[\]]*: ")
 
@@ -160,17 +166,80 @@ def _set(obj: Any, path: tuple[Any, ...], value: Any) -> None:
 _DELETE = object()
 
 
+def _contradict(rng: random.Random, sc: dict[str, Any]) -> None:
+    """Puts one pair of settings with an order or containment relation out of order
+    (start/stop, trace window, warm-up/duration, min/max RTO, initial/maximum window,
+    drop ranges and transfer length, hybrid lmin/lmax), or asks for far too many events
+    (picosecond on-off periods, a UDP flood over a long run, a tiny sim.max_events)."""
+    sim = sc["sim"]
+    flow = rng.choice(sc["flow"])
+    choice = rng.randrange(9)
+    if choice == 0:
+        flow["start"], flow["stop"] = "2s", rng.choice(["1s", "2s"])
+    elif choice == 1:
+        sim["trace"] = {"cwnd": True, "start": "1s", "end": rng.choice(["0.5s", "1s", "0s"])}
+    elif choice == 2:
+        sim["warmup"] = sim["duration"] if rng.random() < 0.5 else "1000s"
+    elif choice == 3 and flow.get("type") == "tcp":
+        flow["min_rto"], flow["max_rto"] = "2s", "1s"
+    elif choice == 4 and flow.get("type") == "tcp":
+        flow["wm"], flow["init_cwnd"] = 4, 8
+    elif choice == 5 and flow.get("type") == "tcp":
+        flow["segments"], flow["drop_segments"] = 10, [[50, 60]]
+    elif choice == 6 and isinstance(sc.get("obs"), dict):
+        sc["obs"]["assembly"] = {"type": "hybrid", "tmax": "1ms", "lmax": "10KB",
+                                 "lmin": "20KB"}
+    elif choice == 7:
+        sc["flow"].append({"type": "onoff", "src": flow["src"], "dst": flow["dst"],
+                           "rate": "1Mb/s", "mean_on": rng.choice(["1ps", "1ns", "3ps"]),
+                           "mean_off": rng.choice(["1ps", "1ns"])})
+        sim["duration"] = rng.choice(["10s", "1000s"])
+    else:
+        sim["max_events"] = rng.choice([1000, 5000, 1e4])
+        sim["duration"] = "100s"
+
+
 def generate(rng: random.Random, nearly_valid: float = 0.5) -> dict[str, Any]:
     """One scenario: valid, or (with probability ``nearly_valid``) valid but for one or
-    two fields set to an edge value or deleted."""
+    two fields set to an edge value or deleted, or (a quarter of those) two settings
+    that contradict each other or a run far too long (:func:`_contradict`)."""
     sc = _valid(rng)
     if rng.random() < nearly_valid:
+        if rng.random() < 0.25:
+            _contradict(rng, sc)
+            return sc
         for _ in range(rng.choice([1, 1, 2])):
             leaves = [p for p in _leaves(sc) if p]
             path = rng.choice(leaves)
             value = _DELETE if rng.random() < 0.1 else rng.choice(EDGE_VALUES)
             _set(sc, path, value)
     return sc
+
+
+def scenario_at(seed: int, index: int, nearly_valid: float = 0.5) -> dict[str, Any]:
+    """The scenario number ``index`` (from 0) of the run with generator seed ``seed``:
+    what a finding's ``seed`` and ``index`` name (the generator draws them in order)."""
+    rng = random.Random(seed)
+    for _ in range(index):
+        generate(rng, nearly_valid)
+    return generate(rng, nearly_valid)
+
+
+def _cap_events(text: str) -> str:
+    """The scenario with ``sim.max_events`` at most :data:`EVENT_BUDGET` (a value that is
+    not a number is left for the validator to refuse)."""
+    try:
+        sc = json.loads(text)
+    except ValueError:
+        return text
+    sim = sc.get("sim") if isinstance(sc, dict) else None
+    if not isinstance(sim, dict):
+        return text
+    v = sim.get("max_events", EVENT_BUDGET)
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and v == v:
+        sim["max_events"] = min(v, EVENT_BUDGET)
+        return json.dumps(sc, allow_nan=True)
+    return text
 
 
 def _child(conn: Any) -> None:
@@ -184,6 +253,7 @@ def _child(conn: Any) -> None:
         text = conn.recv()
         if text is None:
             return
+        text = _cap_events(text)
         try:
             _core.validate(text, "json")
             _core.run(text, "json", None, None)
@@ -293,7 +363,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=None, help="JSON lines of the findings")
     p.add_argument("--budget", type=float, default=TIME_BUDGET_S,
                    help=f"wall seconds per scenario (default {TIME_BUDGET_S:g})")
+    p.add_argument("--show", type=int, default=None, metavar="INDEX",
+                   help="print scenario INDEX of the run with --seed as JSON (to replay a "
+                        "finding: --show INDEX > f.json; burstlab run f.json) and exit")
     args = p.parse_args(argv)
+    if args.show is not None:
+        print(json.dumps(scenario_at(args.seed, args.show), indent=2))
+        return 0
     counts = fuzz(args.count, args.seed, args.out, budget_s=args.budget, progress=True)
     print(f"burstlab fuzz: {args.count} scenarios (seed {args.seed}): {counts['ok']} ran, "
           f"{counts['rejected']} rejected with a field named, {counts['finding']} findings")

@@ -34,6 +34,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+import numbers
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -173,6 +174,15 @@ def _parse_range(text: str, where: str) -> list[Value]:
     else:
         dim = qa[1]
     a, b = qa[2], qb[2]
+    # a..b runs upwards from a to b: a reversed or empty range is a contradiction.
+    if a > b:
+        raise GridError(f"{where}: the range runs from {a_txt} down to {b_txt}; write it "
+                        "upwards (a..b with a < b), or list the values in the order wanted")
+    if n > 1 and a == b:
+        raise GridError(f"{where}: {n} points between equal end points; give one value")
+    if n == 1 and a != b:
+        raise GridError(f"{where}: one point cannot span {a_txt}..{b_txt}; give n >= 2 "
+                        "or a single value")
     if kind == "log":
         if a <= 0 or b <= 0:
             raise GridError(f"{where}: a log range needs positive end points")
@@ -231,19 +241,31 @@ def normalise_grid(grid: Mapping[str, Any]) -> dict[str, list[Value]]:
         if isinstance(spec, str):
             vals = parse_axis(spec, name=path)
         elif isinstance(spec, Iterable) and not isinstance(spec, (bytes, Mapping)):
-            vals = list(spec)
-            for v in vals:
-                if not isinstance(v, (str, int, float, bool)):
-                    raise GridError(f"grid entry {path!r}: values must be str, int, float "
-                                    f"or bool, got {v!r}")
+            vals = [_literal(path, v) for v in spec]
         else:
-            vals = [spec]
+            vals = [_literal(path, spec)]
         if not vals:
             raise GridError(f"grid entry {path!r}: no values")
         if len(set(map(repr, vals))) != len(vals):
             raise GridError(f"grid entry {path!r}: repeated values {vals!r}")
         out[path] = vals
     return out
+
+
+def _literal(path: str, v: Any) -> Value:
+    """A grid value given through the API as a plain ``str``/``int``/``float``/``bool``:
+    numpy scalars and other :class:`numbers.Integral` / :class:`numbers.Real` become
+    ints and floats (``numpy.arange(1, 5)`` is a valid axis)."""
+    if isinstance(v, (str, bool)):
+        return v
+    if type(v).__module__ == "numpy" and type(v).__name__ in ("bool_", "bool"):
+        return bool(v)
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        return float(v)
+    raise GridError(f"grid entry {path!r}: values must be str, int, float or bool, "
+                    f"got {v!r}")
 
 
 def numeric_values(values: Sequence[Value]) -> tuple[list[float], str] | None:

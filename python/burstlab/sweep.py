@@ -75,7 +75,7 @@ from typing import Any, TextIO
 import pandas as pd
 
 from burstlab import _core
-from burstlab.api import Result, ScenarioLike, load_scenario
+from burstlab.api import Result, ScenarioLike, as_int, load_scenario, plain
 from burstlab.grid import GridError, Value, apply, iter_points, normalise_grid, numeric_values
 from burstlab.stats import summarise
 
@@ -731,16 +731,17 @@ def sweep(
         if executor == "serial":
             raise ValueError("--scheduler needs the dask executor")
         executor = "dask"
-    jobs = _check_run_args(executor, replications, jobs)
+    replications, jobs = _check_run_args(executor, replications, jobs)
 
     base = load_scenario(base_scenario)
-    base = json.loads(json.dumps(base, default=str))  # plain JSON types (TOML dates → str)
+    base = plain(base)  # plain JSON types (numpy scalars → numbers, TOML dates → str)
     sim = base.get("sim")
     if isinstance(sim, dict):
         sim.pop("trace", None)
-        base_seed = int(sim.get("seed", 1)) if seed is None else seed
+        base_seed = sim.get("seed", 1) if seed is None else seed
     else:
         base_seed = 1 if seed is None else seed
+    base_seed = _or_int(base_seed)
     if not isinstance(base_seed, int) or not 0 <= base_seed < 2**64:
         raise ValueError(f"seed must be a non-negative integer, got {base_seed!r}")
 
@@ -834,17 +835,18 @@ def sweep_points(
         if executor == "serial":
             raise ValueError("--scheduler needs the dask executor")
         executor = "dask"
-    jobs = _check_run_args(executor, replications, jobs)
+    replications, jobs = _check_run_args(executor, replications, jobs)
     params: list[str] = []
     triples = []
     for pt, sc in scenarios:
         for k in pt:
             if k not in params:
                 params.append(k)
-        spec = json.loads(json.dumps(load_scenario(sc), default=str))
+        spec = plain(load_scenario(sc))
         sim = spec.get("sim")
         pt_seed = seed if seed is not None else (
-            int(sim.get("seed", 1)) if isinstance(sim, dict) else 1)
+            sim.get("seed", 1) if isinstance(sim, dict) else 1)
+        pt_seed = _or_int(pt_seed)
         if isinstance(sim, dict) and not keep_traces:
             sim.pop("trace", None)
         if not isinstance(pt_seed, int) or not 0 <= pt_seed < 2**64:
@@ -859,18 +861,29 @@ def sweep_points(
                        keep_traces=keep_traces)
 
 
-def _check_run_args(executor: str, replications: int, jobs: int | None) -> int:
+def _or_int(v: Any) -> Any:
+    """``v`` as an int if it is an integer of any kind (numpy too), else ``v``."""
+    i = as_int(v)
+    return v if i is None else i
+
+
+def _check_run_args(executor: str, replications: int,
+                    jobs: int | None) -> tuple[int, int]:
     """Checks the run arguments shared by :func:`sweep` and :func:`sweep_points`;
-    returns the number of workers (all usable cores when ``jobs`` is None)."""
+    returns the replications and the number of workers (all usable cores when ``jobs``
+    is None), as ints (numpy integers are accepted)."""
     if executor not in EXECUTORS:
         raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    replications = _or_int(replications)
+    if jobs is not None:
+        jobs = _or_int(jobs)
     if not isinstance(replications, int) or isinstance(replications, bool) or replications < 1:
         raise ValueError(f"replications must be a positive integer, got {replications!r}")
     if jobs is None:
         jobs = _usable_cores()
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    return jobs
+    return replications, jobs
 
 
 def _run_points(

@@ -9,6 +9,7 @@
 //! This crate has no Python dependency; `burstlab-py` wraps it.
 
 pub mod engine;
+pub mod events;
 pub mod memory;
 pub mod obs;
 pub mod rng;
@@ -61,6 +62,15 @@ pub fn run_spec(
     replication: Option<u64>,
 ) -> Result<RunResult, ScenarioError> {
     let r = spec.resolve(seed, replication)?;
-    memory::check(&r)?;
+    preflight(&r)?;
     world::World::new(&r)?.try_run()
+}
+
+/// The checks before a run: its memory estimate against `sim.max_memory`
+/// ([`memory::check`]), then its event estimate against `sim.max_events`
+/// ([`events::check`]).
+pub fn preflight(
+    r: &scenario::Resolved,
+) -> Result<(memory::MemoryEstimate, events::EventEstimate), ScenarioError> {
+    Ok((memory::check(r)?, events::check(r)?))
 }

@@ -150,6 +150,27 @@ pub struct SimSpec {
     /// under overload, a long trace) instead of exhausting the machine.
     #[serde(default)]
     pub max_memory: Option<Size>,
+    /// Events the run may handle (default 10^12; see `events`): a scenario whose
+    /// estimate exceeds it is refused before it runs, and a run that reaches it stops
+    /// with an error, so that no run takes far too long or hangs.
+    #[serde(default)]
+    pub max_events: Option<Count>,
+}
+
+/// A count given as an integer or a number such as `1e9` (rounded).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Count(pub u64);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let x = f64::deserialize(d)?;
+        if !(0.0..1.8e19).contains(&x) {
+            return Err(de::Error::custom(format!(
+                "a count must be a non-negative number below 2^64, got {x}"
+            )));
+        }
+        Ok(Count(x.round() as u64))
+    }
 }
 
 /// The fastest a UDP source may send (packets per second; one event each).
@@ -964,6 +985,8 @@ pub struct Resolved {
     pub duration: SimTime,
     /// `sim.max_memory` in bytes.
     pub max_memory: u64,
+    /// `sim.max_events`.
+    pub max_events: u64,
     pub warmup: SimTime,
     pub seed: u64,
     pub replication: u64,
@@ -1120,6 +1143,19 @@ impl ScenarioSpec {
         if max_memory < 1 << 20 {
             return Err(e("sim.max_memory", "must be at least 1 MiB"));
         }
+        let max_events = self
+            .sim
+            .max_events
+            .map_or(crate::events::DEFAULT_MAX_EVENTS, |m| m.0);
+        if max_events < crate::events::MIN_MAX_EVENTS {
+            return Err(e(
+                "sim.max_events",
+                format!(
+                    "must be at least {} (got {max_events})",
+                    crate::events::MIN_MAX_EVENTS
+                ),
+            ));
+        }
         let warmup = self.sim.warmup.map(|d| d.0).unwrap_or(SimTime::ZERO);
         if warmup >= self.sim.duration.0 {
             return Err(e("sim.warmup", "must be shorter than sim.duration"));
@@ -1127,6 +1163,35 @@ impl ScenarioSpec {
         if let Some(g) = self.sim.trace.goodput {
             if g.0 == SimTime::ZERO {
                 return Err(e("sim.trace.goodput", "must be a positive interval"));
+            }
+        }
+        // The trace window [start, end) lies inside [0, sim.duration) and is not empty.
+        let secs = |d: SimTime| d.as_secs_f64();
+        let (t_start, t_end) = (self.sim.trace.start, self.sim.trace.end);
+        if let Some(s) = t_start {
+            if s.0 >= self.sim.duration.0 {
+                return Err(e(
+                    "sim.trace.start",
+                    format!(
+                        "must be before sim.duration = {} s (got {} s): the trace would be empty",
+                        secs(self.sim.duration.0),
+                        secs(s.0)
+                    ),
+                ));
+            }
+        }
+        if let Some(t) = t_end {
+            let from = t_start.map_or(SimTime::ZERO, |s| s.0);
+            if t.0 <= from {
+                return Err(e(
+                    "sim.trace.end",
+                    format!(
+                        "must be later than sim.trace.start = {} s (got {} s): the trace \
+                         window would be empty",
+                        secs(from),
+                        secs(t.0)
+                    ),
+                ));
             }
         }
         if let Some(fl) = &self.sim.trace.flows {
@@ -1445,6 +1510,7 @@ impl ScenarioSpec {
             v.sort_unstable();
             v.dedup();
         }
+        let mut router = Router::new(&adj);
         let mut flows = Vec::new();
         for (i, f) in self.flows.iter().enumerate() {
             let fld = |s: &str| format!("flow[{i}].{s}");
@@ -1488,12 +1554,19 @@ impl ScenarioSpec {
             let stop = stop.map(|x| x.0);
             if let Some(st) = stop {
                 if st <= start {
-                    return Err(e(fld("stop"), "must be later than start"));
+                    return Err(e(
+                        fld("stop"),
+                        format!(
+                            "must be later than start ({} s, got {} s)",
+                            start.as_secs_f64(),
+                            st.as_secs_f64()
+                        ),
+                    ));
                 }
             }
             let route = match route {
                 Some(r) => explicit_route(&fld("route"), r, s, d, &lookup, &adj)?,
-                None => shortest_route(&adj, s, d).ok_or_else(|| {
+                None => router.route(s, d).ok_or_else(|| {
                     e(
                         fld("dst"),
                         format!("unreachable: no path from '{src}' to '{dst}'"),
@@ -1502,7 +1575,7 @@ impl ScenarioSpec {
             };
             let reverse_route = match rroute {
                 Some(r) => explicit_route(&fld("reverse_route"), r, d, s, &lookup, &adj)?,
-                None => shortest_route(&adj, d, s).ok_or_else(|| {
+                None => router.route(d, s).ok_or_else(|| {
                     e(
                         fld("src"),
                         format!("unreachable: no return path from '{dst}' to '{src}'"),
@@ -1611,6 +1684,7 @@ impl ScenarioSpec {
             name: self.name.clone().unwrap_or_else(|| "scenario".into()),
             duration: self.sim.duration.0,
             max_memory,
+            max_events,
             warmup,
             seed: seed.unwrap_or(self.sim.seed),
             replication: replication.unwrap_or(self.sim.replication),
@@ -1763,8 +1837,24 @@ fn drop_ranges(
         if r[1] < r[0] {
             return Err(ScenarioError::new(
                 fld(&format!("drop_segments[{k}]")),
-                "range must be [first, last] with first <= last",
+                format!(
+                    "range must be [first, last] with first <= last (got [{}, {}])",
+                    r[0], r[1]
+                ),
             ));
+        }
+        // A finite transfer sends segments 0 .. segments - 1 (1 .. segments with syn).
+        if let Some(n) = t.segments {
+            if r[0] > n {
+                return Err(ScenarioError::new(
+                    fld(&format!("drop_segments[{k}]")),
+                    format!(
+                        "the range starts at segment {} but the transfer has only \
+                         segments = {n}: it would drop nothing",
+                        r[0]
+                    ),
+                ));
+            }
         }
         v.push((r[0], r[1]));
     }
@@ -1885,7 +1975,33 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
         c.sack_blocks = s;
     }
     if c.max_rto < c.min_rto {
-        return Err(e("max_rto", "must not be below min_rto".into()));
+        return Err(e(
+            "max_rto",
+            format!(
+                "must not be below min_rto ({} s, got {} s)",
+                c.min_rto.as_secs_f64(),
+                c.max_rto.as_secs_f64()
+            ),
+        ));
+    }
+    if t.init_rto.is_some() && c.init_rto > c.max_rto {
+        return Err(e(
+            "init_rto",
+            format!(
+                "must not exceed max_rto ({} s, got {} s)",
+                c.max_rto.as_secs_f64(),
+                c.init_rto.as_secs_f64()
+            ),
+        ));
+    }
+    if t.init_cwnd.is_some() && t.wm.is_some() && c.init_cwnd > c.wm {
+        return Err(e(
+            "init_cwnd",
+            format!(
+                "must not exceed the maximum window wm = {} segments (got {})",
+                c.wm, c.init_cwnd
+            ),
+        ));
     }
     // ns-2.35 behaviour switches: meaningful only for the ns2 profile's agents.
     let switches = [
@@ -1998,6 +2114,122 @@ fn explicit_route(
         }
     }
     Ok(r)
+}
+
+/// The routes of [`shortest_route`] for many flows, in time linear in the flows and
+/// the network (a breadth-first search per flow would be quadratic at 10^4 flows).
+///
+/// A host that reaches the network through one node `x` only (its sole out-neighbour)
+/// has the route `[s] + route(x, d)`: the search from `s` visits `x` next and then
+/// proceeds exactly as the search from `x` (`s` itself leads nowhere else). Likewise a
+/// destination `d` entered from one node `y` only has `prev[d] = y` in every search,
+/// and the search reaches `y` before `d` is queued, so the route is `route(s, y) + [d]`.
+/// What remains is a search from `x`, kept (its `prev` tree) for the next flows from
+/// `x` while the kept trees stay small.
+pub struct Router<'a> {
+    adj: &'a [Vec<u32>],
+    /// Per node: its only in-neighbour, or `u32::MAX` (none or several).
+    sole_in: Vec<u32>,
+    trees: HashMap<u32, Vec<u32>>,
+    kept: usize,
+}
+
+/// The most `prev` entries [`Router`] keeps (4 bytes each).
+const ROUTER_KEEP: usize = 1 << 25;
+
+impl<'a> Router<'a> {
+    pub fn new(adj: &'a [Vec<u32>]) -> Self {
+        let mut sole_in = vec![u32::MAX; adj.len()];
+        let mut n_in = vec![0u32; adj.len()];
+        for (u, vs) in adj.iter().enumerate() {
+            for &v in vs {
+                n_in[v as usize] += 1;
+                sole_in[v as usize] = u as u32;
+            }
+        }
+        for (x, &n) in sole_in.iter_mut().zip(&n_in) {
+            if n != 1 {
+                *x = u32::MAX;
+            }
+        }
+        Router {
+            adj,
+            sole_in,
+            trees: HashMap::new(),
+            kept: 0,
+        }
+    }
+
+    /// The same route as `shortest_route(adj, s, d)`.
+    pub fn route(&mut self, s: u32, d: u32) -> Option<Vec<u32>> {
+        if s == d {
+            return Some(vec![s]);
+        }
+        let mut head = Vec::new();
+        let mut from = s;
+        if let [x] = self.adj[s as usize][..] {
+            head.push(s);
+            from = x;
+        }
+        let mut tail = None;
+        let mut to = d;
+        let y = self.sole_in[d as usize];
+        if y != u32::MAX && from != d {
+            tail = Some(d);
+            to = y;
+        }
+        let mid = if from == to {
+            vec![from]
+        } else if let Some(prev) = self.trees.get(&from) {
+            path_from(prev, from, to)?
+        } else {
+            let prev = bfs_prev(self.adj, from, None);
+            let p = path_from(&prev, from, to)?;
+            if self.kept + prev.len() <= ROUTER_KEEP {
+                self.kept += prev.len();
+                self.trees.insert(from, prev);
+            }
+            p
+        };
+        head.extend(mid);
+        head.extend(tail);
+        Some(head)
+    }
+}
+
+/// The breadth-first search tree from `s` (`prev[v]`: `v`'s parent; `u32::MAX`: not
+/// reached; `prev[s] = s`), stopping when `stop` is found.
+fn bfs_prev(adj: &[Vec<u32>], s: u32, stop: Option<u32>) -> Vec<u32> {
+    let mut prev = vec![u32::MAX; adj.len()];
+    let mut q = std::collections::VecDeque::new();
+    prev[s as usize] = s;
+    q.push_back(s);
+    while let Some(u) = q.pop_front() {
+        if Some(u) == stop {
+            break;
+        }
+        for &v in &adj[u as usize] {
+            if prev[v as usize] == u32::MAX {
+                prev[v as usize] = u;
+                q.push_back(v);
+            }
+        }
+    }
+    prev
+}
+
+fn path_from(prev: &[u32], s: u32, d: u32) -> Option<Vec<u32>> {
+    if prev[d as usize] == u32::MAX {
+        return None;
+    }
+    let mut path = vec![d];
+    let mut cur = d;
+    while cur != s {
+        cur = prev[cur as usize];
+        path.push(cur);
+    }
+    path.reverse();
+    Some(path)
 }
 
 /// Fewest-hops path by breadth-first search; ties go to the lower-numbered neighbour,

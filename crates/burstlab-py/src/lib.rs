@@ -52,7 +52,7 @@ fn validate(text: &str, format: &str) -> PyResult<()> {
     let r = spec
         .resolve(None, None)
         .map_err(|e| ScenarioError::new_err(e.to_string()))?;
-    burstlab_core::memory::check(&r).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    burstlab_core::preflight(&r).map_err(|e| ScenarioError::new_err(e.to_string()))?;
     // Wiring checks (paths through fabrics) run when the world is built; a scenario
     // that streams its traces is validated without creating its trace files.
     let mut r = r;
@@ -93,6 +93,38 @@ fn memory_estimate(py: Python<'_>, text: &str, format: &str) -> PyResult<Py<PyDi
     Ok(d.unbind())
 }
 
+/// The event estimate of a scenario (see `burstlab_core::events`), without checking it
+/// against `sim.max_events`: a dict with `lines` (the text `burstlab validate` prints),
+/// `events`, `max_events`, `duration_s` and `flows` (one dict per flow: `index`,
+/// `name`, `packet_events`, `toggles`, `toggle_events`, `burst_events`).
+#[pyfunction]
+#[pyo3(signature = (text, format = "toml"))]
+fn event_estimate(py: Python<'_>, text: &str, format: &str) -> PyResult<Py<PyDict>> {
+    let spec = parse(text, format)?;
+    let r = spec
+        .resolve(None, None)
+        .map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    let est = burstlab_core::events::estimate(&r);
+    let d = PyDict::new(py);
+    d.set_item("lines", est.lines())?;
+    d.set_item("events", est.events)?;
+    d.set_item("max_events", est.max_events)?;
+    d.set_item("duration_s", est.duration_s)?;
+    let flows = PyList::empty(py);
+    for f in &est.flows {
+        let x = PyDict::new(py);
+        x.set_item("index", f.index)?;
+        x.set_item("name", &f.name)?;
+        x.set_item("packet_events", f.packet_events)?;
+        x.set_item("toggles", f.toggles)?;
+        x.set_item("toggle_events", f.toggle_events)?;
+        x.set_item("burst_events", f.burst_events)?;
+        flows.append(x)?;
+    }
+    d.set_item("flows", flows)?;
+    Ok(d.unbind())
+}
+
 /// Runs a scenario given as TOML or JSON text. Returns a dict with `meta`, one entry per
 /// result table of `RunResult::tables` (JSON row lists, or dicts of columns for the
 /// traces), `tables` (their names, in order) and `optional_tables`.
@@ -109,7 +141,7 @@ fn run(
     let outcome: Result<Result<RunResult, String>, String> = py.detach(|| {
         std::panic::catch_unwind(|| {
             spec.resolve(seed, replication)
-                .and_then(|r| burstlab_core::memory::check(&r).map(|_| r))
+                .and_then(|r| burstlab_core::preflight(&r).map(|_| r))
                 .map_err(|e| e.to_string())
                 .map(|r| {
                     burstlab_core::world::World::new(&r)
@@ -192,5 +224,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(event_estimate, m)?)?;
     Ok(())
 }

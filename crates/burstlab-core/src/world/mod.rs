@@ -213,6 +213,9 @@ pub struct World {
     /// `sim.max_memory`, and why the run stopped early if it outgrew it (or could not
     /// write a streamed trace).
     max_memory: u64,
+    /// `sim.max_events`: the run stops with an error once it has handled more events
+    /// (looked at with the memory guard, so it costs the loop nothing per event).
+    max_events: u64,
     stopped: Option<ScenarioError>,
     /// The world's data have outgrown the caches: the event loop fetches the next
     /// event's link and packet one event ahead. Set by the memory guard's periodic look
@@ -332,6 +335,7 @@ impl World {
             lookahead_above: LOOKAHEAD_ABOVE_BYTES,
             is_edge: r.nodes.iter().map(|n| n.1 == NodeKind::Edge).collect(),
             max_memory: r.max_memory,
+            max_events: r.max_events,
             stopped: None,
         };
         world.hook_on = world.edges.needs_hook();
@@ -413,6 +417,20 @@ impl World {
     fn over_budget(&self, now: SimTime, used: u64) -> Option<ScenarioError> {
         if let Some(e) = self.collector.write_error() {
             return Some(e.clone());
+        }
+        let events = self.q.events_processed();
+        if events > self.max_events {
+            return Some(ScenarioError::new(
+                "sim.max_events",
+                format!(
+                    "the run handled {events} events by t = {now}, more than \
+                     sim.max_events = {:.3e} (the estimate before the run cannot foresee \
+                     everything: e.g. periods drawn shorter than a picosecond, timers \
+                     backed off to a tiny min_rto); shorten sim.duration, lengthen the \
+                     periods or raise sim.max_events",
+                    self.max_events as f64
+                ),
+            ));
         }
         if used <= self.max_memory {
             return None;
