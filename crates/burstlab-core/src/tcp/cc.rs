@@ -85,6 +85,7 @@ impl CongestionControl for Aimd {
 #[derive(Clone, Debug)]
 pub enum Cc {
     Aimd(Aimd),
+    Cubic(super::cc_cubic::Cubic),
     /// Test-only controller with memory (`cc_probe.rs`).
     #[cfg(test)]
     Probe(super::cc_probe::Probe),
@@ -95,6 +96,7 @@ impl Cc {
     pub fn new(kind: CcKind) -> Self {
         match kind {
             CcKind::Aimd => Cc::Aimd(Aimd),
+            CcKind::Cubic => Cc::Cubic(super::cc_cubic::Cubic::default()),
         }
     }
 }
@@ -110,6 +112,7 @@ impl CongestionControl for Cc {
     fn on_ack(&mut self, tcb: &mut Tcb, now: SimTime, n: u64) {
         match self {
             Cc::Aimd(c) => c.on_ack(tcb, now, n),
+            Cc::Cubic(c) => c.on_ack(tcb, now, n),
             #[cfg(test)]
             Cc::Probe(c) => c.on_ack(tcb, now, n),
         }
@@ -118,6 +121,7 @@ impl CongestionControl for Cc {
     fn on_rtt_sample(&mut self, tcb: &Tcb, now: SimTime, rtt: SimTime) {
         match self {
             Cc::Aimd(c) => c.on_rtt_sample(tcb, now, rtt),
+            Cc::Cubic(c) => c.on_rtt_sample(tcb, now, rtt),
             #[cfg(test)]
             Cc::Probe(c) => c.on_rtt_sample(tcb, now, rtt),
         }
@@ -126,6 +130,7 @@ impl CongestionControl for Cc {
     fn on_loss(&mut self, tcb: &Tcb, now: SimTime) -> u32 {
         match self {
             Cc::Aimd(c) => c.on_loss(tcb, now),
+            Cc::Cubic(c) => c.on_loss(tcb, now),
             #[cfg(test)]
             Cc::Probe(c) => c.on_loss(tcb, now),
         }
@@ -134,6 +139,7 @@ impl CongestionControl for Cc {
     fn on_timeout(&mut self, tcb: &Tcb, now: SimTime) -> u32 {
         match self {
             Cc::Aimd(c) => c.on_timeout(tcb, now),
+            Cc::Cubic(c) => c.on_timeout(tcb, now),
             #[cfg(test)]
             Cc::Probe(c) => c.on_timeout(tcb, now),
         }
@@ -142,6 +148,7 @@ impl CongestionControl for Cc {
     fn on_phase_change(&mut self, tcb: &Tcb, now: SimTime, from: Phase, to: Phase) {
         match self {
             Cc::Aimd(c) => c.on_phase_change(tcb, now, from, to),
+            Cc::Cubic(c) => c.on_phase_change(tcb, now, from, to),
             #[cfg(test)]
             Cc::Probe(c) => c.on_phase_change(tcb, now, from, to),
         }
@@ -149,6 +156,7 @@ impl CongestionControl for Cc {
     fn name(&self) -> &'static str {
         match self {
             Cc::Aimd(c) => c.name(),
+            Cc::Cubic(c) => c.name(),
             #[cfg(test)]
             Cc::Probe(c) => c.name(),
         }

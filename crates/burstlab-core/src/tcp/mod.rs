@@ -52,6 +52,7 @@
 
 pub mod bitring;
 pub mod cc;
+pub mod cc_cubic;
 pub mod ns2;
 pub mod receiver;
 pub mod recovery;
@@ -103,12 +104,15 @@ pub enum CcKind {
     /// and `slowdown`).
     #[default]
     Aimd,
+    /// CUBIC: RFC 9438 under the `rfc` profile (`cc_cubic.rs`).
+    Cubic,
 }
 
 impl CcKind {
     pub fn name(self) -> &'static str {
         match self {
             CcKind::Aimd => "aimd",
+            CcKind::Cubic => "cubic",
         }
     }
 }
