@@ -190,7 +190,7 @@ mod tests {
         let mut at_k = 0.0;
         let mut now = SimTime::ZERO;
         for _ in 0..2000 {
-            now = now + SimTime::from_ms(10);
+            now += SimTime::from_ms(10);
             c.on_ack(&mut t, now, 1);
             if now.as_secs_f64() < k {
                 assert!(t.cwnd() <= 100.0, "passed W_max before K: {}", t.cwnd());
