@@ -54,7 +54,7 @@ AGENTS: dict[str, tuple[str, str, str]] = {
 
 #: burstlab's modern controllers and the Linux module ns-2.35's ``Agent/TCP/Linux`` runs
 #: for each (``$tcp select_ca NAME``; tcp/linux/src/tcp_NAME.c).
-LINUX_MODULES = {"cubic": "cubic"}
+LINUX_MODULES = {"cubic": "cubic", "highspeed": "highspeed", "vegas": "vegas"}
 
 #: Settings of burstlab's ``rfc`` profile that have an ns-2 knob (sender side). The
 #: recovery algorithms themselves (RFC 6582, RFC 6675) are ns-2's own in the export.

@@ -86,6 +86,8 @@ impl CongestionControl for Aimd {
 pub enum Cc {
     Aimd(Aimd),
     Cubic(super::cc_cubic::Cubic),
+    HighSpeed(super::cc_highspeed::HighSpeed),
+    Vegas(super::cc_vegas::Vegas),
     /// Test-only controller with memory (`cc_probe.rs`).
     #[cfg(test)]
     Probe(super::cc_probe::Probe),
@@ -97,6 +99,8 @@ impl Cc {
         match kind {
             CcKind::Aimd => Cc::Aimd(Aimd),
             CcKind::Cubic => Cc::Cubic(super::cc_cubic::Cubic::default()),
+            CcKind::HighSpeed => Cc::HighSpeed(super::cc_highspeed::HighSpeed),
+            CcKind::Vegas => Cc::Vegas(super::cc_vegas::Vegas::default()),
         }
     }
 }
@@ -113,6 +117,8 @@ impl CongestionControl for Cc {
         match self {
             Cc::Aimd(c) => c.on_ack(tcb, now, n),
             Cc::Cubic(c) => c.on_ack(tcb, now, n),
+            Cc::HighSpeed(c) => c.on_ack(tcb, now, n),
+            Cc::Vegas(c) => c.on_ack(tcb, now, n),
             #[cfg(test)]
             Cc::Probe(c) => c.on_ack(tcb, now, n),
         }
@@ -122,6 +128,8 @@ impl CongestionControl for Cc {
         match self {
             Cc::Aimd(c) => c.on_rtt_sample(tcb, now, rtt),
             Cc::Cubic(c) => c.on_rtt_sample(tcb, now, rtt),
+            Cc::HighSpeed(c) => c.on_rtt_sample(tcb, now, rtt),
+            Cc::Vegas(c) => c.on_rtt_sample(tcb, now, rtt),
             #[cfg(test)]
             Cc::Probe(c) => c.on_rtt_sample(tcb, now, rtt),
         }
@@ -131,6 +139,8 @@ impl CongestionControl for Cc {
         match self {
             Cc::Aimd(c) => c.on_loss(tcb, now),
             Cc::Cubic(c) => c.on_loss(tcb, now),
+            Cc::HighSpeed(c) => c.on_loss(tcb, now),
+            Cc::Vegas(c) => c.on_loss(tcb, now),
             #[cfg(test)]
             Cc::Probe(c) => c.on_loss(tcb, now),
         }
@@ -140,6 +150,8 @@ impl CongestionControl for Cc {
         match self {
             Cc::Aimd(c) => c.on_timeout(tcb, now),
             Cc::Cubic(c) => c.on_timeout(tcb, now),
+            Cc::HighSpeed(c) => c.on_timeout(tcb, now),
+            Cc::Vegas(c) => c.on_timeout(tcb, now),
             #[cfg(test)]
             Cc::Probe(c) => c.on_timeout(tcb, now),
         }
@@ -149,6 +161,8 @@ impl CongestionControl for Cc {
         match self {
             Cc::Aimd(c) => c.on_phase_change(tcb, now, from, to),
             Cc::Cubic(c) => c.on_phase_change(tcb, now, from, to),
+            Cc::HighSpeed(c) => c.on_phase_change(tcb, now, from, to),
+            Cc::Vegas(c) => c.on_phase_change(tcb, now, from, to),
             #[cfg(test)]
             Cc::Probe(c) => c.on_phase_change(tcb, now, from, to),
         }
@@ -157,6 +171,8 @@ impl CongestionControl for Cc {
         match self {
             Cc::Aimd(c) => c.name(),
             Cc::Cubic(c) => c.name(),
+            Cc::HighSpeed(c) => c.name(),
+            Cc::Vegas(c) => c.name(),
             #[cfg(test)]
             Cc::Probe(c) => c.name(),
         }

@@ -295,6 +295,8 @@ impl Ns2Sender {
         let linux_ca = match cfg.cc {
             CcKind::Aimd => None,
             CcKind::Cubic => Some(linux::LinuxCa::Cubic(linux::LinuxCubic::default())),
+            CcKind::HighSpeed => Some(linux::LinuxCa::HighSpeed(linux::LinuxHighSpeed::default())),
+            CcKind::Vegas => Some(linux::LinuxCa::Vegas(linux::LinuxVegas::default())),
         };
         // TcpAgent::set_initial_window(): cwnd 1 for the SYN round, else windowInit_
         // (Agent/TCP/Linux: delay_growth_ false, windowInit_ at once).

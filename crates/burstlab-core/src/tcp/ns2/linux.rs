@@ -26,6 +26,7 @@
 //!   RTO is ns-2's (`rtt_update` without the lower bound on RTTVAR), `maxrto_` 120 s.
 
 use super::{CwndAction, Ns2Sender};
+use crate::tcp::cc_highspeed::{b_of_w, HSTCP_W};
 use crate::tcp::{AckSeg, TcpOutput};
 use crate::units::SimTime;
 
@@ -411,6 +412,147 @@ pub enum CaState {
 #[derive(Clone, Debug)]
 pub enum LinuxCa {
     Cubic(LinuxCubic),
+    HighSpeed(LinuxHighSpeed),
+    Vegas(LinuxVegas),
+}
+
+/// Linux's TCP Vegas (tcp_vegas.c as ns-2.35 ships it): once per RTT (when the ACK
+/// passes the `snd_nxt` recorded at the start of the round) compare the expected and
+/// actual rates through `diff` = old_wnd·(1 − baseRTT/minRTT)·2 (α = 2, β = 4, γ = 1
+/// packets, scaled by 2); RTT samples in µs from the send time of the segment an ACK of
+/// new data acknowledges (ns-2 `tss[]`, `bugfix_ts_`); Reno outside `TCP_CA_Open`, or
+/// with fewer than three samples in the round.
+#[derive(Clone, Debug, Default)]
+pub struct LinuxVegas {
+    pub beg_snd_una: u32,
+    pub beg_snd_nxt: u32,
+    pub beg_snd_cwnd: u32,
+    pub doing_vegas_now: bool,
+    pub cnt_rtt: u32,
+    pub min_rtt_us: u32,
+    pub base_rtt_us: u32,
+}
+
+const V_PARAM_SHIFT: u32 = 1;
+const V_ALPHA: u32 = 2 << V_PARAM_SHIFT;
+const V_BETA: u32 = 4 << V_PARAM_SHIFT;
+const V_GAMMA: u32 = 1 << V_PARAM_SHIFT;
+
+impl LinuxVegas {
+    fn enable(&mut self, snd_nxt: u32) {
+        self.doing_vegas_now = true;
+        self.beg_snd_nxt = snd_nxt;
+        self.cnt_rtt = 0;
+        self.min_rtt_us = 0x7fff_ffff;
+    }
+    fn init(&mut self, snd_nxt: u32) {
+        self.base_rtt_us = 0x7fff_ffff;
+        self.enable(snd_nxt);
+    }
+    /// `tcp_vegas_pkts_acked` with the RTT sample in µs (+1), if the ACK is sure.
+    fn sample(&mut self, vrtt: u32) {
+        self.base_rtt_us = self.base_rtt_us.min(vrtt);
+        self.min_rtt_us = self.min_rtt_us.min(vrtt);
+        self.cnt_rtt += 1;
+    }
+    /// `tcp_vegas_cong_avoid`; `ack` is the first unacknowledged segment.
+    fn cong_avoid(&mut self, tp: &mut LinuxTp, ack: u32, in_flight: u32) {
+        if !self.doing_vegas_now {
+            return tp.reno_cong_avoid(in_flight);
+        }
+        if ack > self.beg_snd_nxt {
+            let old_wnd = self.beg_snd_nxt.wrapping_sub(self.beg_snd_una);
+            let old_snd_cwnd = self.beg_snd_cwnd;
+            self.beg_snd_una = self.beg_snd_nxt;
+            self.beg_snd_nxt = tp.snd_nxt;
+            self.beg_snd_cwnd = tp.snd_cwnd;
+            if self.cnt_rtt <= 2 {
+                tp.reno_cong_avoid(in_flight);
+            } else {
+                let rtt = self.min_rtt_us.max(1);
+                let target = (((old_wnd as u64 * self.base_rtt_us as u64) << V_PARAM_SHIFT)
+                    / rtt as u64) as u32;
+                let diff = (old_wnd << V_PARAM_SHIFT).wrapping_sub(target);
+                if tp.snd_cwnd <= tp.snd_ssthresh {
+                    if diff > V_GAMMA {
+                        tp.snd_ssthresh = 2;
+                        tp.snd_cwnd = tp.snd_cwnd.min((target >> V_PARAM_SHIFT) + 1);
+                    }
+                    tp.slow_start();
+                } else {
+                    let next = if diff > V_BETA {
+                        old_snd_cwnd.wrapping_sub(1)
+                    } else if diff < V_ALPHA {
+                        old_snd_cwnd + 1
+                    } else {
+                        old_snd_cwnd
+                    };
+                    if next > tp.snd_cwnd {
+                        tp.snd_cwnd += 1;
+                    } else if next < tp.snd_cwnd {
+                        tp.snd_cwnd -= 1;
+                    }
+                }
+                if tp.snd_cwnd < 2 {
+                    tp.snd_cwnd = 2;
+                } else if tp.snd_cwnd > tp.snd_cwnd_clamp {
+                    tp.snd_cwnd = tp.snd_cwnd_clamp;
+                }
+            }
+            self.cnt_rtt = 0;
+            self.min_rtt_us = 0x7fff_ffff;
+        } else if tp.snd_cwnd <= tp.snd_ssthresh {
+            tp.slow_start();
+        }
+    }
+}
+
+/// Linux's HighSpeed TCP (tcp_highspeed.c as ns-2.35 ships it): RFC 3649's table of
+/// a(w) and b(w) (b as ⌊256·b⌋), `ai` the table row of the current window, and Reno's
+/// `min_cwnd` (ssthresh/2) on entering recovery.
+#[derive(Clone, Debug, Default)]
+pub struct LinuxHighSpeed {
+    pub ai: u32,
+}
+
+impl LinuxHighSpeed {
+    fn md(ai: u32) -> u32 {
+        let w = HSTCP_W[ai as usize] as f64;
+        (b_of_w(w) * 256.0) as u32
+    }
+    /// `hstcp_cong_avoid`.
+    fn cong_avoid(&mut self, tp: &mut LinuxTp, in_flight: u32) {
+        if in_flight < tp.snd_cwnd {
+            return;
+        }
+        if tp.snd_cwnd <= tp.snd_ssthresh {
+            tp.slow_start();
+            return;
+        }
+        let max = HSTCP_W.len() as u32 - 1;
+        if tp.snd_cwnd > HSTCP_W[self.ai as usize] {
+            while tp.snd_cwnd > HSTCP_W[self.ai as usize] && self.ai < max {
+                self.ai += 1;
+            }
+        } else if self.ai > 0 && tp.snd_cwnd <= HSTCP_W[self.ai as usize - 1] {
+            while self.ai > 0 && tp.snd_cwnd <= HSTCP_W[self.ai as usize - 1] {
+                self.ai -= 1;
+            }
+        }
+        // cwnd += a(w)/cwnd, a(w) = ai + 1.
+        if tp.snd_cwnd < tp.snd_cwnd_clamp {
+            tp.snd_cwnd_cnt += self.ai + 1;
+            if tp.snd_cwnd_cnt >= tp.snd_cwnd {
+                tp.snd_cwnd_cnt -= tp.snd_cwnd;
+                tp.snd_cwnd += 1;
+            }
+        }
+    }
+    /// `hstcp_ssthresh`: cwnd − cwnd·b(w).
+    fn ssthresh(&self, tp: &LinuxTp) -> u32 {
+        let cut = (tp.snd_cwnd as u64 * Self::md(self.ai) as u64) >> 8;
+        (tp.snd_cwnd - cut as u32).max(2)
+    }
 }
 
 /// The part of Linux's `struct tcp_sock` the modules read and write.
@@ -424,10 +566,26 @@ pub struct LinuxTp {
     pub acked_segs: u32,
     /// `tcp_time_stamp`: the time in jiffies (ms), truncated.
     pub jiffies: u32,
+    /// `snd_nxt` in segments (ns-2's `t_seqno_`).
+    pub snd_nxt: u32,
     pub ca_state: CaState,
 }
 
 impl LinuxTp {
+    /// `tcp_reno_cong_avoid` (tcp_cong.c) with ABC: +1 per window of acknowledged data.
+    fn reno_cong_avoid(&mut self, in_flight: u32) {
+        if in_flight < self.snd_cwnd {
+            return;
+        }
+        if self.snd_cwnd <= self.snd_ssthresh {
+            self.slow_start();
+        } else if self.acked_segs >= self.snd_cwnd {
+            self.acked_segs -= self.snd_cwnd;
+            if self.snd_cwnd < self.snd_cwnd_clamp {
+                self.snd_cwnd += 1;
+            }
+        }
+    }
     /// `tcp_slow_start` (tcp_cong.c) with `sysctl_tcp_abc` 1, `sysctl_tcp_max_ssthresh` 0.
     fn slow_start(&mut self) {
         if self.acked_segs < 1 {
@@ -642,37 +800,69 @@ impl LinuxCubic {
 }
 
 impl LinuxCa {
-    fn init(&mut self) {
+    /// The module's `init`, with the `tcp_sock` it may adjust.
+    fn init(&mut self, tp: &mut LinuxTp) {
         match self {
             LinuxCa::Cubic(c) => c.reset(),
+            LinuxCa::HighSpeed(h) => {
+                h.ai = 0;
+                tp.snd_cwnd_clamp = tp.snd_cwnd_clamp.min(0xffff_ffff / 128);
+            }
+            LinuxCa::Vegas(v) => v.init(tp.snd_nxt),
         }
     }
-    fn cong_avoid(&mut self, tp: &mut LinuxTp, in_flight: u32) {
+    fn cong_avoid(&mut self, tp: &mut LinuxTp, ack: u32, in_flight: u32) {
         match self {
             LinuxCa::Cubic(c) => c.cong_avoid(tp, in_flight),
+            LinuxCa::HighSpeed(h) => h.cong_avoid(tp, in_flight),
+            LinuxCa::Vegas(v) => v.cong_avoid(tp, ack, in_flight),
         }
+    }
+    /// Whether the module asks for send times (`TCP_CONG_RTT_STAMP`: ns-2 `bugfix_ts_`).
+    fn wants_send_times(&self) -> bool {
+        matches!(self, LinuxCa::Vegas(_))
     }
     fn ssthresh(&mut self, tp: &LinuxTp) -> u32 {
         match self {
             LinuxCa::Cubic(c) => c.ssthresh(tp),
+            LinuxCa::HighSpeed(h) => h.ssthresh(tp),
+            // tcp_reno_ssthresh.
+            LinuxCa::Vegas(_) => (tp.snd_cwnd >> 1).max(2),
         }
     }
     /// `min_cwnd`, when the module has one (otherwise cwnd = ssthresh).
-    fn min_cwnd(&self, _tp: &LinuxTp) -> Option<u32> {
+    fn min_cwnd(&self, tp: &LinuxTp) -> Option<u32> {
         match self {
             LinuxCa::Cubic(_) => None,
+            // tcp_reno_min_cwnd (tcp_cong.c): ssthresh/2.
+            LinuxCa::HighSpeed(_) | LinuxCa::Vegas(_) => Some(tp.snd_ssthresh / 2),
         }
     }
-    fn pkts_acked(&mut self, tp: &LinuxTp, cnt: u32) {
+    /// `pkts_acked(cnt, last)`; `rtt_us` is the µs sample (+1) when the ACK is sure.
+    fn pkts_acked(&mut self, tp: &LinuxTp, cnt: u32, rtt_us: Option<u32>) {
         match self {
             LinuxCa::Cubic(c) => c.pkts_acked(tp, cnt),
+            LinuxCa::HighSpeed(_) => {}
+            LinuxCa::Vegas(v) => {
+                if let Some(r) = rtt_us {
+                    v.sample(r);
+                }
+            }
         }
     }
-    fn set_state(&mut self, to: CaState) {
+    fn set_state(&mut self, to: CaState, snd_nxt: u32) {
         match self {
             LinuxCa::Cubic(c) => {
                 if to == CaState::Loss {
                     c.reset();
+                }
+            }
+            LinuxCa::HighSpeed(_) => {}
+            LinuxCa::Vegas(v) => {
+                if to == CaState::Open {
+                    v.enable(snd_nxt);
+                } else {
+                    v.doing_vegas_now = false;
                 }
             }
         }
@@ -688,6 +878,9 @@ pub struct LinuxAgent {
     /// `next_pkts_in_flight_`: the rate-halving allowance.
     next_pif: i64,
     initialized: bool,
+    /// Send time of each outstanding segment, ps, indexed by `seq & mask` (ns-2 `tss[]`);
+    /// empty unless the module asks for it.
+    tss: Vec<SimTime>,
 }
 
 impl LinuxAgent {
@@ -702,7 +895,13 @@ impl LinuxAgent {
                 snd_cwnd_clamp: wnd.max(1) as u32,
                 acked_segs: 0,
                 jiffies: 0,
+                snd_nxt: 0,
                 ca_state: CaState::Open,
+            },
+            tss: if ca.wants_send_times() {
+                vec![SimTime::ZERO; (2 * wnd.max(1) as usize).next_power_of_two().max(64)]
+            } else {
+                Vec::new()
             },
             ca,
             next_pif: 0,
@@ -713,7 +912,7 @@ impl LinuxAgent {
         self.tp.ca_state
     }
     fn set_ca_state(&mut self, s: CaState) {
-        self.ca.set_state(s);
+        self.ca.set_state(s, self.tp.snd_nxt);
         self.tp.ca_state = s;
     }
 }
@@ -793,14 +992,27 @@ impl Ns2Sender {
             self.rtx = None;
         }
         // The module's hooks.
+        let ack32 = a as u32;
+        let t_seqno = self.t_seqno as u32;
         let l = self.lx();
+        l.tp.snd_nxt = t_seqno;
         if !l.initialized {
-            l.ca.init();
+            l.ca.init(&mut l.tp);
             l.initialized = true;
         }
         if flag & FLAG_NOT_DUP != 0 {
+            // last_ackt: the send time of the segment this ACK names (tss[seqno]), unless
+            // the ACK is unsure; the sample is ktime_to_us(now − then) + 1.
+            let rtt_us = if flag & FLAG_UNSURE_TSTAMP == 0 && !l.tss.is_empty() {
+                let then = l.tss[(a - 1) as usize & (l.tss.len() - 1)];
+                let now_ns = (now.as_secs_f64() * 1e9).trunc() as i64;
+                let then_ns = (then.as_secs_f64() * 1e9).trunc() as i64;
+                Some(((now_ns - then_ns) / 1000 + 1) as u32)
+            } else {
+                None
+            };
             let tp = l.tp;
-            l.ca.pkts_acked(&tp, (a - prior_snd_una) as u32);
+            l.ca.pkts_acked(&tp, (a - prior_snd_una) as u32, rtt_us);
         }
         let dubious =
             flag & FLAG_NOT_DUP == 0 || flag & FLAG_CA_ALERT != 0 || l.tp.ca_state != CaState::Open;
@@ -808,11 +1020,11 @@ impl Ns2Sender {
         if dubious {
             // tcp_may_raise_cwnd: not in Recovery (nor CWR).
             if flag & FLAG_DATA_ACKED != 0 && l.tp.ca_state != CaState::Recovery {
-                l.ca.cong_avoid(&mut l.tp, in_flight);
+                l.ca.cong_avoid(&mut l.tp, ack32, in_flight);
             }
             self.fastretrans_alert(now, flag);
         } else if flag & FLAG_DATA_ACKED != 0 {
-            l.ca.cong_avoid(&mut l.tp, in_flight);
+            l.ca.cong_avoid(&mut l.tp, ack32, in_flight);
         }
         self.save_from_linux();
         self.send_much_linux(now, out);
@@ -920,6 +1132,21 @@ impl Ns2Sender {
                 x
             };
             self.output(now, x, out);
+            let base = self.highest_ack;
+            let l = self.lx();
+            if !l.tss.is_empty() {
+                // Grow the ring (rarely) so every outstanding segment keeps its slot.
+                while x - base >= l.tss.len() as i64 / 2 {
+                    let old = std::mem::take(&mut l.tss);
+                    let (om, n) = (old.len() - 1, old.len() * 2);
+                    l.tss = vec![SimTime::ZERO; n];
+                    for q in base.max(0)..x {
+                        l.tss[q as usize & (n - 1)] = old[q as usize & om];
+                    }
+                }
+                let m = l.tss.len() - 1;
+                l.tss[x as usize & m] = now;
+            }
             let pif = self.pif();
             let l = self.lx();
             l.next_pif = l.next_pif.min((pif - 1).max(1));
