@@ -81,6 +81,27 @@ impl CongestionControl for Aimd {
     }
 }
 
+/// A controller's state as the cwnd trace shows it (`NaN` where it does not apply).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct CcTrace {
+    /// CUBIC's W_max (Linux: `last_max_cwnd`), segments.
+    pub w_max_segments: f64,
+    /// Start of CUBIC's current epoch, seconds (NaN outside an epoch).
+    pub epoch_start_s: f64,
+    /// Vegas's base RTT, seconds.
+    pub base_rtt_s: f64,
+}
+
+impl Default for CcTrace {
+    fn default() -> Self {
+        CcTrace {
+            w_max_segments: f64::NAN,
+            epoch_start_s: f64::NAN,
+            base_rtt_s: f64::NAN,
+        }
+    }
+}
+
 /// Statically dispatched congestion controller.
 #[derive(Clone, Debug)]
 pub enum Cc {
@@ -102,6 +123,22 @@ impl Cc {
             CcKind::HighSpeed => Cc::HighSpeed(super::cc_highspeed::HighSpeed),
             CcKind::Vegas => Cc::Vegas(super::cc_vegas::Vegas::default()),
         }
+    }
+}
+
+impl Cc {
+    /// The controller's state for the cwnd trace.
+    pub fn trace_state(&self) -> CcTrace {
+        let mut t = CcTrace::default();
+        match self {
+            Cc::Cubic(c) => {
+                t.w_max_segments = c.w_max;
+                t.epoch_start_s = c.t_epoch.map_or(f64::NAN, |e| e.as_secs_f64());
+            }
+            Cc::Vegas(v) if v.base_rtt.is_finite() => t.base_rtt_s = v.base_rtt,
+            _ => {}
+        }
+        t
     }
 }
 

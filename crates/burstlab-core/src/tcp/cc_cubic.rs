@@ -148,6 +148,23 @@ mod tests {
     }
 
     #[test]
+    fn test_trace_state_shows_w_max_and_the_epoch() {
+        use crate::tcp::cc::Cc;
+        let mut t = tcb(1000, 100, 50);
+        t.snd_max = 100;
+        let mut c = Cc::Cubic(Cubic::default());
+        assert!(c.trace_state().epoch_start_s.is_nan());
+        let ss = c.on_loss(&t, SimTime::ZERO);
+        t.set_ssthresh(ss);
+        t.set_cwnd(ss as f64);
+        c.on_ack(&mut t, SimTime::from_ms(250), 1);
+        let s = c.trace_state();
+        assert_eq!(s.w_max_segments, 100.0);
+        assert_eq!(s.epoch_start_s, 0.25);
+        assert!(s.base_rtt_s.is_nan());
+    }
+
+    #[test]
     fn test_k_and_plateau_follow_eq_1_and_2() {
         // W_max = 100, cwnd_epoch = 70: K = ∛(30/0.4) = ∛75 s, and W_cubic(K) = W_max.
         let mut c = Cubic {

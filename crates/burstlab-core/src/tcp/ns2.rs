@@ -402,6 +402,12 @@ impl Ns2Sender {
     pub fn cwnd(&self) -> f64 {
         self.tcb.cwnd()
     }
+    /// The Linux module's state for the cwnd trace (defaults for ns-2's AIMD agents).
+    pub fn cc_trace(&self) -> super::cc::CcTrace {
+        self.linux
+            .as_ref()
+            .map_or_else(super::cc::CcTrace::default, |l| l.trace_state())
+    }
 
     // ------------------------------------------------------------------ entry points
 

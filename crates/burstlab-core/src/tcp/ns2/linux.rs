@@ -884,6 +884,23 @@ pub struct LinuxAgent {
 }
 
 impl LinuxAgent {
+    /// The module's state for the cwnd trace.
+    pub fn trace_state(&self) -> crate::tcp::cc::CcTrace {
+        let mut t = crate::tcp::cc::CcTrace::default();
+        match &self.ca {
+            LinuxCa::Cubic(c) => {
+                t.w_max_segments = c.last_max_cwnd as f64;
+                if c.epoch_start != 0 {
+                    t.epoch_start_s = c.epoch_start as f64 / HZ as f64;
+                }
+            }
+            LinuxCa::Vegas(v) if v.base_rtt_us != 0x7fff_ffff && v.base_rtt_us != 0 => {
+                t.base_rtt_s = v.base_rtt_us as f64 * 1e-6;
+            }
+            _ => {}
+        }
+        t
+    }
     pub fn new(ca: LinuxCa, wnd: i64, init_cwnd: u32) -> Self {
         LinuxAgent {
             sb: Sb1::new(),
@@ -1235,6 +1252,24 @@ mod tests {
         let f = sb.update(2, &sack(&[(4, 10)]));
         assert_eq!(f & FLAG_DATA_LOST, 0);
         assert_eq!(sb.packets_in_flight(3, 10), 1);
+    }
+
+    #[test]
+    fn test_linux_cubic_cuts_to_beta_and_remembers_last_max_cwnd() {
+        let mut a = LinuxAgent::new(LinuxCa::Cubic(LinuxCubic::default()), 1000, 2);
+        a.ca.init(&mut a.tp);
+        a.tp.snd_cwnd = 100;
+        let tp = a.tp;
+        // β = 819/1024: ⌊100·819/1024⌋ = 79.
+        assert_eq!(a.ca.ssthresh(&tp), 79);
+        let s = a.trace_state();
+        assert_eq!(s.w_max_segments, 100.0);
+        assert!(s.epoch_start_s.is_nan());
+        // The next loss below W_max: fast convergence, W_max = 80·(1024 + 819)/2048 = 71.
+        a.tp.snd_cwnd = 80;
+        let tp = a.tp;
+        assert_eq!(a.ca.ssthresh(&tp), 63);
+        assert_eq!(a.trace_state().w_max_segments, 71.0);
     }
 
     #[test]
