@@ -1870,6 +1870,12 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
     );
     if let Some(k) = t.cc {
         c.cc = k;
+        if c.profile == Profile::Ns2 && k != CcKind::Aimd {
+            // ns-2.35's Agent/TCP/Linux: maxrto_ 120 (ns-default.tcl) and, once a Linux
+            // module is selected, tcp_tick_ = 1/JIFFY_RATIO = 1 ms (tcp-linux.cc).
+            c.max_rto = SimTime::from_secs(120);
+            c.clock_granularity = SimTime::from_ms(1);
+        }
     }
     if let Some(m) = t.mss {
         if m.0 == 0 || m.0 > 1 << 24 {
@@ -2071,7 +2077,27 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
         ));
     }
     if ns2 && c.cc != CcKind::Aimd {
-        return Err(e("cc", "ns-2.35's agents implement only aimd".into()));
+        // Under the ns2 profile a modern controller is ns-2.35's Agent/TCP/Linux, a SACK
+        // sender whose RTT clock ticks in 1 ms jiffies.
+        if c.variant != Variant::Sack {
+            return Err(e(
+                "variant",
+                format!(
+                    "cc = \"{}\" under the ns2 profile is ns-2's Agent/TCP/Linux, a SACK \
+                     sender: set variant = \"sack\" (got \"{}\")",
+                    c.cc.name(),
+                    c.variant.name()
+                ),
+            ));
+        }
+        if c.clock_granularity != SimTime::from_ms(1) {
+            return Err(e(
+                "clock_granularity",
+                "ns-2's Agent/TCP/Linux ticks its RTT clock in 1 ms jiffies; leave it unset \
+                 or set 1ms"
+                    .into(),
+            ));
+        }
     }
     Ok(c)
 }

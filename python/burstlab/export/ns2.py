@@ -52,6 +52,10 @@ AGENTS: dict[str, tuple[str, str, str]] = {
     "sack": ("Agent/TCP/Sack1", "Agent/TCPSink/Sack1", "Agent/TCPSink/Sack1/DelAck"),
 }
 
+#: burstlab's modern controllers and the Linux module ns-2.35's ``Agent/TCP/Linux`` runs
+#: for each (``$tcp select_ca NAME``; tcp/linux/src/tcp_NAME.c).
+LINUX_MODULES = {"cubic": "cubic", "highspeed": "highspeed", "vegas": "vegas"}
+
 #: Settings of burstlab's ``rfc`` profile that have an ns-2 knob (sender side). The
 #: recovery algorithms themselves (RFC 6582, RFC 6675) are ns-2's own in the export.
 _RFC_SENDER = {"minrto_": 1.0, "rtxcur_init_": 1.0, "tcpTick_": 0.001}
@@ -266,8 +270,16 @@ def _tcp_flow(
     b = int(f.get("b", 1 if profile == "ns2" else 2))
     sender, sink, delack_sink = AGENTS[variant]
     cc = str(f.get("cc", "aimd"))
-    if cc != "aimd":  # ns-2's Agent/TCP classes grow and cut cwnd by AIMD only
-        raise _err(f"flow[{i}].cc", f"ns-2's {sender} implements only 'aimd', not {cc!r}")
+    if cc != "aimd":
+        # A modern controller is ns-2's Agent/TCP/Linux running that Linux module
+        # (tcp-linux.cc), a SACK sender; burstlab's ns2 profile requires variant "sack".
+        if cc not in LINUX_MODULES:
+            raise _err(f"flow[{i}].cc", f"ns-2.35's Agent/TCP/Linux has no module for {cc!r}")
+        sender = "Agent/TCP/Linux"
+        _, sink, delack_sink = AGENTS["sack"]
+        if variant != "sack":
+            warnings.append(f"flow[{i}].variant: cc = {cc!r} is exported as Agent/TCP/Linux, "
+                            "a SACK sender, whatever the variant")
     w(f"set tcp({i}) [new {sender}]")
     w(f"set sink({i}) [new {delack_sink if b == 2 else sink}]")
     w(f"$tcp({i}) set fid_ {i}")
@@ -321,7 +333,11 @@ def _tcp_flow(
     for agent, nsname, value in sets:
         if agent == "sink" and nsname == "interval_" and b != 2:
             continue
+        if cc != "aimd" and nsname == "tcpTick_":
+            continue  # select_ca sets tcp_tick_ to one jiffy (1 ms)
         w(f"${agent}({i}) set {nsname} {_num(value)}")
+    if cc != "aimd":
+        w(f"$tcp({i}) select_ca {LINUX_MODULES[cc]}")
     w(f"$ns attach-agent $n({src}) $tcp({i})")
     w(f"$ns attach-agent $n({dst}) $sink({i})")
     w(f"$ns connect $tcp({i}) $sink({i})")

@@ -81,10 +81,34 @@ impl CongestionControl for Aimd {
     }
 }
 
+/// A controller's state as the cwnd trace shows it (`NaN` where it does not apply).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct CcTrace {
+    /// CUBIC's W_max (Linux: `last_max_cwnd`), segments.
+    pub w_max_segments: f64,
+    /// Start of CUBIC's current epoch, seconds (NaN outside an epoch).
+    pub epoch_start_s: f64,
+    /// Vegas's base RTT, seconds.
+    pub base_rtt_s: f64,
+}
+
+impl Default for CcTrace {
+    fn default() -> Self {
+        CcTrace {
+            w_max_segments: f64::NAN,
+            epoch_start_s: f64::NAN,
+            base_rtt_s: f64::NAN,
+        }
+    }
+}
+
 /// Statically dispatched congestion controller.
 #[derive(Clone, Debug)]
 pub enum Cc {
     Aimd(Aimd),
+    Cubic(super::cc_cubic::Cubic),
+    HighSpeed(super::cc_highspeed::HighSpeed),
+    Vegas(super::cc_vegas::Vegas),
     /// Test-only controller with memory (`cc_probe.rs`).
     #[cfg(test)]
     Probe(super::cc_probe::Probe),
@@ -95,7 +119,26 @@ impl Cc {
     pub fn new(kind: CcKind) -> Self {
         match kind {
             CcKind::Aimd => Cc::Aimd(Aimd),
+            CcKind::Cubic => Cc::Cubic(super::cc_cubic::Cubic::default()),
+            CcKind::HighSpeed => Cc::HighSpeed(super::cc_highspeed::HighSpeed),
+            CcKind::Vegas => Cc::Vegas(super::cc_vegas::Vegas::default()),
         }
+    }
+}
+
+impl Cc {
+    /// The controller's state for the cwnd trace.
+    pub fn trace_state(&self) -> CcTrace {
+        let mut t = CcTrace::default();
+        match self {
+            Cc::Cubic(c) => {
+                t.w_max_segments = c.w_max;
+                t.epoch_start_s = c.t_epoch.map_or(f64::NAN, |e| e.as_secs_f64());
+            }
+            Cc::Vegas(v) if v.base_rtt.is_finite() => t.base_rtt_s = v.base_rtt,
+            _ => {}
+        }
+        t
     }
 }
 
@@ -110,6 +153,9 @@ impl CongestionControl for Cc {
     fn on_ack(&mut self, tcb: &mut Tcb, now: SimTime, n: u64) {
         match self {
             Cc::Aimd(c) => c.on_ack(tcb, now, n),
+            Cc::Cubic(c) => c.on_ack(tcb, now, n),
+            Cc::HighSpeed(c) => c.on_ack(tcb, now, n),
+            Cc::Vegas(c) => c.on_ack(tcb, now, n),
             #[cfg(test)]
             Cc::Probe(c) => c.on_ack(tcb, now, n),
         }
@@ -118,6 +164,9 @@ impl CongestionControl for Cc {
     fn on_rtt_sample(&mut self, tcb: &Tcb, now: SimTime, rtt: SimTime) {
         match self {
             Cc::Aimd(c) => c.on_rtt_sample(tcb, now, rtt),
+            Cc::Cubic(c) => c.on_rtt_sample(tcb, now, rtt),
+            Cc::HighSpeed(c) => c.on_rtt_sample(tcb, now, rtt),
+            Cc::Vegas(c) => c.on_rtt_sample(tcb, now, rtt),
             #[cfg(test)]
             Cc::Probe(c) => c.on_rtt_sample(tcb, now, rtt),
         }
@@ -126,6 +175,9 @@ impl CongestionControl for Cc {
     fn on_loss(&mut self, tcb: &Tcb, now: SimTime) -> u32 {
         match self {
             Cc::Aimd(c) => c.on_loss(tcb, now),
+            Cc::Cubic(c) => c.on_loss(tcb, now),
+            Cc::HighSpeed(c) => c.on_loss(tcb, now),
+            Cc::Vegas(c) => c.on_loss(tcb, now),
             #[cfg(test)]
             Cc::Probe(c) => c.on_loss(tcb, now),
         }
@@ -134,6 +186,9 @@ impl CongestionControl for Cc {
     fn on_timeout(&mut self, tcb: &Tcb, now: SimTime) -> u32 {
         match self {
             Cc::Aimd(c) => c.on_timeout(tcb, now),
+            Cc::Cubic(c) => c.on_timeout(tcb, now),
+            Cc::HighSpeed(c) => c.on_timeout(tcb, now),
+            Cc::Vegas(c) => c.on_timeout(tcb, now),
             #[cfg(test)]
             Cc::Probe(c) => c.on_timeout(tcb, now),
         }
@@ -142,6 +197,9 @@ impl CongestionControl for Cc {
     fn on_phase_change(&mut self, tcb: &Tcb, now: SimTime, from: Phase, to: Phase) {
         match self {
             Cc::Aimd(c) => c.on_phase_change(tcb, now, from, to),
+            Cc::Cubic(c) => c.on_phase_change(tcb, now, from, to),
+            Cc::HighSpeed(c) => c.on_phase_change(tcb, now, from, to),
+            Cc::Vegas(c) => c.on_phase_change(tcb, now, from, to),
             #[cfg(test)]
             Cc::Probe(c) => c.on_phase_change(tcb, now, from, to),
         }
@@ -149,6 +207,9 @@ impl CongestionControl for Cc {
     fn name(&self) -> &'static str {
         match self {
             Cc::Aimd(c) => c.name(),
+            Cc::Cubic(c) => c.name(),
+            Cc::HighSpeed(c) => c.name(),
+            Cc::Vegas(c) => c.name(),
             #[cfg(test)]
             Cc::Probe(c) => c.name(),
         }

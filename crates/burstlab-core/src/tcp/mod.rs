@@ -52,6 +52,9 @@
 
 pub mod bitring;
 pub mod cc;
+pub mod cc_cubic;
+pub mod cc_highspeed;
+pub mod cc_vegas;
 pub mod ns2;
 pub mod receiver;
 pub mod recovery;
@@ -103,12 +106,25 @@ pub enum CcKind {
     /// and `slowdown`).
     #[default]
     Aimd,
+    /// CUBIC: RFC 9438 under the `rfc` profile (`cc_cubic.rs`); under `ns2`, ns-2.35's
+    /// Agent/TCP/Linux with Linux's `cubic` module (`ns2/linux.rs`).
+    Cubic,
+    /// HighSpeed TCP: RFC 3649 under `rfc` (`cc_highspeed.rs`); under `ns2`, Linux's
+    /// `highspeed` module in Agent/TCP/Linux.
+    #[serde(rename = "highspeed")]
+    HighSpeed,
+    /// TCP Vegas: under `rfc`, Linux's Vegas algorithm over the RFC engine
+    /// (`cc_vegas.rs`); under `ns2`, Linux's `vegas` module in Agent/TCP/Linux.
+    Vegas,
 }
 
 impl CcKind {
     pub fn name(self) -> &'static str {
         match self {
             CcKind::Aimd => "aimd",
+            CcKind::Cubic => "cubic",
+            CcKind::HighSpeed => "highspeed",
+            CcKind::Vegas => "vegas",
         }
     }
 }

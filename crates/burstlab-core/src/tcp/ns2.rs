@@ -32,8 +32,10 @@
 //!   ns-2's to well under a nanosecond.
 
 use super::tcb::{Phase, Tcb, TraceEvent};
-use super::{AckSeg, SendReq, SenderStats, TcpConfig, TcpOutput, Variant};
+use super::{AckSeg, CcKind, SendReq, SenderStats, TcpConfig, TcpOutput, Variant};
 use crate::units::SimTime;
+
+pub mod linux;
 
 /// ns-2 `last_cwnd_action_`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,6 +229,9 @@ pub struct Ns2Sender {
     tcb: Tcb,
     // --- cold
     next_pkt: i64,
+    /// `Agent/TCP/Linux` with a Linux module (`ns2/linux.rs`) when the flow's controller
+    /// is not AIMD; `None` for ns-2's one-way agents.
+    linux: Option<Box<linux::LinuxAgent>>,
     wnd_init: i64,
     boot_time: f64,
     tick: f64,
@@ -287,8 +292,26 @@ impl Ns2Sender {
         let mut tcb = Tcb::new(cfg, now);
         let tick = cfg.clock_granularity.as_secs_f64();
         let wnd_init = cfg.init_cwnd.max(1) as i64;
-        // TcpAgent::set_initial_window(): cwnd 1 for the SYN round, else windowInit_.
-        let cwnd = if cfg.syn { 1.0 } else { wnd_init as f64 };
+        let linux_ca = match cfg.cc {
+            CcKind::Aimd => None,
+            CcKind::Cubic => Some(linux::LinuxCa::Cubic(linux::LinuxCubic::default())),
+            CcKind::HighSpeed => Some(linux::LinuxCa::HighSpeed(linux::LinuxHighSpeed::default())),
+            CcKind::Vegas => Some(linux::LinuxCa::Vegas(linux::LinuxVegas::default())),
+        };
+        // TcpAgent::set_initial_window(): cwnd 1 for the SYN round, else windowInit_
+        // (Agent/TCP/Linux: delay_growth_ false, windowInit_ at once).
+        let cwnd = if cfg.syn && linux_ca.is_none() {
+            1.0
+        } else {
+            wnd_init as f64
+        };
+        let linux = linux_ca.map(|ca| {
+            Box::new(linux::LinuxAgent::new(
+                ca,
+                cfg.wm.max(1) as i64,
+                wnd_init as u32,
+            ))
+        });
         tcb.set_cwnd(cwnd);
         tcb.set_open_phase(now);
         tcb.clear_phase_changes();
@@ -315,6 +338,7 @@ impl Ns2Sender {
             timeout_flag: false,
             pipe: -1,
             next_pkt: 0,
+            linux,
             sb: SackBoard::new(),
             // rtt_init(): srtt_init_ 0, rttvar_init_ 12 s, rtxcur_init_.
             t_srtt: 0,
@@ -378,6 +402,12 @@ impl Ns2Sender {
     pub fn cwnd(&self) -> f64 {
         self.tcb.cwnd()
     }
+    /// The Linux module's state for the cwnd trace (defaults for ns-2's AIMD agents).
+    pub fn cc_trace(&self) -> super::cc::CcTrace {
+        self.linux
+            .as_ref()
+            .map_or_else(super::cc::CcTrace::default, |l| l.trace_state())
+    }
 
     // ------------------------------------------------------------------ entry points
 
@@ -397,6 +427,11 @@ impl Ns2Sender {
     /// An ACK arrived: the variant's `recv`.
     pub fn on_ack(&mut self, now: SimTime, ack: &AckSeg, out: &mut TcpOutput) {
         self.tcb.advance_clock(now);
+        if self.linux.is_some() {
+            self.recv_linux(now, ack, out);
+            self.sync(now);
+            return;
+        }
         let a = ack.cum.min(i64::MAX as u64) as i64 - 1;
         match self.variant {
             Variant::Tahoe => self.recv_tahoe(now, a, out),
@@ -415,6 +450,11 @@ impl Ns2Sender {
         }
         self.rtx = None;
         self.tcb.advance_clock(now);
+        if self.linux.is_some() {
+            self.timeout_linux(now, out);
+            self.sync(now);
+            return;
+        }
         match self.variant {
             Variant::Tahoe => {}
             Variant::Reno | Variant::NewReno => {
@@ -825,6 +865,10 @@ impl Ns2Sender {
 
     /// `send_much(0, reason, maxburst)`.
     fn send_much(&mut self, now: SimTime, maxburst: u32, out: &mut TcpOutput) {
+        if self.linux.is_some() {
+            self.send_much_linux(now, out);
+            return;
+        }
         if self.variant == Variant::Sack {
             self.send_much_sack1(now, maxburst, out);
             return;
@@ -1047,7 +1091,15 @@ impl Ns2Sender {
         t.rto_deadline = self.rtx;
         t.set_cwnd(self.cwnd);
         t.set_ssthresh(self.ssthresh.clamp(2, u32::MAX as i64) as u32);
-        let phase = if self.dupwnd > 0 || self.fastrecov {
+        let linux_state = self.linux.as_ref().map(|l| l.ca_state());
+        let phase = if let Some(st) = linux_state {
+            match st {
+                linux::CaState::Recovery => Phase::FastRecovery,
+                linux::CaState::Loss => Phase::Loss,
+                linux::CaState::Open if self.cwnd <= self.ssthresh as f64 => Phase::SlowStart,
+                linux::CaState::Open => Phase::CongestionAvoidance,
+            }
+        } else if self.dupwnd > 0 || self.fastrecov {
             Phase::FastRecovery
         } else if self.last_action == CwndAction::Timeout && self.highest_ack < self.recover {
             Phase::Loss

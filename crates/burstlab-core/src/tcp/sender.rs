@@ -248,6 +248,14 @@ impl TcpSender {
     pub fn cwnd(&self) -> f64 {
         self.tcb().cwnd()
     }
+    /// The congestion controller's state for the cwnd trace (CUBIC's W_max and epoch,
+    /// Vegas's base RTT; NaN where it does not apply).
+    pub fn cc_trace(&self) -> super::cc::CcTrace {
+        match &self.ns2 {
+            Some(a) => a.cc_trace(),
+            None => self.cc.trace_state(),
+        }
+    }
     pub fn ssthresh(&self) -> u32 {
         self.tcb().ssthresh()
     }
