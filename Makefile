@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz
+.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz docs docs-env wheel-test
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -61,7 +61,7 @@ rust-test:
 	cargo test -p burstlab-core --release
 	cargo test -p burstlab-core --release --features probe --test probe
 
-py-test: build system-deps
+py-test: build system-deps docs-env
 	$(BIN)/pytest tests
 
 # Debian packages some tests use: ns-2.35 (differential tests against ns-2), Chromium
@@ -90,7 +90,27 @@ system-deps:
 	  else echo "not root or no apt-get: tests needing$$missing$$optional will skip"; fi; \
 	fi
 
-test: system-deps lint rust-test py-test
+test: system-deps lint rust-test py-test wheel-test
+
+# The documentation site (docs/, Sphinx + MyST-NB, the `docs` extra of pyproject.toml):
+# docs/_build/html/index.html. Warnings are errors (broken internal links included); the
+# tutorial notebooks run at every build. tests/test_docs.py builds it too, and opens every
+# page in headless Chromium.
+DOCS_OUT ?= docs/_build/html
+$(VENV)/.docs-env: pyproject.toml | env
+	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['docs']))" \
+	  | xargs $(BIN)/pip install -q
+	touch $@
+docs-env: $(VENV)/.docs-env
+docs: build docs-env
+	$(BIN)/sphinx-build -b html -W --keep-going -q docs $(DOCS_OUT)
+	@echo "docs: open $(DOCS_OUT)/index.html"
+
+# The package as a user installs it: a wheel built with maturin, installed into a fresh
+# virtual environment (no development install, no source tree on the path), then a short
+# run from it (tests/wheel_test.sh).
+wheel-test: env
+	PYTHON=$(PYTHON) MATURIN=$(BIN)/maturin sh tests/wheel_test.sh
 
 # The long fuzzing run (the test suite runs a short one): findings go to out/fuzz.jsonl.
 FUZZ_COUNT ?= 5000
@@ -124,4 +144,4 @@ bench-pgo: build pgo
 	else echo "ns-2 (ns) not installed: skipping benchmarks/bench_ns2.py (apt-get install ns2)"; fi
 
 clean:
-	rm -rf $(VENV) target $(OUT) python/burstlab/_core*.so
+	rm -rf $(VENV) target $(OUT) python/burstlab/_core*.so docs/_build docs/jupyter_execute

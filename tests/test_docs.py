@@ -131,3 +131,241 @@ def test_citation_check_finds_a_missing_file(tmp_path: Path) -> None:
     assert any(b.endswith(": sim.rs") for b in probe), probe
     assert any("outside the repository" in b for b in probe), probe
     assert not any(b.endswith(": api.py") for b in probe), probe
+
+
+# ---------------------------------------------------------------------------------------
+# The scenario reference: generated from the Rust schema, every key covered.
+
+def _docs_ext():  # type: ignore[no-untyped-def]
+    import importlib
+    import sys
+
+    ext = str(ROOT / "docs" / "_ext")
+    if ext not in sys.path:
+        sys.path.insert(0, ext)
+    return importlib.import_module("burstlab_docs")
+
+
+def _schema_keys() -> set[str]:
+    """Every key path the Rust parser accepts (list elements folded into their list)."""
+    import json
+
+    from burstlab import _core
+
+    return {k["path"] for k in json.loads(_core.scenario_schema())["keys"]
+            if not k["path"].endswith("[]")}
+
+
+def test_schema_export_lists_the_parsers_keys() -> None:
+    keys = _schema_keys()
+    for k in ("sim.duration", "flows[].variant", "fibres[].wavelengths", "obs.loss.p",
+              "nodes[].fabric[].setup", "obs.classes[].assembly.tmax", "sim.trace.dir"):
+        assert k in keys, k
+    assert len(keys) > 100
+    # Every key of every example scenario is in the schema (under its TOML name).
+    docs = _docs_ext()
+    reference = {k.path for k in docs.scenario_keys()}
+
+    def walk(prefix: str, value: object) -> list[str]:
+        out = []
+        if isinstance(value, dict):
+            for name, v in value.items():
+                p = f"{prefix}.{name}" if prefix else name
+                out.append(p)
+                out += walk(p, v)
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            for v in value:
+                out += walk(prefix + "[]", v)
+        return out
+
+    for ex in sorted((ROOT / "examples").glob("*.toml")):
+        for p in walk("", tomllib.loads(ex.read_text(encoding="utf-8"))):
+            assert p in reference, f"{ex.name}: {p}"
+
+
+def test_scenario_reference_covers_every_key_with_its_error() -> None:
+    docs = _docs_ext()
+    keys = docs.scenario_keys()
+    assert {k.rust_path for k in keys} == _schema_keys()
+    page = docs.scenario_reference()
+    for k in keys:
+        assert k.error, f"{k.path}: no error for a bad value"
+        concrete = k.path.replace("[]", "[0]")
+        # The error is the validator's, and names this key (or its table, for a table).
+        assert concrete.rsplit(".", 1)[0] in k.error, (k.path, k.error)
+        shown = f"assembly.{k.path.rsplit('.', 1)[1]}" if ".assembly." in k.path else k.path
+        assert f"`{shown}`" in page, shown
+        assert k.default, k.path
+    # Spot checks against the code's own values.
+    by = {k.path: k for k in keys}
+    assert by["sim.seed"].default == "1"
+    assert by["flow[].min_rto"].default == "0.2 s (ns2), 1 s (rfc)"
+    assert by["obs.scheduler"].values == ["ffuc", "lauc", "laucvf"]
+    assert "a rate must be positive" in by["link[].rate"].error
+    assert by["flow"].aliases == ["flows"]  # TOML's [[flow]]; `flows` is accepted too
+    assert set(by["fibre"].aliases) == {"fibres", "fiber", "fibers"}
+    assert by["flow[].variant"].aliases == []
+
+
+def test_cli_reference_has_every_command() -> None:
+    page = _docs_ext().cli_reference()
+    for cmd in ("burstlab run", "burstlab validate", "burstlab sweep", "burstlab plot",
+                "burstlab export ns2", "burstlab reproduce", "burstlab model"):
+        assert f"## `{cmd}" in page, cmd
+
+
+# ---------------------------------------------------------------------------------------
+# The site: built with warnings as errors, every internal link resolves, every page loads
+# in headless Chromium without errors and with its images.
+
+import html as _html  # noqa: E402
+import json as _json  # noqa: E402
+import shutil  # noqa: E402
+from concurrent.futures import ThreadPoolExecutor  # noqa: E402
+
+import pytest  # noqa: E402
+
+CHECKER = """<script>
+window.__errs = [];
+window.addEventListener('error', function (e) {
+  window.__errs.push('error: ' + (e.message || (e.target && (e.target.src || e.target.href)) || '?'));
+}, true);
+(function () {
+  var orig = console.error;
+  console.error = function () {
+    window.__errs.push('console.error: ' + Array.prototype.join.call(arguments, ' '));
+    orig.apply(console, arguments);
+  };
+})();
+window.addEventListener('load', function () {
+  var imgs = document.images, broken = [];
+  for (var i = 0; i < imgs.length; i++) {
+    if (!(imgs[i].complete && imgs[i].naturalWidth > 0)) broken.push(imgs[i].getAttribute('src'));
+  }
+  var d = document.createElement('pre');
+  d.id = '__check';
+  d.textContent = JSON.stringify({images: imgs.length, broken: broken, errors: window.__errs});
+  document.body.appendChild(d);
+});
+</script>"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built from docs/ as `make docs` builds it (-W: a warning fails it)."""
+    sphinx = Path(__import__("sys").executable).with_name("sphinx-build")
+    if not sphinx.exists():
+        pytest.fail("sphinx-build is missing: install the docs extra (`make docs-env`)")
+    out = tmp_path_factory.mktemp("site") / "html"
+    cp = subprocess.run([str(sphinx), "-b", "html", "-W", "--keep-going", "-q", "-E",
+                         "-d", str(out.parent / "doctrees"), str(ROOT / "docs"), str(out)],
+                        capture_output=True, text=True, cwd=ROOT, check=False)
+    # Sphinx's own warnings and errors (the notebook kernels' log lines are not Sphinx's).
+    warnings = [line for line in cp.stderr.splitlines()
+                if re.search(r"(^|: )(WARNING|ERROR|CRITICAL):|Traceback", line)]
+    assert cp.returncode == 0 and not warnings, cp.stderr[-4000:]
+    return out
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if "_static" not in p.parts)
+
+
+def test_site_has_every_page(site: Path) -> None:
+    for page in ["index", "getting-started", "concepts/obs", "concepts/tcp-profiles",
+                 "concepts/reproduction", "reference/scenario", "reference/api",
+                 "reference/cli", "reproductions/index", "benchmarks", "performance",
+                 "topics/index", "tutorials/run-a-scenario", "tutorials/sweep",
+                 "tutorials/yu-model", "tutorials/ns2", "tutorials/new-assembler",
+                 *(f"reproductions/{p}" for p in ("yu", "ozsarac", "sodhatar", "zhou", "hybrid"))]:
+        assert (site / f"{page}.html").is_file(), page
+    # Every docs/topics page is on the topics index (a glob), whoever added it.
+    topics = (site / "topics" / "index.html").read_text(encoding="utf-8")
+    for md in (ROOT / "docs" / "topics").glob("*.md"):
+        if md.stem != "index":
+            assert f'href="{md.stem}.html"' in topics, md.name
+    # The notebooks ran: their figures are in the pages.
+    assert list((site / "_images").glob("*.png")), "no figure from the tutorials"
+    sweep = (site / "tutorials" / "sweep.html").read_text(encoding="utf-8")
+    assert "goodput_segps_ci_lo" in sweep and "<img" in sweep
+
+
+def test_every_internal_link_resolves(site: Path) -> None:
+    bad = []
+    for page in _pages(site):
+        text = page.read_text(encoding="utf-8")
+        for ref in re.findall(r'(?:href|src)="([^"#?]+)(?:[#?][^"]*)?"', text):
+            if re.match(r"[a-z]+:", ref) or ref.startswith("//"):
+                continue  # external (and mailto:); the site loads nothing from them
+            if not (page.parent / _html.unescape(ref)).exists():
+                bad.append(f"{page.relative_to(site)}: {ref}")
+    assert bad == []
+
+
+def test_pages_load_nothing_from_the_network(site: Path) -> None:
+    for page in _pages(site):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r"""<(script|link|img)[^>]+(src|href)\s*=\s*["']?(https?:)?//""", text), page
+
+
+def _browser() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def _load(browser: str, page: Path) -> tuple[Path, dict[str, object] | None, str]:
+    text = page.read_text(encoding="utf-8")
+    probe = page.with_name(f".check_{page.name}")
+    probe.write_text(text.replace("<head>", "<head>" + CHECKER, 1), encoding="utf-8")
+    try:
+        cp = subprocess.run(
+            [browser, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+             "--window-size=1000,800", "--virtual-time-budget=10000",
+             "--host-resolver-rules=MAP * ~NOTFOUND", "--enable-logging=stderr", "--v=0",
+             "--dump-dom", probe.as_uri()],
+            capture_output=True, text=True, timeout=120, check=False)
+    finally:
+        probe.unlink()
+    m = re.search(r'<pre id="__check">(.*?)</pre>', cp.stdout, re.S)
+    rec = _json.loads(_html.unescape(m.group(1))) if m else None
+    return page, rec, cp.stderr
+
+
+def test_every_page_loads_in_the_browser(site: Path) -> None:
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no headless browser: install Debian's chromium (`make system-deps` does "
+                    "it as root); the site's browser test cannot run")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda p: _load(browser, p), _pages(site)))
+    problems = []
+    images = 0
+    for page, rec, log in results:
+        name = str(page.relative_to(site))
+        if rec is None:
+            problems.append(f"{name}: never finished loading: {log[-500:]}")
+            continue
+        images += int(str(rec["images"]))
+        if rec["errors"] or rec["broken"]:
+            problems.append(f"{name}: {rec}")
+        if "CONSOLE" in log:
+            problems.append(f"{name}: console: {log[-500:]}")
+    assert problems == []
+    assert images >= 3  # the tutorials' figures were drawn and load
+
+
+def test_browser_check_sees_broken_images_and_errors(tmp_path: Path) -> None:
+    """The harness itself: a page with a missing image and a script error fails it."""
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no headless browser")
+    page = tmp_path / "bad.html"
+    page.write_text("<!DOCTYPE html><html><head><title>t</title></head><body>"
+                    '<img src="missing.png"><script>undefinedFunction()</script></body></html>',
+                    encoding="utf-8")
+    _, rec, _ = _load(browser, page)
+    assert rec is not None and rec["broken"] == ["missing.png"]
+    assert any("undefinedFunction" in str(e) for e in rec["errors"])  # type: ignore[union-attr]
