@@ -38,7 +38,7 @@ demo: build
 demo-variants: build
 	$(BIN)/burstlab demo --out $(OUT)/demo
 
-# The full yu reproduction (see README: about 6 minutes on 2 cores).
+# The full yu reproduction (see docs/reproductions/yu.md: about 6 minutes on 2 cores).
 reproduce-yu: build
 	$(BIN)/burstlab reproduce yu --out $(OUT)
 
@@ -110,7 +110,7 @@ docs: build docs-env
 # virtual environment (no development install, no source tree on the path), then a short
 # run from it (tests/wheel_test.sh).
 wheel-test: env
-	PYTHON=$(PYTHON) MATURIN=$(BIN)/maturin sh tests/wheel_test.sh
+	PYTHON=$(PYTHON) BUILD_PYTHON=$(abspath $(PY)) MATURIN=$(BIN)/maturin sh tests/wheel_test.sh
 
 # The long fuzzing run (the test suite runs a short one): findings go to out/fuzz.jsonl.
 FUZZ_COUNT ?= 5000
@@ -137,7 +137,7 @@ bench: build
 pgo: env system-deps
 	$(PY) benchmarks/pgo.py
 
-# The README's ns-2 and scaling figures for the profile-guided build.
+# The ns-2 and scaling figures of docs/benchmarks.md for the profile-guided build.
 bench-pgo: build pgo
 	$(PY) benchmarks/bench_scaling.py --pgo
 	@if command -v ns >/dev/null 2>&1; then $(PY) benchmarks/bench_ns2.py --pgo; \

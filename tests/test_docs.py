@@ -63,6 +63,18 @@ def test_no_placeholder_metadata() -> None:
         assert not re.search(r"example\.(invalid|com|org)|TODO|FIXME|localhost", text), f
 
 
+def test_readme_is_the_front_door() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    first = re.search(r"```sh\n(.*?)```", text, re.S)
+    assert first and text.index(first.group(0)) < text.index("burstlab is")
+    commands = [line.split("#")[0].strip() for line in first.group(1).splitlines()]
+    assert [c for c in commands if c] == ["make demo", "make test"]
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if not re.match(r"[a-z]+:", target):
+            assert (ROOT / target).exists(), target
+
+
 # ---------------------------------------------------------------------------------------
 # Comments and docstrings cite files that exist.
 

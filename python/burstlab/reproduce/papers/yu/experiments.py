@@ -551,7 +551,7 @@ def ratio_tables(summ: pd.DataFrame, table_s: tuple[int, ...],
 
 
 #: burstlab's tables I–II on its earlier, approximate ns-2 profile (before issue 11's
-#: ns-2-exact agents), full mode, as recorded in the README when they were measured;
+#: ns-2-exact agents), full mode, as recorded in docs/reproductions/yu.md when they were measured;
 #: that profile no longer exists, so these cannot be re-run. (S, ratio, log10 p) → ratio.
 RECORDED_APPROX = {
     (5, "NewReno/Reno", -2.0): 1.09, (5, "SACK/Reno", -2.0): 1.24,

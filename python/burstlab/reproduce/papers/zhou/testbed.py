@@ -79,7 +79,7 @@ class Setup:
     why: str = ""
 
 
-#: Our choice for the testbed of 2005–2007 (reasons in the report and README).
+#: Our choice for the testbed of 2005–2007 (reasons in the report and docs/reproductions/zhou.md).
 BASE = Setup(
     name="base",
     why="Gigabit Ethernet hosts (the 1.25 Gb/s channels are GbE line rate), lab fibre "
