@@ -251,7 +251,8 @@ def _base_obs() -> dict[str, Any]:
     }
 
 
-# The assembly type that accepts each assembly key.
+# The assembly type that accepts each assembly key (add a new policy's keys here, so that
+# the probe tests the value and not the type).
 ASSEMBLY_TYPE = {
     "tb": {"type": "timer", "tb": "1ms"},
     "jitter": {"type": "timer", "tb": "1ms"},
@@ -291,7 +292,8 @@ def _base_for(key: Key) -> dict[str, Any]:
         flow["name"] = "f0"
     if ".assembly." in p:
         name = p.rsplit(".", 1)[1]
-        table = copy.deepcopy(ASSEMBLY_TYPE[name])
+        # A key added later gets the timer table (its probe then says whether it applies).
+        table = copy.deepcopy(ASSEMBLY_TYPE.get(name, ASSEMBLY_TYPE["type"]))
         where = p.split(".assembly.")[0]
         if where == "obs":
             spec["obs"]["assembly"] = table
