@@ -51,7 +51,7 @@ lint: build
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p burstlab-core --all-targets --features probe -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
-	$(BIN)/ruff check python tests benchmarks
+	$(BIN)/ruff check python tests benchmarks docs
 	$(BIN)/mypy python/burstlab
 
 # Core tests twice: debug (where the fast structures are checked against their slow
