@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz nobs
+.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz nobs docs docs-env wheel-test
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,7 @@ demo: build
 demo-variants: build
 	$(BIN)/burstlab demo --out $(OUT)/demo
 
-# The full yu reproduction (see README: about 6 minutes on 2 cores).
+# The full yu reproduction (see docs/reproductions/yu.md: about 6 minutes on 2 cores).
 reproduce-yu: build
 	$(BIN)/burstlab reproduce yu --out $(OUT)
 
@@ -51,7 +51,7 @@ lint: build
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p burstlab-core --all-targets --features probe -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
-	$(BIN)/ruff check python tests benchmarks
+	$(BIN)/ruff check python tests benchmarks docs
 	$(BIN)/mypy python/burstlab
 
 # Core tests twice: debug (where the fast structures are checked against their slow
@@ -61,7 +61,7 @@ rust-test:
 	cargo test -p burstlab-core --release
 	cargo test -p burstlab-core --release --features probe --test probe
 
-py-test: build system-deps nobs
+py-test: build system-deps nobs docs-env
 	$(BIN)/pytest tests
 
 # nOBS v2.1 (the OBS extension of ns-2.35), the oracle of tests/test_nobs_differential.py:
@@ -118,7 +118,27 @@ system-deps:
 	  else echo "not root or no apt-get: tests needing$$missing$$optional will skip"; fi; \
 	fi
 
-test: system-deps lint rust-test py-test
+test: system-deps lint rust-test py-test wheel-test
+
+# The documentation site (docs/, Sphinx + MyST-NB, the `docs` extra of pyproject.toml):
+# docs/_build/html/index.html. Warnings are errors (broken internal links included); the
+# tutorial notebooks run at every build. tests/test_docs.py builds it too, and opens every
+# page in headless Chromium.
+DOCS_OUT ?= docs/_build/html
+$(VENV)/.docs-env: pyproject.toml | env
+	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['docs']))" \
+	  | xargs $(BIN)/pip install -q
+	touch $@
+docs-env: $(VENV)/.docs-env
+docs: build docs-env
+	$(BIN)/sphinx-build -b html -W --keep-going -q docs $(DOCS_OUT)
+	@echo "docs: open $(DOCS_OUT)/index.html"
+
+# The package as a user installs it: a wheel built with maturin, installed into a fresh
+# virtual environment (no development install, no source tree on the path), then a short
+# run from it (tests/wheel_test.sh).
+wheel-test: env
+	PYTHON=$(PYTHON) BUILD_PYTHON=$(abspath $(PY)) MATURIN=$(BIN)/maturin sh tests/wheel_test.sh
 
 # The long fuzzing run (the test suite runs a short one): findings go to out/fuzz.jsonl.
 FUZZ_COUNT ?= 5000
@@ -145,11 +165,11 @@ bench: build
 pgo: env system-deps
 	$(PY) benchmarks/pgo.py
 
-# The README's ns-2 and scaling figures for the profile-guided build.
+# The ns-2 and scaling figures of docs/benchmarks.md for the profile-guided build.
 bench-pgo: build pgo
 	$(PY) benchmarks/bench_scaling.py --pgo
 	@if command -v ns >/dev/null 2>&1; then $(PY) benchmarks/bench_ns2.py --pgo; \
 	else echo "ns-2 (ns) not installed: skipping benchmarks/bench_ns2.py (apt-get install ns2)"; fi
 
 clean:
-	rm -rf $(VENV) target $(OUT) python/burstlab/_core*.so
+	rm -rf $(VENV) target $(OUT) python/burstlab/_core*.so docs/_build docs/jupyter_execute

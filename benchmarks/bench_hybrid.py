@@ -1,4 +1,4 @@
-"""Speed and memory of the hybrid scenario at scale (README "Performance").
+"""Speed and memory of the hybrid scenario at scale (docs/benchmarks.md).
 
 The hybrid reproduction's network (``burstlab reproduce hybrid``: E1 → C1 → E2 with a
 MEMS and an SOA fabric, one 100 Mb/s access link per flow, 5 ms, ACKs bypassing the

@@ -1,4 +1,4 @@
-"""burstlab against ns-2.35 on the same scenarios (README "Performance").
+"""burstlab against ns-2.35 on the same scenarios (docs/benchmarks.md).
 
 Three packet-network scenarios, each run by both simulators for the same simulated time
 on TCP's ``ns2`` profile (ns-2.35's agents, so both deliver nearly the same segments):

@@ -1,4 +1,4 @@
-"""Speed and memory benchmark of the packet path (README "Performance").
+"""Speed and memory benchmark of the packet path (docs/benchmarks.md).
 
 Runs the release binary ``burstlab-bench`` on ``benchmarks/path_5hop.toml`` (one bulk
 flow, 5 hops, p = 0.01, Wm = 50, 10^4 s simulated) five times, each in a fresh process,

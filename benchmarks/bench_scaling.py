@@ -1,4 +1,4 @@
-"""Scaling in the number of flows (README "Performance").
+"""Scaling in the number of flows (docs/benchmarks.md).
 
 Two scenario families at N = 10, 40, 160 and 320 flows:
 

@@ -7,7 +7,7 @@ plain release build (``target/release``) is never rebuilt by them:
 2. ``llvm-profdata`` merges the counts it wrote;
 3. the optimised build (``-Cprofile-use``) is copied to ``target/pgo/burstlab-bench``.
 
-The training set is the README's example scenarios plus scenarios the performance
+The training set is the example scenarios (examples/) plus scenarios the performance
 benchmarks never measure (a 24-flow dumbbell and a 24-flow OBS mixed network, the 9-flow
 mesh, the yu path): the benchmarks report speed on scenarios the profile has not seen.
 

@@ -284,7 +284,7 @@ def dumbbell_spec(n: int, duration: str) -> dict[str, Any]:
 
 @needs_ns
 def test_flows_sharing_a_queue_part_ways_only_at_a_same_time_arrival(tmp_path: Path) -> None:
-    """The named difference of README "Comparing with ns-2": two packets that reach one
+    """The named difference of docs/guide/ns2.md: two packets that reach one
     drop-tail queue at the same instant from different links are queued (or dropped) in
     burstlab's order, not ns-2's. Two flows on a dumbbell: both simulators drop the same
     packets at the same times and every send agrees until a full queue takes one of two

@@ -99,7 +99,7 @@ def test_smoke_claims_csv(smoke_out: Path) -> None:
                 "fig8a.ns2_packet_path", "fig8b.ns2_packet_path", "fig9a.ns2_packet_path",
                 "fig9b.ns2_packet_path"):
         assert cid in set(c["claim_id"]), cid
-    # eq. 32 as printed is a pure model value: ≈ 3.97 ms (DESIGN.md), so it reproduces
+    # eq. 32 as printed is a pure model value: ≈ 3.97 ms (docs/reproductions/yu.md), so it reproduces
     eq = c[c["claim_id"] == "eq32.optimal_tb"].iloc[0]
     assert eq["verdict"] == "reproduces" and "3.97 ms" in eq["burstlab_value"]
     # the report's claims table holds every claim

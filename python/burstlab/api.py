@@ -1,7 +1,7 @@
 """The Python face of the simulator: ``run(scenario) -> Result``.
 
 A scenario is a TOML file, TOML text, or a plain dict with the same structure (see
-``examples/`` and the README). It is validated in Rust; errors raise
+``examples/`` and docs/reference/scenario.md). It is validated in Rust; errors raise
 :class:`burstlab.ScenarioError` with a message that names the field.
 """
 
@@ -406,8 +406,8 @@ def with_trace_dir(spec: Mapping[str, Any],
 
 
 def memory_estimate(scenario: ScenarioLike) -> dict[str, Any]:
-    """The scenario's memory estimate (upper bounds from its link rates; see the
-    README, "Memory"): ``lines`` (the text ``burstlab validate`` prints),
+    """The scenario's memory estimate (upper bounds from its link rates; see
+    docs/guide/running.md, "Memory"): ``lines`` (the text ``burstlab validate`` prints),
     ``trace_bytes``, ``queue_bytes``, ``max_memory``, ``streamed`` and ``traces`` (per
     enabled trace: ``setting``, ``table``, ``rows``, ``bytes``, ``csv_bytes``)."""
     if isinstance(scenario, Mapping):

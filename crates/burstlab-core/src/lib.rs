@@ -20,6 +20,7 @@ pub mod units;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub mod scenario;
+pub mod schema;
 pub mod stats;
 pub mod tracefile;
 pub mod world;

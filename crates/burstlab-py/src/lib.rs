@@ -216,6 +216,13 @@ fn to_py(py: Python<'_>, r: RunResult) -> PyResult<Py<PyDict>> {
     Ok(d.unbind())
 }
 
+/// The scenario schema as JSON: every key the parser accepts (path, kind, Rust type,
+/// enum values, aliases) and the TCP defaults of each profile (`burstlab_core::schema`).
+#[pyfunction]
+fn scenario_schema() -> String {
+    burstlab_core::schema::schema_json()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", burstlab_core::VERSION)?;
@@ -225,5 +232,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(event_estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     Ok(())
 }

@@ -27,7 +27,7 @@ Rules chosen where yu leaves a choice:
   eq. 34 (NewReno) or eq. 52/53 (Reno);
 * Reno's case split uses ``log2 sqrt(2S/(bp))`` against ``S`` (log base 2:
   window halvings); ties go to eq. 53;
-* errata (DESIGN.md): eq. 26's denominator is ``RTT·(b·E[W]/2 + 1)``;
+* errata (docs/reproductions/yu.md, "Errata"): eq. 26's denominator is ``RTT·(b·E[W]/2 + 1)``;
   ``Q(W) = min(1, p^(W/S − 1))``; eq. 32 is implemented as printed (it adds
   seconds to a round count) with a dimensionally consistent ``form="derived"``.
 """

@@ -19,7 +19,7 @@
 //! - **Length**: emit as soon as the queue holds `max_bytes` bytes or `max_pkts` packets.
 //! - **Hybrid time–volume** (hybrid §II): emit when `Lmax` bytes are reached or `Tmax`
 //!   after the burst's first packet, whichever is first; a burst shorter than `Lmin` is
-//!   padded up to `Lmin` (the `Lmin` option is from the design brief; the hybrid paper
+//!   padded up to `Lmin` (the `Lmin` option is burstlab's own addition; the hybrid paper
 //!   itself only uses `Tmax` and `Lmax`).
 //! - **Window** (ozsarac §2): per-flow assembly of one TCP flow's data. CWBA (§2.1):
 //!   emit when the flow's whole congestion window has arrived — learnt from the
@@ -256,7 +256,7 @@ impl TimerSlot {
     }
 }
 
-/// Assembly policy state for one queue (static dispatch, STYLE §4).
+/// Assembly policy state for one queue (static dispatch; docs/design.md).
 #[derive(Clone, Debug)]
 pub enum Assembler {
     Timer {

@@ -24,7 +24,7 @@
 //! binary search per channel: O(k log n) per request, no allocation once the deques
 //! have grown to their working size. A slow, obviously-correct [`reference`](mod@reference) model is
 //! run next to the fast one in debug builds (every call is compared, and the
-//! no-overlap invariant is checked) and by a seeded property test (STYLE §9).
+//! no-overlap invariant is checked) and by a seeded property test (docs/design.md).
 
 use crate::units::SimTime;
 use std::collections::VecDeque;

@@ -20,7 +20,7 @@
 //! [`TcpConfig::cc`], scenario key `cc`) is chosen independently of the loss-recovery
 //! [`Variant`].
 //!
-//! Contract with the simulation driver (`sim.rs`):
+//! Contract with the simulation driver (`world/hosts.rs`, the only caller):
 //! - Sequence numbers count *segments*, starting at 0. A data segment `seq` occupies
 //!   `mss + header_bytes` bytes on the wire; an ACK occupies `ack_bytes`.
 //! - [`AckSeg::cum`] is the cumulative acknowledgement: the next segment the receiver

@@ -88,7 +88,7 @@ impl Sack {
     }
     #[cfg(debug_assertions)]
     fn check(&self, tcb: &Tcb) {
-        // Fast structure vs RFC-literal reference (STYLE §9); skipped for huge windows.
+        // Fast structure vs RFC-literal reference (docs/design.md, "slow reference"); skipped for huge windows.
         if tcb.snd_max - tcb.snd_una <= 512 {
             if let Err(e) = check_against(
                 &self.sb,

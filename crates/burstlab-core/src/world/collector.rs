@@ -1,6 +1,6 @@
 //! The results collector: run metadata, the measurement window, and the opt-in traces
 //! (cwnd, packets, bursts). Observation never changes behaviour and costs one branch
-//! when off (STYLE.md §11).
+//! when off (docs/design.md, "Observation").
 //!
 //! Each trace is a [`Trace`]: held in memory for the result, or — with `sim.trace.dir`
 //! — streamed to its CSV file in chunks of [`CHUNK_ROWS`] records, so that a traced

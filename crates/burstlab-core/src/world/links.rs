@@ -3,7 +3,7 @@
 //!
 //! Read first: [`Links::offer`] and [`Links::pop_due`].
 //!
-//! One pending event per busy link (htsim, STYLE.md §7): a link direction holds at most
+//! One pending event per busy link (htsim; docs/design.md): a link direction holds at most
 //! ONE pending event, the arrival of the head of its propagation FIFO at the far end.
 //! The transmitter needs no event: a link is FIFO, so each packet's transmission starts
 //! at `max(now, busy_until)`, and the drop-tail occupancy at any instant is the number

@@ -17,7 +17,7 @@
 //! carries the actions out. No component reads another's fields; packets and bursts
 //! live in pools owned here and are passed by index.
 //!
-//! Design (htsim-style, STYLE.md §7): packets and bursts are pooled by index and keep
+//! Design (htsim-style; docs/design.md): packets and bursts are pooled by index and keep
 //! their buffers across reuse, so the hot loop allocates nothing per packet once the
 //! pools have reached their working size; a link direction holds at most one pending
 //! event; routes are precomputed lists of hops; timers are lazily cancelled.

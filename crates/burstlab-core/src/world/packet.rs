@@ -1,4 +1,4 @@
-//! Packets, their pool, and precomputed routes (htsim-style, STYLE.md §7).
+//! Packets, their pool, and precomputed routes (htsim-style; docs/design.md).
 //!
 //! Read first: [`Packet`], then [`Hop`]. Packets live in a [`PacketPool`] addressed by
 //! index; a slot is reused as soon as its packet is delivered or dropped, so the hot

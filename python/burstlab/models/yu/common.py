@@ -31,14 +31,14 @@ def burst_segments(
 ) -> FloatOrArray:
     """Segments of one flow per burst, ``S = min(λ·Tb + 1, Wm)`` (yu §II.A).
 
+    ``S`` is in segments, always in ``[1, Wm]``. It is not rounded: the models treat it
+    as a continuous quantity, as the paper does.
+
     Parameters
     ----------
     lam : access bandwidth λ in segments/s, > 0.
     tb : assembly time Tb in seconds, >= 0.
     wm : maximum window Wm in segments, >= 1.
-
-    Returns ``S`` in segments, always in ``[1, Wm]``. ``S`` is not rounded: the
-    models treat it as a continuous quantity, as the paper does.
     """
     lam_a = check_positive("lam", lam, "segments/s")
     tb_a = check_nonnegative("tb", tb, "s")
@@ -100,7 +100,7 @@ def timeout_ratio(w: npt.ArrayLike, s: npt.ArrayLike, p: npt.ArrayLike) -> Float
     A timeout follows a triple-duplicate period only when all ``W/S`` bursts of
     its last round are lost; the first loss is given, hence the ``− 1``.
 
-    Erratum (DESIGN.md): eq. 25 prints ``p^((E[W]−1)/S)``; the definition just
+    Erratum (docs/reproductions/yu.md): eq. 25 prints ``p^((E[W]−1)/S)``; the definition just
     above it gives ``p^(W/S − 1)``, which is what this function computes, capped
     at 1 (when ``W <= S`` every burst loss is a timeout).
 

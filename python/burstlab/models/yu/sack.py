@@ -86,7 +86,7 @@ def sack_throughput_unsaturated(
     ``B = [(3E[W]−1)/2 + (1−p)/p·S + Q·p/(1−p)] / [RTT·(b·E[W]/2 + 1) + Q·RTO·f(p)/(1−p)]``
     with ``E[W]`` from eq. 10 and ``Q = Q(E[W]) = min(1, p^(E[W]/S − 1))``.
 
-    Errata followed (DESIGN.md): the denominator is ``RTT·(b·E[W]/2 + 1)``,
+    Errata followed (docs/reproductions/yu.md): the denominator is ``RTT·(b·E[W]/2 + 1)``,
     i.e. ``(E[X] + 1)·RTT`` with ``E[X] = b·E[W]/2`` (eqs. 7 and 13), where the
     paper prints ``RTT·(b·E[W] + 1)``; ``Q`` uses the definition above eq. 25.
     The numerator's ``(3E[W]−1)/2`` is kept as printed (eq. 5 would give

@@ -4,7 +4,7 @@ scaled by the full mode's run list.
 Read first: :func:`measure` (times one run of each kind on one core), then
 :func:`full_mode_total` (sums measured seconds-per-simulated-second over every run of
 the full mode). Run it as ``python -m burstlab.reproduce.papers.ozsarac.costs OUT.json``;
-the README's ozsarac section quotes its output (``--reuse FILE`` takes earlier
+docs/reproductions/ozsarac.md quotes its output (``--reuse FILE`` takes earlier
 measurements from the JSON lines it printed on stderr). Measuring the full mode itself (~17 h)
 is not practical; the dynamic runs are timed at two durations to show that wall time
 grows linearly with simulated time, which is what the scaling assumes.
@@ -149,7 +149,7 @@ def full_mode_total(measured: Sequence[dict[str, Any]], full: Mode) -> dict[str,
     """Sum over the full mode's runs of (measured CPU seconds per simulated second of
     its experiment and assembler class, the longest measured run of that class) ×
     (its simulated seconds); one core's time, then divided by 2 for two cores (the
-    runs are independent; the sweep's speed-up on 2 workers is 1.93×, README)."""
+    runs are independent; the sweep's speed-up on 2 workers is 1.93×, docs/benchmarks.md)."""
     rate: dict[tuple[str, str], float] = {}
     longest: dict[tuple[str, str], float] = {}
     for r in measured:
@@ -167,7 +167,7 @@ def full_mode_total(measured: Sequence[dict[str, Any]], full: Mode) -> dict[str,
     return {"by_experiment": by, "cpu_h": cpu / 3600, "wall_h_2_cores": cpu / 2 / 3600}
 
 
-#: The measurement the report and README quote (written by :func:`main`).
+#: The measurement the report and docs/reproductions/ozsarac.md quote (written by :func:`main`).
 COST_FILE = Path(__file__).with_name("full_mode_cost.json")
 
 

@@ -16,7 +16,7 @@ Conventions:
 - **Queue limit.** ns-2's ``queue-limit 5`` counts the packet in transmission
   (``DropTail::enque`` drops when ``length + 1 >= limit``), burstlab's ``queue_pkts``
   counts packets waiting behind it: the paper's limit 5 is ``queue_pkts = 4``
-  (:data:`QUEUE_PKTS`; README, "Comparing with ns-2"). The export writes it back as
+  (:data:`QUEUE_PKTS`; docs/guide/ns2.md). The export writes it back as
   ``queue-limit 5``.
 - **Packet size** is ns-2's ``packetSize_``: the TCP payload (burstlab's ``mss``); 40 B of
   headers ride on top in both simulators.

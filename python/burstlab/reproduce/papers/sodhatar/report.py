@@ -101,8 +101,8 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         "ns-2.35; its throughput is counted the same way from its packet trace. "
         + ("" if has_ns else "**ns-2 was not available on this machine: the ns-2 columns "
                              "are empty.** ")
-        + "burstlab's `ns2` profile is ns-2.35's agents (SYN round included; README, "
-        "\"TCP profiles\"); both simulators' segment counts include the SYN, segment 0. "
+        + "burstlab's `ns2` profile is ns-2.35's agents (SYN round included; "
+        "docs/concepts/tcp-profiles.md); both simulators' segment counts include the SYN, segment 0. "
         "Nothing is tuned to match.",
     ])
     r.h(2, "Claims")

@@ -7,7 +7,7 @@ sweep), the trace experiments (:func:`probe_points`, :func:`drop_points`,
 then :func:`analyse`. Figures are in :mod:`.figures`, claims in :mod:`.claims`, the
 report body in :mod:`.report`.
 
-Setting (yu §V, DESIGN.md): sender –(λ, 10 ms)– E1 –(10 ms)– C1 –(10 ms)– C2 –(10 ms)–
+Setting (yu §V; docs/reproductions/yu.md): sender –(λ, 10 ms)– E1 –(10 ms)– C1 –(10 ms)– C2 –(10 ms)–
 E2 –(λ, 10 ms)– receiver, core 10 GB/s, 1 KB segments (+40 B of headers on the wire),
 per-flow timer assembly with period Tb, ACKs assembled too, independent loss p per data
 burst and path (:func:`burstlab.topologies.yu_path`).
@@ -551,7 +551,7 @@ def ratio_tables(summ: pd.DataFrame, table_s: tuple[int, ...],
 
 
 #: burstlab's tables I–II on its earlier, approximate ns-2 profile (before issue 11's
-#: ns-2-exact agents), full mode, as recorded in the README when they were measured;
+#: ns-2-exact agents), full mode, as recorded in docs/reproductions/yu.md when they were measured;
 #: that profile no longer exists, so these cannot be re-run. (S, ratio, log10 p) → ratio.
 RECORDED_APPROX = {
     (5, "NewReno/Reno", -2.0): 1.09, (5, "SACK/Reno", -2.0): 1.24,

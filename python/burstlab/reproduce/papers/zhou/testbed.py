@@ -84,7 +84,7 @@ class Setup:
 #: One-way access delays of the base-RTT sensitivity (the base set-up has 10 µs).
 ACCESS_DELAYS = ("100us", "1ms", "4ms")
 
-#: Our choice for the testbed of 2005–2007 (reasons in the report and README).
+#: Our choice for the testbed of 2005–2007 (reasons in the report and docs/reproductions/zhou.md).
 BASE = Setup(
     name="base",
     why="Gigabit Ethernet hosts (the 1.25 Gb/s channels are GbE line rate), lab fibre "
