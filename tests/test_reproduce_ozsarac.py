@@ -276,3 +276,26 @@ def test_dynamic_windows_from_one_run_equal_separate_runs(tmp_path: Path) -> Non
     assert all(got[("first", f"flow{i}")] == 0 for i in SECOND_HALF)
     assert all(got[("second", f"flow{i}")] == 0 for i in FIRST_HALF)
     assert got.loc["first"].sum() > 0 and got.loc["second"].sum() > 0
+
+
+def test_nobs_baseline_section_is_computed_from_its_csv(tmp_path, monkeypatch) -> None:
+    """The report's nOBS section: the shipped measurement agrees; a doubled nOBS goodput
+    makes the same code say the simulators differ (the sentence is computed)."""
+    import pandas as pd
+
+    from burstlab.reproduce.papers.ozsarac import report as rep
+    from burstlab.reproduce.report import Report
+
+    r = Report("t")
+    rep.nobs_text(r)
+    text = r.markdown()
+    assert "| 1 | 115 | 111 |" in text and "agree on the baseline" in text
+
+    df = pd.read_csv(rep.NOBS_BASELINE)
+    df.loc[df["simulator"] == "nobs", "goodput_mbps"] *= 2
+    fake = tmp_path / "baseline.csv"
+    df.to_csv(fake, index=False)
+    monkeypatch.setattr(rep, "NOBS_BASELINE", fake)
+    r2 = Report("t")
+    rep.nobs_text(r2)
+    assert "the simulators differ" in r2.markdown()
