@@ -2,15 +2,15 @@
 //! (tcp-linux.cc, scoreboard1.cc) running a Linux congestion-control module
 //! (`$tcp select_ca cubic`).
 //!
-//! Read first: [`Ns2Sender::recv_linux`] (ns-2's `LinuxTcpAgent::recv`, the equivalent of
-//! Linux's `tcp_ack`), then [`Ns2Sender::timeout_linux`] and [`Ns2Sender::send_much_linux`].
+//! Read first: `Ns2Sender::recv_linux` (ns-2's `LinuxTcpAgent::recv`, the equivalent of
+//! Linux's `tcp_ack`), then `Ns2Sender::timeout_linux` and `Ns2Sender::send_much_linux`.
 //! Its sender semantics differ from ns-2's one-way agents:
 //!
 //! - Windows are integers in Linux's style: `snd_cwnd` (segments), `snd_cwnd_cnt`
 //!   (ACKs counted towards the next increment), `snd_ssthresh`, grown by the module's
 //!   `cong_avoid` only while the ACK found the window full (`tcp_is_cwnd_limited`), with
 //!   Appropriate Byte Counting in slow start (`sysctl_tcp_abc` 1: +1 per ACK of new data).
-//! - Loss detection is FACK-style on a SACK scoreboard ([`Sb1`], ns-2's `ScoreBoard1`):
+//! - Loss detection is FACK-style on a SACK scoreboard (`Sb1`, ns-2's `ScoreBoard1`):
 //!   a segment is lost once the highest SACKed segment is more than 3 beyond it, a
 //!   retransmission is lost once a later one is SACKed or the highest SACK passes the
 //!   `snd_nxt` it was sent at. There is no duplicate-ACK counter.
