@@ -36,7 +36,7 @@ fn secs(v: &toml::Value) -> f64 {
 }
 
 /// `text` with its `duration` cut to at most `max_s` seconds (and its warm-up to at most
-/// a third of that).
+/// a third of that, and a trace window cut to fit it).
 fn shortened(text: &str, max_s: f64) -> String {
     let mut v: toml::Table = text.parse().unwrap();
     let sim = v.get_mut("sim").unwrap().as_table_mut().unwrap();
@@ -44,6 +44,15 @@ fn shortened(text: &str, max_s: f64) -> String {
     sim.insert("duration".into(), toml::Value::Float(d.min(max_s)));
     if let Some(w) = sim.get("warmup").map(secs) {
         sim.insert("warmup".into(), toml::Value::Float(w.min(max_s / 3.0)));
+    }
+    // A trace window inside the shortened run (a window past its end is refused).
+    if let Some(tr) = sim.get_mut("trace").and_then(|t| t.as_table_mut()) {
+        if let Some(s) = tr.get("start").map(secs) {
+            tr.insert("start".into(), toml::Value::Float(s.min(max_s / 3.0)));
+        }
+        if let Some(e) = tr.get("end").map(secs) {
+            tr.insert("end".into(), toml::Value::Float(e.min(max_s)));
+        }
     }
     toml::to_string(&v).unwrap()
 }
