@@ -49,9 +49,15 @@ fn unknown_variant_names_the_field() {
 
 #[test]
 fn unknown_congestion_control_names_the_field_and_the_choices() {
-    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ncc = \"cubic\"\n");
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ncc = \"bbr\"\n");
     assert!(e.starts_with("flow[0].cc"), "{e}");
-    assert!(e.contains("cubic") && e.contains("aimd"), "{e}");
+    assert!(
+        e.contains("bbr") && e.contains("aimd") && e.contains("cubic"),
+        "{e}"
+    );
+    // A known controller in a combination the ns2 profile cannot run names that field.
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ncc = \"cubic\"\n");
+    assert!(e.starts_with("flow[0].variant"), "{e}");
     // A TCP-only key on a UDP flow.
     let e = err(
         "[[flow]]\ntype = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nrate = \"1Mb/s\"\ncc = \"aimd\"\n",
