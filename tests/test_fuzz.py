@@ -72,14 +72,18 @@ def test_classify_accepts_only_runs_and_field_naming_rejections() -> None:
 
 
 def test_runner_reports_a_hang_and_recovers() -> None:
-    slow = {"sim": {"duration": "300s"},
+    # 9.4e6 events (within the child's event budget, fuzz.EVENT_BUDGET), about 0.25 s of
+    # CPU: longer than the 0.05 s budget given to it once the child is up.
+    slow = {"sim": {"duration": "1ms"},
             "node": [{"name": "a", "kind": "host"}, {"name": "b", "kind": "host"}],
             "link": [{"a": "a", "b": "b", "rate": "10Gb/s", "delay": "1ms"}],
-            "flow": [{"type": "cbr", "src": "a", "dst": "b", "rate": "5Gb/s",
+            "flow": [{"type": "cbr", "src": "a", "dst": "b", "rate": "500Mb/s",
                       "packet_size": "40B"}]}
     r = Runner()
     try:
-        out = r.run(slow, budget_s=0.5)
+        assert r.run(slow).kind == "ok"  # the child started and warm
+        slow["sim"]["duration"] = "3s"
+        out = r.run(slow, budget_s=0.05)
         assert out.kind == "finding" and out.detail.startswith("hang")
         slow["sim"]["duration"] = "1ms"
         assert r.run(slow).kind == "ok"  # a fresh child after the kill
