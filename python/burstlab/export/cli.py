@@ -37,19 +37,26 @@ def _cmd_export_ns2(args: argparse.Namespace) -> int:
         return 0
     script = export_ns2(args.scenario, seed=args.seed, replication=args.replication,
                         trace=args.trace)
-    for msg in script.warnings:
+    return _write_script(script.tcl, script.warnings, args.out, HOW_TO_COMPARE, SUMMARY_TAG)
+
+
+def _write_script(tcl: str, warnings: list[str], out_arg: str | None, how_to: str,
+                  tag: str) -> int:
+    """Prints an exported script's warnings, writes it to ``out_arg`` (or stdout) and
+    says how to compare it (``how_to`` formatted with the script's name and ``tag``)."""
+    for msg in warnings:
         print(f"burstlab: warning: {msg}", file=sys.stderr)
-    if args.out:
-        out = Path(args.out)
+    if out_arg:
+        out = Path(out_arg)
         if out.is_dir():
             raise ValueError(f"--out: {out} is a directory; give a file name")
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(script.tcl, encoding="utf-8")
+        out.write_text(tcl, encoding="utf-8")
         print(f"wrote {out}")
-        print(HOW_TO_COMPARE.format(script=out, tag=SUMMARY_TAG))
+        print(how_to.format(script=out, tag=tag))
     else:
-        sys.stdout.write(script.tcl)
-        print(HOW_TO_COMPARE.format(script="FILE.tcl", tag=SUMMARY_TAG), file=sys.stderr)
+        sys.stdout.write(tcl)
+        print(how_to.format(script="FILE.tcl", tag=tag), file=sys.stderr)
     return 0
 
 
@@ -80,20 +87,7 @@ def _cmd_export_nobs(args: argparse.Namespace) -> int:
         return 0
     script = export_nobs(args.scenario, seed=args.seed, replication=args.replication,
                          trace=args.trace, drop_as=args.drop_as, duration=args.duration)
-    for msg in script.warnings:
-        print(f"burstlab: warning: {msg}", file=sys.stderr)
-    if args.out:
-        out = Path(args.out)
-        if out.is_dir():
-            raise ValueError(f"--out: {out} is a directory; give a file name")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(script.tcl, encoding="utf-8")
-        print(f"wrote {out}")
-        print(NOBS_HOW_TO_COMPARE.format(script=out, tag=NOBS_TAG))
-    else:
-        sys.stdout.write(script.tcl)
-        print(NOBS_HOW_TO_COMPARE.format(script="FILE.tcl", tag=NOBS_TAG), file=sys.stderr)
-    return 0
+    return _write_script(script.tcl, script.warnings, args.out, NOBS_HOW_TO_COMPARE, NOBS_TAG)
 
 
 def add_parser(sub: Any) -> None:
