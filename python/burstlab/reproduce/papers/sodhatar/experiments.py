@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from burstlab import _core
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Context, Experiment, Paper
 
 SEED = 1
@@ -196,34 +197,6 @@ def trace_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
 # Analysis.
 
 
-def t_half(values: np.ndarray) -> float:
-    """95 % Student-t half-width of the mean of ``values`` (NaN for fewer than 2)."""
-    from burstlab.stats import t_ppf
-
-    v = values[np.isfinite(values)]
-    if len(v) < 2:
-        return math.nan
-    return float(t_ppf(0.975, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)))
-
-
-def paired_ratio_ci(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    """``(r, lo, hi)``: the ratio of means ``r = mean(b)/mean(a)`` of paired samples and
-    its 95 % interval by linearisation: ``se(r) = sd(b − r·a) / (√n · mean(a))``, Student
-    t with n − 1 degrees of freedom (NaN interval for n < 2)."""
-    from burstlab.stats import t_ppf
-
-    ok = np.isfinite(a) & np.isfinite(b)
-    a, b = a[ok], b[ok]
-    if not len(a) or a.mean() <= 0:
-        return (math.nan,) * 3
-    r = float(b.mean() / a.mean())
-    if len(a) < 2:
-        return r, math.nan, math.nan
-    se = float((b - r * a).std(ddof=1) / (math.sqrt(len(a)) * a.mean()))
-    h = float(t_ppf(0.975, len(a) - 1)) * se
-    return r, r - h, r + h
-
-
 def per_run_table(sw_table: pd.DataFrame) -> pd.DataFrame:
     """One row per (network, pattern, size, variant): burstlab's counters and throughput
     in Mb/s (payload bits of segments arriving at the receiver per second)."""
@@ -253,11 +226,11 @@ def size_table(runs: pd.DataFrame, col: str = "throughput_Mbps") -> pd.DataFrame
         rnd = g[g["pattern"].str.startswith("random")][col].to_numpy(float)
         ref = g[g["pattern"] == REFERENCE_PATTERN][col]
         allv = g[col].to_numpy(float)
-        h = t_half(rnd)
-        m = float(np.mean(rnd)) if len(rnd) else math.nan
+        # a throughput is ≥ 0: the interval is cut there (verdict.mean_interval)
+        iv = V.mean_interval(rnd, lower=0.0)
         rows.append({"network": net, "variant": v, "size_B": int(float(str(size))),
-                     "random_draws": len(rnd), f"{col}_random_mean": m,
-                     f"{col}_random_ci_lo": m - h, f"{col}_random_ci_hi": m + h,
+                     "random_draws": len(rnd), f"{col}_random_mean": iv.estimate,
+                     f"{col}_random_ci_lo": iv.lo, f"{col}_random_ci_hi": iv.hi,
                      f"{col}_{REFERENCE_PATTERN}": float(ref.iloc[0]) if len(ref)
                      else math.nan,
                      f"{col}_min_over_patterns": float(np.nanmin(allv)) if len(allv)
@@ -270,8 +243,9 @@ def size_table(runs: pd.DataFrame, col: str = "throughput_Mbps") -> pd.DataFrame
 def change_table(runs: pd.DataFrame, lo: int, hi: int,
                  col: str = "throughput_Mbps") -> pd.DataFrame:
     """Relative change of ``col`` from ``lo`` to ``hi`` B per (network, variant, pattern)
-    and for the mean over random draws (pattern ``random mean``, with the paired CI of
-    :func:`paired_ratio_ci`: draw k has the same start times at both sizes)."""
+    and for the mean over random draws (pattern ``random mean``, with the paired interval
+    of :func:`burstlab.reproduce.verdict.paired_ratio`: draw k has the same start times
+    at both sizes; the change's interval lies above −100 %)."""
     rows = []
     for (net, v), g in runs.groupby(["network", "variant"], sort=False):
         a = g[g["size_B"] == lo].set_index("pattern")[col]
@@ -284,12 +258,12 @@ def change_table(runs: pd.DataFrame, lo: int, hi: int,
                          "change_ci_lo": math.nan, "change_ci_hi": math.nan})
         pats = [p for p in a.index.intersection(b.index) if str(p).startswith("random")]
         if pats:
-            r, rlo, rhi = paired_ratio_ci(a[pats].to_numpy(float), b[pats].to_numpy(float))
+            iv = V.paired_ratio(b[pats].to_numpy(float), a[pats].to_numpy(float))
             rows.append({"network": net, "variant": v, "pattern": "random mean",
                          f"{col}_at_{lo}B": float(a[pats].mean()),
                          f"{col}_at_{hi}B": float(b[pats].mean()),
-                         "change": r - 1.0, "change_ci_lo": rlo - 1.0,
-                         "change_ci_hi": rhi - 1.0})
+                         "change": iv.estimate - 1.0, "change_ci_lo": iv.lo - 1.0,
+                         "change_ci_hi": iv.hi - 1.0, "change_n": iv.n})
     return pd.DataFrame(rows)
 
 
@@ -342,6 +316,68 @@ def time_series(ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(rows), pd.DataFrame(cw)
 
 
+#: Two cwnd values closer than this (segments) are equal (the trace prints doubles).
+CWND_EPS = 1e-6
+
+
+def cwnd_dynamics(cwnd: pd.DataFrame, flows: pd.DataFrame) -> dict[str, Any]:
+    """What one flow's cwnd trace does (sodhatar §IV's statements, figs 5–11): every
+    reduction classified as a drop to 1 segment or a halving of the window in use
+    (``min(cwnd, wm) / 2``: ns-2's ``slowdown(CLOSE_CWND_HALF)`` halves ``windowd()``;
+    RFC 5681 §3.2 halves the flight size), whether a halving is followed by a drop to
+    1, and every increase checked against slow start (+1 segment per ACK while
+    cwnd < ssthresh: doubling per round trip) and congestion avoidance (+1/cwnd per
+    ACK: +1 segment per round trip), RFC 5681 §3.1, both capped at the maximum window
+    ``wm`` (:data:`WM`; burstlab's ``ns2`` profile stops cwnd there). ``flows`` is the run's one-row
+    flow table (its TD and TO loss events)."""
+    c = cwnd.sort_values("time_s", kind="stable")
+    w = c["cwnd_segments"].to_numpy(float)
+    ss = c["ssthresh_segments"].to_numpy(float)
+    out = {"reductions": 0, "to_one": 0, "halvings": 0, "other_reductions": 0,
+           "halving_then_one": 0, "ss_increments": 0, "ss_increments_plus_one": 0,
+           "ca_increments": 0, "ca_increments_one_over_cwnd": 0,
+           "td_events": int(flows["td_events"].sum()),
+           "to_events": int(flows["to_events"].sum())}
+    last = ""
+    for i in range(1, len(w)):
+        a, b = w[i - 1], w[i]
+        if b < a - CWND_EPS:
+            out["reductions"] += 1
+            half = min(a, WM) / 2.0
+            if abs(b - 1.0) <= CWND_EPS and abs(half - 1.0) > CWND_EPS:
+                out["to_one"] += 1
+                out["halving_then_one"] += last == "half"
+                last = "one"
+            elif abs(b - half) <= CWND_EPS:
+                out["halvings"] += 1
+                last = "half"
+            else:
+                out["other_reductions"] += 1
+                last = "other"
+        elif b > a + CWND_EPS:
+            if a < ss[i - 1] - CWND_EPS:
+                out["ss_increments"] += 1
+                out["ss_increments_plus_one"] += abs(b - min(a + 1.0, WM)) <= CWND_EPS
+            else:
+                out["ca_increments"] += 1
+                out["ca_increments_one_over_cwnd"] += abs(b - min(a + 1.0 / a, WM)) <= CWND_EPS
+    return out
+
+
+def cwnd_table(ctx: Context) -> pd.DataFrame:
+    """:func:`cwnd_dynamics` per (network, size, variant) of the trace runs."""
+    tr = ctx.results["traces"]
+    rows = []
+    for i, (params, _) in enumerate(trace_points(ctx.mode)):
+        res = tr.result(i)
+        for fi, v in enumerate(VARIANTS):
+            rows.append({"network": params["network"], "size_B": int(params["size_B"]),
+                         "pattern": REFERENCE_PATTERN, "variant": v,
+                         **cwnd_dynamics(res.cwnd[res.cwnd["flow"] == fi],
+                                         res.flows.iloc[[fi]])})
+    return pd.DataFrame(rows)
+
+
 def _stamp(ctx: Context) -> dict[str, Any]:
     m: Mode = ctx.mode
     return {"seed": SEED, "replications": 1, "random_start_draws": m.random_draws,
@@ -383,15 +419,16 @@ def analyse(ctx: Context) -> None:
             columns=["random_draws"]), on=["network", "variant", "size_B"], how="left")
         ns_ch = change_table(pk, lo, hi, "ns2_throughput_Mbps").rename(
             columns={"change": "ns2_change", "change_ci_lo": "ns2_change_ci_lo",
-                     "change_ci_hi": "ns2_change_ci_hi"})
+                     "change_ci_hi": "ns2_change_ci_hi", "change_n": "ns2_change_n"})
         changes = changes.merge(ns_ch, on=["network", "variant", "pattern"], how="left")
         ns_best = best_table(pk, "ns2_throughput_Mbps")[["network", "size_B", "pattern",
                                                          "best"]]
         best = best.merge(ns_best.rename(columns={"best": "ns2_best"}),
                           on=["network", "size_B", "pattern"], how="left")
     series, cwnd = time_series(ctx)
+    dyn = cwnd_table(ctx)
     ctx.values.update(runs=runs, sizes=sizes, changes=changes, best=best, series=series,
-                      cwnd=cwnd, lo=lo, hi=hi, has_ns2=has_ns)
+                      cwnd=cwnd, cwnd_dynamics=dyn, lo=lo, hi=hi, has_ns2=has_ns)
     stamp = ctx.stamp
     ctx.tables["runs"] = runs.assign(**stamp)
     ctx.tables["throughput_vs_size"] = sizes.assign(**stamp)
@@ -399,6 +436,7 @@ def analyse(ctx: Context) -> None:
     ctx.tables["best_variant"] = best.assign(**stamp)
     ctx.tables["throughput_vs_time"] = series.assign(**stamp)
     ctx.tables["cwnd_vs_time"] = cwnd.assign(**stamp)
+    ctx.tables["cwnd_dynamics"] = dyn.assign(**stamp)
 
 
 PAPER.analyse = analyse
