@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz nobs docs docs-env wheel-test
+.PHONY: ns2 demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz nobs docs docs-env wheel-test
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,10 @@ build-pgo:
 	$(MAKE) build PGO=1
 
 # Every paper's quick reproduction and the site: $(OUT)/index.html links each paper's
-# page $(OUT)/<paper>/report.html (1.5–3.5 minutes per paper on 2 cores).
-demo: build
+# page $(OUT)/<paper>/report.html (1.5–3.5 minutes per paper on 2 cores). ns-2 (Debian's
+# ns2, a few MB) is installed first when root, so sodhatar's ns-2 columns are filled;
+# otherwise its report says they are missing.
+demo: build ns2
 	$(BIN)/burstlab reproduce all --quick --out $(OUT)
 
 # The older single-path demo (four TCP variants, cwnd plot): `burstlab demo`.
@@ -102,6 +104,11 @@ LLVM_MAJOR := $(shell rustc -vV 2>/dev/null | sed -n 's/^LLVM version: \([0-9]*\
 SYSTEM_DEPS := ns:ns2 chromium:chromium
 OPTIONAL_DEPS := llvm-profdata-$(LLVM_MAJOR):llvm-$(LLVM_MAJOR)
 browser: system-deps
+# ns-2.35 alone (the demo's one system dependency), when root and apt-get are there.
+ns2:
+	@command -v ns >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ns2; \
+	  else echo "ns-2 (ns) not installed and not root: sodhatar's report will say its ns-2 columns are missing"; fi; }
 system-deps:
 	@missing=""; optional=""; for d in $(SYSTEM_DEPS); do \
 	  command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \

@@ -162,6 +162,12 @@ class Claim:
         ci: burstlab's 95 % confidence interval, as text (empty when not applicable).
         verdict: one of :data:`VERDICTS`.
         note: the reason for the verdict, in one sentence, with numbers.
+        full: in quick mode, the claim's verdict in the paper's committed full-mode
+            record (:mod:`burstlab.reproduce.modes`), or why there is none; empty in
+            full mode.
+        quick_note: in quick mode, where quick's verdict differs from full mode's, why
+            quick shows :data:`burstlab.reproduce.modes.QUICK_NOT_COMPARABLE` (both
+            values and what quick reduced); empty otherwise.
     """
 
     id: str
@@ -172,11 +178,21 @@ class Claim:
     verdict: str
     note: str
     ci: str = ""
+    full: str = ""
+    quick_note: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"claim {self.id}: verdict must be one of "
                              f"{', '.join(VERDICTS)}, got {self.verdict!r}")
+
+    @property
+    def shown(self) -> str:
+        """The verdict a report shows: :data:`burstlab.reproduce.modes.QUICK_NOT_COMPARABLE`
+        where quick mode's verdict is not the full-mode record's, else :attr:`verdict`."""
+        from burstlab.reproduce.modes import QUICK_NOT_COMPARABLE
+
+        return QUICK_NOT_COMPARABLE if self.quick_note else self.verdict
 
     def row(self, paper: str) -> dict[str, str]:
         return {"paper": paper, "claim_id": self.id, "source": self.source,
@@ -437,6 +453,11 @@ def reproduce(
         ctx.files.append(p)
     claims = paper.evaluate_claims(ctx)
     ctx.files.append(write_claims_csv(paper.name, claims, d / "claims.csv"))
+    if mode == "quick":
+        from burstlab.reproduce.modes import against_full, write_against_full
+
+        claims = against_full(paper, claims, mode)
+        ctx.files.append(write_against_full(paper.name, claims, d / "quick_vs_full.csv"))
     ctx.wall_s = time.perf_counter() - t0
     if paper.report is None:
         from burstlab.reproduce.report import Report

@@ -1,23 +1,49 @@
 """Quick mode against full mode: every claim's verdict in both, side by side.
 
-Read first: :func:`compare`. Quick mode may run fewer points and replications than full
-mode, never shorter-than-settled runs; where its verdict still differs from full mode's,
-the table says ``not comparable (quick)`` for quick: a quick verdict a reader may cite
-is one full mode confirms.
+Read first: :func:`load_record` (a paper's committed full-mode record), then
+:func:`against_full` (what a quick run shows beside it), :func:`records_table` and
+:func:`compare`. Quick mode may run fewer points and replications than full mode, never
+shorter-than-settled runs; where its verdict still differs from full mode's, quick shows
+``not comparable (quick)``: a quick verdict a reader may cite is one full mode confirms.
 
+**Full-mode record.** Each paper commits the outcome of one full run beside its code,
+``papers/<paper>/full_mode/``: ``claims.csv`` (that run's, verbatim) and ``run.json``
+(:data:`RUN_KEYS`: the commit that ran, the command, wall and CPU seconds, the machine,
+when, the load, the verdict counts; ``"complete": false`` with per-experiment costs when
+the full mode could not finish). A quick run (``burstlab reproduce NAME --quick``) reads
+it: every claim's report row and the site index show the full-mode verdict beside
+quick's (``no full-mode record`` when the paper has none), and quick's own verdicts are
+written with full mode's to ``OUT/<paper>/quick_vs_full.csv``.
+
+    python -m burstlab.reproduce.modes --records [--markdown]
+    python -m burstlab.reproduce.modes --agreement OUT_QUICK
     python -m burstlab.reproduce.modes OUT_QUICK OUT_FULL [--csv FILE]
 
-reads ``claims.csv`` of every paper present in both output roots (``OUT/<paper>/``),
-prints the agreement per paper and writes the table.
+``--records`` prints every paper's full-mode wall time, CPU time, commit and verdict
+counts (the README's table); ``--agreement`` the quick/full agreement per paper of a
+quick output root against the records; the two roots form reads ``claims.csv`` of every
+paper present in both output roots (``OUT/<paper>/``), prints the agreement per paper
+and writes the table.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import dataclasses
+import json
+import math
+import re
 import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from burstlab.reproduce.framework import Claim, Paper
 
 #: What quick mode shows for a claim whose verdict full mode does not confirm.
 QUICK_NOT_COMPARABLE = "not comparable (quick)"
@@ -51,14 +77,260 @@ def compare(quick: str | Path, full: str | Path) -> pd.DataFrame:
     return m.sort_values(["paper", "claim_id"]).reset_index(drop=True)
 
 
+# ---------------------------------------------------------------------------------------
+# The committed full-mode records.
+
+#: The folder of a paper's full-mode record, beside its code.
+RECORD_DIR = "full_mode"
+
+#: Keys every ``run.json`` of a full-mode record holds.
+RUN_KEYS = ("paper", "commit", "command", "wall_s", "cpu_s", "machine", "when", "load_note",
+            "counts")
+
+#: What the full-mode column says for a paper without a record.
+NO_RECORD = "no full-mode record"
+
+#: What it says for a claim the record lacks (a claim added after the full run).
+NOT_IN_RECORD = "not in the full-mode record"
+
+
+def records_root() -> Path:
+    """The folder holding one package per paper (``burstlab/reproduce/papers``)."""
+    import burstlab.reproduce.papers as pkg
+
+    return Path(pkg.__file__).parent
+
+
+@dataclass(frozen=True)
+class FullRecord:
+    """A paper's committed full-mode record.
+
+    Attributes:
+        paper: the paper's name.
+        claims: its ``claims.csv`` (every column text).
+        run: its ``run.json``.
+        path: its folder.
+    """
+
+    paper: str
+    claims: pd.DataFrame
+    run: dict[str, Any]
+    path: Path
+
+    @property
+    def commit(self) -> str:
+        return str(self.run.get("commit", ""))[:10]
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.run.get("complete", True))
+
+    def verdicts(self) -> dict[str, tuple[str, str, str]]:
+        """``claim_id -> (verdict, burstlab_value, ci)``."""
+        return {str(r.claim_id): (str(r.verdict), str(r.burstlab_value), str(r.ci))
+                for r in self.claims.itertuples(index=False)}
+
+
+def load_record(paper: str, root: Path | None = None) -> FullRecord | None:
+    """The full-mode record of ``paper`` under ``root`` (default :func:`records_root`),
+    None when it has none. A record missing one of its two files is None too, so a
+    half-committed record never decides a verdict."""
+    d = (root or records_root()) / paper / RECORD_DIR
+    c, r = d / "claims.csv", d / "run.json"
+    if not (c.is_file() and r.is_file()):
+        return None
+    claims = pd.read_csv(c, dtype=str, keep_default_na=False)
+    return FullRecord(paper, claims, json.loads(r.read_text(encoding="utf-8")), d)
+
+
+def check_record(rec: FullRecord) -> list[str]:
+    """What is wrong with a record (empty when it is well-formed): ``run.json`` has
+    :data:`RUN_KEYS`, a 40-hex commit, non-negative times, counts over exactly the
+    framework's verdicts that match its ``claims.csv``; ``claims.csv`` has the
+    framework's columns, one row per claim, verdicts among the framework's."""
+    from burstlab.reproduce.framework import CLAIM_COLUMNS, VERDICTS, verdict_counts
+
+    bad = [f"run.json lacks {k!r}" for k in RUN_KEYS if k not in rec.run]
+    if rec.run.get("paper") not in (None, rec.paper):
+        bad.append(f"run.json names paper {rec.run.get('paper')!r}, not {rec.paper!r}")
+    if "commit" in rec.run and not re.fullmatch(r"[0-9a-f]{40}", str(rec.run["commit"])):
+        bad.append(f"commit must be 40 hex digits, got {rec.run['commit']!r}")
+    for k in ("wall_s", "cpu_s"):
+        v = rec.run.get(k)
+        if k in rec.run and (isinstance(v, bool) or not isinstance(v, int | float)
+                             or not math.isfinite(v) or v < 0):
+            bad.append(f"{k} must be a number ≥ 0, got {v!r}")
+    if tuple(rec.claims.columns) != CLAIM_COLUMNS:
+        bad.append(f"claims.csv columns {list(rec.claims.columns)} are not "
+                   f"{list(CLAIM_COLUMNS)}")
+        return bad
+    if rec.claims["claim_id"].duplicated().any():
+        bad.append("claims.csv repeats a claim id")
+    if not set(rec.claims["paper"]) <= {rec.paper}:
+        bad.append(f"claims.csv names papers {sorted(set(rec.claims['paper']))}")
+    odd = sorted(set(rec.claims["verdict"]) - set(VERDICTS))
+    if odd:
+        bad.append(f"claims.csv has verdicts outside the framework's: {odd}")
+    counts = rec.run.get("counts")
+    if isinstance(counts, Mapping):
+        if set(counts) != set(VERDICTS):
+            bad.append(f"counts must have exactly {list(VERDICTS)}, got {sorted(counts)}")
+        else:
+            want = verdict_counts(rec.claims["verdict"])
+            if {k: int(v) for k, v in counts.items()} != want:
+                bad.append(f"counts {dict(counts)} do not match claims.csv's {want}")
+    return bad
+
+
+def mode_reductions(paper: Paper, mode: str) -> str:
+    """What ``mode`` runs less of than full mode, from the two mode objects' fields
+    (``random_draws 40 (full 200)``); empty when they cannot be compared."""
+    q, f = paper.modes.get(mode), paper.modes.get("full")
+
+    def fields(m: Any) -> dict[str, Any]:
+        if dataclasses.is_dataclass(m) and not isinstance(m, type):
+            return {x.name: getattr(m, x.name) for x in dataclasses.fields(m)}
+        return dict(vars(m)) if hasattr(m, "__dict__") else {}
+
+    fq, ff = fields(q), fields(f)
+    if not fq or not ff:
+        return "" if q == f else f"mode {q!r} (full {f!r})"
+
+    def short(v: Any) -> str:
+        if isinstance(v, tuple | list) and len(v) > 4:
+            return f"{len(v)} values"
+        return str(v)
+
+    return ", ".join(f"{k} {short(fq[k])} (full {short(ff[k])})" for k in fq
+                     if k in ff and k != "name" and fq[k] != ff[k])
+
+
+def against_full(paper: Paper, claims: Sequence[Claim], mode: str = "quick",
+                 root: Path | None = None) -> list[Claim]:
+    """``claims`` of a ``mode`` run with their full-mode verdicts (:attr:`Claim.full`) and,
+    where the two differ, the reason quick shows :data:`QUICK_NOT_COMPARABLE`
+    (:attr:`Claim.quick_note`), computed from both runs' values and intervals and from
+    what ``mode`` reduced. Claims both modes judge alike are left as they are."""
+    rec = load_record(paper.name, root)
+    if rec is None:
+        return [dataclasses.replace(c, full=NO_RECORD, quick_note="") for c in claims]
+    full = rec.verdicts()
+    cut = mode_reductions(paper, mode)
+    when = f"commit {rec.commit}, {rec.run.get('when', '?')}" \
+        + ("" if rec.complete else ", incomplete run")
+    out = []
+    for c in claims:
+        if c.id not in full:
+            out.append(dataclasses.replace(c, full=NOT_IN_RECORD, quick_note=""))
+            continue
+        vf, val_f, ci_f = full[c.id]
+        note = ""
+        if vf != c.verdict:
+            note = (f"{mode} mode{f' ({cut})' if cut else ''} gives {c.verdict}: "
+                    f"{c.burstlab_value} {c.ci}".rstrip()
+                    + f"; full mode ({when}) gives {vf}: {val_f} {ci_f}".rstrip())
+        out.append(dataclasses.replace(c, full=vf, quick_note=note))
+    return out
+
+
+def write_against_full(paper: str, claims: Sequence[Claim], path: Path) -> Path:
+    """``quick_vs_full.csv``: per claim, quick's verdict, full mode's, the verdict shown
+    and the reason."""
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["paper", "claim_id", "verdict_quick", "verdict_full", "shown", "reason"])
+        for c in claims:
+            w.writerow([paper, c.id, c.verdict, c.full, c.shown, c.quick_note])
+    return path
+
+
+def records_table(names: Sequence[str] | None = None, root: Path | None = None
+                  ) -> pd.DataFrame:
+    """One row per paper: full-mode wall and CPU time (h), commit, date, complete, and
+    the verdict counts of its record (``no full-mode record`` where it has none)."""
+    from burstlab.reproduce import paper_names
+    from burstlab.reproduce.framework import VERDICTS
+
+    rows = []
+    for name in names or paper_names():
+        rec = load_record(name, root)
+        if rec is None:
+            rows.append({"paper": name, "full-mode wall time (h)": NO_RECORD,
+                         "CPU time (h)": "", "commit": "", "when (UTC)": "", "complete": "",
+                         **{v: "" for v in VERDICTS}})
+            continue
+        counts = rec.run.get("counts", {})
+        rows.append({"paper": name,
+                     "full-mode wall time (h)": f"{float(rec.run['wall_s']) / 3600:.2f}",
+                     "CPU time (h)": f"{float(rec.run['cpu_s']) / 3600:.2f}",
+                     "commit": rec.commit, "when (UTC)": str(rec.run.get("when", "")),
+                     "complete": "yes" if rec.complete else "no",
+                     **{v: str(counts.get(v, "")) for v in VERDICTS}})
+    return pd.DataFrame(rows)
+
+
+def agreement_table(quick_root: Path, root: Path | None = None) -> pd.DataFrame:
+    """Per paper of a quick output root (``OUT/<paper>/claims.csv``): how many claims
+    quick and the full-mode record judge alike, how many differ (shown as
+    :data:`QUICK_NOT_COMPARABLE`), how many have no full-mode verdict."""
+    rows = []
+    for p in sorted(Path(quick_root).glob("*/claims.csv")):
+        name = p.parent.name
+        q = pd.read_csv(p, dtype=str, keep_default_na=False)
+        rec = load_record(name, root)
+        if rec is None:
+            rows.append({"paper": name, "claims": len(q), "agree": "", "differ": "",
+                         "no full-mode verdict": NO_RECORD})
+            continue
+        full = rec.verdicts()
+        both = [(v, full[c][0]) for c, v in zip(q["claim_id"], q["verdict"], strict=True)
+                if c in full]
+        rows.append({"paper": name, "claims": len(q),
+                     "agree": sum(a == b for a, b in both),
+                     "differ": sum(a != b for a, b in both),
+                     "no full-mode verdict": len(q) - len(both)})
+    if not rows:
+        raise FileNotFoundError(f"{quick_root}: no <paper>/claims.csv below it")
+    return pd.DataFrame(rows)
+
+
+def markdown(df: pd.DataFrame) -> str:
+    """``df`` as a Markdown pipe table (every cell as text)."""
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    lines += ["| " + " | ".join(str(x) for x in r) + " |"
+              for r in df.itertuples(index=False)]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m burstlab.reproduce.modes",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("quick", type=Path)
-    ap.add_argument("full", type=Path)
+    ap.add_argument("quick", type=Path, nargs="?", default=None)
+    ap.add_argument("full", type=Path, nargs="?", default=None)
     ap.add_argument("--csv", type=Path, default=None,
                     help="write the table here (default QUICK/quick_vs_full.csv)")
+    ap.add_argument("--records", action="store_true",
+                    help="print every paper's full-mode record: wall and CPU time, commit, "
+                         "verdict counts (a Markdown table for the README)")
+    ap.add_argument("--agreement", type=Path, default=None, metavar="OUT_QUICK",
+                    help="print the quick/full agreement of a quick output root against "
+                         "the committed full-mode records")
     a = ap.parse_args(argv)
+    if a.records or a.agreement is not None:
+        if a.records:
+            print(markdown(records_table()))
+        if a.agreement is not None:
+            try:
+                print(markdown(agreement_table(a.agreement)))
+            except FileNotFoundError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 2
+        return 0
+    if a.quick is None or a.full is None:
+        print("error: give OUT_QUICK and OUT_FULL, or --records, or --agreement OUT_QUICK",
+              file=sys.stderr)
+        return 2
     try:
         t = compare(a.quick, a.full)
     except FileNotFoundError as e:

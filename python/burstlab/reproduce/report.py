@@ -52,13 +52,18 @@ def md_table(df: pd.DataFrame, digits: int = 3) -> str:
 
 
 def claims_table(claims: Sequence[Claim]) -> str:
-    """The claims as a pipe table (one row per claim, verdict in bold)."""
-    lines = ["| claim | source | paper | burstlab | 95 % CI | verdict | why |",
-             "|---|---|---|---|---|---|---|"]
+    """The claims as a pipe table (one row per claim, verdict in bold). A quick run's
+    claims (:attr:`Claim.full` set) get the full-mode record's verdict beside theirs, and
+    show ``not comparable (quick)`` with its reason where the two differ."""
+    quick = any(c.full for c in claims)
+    lines = ["| claim | source | paper | burstlab | 95 % CI | verdict | "
+             + ("full mode | " if quick else "") + "why |",
+             "|---|---|---|---|---|---|---|" + ("---|" if quick else "")]
     for c in claims:
-        lines.append("| " + " | ".join(cell(x) for x in (
-            f"`{c.id}`", c.source, c.paper_value, c.burstlab_value, c.ci or "–",
-            f"**{c.verdict}**", c.note)) + " |")
+        why = c.note + (f" — quick against full: {c.quick_note}" if c.quick_note else "")
+        row = [f"`{c.id}`", c.source, c.paper_value, c.burstlab_value, c.ci or "–",
+               f"**{c.shown}**"] + ([c.full or "–"] if quick else []) + [why]
+        lines.append("| " + " | ".join(cell(x) for x in row) + " |")
     return "\n".join(lines)
 
 
@@ -85,10 +90,20 @@ class Report:
     def claims(self, claims: Sequence[Claim]) -> None:
         """The claims table with the verdict counts above it."""
         from burstlab.reproduce.framework import verdict_counts
+        from burstlab.reproduce.modes import QUICK_NOT_COMPARABLE
 
         counts = verdict_counts(c.verdict for c in claims)
-        self.p(f"{len(claims)} claims: " + ", ".join(f"{n} {v}" for v, n in counts.items())
-               + ". Every row is also in `claims.csv`.")
+        text = (f"{len(claims)} claims: " + ", ".join(f"{n} {v}" for v, n in counts.items())
+                + ". Every row is also in `claims.csv`.")
+        if any(c.full for c in claims):
+            differ = sum(1 for c in claims if c.quick_note)
+            full = verdict_counts(c.full for c in claims)
+            text += (" Beside each, the verdict of the paper's committed full-mode run ("
+                     + (", ".join(f"{n} {v}" for v, n in full.items())
+                        if sum(full.values()) else claims[0].full)
+                     + f"); {differ} claim(s) judged otherwise in quick mode show "
+                     f"*{QUICK_NOT_COMPARABLE}* with both values (`quick_vs_full.csv`).")
+        self.p(text)
         self.blocks.append(claims_table(claims))
 
     def image(self, path: str, alt: str) -> None:

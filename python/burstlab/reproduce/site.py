@@ -23,20 +23,32 @@ def write_site(out: Path, outcomes: Sequence[Outcome]) -> Path:
     """Writes ``out/index.html`` and ``out/claims.csv``; returns the index's path."""
     import jinja2
 
+    from burstlab.reproduce.modes import load_record
     from burstlab.reproduce.report import render_page
 
     rows = [c.row(o.paper.name) for o in outcomes for c in o.claims]
     write_claims_csv_rows(rows, out / "claims.csv")
-    papers = [{"name": o.paper.name, "title": o.paper.title,
-               "href": f"{o.paper.name}/report.html",
-               "counts": verdict_counts(c.verdict for c in o.claims),
-               "mode": o.ctx.stamp.get("mode", ""), "wall": f"{o.wall_s:.0f} s"}
-              for o in outcomes]
+    shown = [{**c.row(o.paper.name), "shown": c.shown, "full": c.full,
+              "quick_note": c.quick_note} for o in outcomes for c in o.claims]
+    papers = []
+    for o in outcomes:
+        rec = load_record(o.paper.name)
+        full = "no full-mode record" if rec is None else (
+            ", ".join(f"{n} {v}" for v, n in verdict_counts(rec.claims["verdict"]).items())
+            + f" (commit {rec.commit}, {float(rec.run.get('wall_s', 0)) / 3600:.1f} h)")
+        papers.append({"name": o.paper.name, "title": o.paper.title,
+                       "href": f"{o.paper.name}/report.html",
+                       "counts": verdict_counts(c.verdict for c in o.claims),
+                       "quick_nc": sum(1 for c in o.claims if c.quick_note),
+                       "full": full, "mode": o.ctx.stamp.get("mode", ""),
+                       "wall": f"{o.wall_s:.0f} s"})
+    any_full = any(c.full for o in outcomes for c in o.claims)
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("burstlab.reproduce", "templates"),
         autoescape=jinja2.select_autoescape(["html"]))
     body = env.get_template("index_body.html").render(
-        papers=papers, claims=rows, verdicts=VERDICTS, n_claims=len(rows))
+        papers=papers, claims=shown, verdicts=VERDICTS, n_claims=len(rows),
+        quick=any_full)
     index = out / "index.html"
     index.write_text(render_page("burstlab reproductions", body), encoding="utf-8")
     return index
