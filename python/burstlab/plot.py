@@ -155,7 +155,10 @@ def figure(
         if "point" in df.columns and df.groupby([*keys, x])["point"].nunique().gt(1).any():
             raise several
         extra = [c for c in (si, by_si) if c]
-        df = summarise(df, [*keys, x, *extra], [y])
+        from burstlab.sweep import non_negative
+
+        # a non-negative metric's interval is cut at 0, as in the sweep's summary.csv
+        df = summarise(df, [*keys, x, *extra], [y], lower=non_negative(df, [y]))
     if by_si:  # lines in numeric order of their unit-string values
         df = df.sort_values(by_si, kind="stable")
     dup = df.duplicated([*keys, xcol])
@@ -178,7 +181,8 @@ def figure(
         mean = g[f"{y}_mean"].to_numpy(dtype=float) / scale
         lo = g[f"{y}_ci_lo"].to_numpy(dtype=float) / scale
         hi = g[f"{y}_ci_hi"].to_numpy(dtype=float) / scale
-        err = np.vstack([np.nan_to_num(mean - lo), np.nan_to_num(hi - mean)])
+        err = np.vstack([np.nan_to_num(np.maximum(mean - lo, 0.0)),
+                         np.nan_to_num(np.maximum(hi - mean, 0.0))])
         parts = []
         if by:
             val = kv[by]
