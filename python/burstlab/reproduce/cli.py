@@ -62,13 +62,15 @@ def _cmd(args: argparse.Namespace) -> int:
         counts = verdict_counts(c.verdict for c in res.claims)
         print(f"{paper.name}: {len(res.claims)} claims ("
               + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
-              + f"); report {res.out_dir / 'report.html'}; {res.wall_s:.1f} s")
+              + f"); report {res.out_dir / 'report.html'}; {res.wall_s:.1f} s wall, "
+              f"{res.cpu_s:.1f} s CPU")
     if args.paper == "all":
         from burstlab.reproduce.site import write_site
 
         index = write_site(Path(args.out), outcomes)
         print(f"site: {index}")
-    print(f"total wall time {time.perf_counter() - t0:.1f} s ({mode} mode)")
+    print(f"total wall time {time.perf_counter() - t0:.1f} s, CPU "
+          f"{sum(o.cpu_s for o in outcomes):.1f} s ({mode} mode)")
     sys.stdout.flush()
     return 0
 

@@ -365,6 +365,18 @@ class Outcome:
     claims: list[Claim]
     files: list[Path]
     wall_s: float
+    cpu_s: float = math.nan
+
+
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process and of its children that have ended
+    (the sweep's worker processes, which each sweep joins, and ns-2's runs): the
+    difference over a reproduction is its CPU cost on any number of cores."""
+    import resource
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + ch.ru_utime + ch.ru_stime
 
 
 #: Most rounds of run-length control per experiment (:attr:`Experiment.refine`): a
@@ -436,6 +448,7 @@ def reproduce(
     if mode not in paper.modes:
         raise ValueError(f"mode must be one of {', '.join(paper.modes)}, got {mode!r}")
     t0 = time.perf_counter()
+    cpu0 = cpu_seconds()
     d = Path(out) / paper.name
     d.mkdir(parents=True, exist_ok=True)
     ctx = Context(paper=paper, data=paper.load_data(), mode=paper.modes[mode], out_dir=d)
@@ -468,13 +481,14 @@ def reproduce(
         rep = paper.report(ctx, claims)
     ctx.files += write_page(rep, d, title=paper.title)
     wall = time.perf_counter() - t0
+    cpu = cpu_seconds() - cpu0
     (d / "run.json").write_text(json.dumps(
-        {**ctx.stamp, "paper": paper.name, "wall_s": wall,
+        {**ctx.stamp, "paper": paper.name, "wall_s": wall, "cpu_s": cpu,
          "runs": {k: v.stats for k, v in ctx.results.items()},
          "verdicts": verdict_counts(c.verdict for c in claims)},
         indent=2, default=str), encoding="utf-8")
     ctx.files.append(d / "run.json")
-    return Outcome(paper, d, ctx, claims, list(ctx.files), wall)
+    return Outcome(paper, d, ctx, claims, list(ctx.files), wall, cpu)
 
 
 def write_claims_csv(paper: str, claims: Sequence[Claim], path: Path) -> Path:
