@@ -244,9 +244,14 @@ def write_against_full(paper: str, claims: Sequence[Claim], path: Path) -> Path:
     return path
 
 
+def duration(seconds: float) -> str:
+    """``3.3 min`` under an hour, ``2.45 h`` from an hour."""
+    return f"{seconds / 60:.1f} min" if seconds < 3600 else f"{seconds / 3600:.2f} h"
+
+
 def records_table(names: Sequence[str] | None = None, root: Path | None = None
                   ) -> pd.DataFrame:
-    """One row per paper: full-mode wall and CPU time (h), commit, date, complete, and
+    """One row per paper: full-mode wall and CPU time, commit, date, complete, and
     the verdict counts of its record (``no full-mode record`` where it has none)."""
     from burstlab.reproduce import paper_names
     from burstlab.reproduce.framework import VERDICTS
@@ -255,14 +260,14 @@ def records_table(names: Sequence[str] | None = None, root: Path | None = None
     for name in names or paper_names():
         rec = load_record(name, root)
         if rec is None:
-            rows.append({"paper": name, "full-mode wall time (h)": NO_RECORD,
-                         "CPU time (h)": "", "commit": "", "when (UTC)": "", "complete": "",
+            rows.append({"paper": name, "full-mode wall time": NO_RECORD, "CPU time": "",
+                         "commit": "", "when (UTC)": "", "complete": "",
                          **{v: "" for v in VERDICTS}})
             continue
         counts = rec.run.get("counts", {})
         rows.append({"paper": name,
-                     "full-mode wall time (h)": f"{float(rec.run['wall_s']) / 3600:.2f}",
-                     "CPU time (h)": f"{float(rec.run['cpu_s']) / 3600:.2f}",
+                     "full-mode wall time": duration(float(rec.run["wall_s"])),
+                     "CPU time": duration(float(rec.run["cpu_s"])),
                      "commit": rec.commit, "when (UTC)": str(rec.run.get("when", "")),
                      "complete": "yes" if rec.complete else "no",
                      **{v: str(counts.get(v, "")) for v in VERDICTS}})
