@@ -24,9 +24,12 @@ import pandas as pd
 from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.papers.sodhatar.experiments import (
+    ACCESS,
+    BOTTLENECK,
     PAPER,
     REFERENCE_PATTERN,
     VARIANTS,
+    WM,
 )
 
 #: Changes smaller than this in magnitude count as "flat" when describing how the sign of
@@ -104,6 +107,35 @@ def change_interval(row: pd.Series, pre: str = "") -> V.Interval:
                               lower=-1.0)
 
 
+def _delay_s(text: str) -> float:
+    """``"20ms"`` → 0.02."""
+    from burstlab.units import parse_time
+
+    return float(parse_time(text))
+
+
+def window_limit_text(ctx: Context, variant: str, pre: str = "") -> str:
+    """Why a change is what it is, from the set-up and the runs (burstlab's, or ns-2's
+    with ``pre="ns2_"``): the window-limited rate wm · size / RTT at both sizes (base RTT
+    from the link delays), how close the random draws' mean throughput comes to it, the
+    mean retransmissions per run at both sizes, and the change that equal losses in
+    packets give (the ratio of the sizes)."""
+    lo_b, hi_b = int(ctx.values["lo"]), int(ctx.values["hi"])
+    runs: pd.DataFrame = ctx.values["runs"]
+    g = runs[(runs["network"] == "packet") & (runs["variant"] == variant)
+             & runs["pattern"].str.startswith("random")]
+    rtt = 2.0 * (2.0 * _delay_s(ACCESS[1]) + _delay_s(BOTTLENECK[1]))
+    lim = {b: WM * b * 8.0 / rtt / 1e6 for b in (lo_b, hi_b)}
+    got = {b: float(g[g["size_B"] == b][f"{pre}throughput_Mbps"].mean()) for b in (lo_b, hi_b)}
+    rx = {b: float(g[g["size_B"] == b][f"{pre}retransmits"].mean()) for b in (lo_b, hi_b)}
+    return (f"cause: every flow is window-limited (wm {WM} segments over a {1000 * rtt:.0f} ms "
+            f"base round trip: {lim[lo_b]:.3g} → {lim[hi_b]:.3g} Mb/s, of which the runs "
+            f"reach {got[lo_b] / lim[lo_b]:.0%} and {got[hi_b] / lim[hi_b]:.0%}) and loses "
+            f"{rx[lo_b]:.2g} and {rx[hi_b]:.2g} segments per run on average at {lo_b} and "
+            f"{hi_b} B, so throughput follows the size ({hi_b}/{lo_b} = "
+            f"{pct(hi_b / lo_b - 1.0)})")
+
+
 def size_change_claim(ctx: Context, variant: str, sim: tuple[str, str, str]) -> Claim:
     """§V's change 1460 → 4000 B of one variant on the paper's packet dumbbell, judged on
     one simulator's runs (burstlab's or ns-2's), the other's value in the note."""
@@ -137,6 +169,13 @@ def size_change_claim(ctx: Context, variant: str, sim: tuple[str, str, str]) -> 
         other = f"; burstlab: {pct(float(r['change']))} (claim `size.{variant}_change`)"
     note = (f"{v.note}; mean over {int(ctx.mode.random_draws)} random start draws "
             f"{x0:.3g} → {x1:.3g} Mb/s; {spread_text(g, f'{pre}change')}{other}")
+    if v.verdict in ("differs", "same direction"):
+        note += "; " + window_limit_text(ctx, variant, pre)
+        if not pre and ctx.values.get("has_ns2"):
+            ns = change_interval(r, "ns2_")
+            if ns.defined and iv.defined and ns.lo <= iv.hi and iv.lo <= ns.hi:
+                note += ("; ns-2.35's interval overlaps burstlab's, so ns-2.35 does not "
+                         "give the paper's number for the stated set-up either")
     return Claim(**base, burstlab_value=pct(iv.estimate), ci=iv.text(pct),
                  verdict=v.verdict, note=note)
 
@@ -211,6 +250,19 @@ def _traces_text(d: pd.DataFrame) -> str:
             f"{', '.join(str(s) for s in sorted(set(d['size_B'])))} B)")
 
 
+def _no_timeout_cause(ctx: Context, then: dict[str, int]) -> str:
+    """Why a variant never goes from a halving to 1, from its traces' counters."""
+    out = []
+    for var, n in then.items():
+        d = _dyn(ctx, (var,))
+        if n == 0 and int(d["halvings"].sum()) and int(d["to_events"].sum()) == 0:
+            out.append(f"{NAMES[var]} has {int(d['td_events'].sum())} fast retransmit(s) "
+                       "and no timeout in these traces: fast recovery repaired every loss"
+                       + (" (NewReno's partial ACKs retransmit each lost segment of a "
+                          "window, RFC 6582 §3.2)" if var == "newreno" else ""))
+    return ("; cause: " + "; ".join(out)) if out else ""
+
+
 @PAPER.claim
 def claim_cwnd_dynamics(ctx: Context) -> list[Claim]:
     """§IV (figs 5–11): Tahoe drops cwnd to 1 at a loss; Reno and NewReno halve it (and
@@ -261,7 +313,7 @@ def claim_cwnd_dynamics(ctx: Context) -> list[Claim]:
                      note=f"{v.note}: halvings followed by a drop to 1 (a timeout): "
                           + ", ".join(f"{NAMES[k]} {n} of {int(_dyn(ctx, (k,))['halvings'].sum())}"
                                       for k, n in then.items())
-                          + f" in {_traces_text(d)}"))
+                          + f" in {_traces_text(d)}" + _no_timeout_cause(ctx, then)))
     pv = ctx.data["cwnd.growth"]
     d = _dyn(ctx, VARIANTS)
     ss, ss_ok = int(d["ss_increments"].sum()), int(d["ss_increments_plus_one"].sum())
