@@ -13,7 +13,14 @@ import pandas as pd
 
 
 def t_ppf(q: float, df: float) -> float:
-    """The ``q`` quantile of Student's t (``t_ppf(0.975, 4) = 2.776445…``; SciPy)."""
+    """The ``q`` quantile of Student's t (``t_ppf(0.975, 4) = 2.776445…``; SciPy),
+    remembered per ``(q, df)``: the reproductions ask for the same few quantiles
+    thousands of times, and each SciPy call costs about a millisecond."""
+    return _t_ppf(float(q), float(df))
+
+
+@functools.lru_cache(maxsize=4096)
+def _t_ppf(q: float, df: float) -> float:
     if not 0.0 < q < 1.0:
         raise ValueError(f"quantile must be in (0, 1), got {q}")
     if df <= 0:
