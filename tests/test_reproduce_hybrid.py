@@ -174,17 +174,21 @@ def test_detection_and_fig13_claims_on_hand_made_tables(tmp_path: Path) -> None:
     assert both["both.same_above_1e-3"].verdict == "differs"
 
 
-def test_number_claim_uses_the_quantity_band() -> None:
+def test_printed_number_rows_carry_the_frameworks_verdict() -> None:
     def iv(x: float, h: float) -> V.Interval:
         return V.Interval(x, x - h, x + h, 3, "t")
 
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, iv(2.4e9, 0.05e9), "Gb/s", 1e9, "w")
+    def claim(got: V.Interval) -> Claim:
+        v = V.judge(got, 2.2e9, kind="quantity")
+        return hclaims.printed("x", "s", "t", 2.2e9, got, v, "Gb/s", 1e9, "w")
+
+    c = claim(iv(2.4e9, 0.05e9))
     assert c.verdict == "reproduces" and "1.09" in c.note  # band ±10 % of 2.2
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, iv(6.4e9, 0.1e9), "Gb/s", 1e9, "w")
+    c = claim(iv(6.4e9, 0.1e9))
     assert c.verdict == "differs" and "2.91" in c.note
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, iv(2.4e9, 1.0e9), "Gb/s", 1e9, "w")
+    c = claim(iv(2.4e9, 1.0e9))
     assert c.verdict == "not comparable"  # meets the band but far wider than it
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, V.none(2.3e9, 1), "Gb/s", 1e9, "w")
+    c = claim(V.none(2.3e9, 1))
     assert c.verdict == "not comparable" and c.ci == ""
 
 

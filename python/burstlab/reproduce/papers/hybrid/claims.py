@@ -1,11 +1,12 @@
 """hybrid's claims: each compares a value of ``paper.toml`` with burstlab and returns a
 :class:`~burstlab.reproduce.framework.Claim` with a verdict and a one-sentence reason.
 
-Read first: :func:`number_claim` (a printed number judged by
-:func:`burstlab.reproduce.verdict.judge` with the ``quantity`` kind) and the registered
-functions below. Every value's interval is over replications (rows of the same class,
-Wm and p); a mode with one replication per point gives no interval, and its claims
-are ``not comparable``. All values come from ``ctx.values["runs"]`` (one row per run, see
+Read first: the registered functions below; each decides its verdict with the
+framework's :mod:`burstlab.reproduce.verdict` (``judge``, ``judge_order``,
+``judge_event``), and :func:`printed` only lays out a printed number's row. Every
+value's interval is over replications (rows of the same class, Wm and p); a mode
+with one replication per point gives no interval, and its claims are ``not
+comparable``. All values come from ``ctx.values["runs"]`` (one row per run, see
 :func:`.experiments.run_table`). Aggregate throughputs and burst sizes are compared at
 the paper's N (burstlab's value × N_paper / N_run, which is the value itself in full
 mode); the notes say when that scaling applies.
@@ -14,6 +15,7 @@ mode); the notes say when that scaling applies.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -57,12 +59,11 @@ def _missing(cid: str, source: str, statement: str, paper_value: str) -> Claim:
                  note="this mode does not run the point the claim needs")
 
 
-def number_claim(cid: str, source: str, statement: str, paper: float, got: V.Interval,
-                 unit: str, scale: float, what: str, precision: float = 0.0) -> Claim:
-    """A printed number against burstlab's interval: :func:`verdict.judge`, ``quantity``
-    kind; the note gives the ratio burstlab/paper."""
-    v = V.judge(got, paper, kind="quantity", precision=precision,
-                fmt=lambda x: f"{fmt(x / scale)} {unit}")
+def printed(cid: str, source: str, statement: str, paper: float, got: V.Interval,
+            v: V.Verdict, unit: str, scale: float, what: str) -> Claim:
+    """The row of a printed number's claim; ``v`` is the framework's verdict on it
+    (:func:`verdict.judge`, ``quantity`` kind, called by each claim). The note adds the
+    ratio burstlab/paper and the computed cause ``what``."""
     ratio = got.estimate / paper if paper else math.nan
     return Claim(
         id=cid, source=source, statement=statement,
@@ -70,6 +71,10 @@ def number_claim(cid: str, source: str, statement: str, paper: float, got: V.Int
         burstlab_value=f"{fmt(got.estimate / scale)} {unit}",
         ci=got.text(lambda x: f"{fmt(x / scale)}"),
         verdict=v.verdict, note=f"{v.note}; burstlab/paper = {fmt(ratio)}; {what}")
+
+
+def _unit(unit: str, scale: float) -> Callable[[float], str]:
+    return lambda x: f"{fmt(x / scale)} {unit}"
 
 
 @PAPER.claim
@@ -87,10 +92,12 @@ def claim_slow_ideal(ctx: Context) -> list[Claim]:
     got_iv = _iv(ctx, "slow", 512, float(row["p"]), "aggregate_at_paper_n_Gbps", 1e9)
     got = got_iv.estimate
     rtt = float(row["mean_rtt_ms"])
-    c = number_claim(
+    c = printed(
         "slow.ideal", pv.source,
         "ideal slow throughput MSS·Wm·N/RTT at Wm = 512 (burstlab: its run with the "
-        f"fewest losses, p = {row['p']:g})", float(pv.value), got_iv, "Gb/s", 1e9,
+        f"fewest losses, p = {row['p']:g})", float(pv.value), got_iv,
+        V.judge(got_iv, float(pv.value), kind="quantity", precision=pv.precision,
+                fmt=_unit("Gb/s", 1e9)), "Gb/s", 1e9,
         f"the paper's number implies RTT = {1e3 * rtt_implied:.2f} ms (2 × 5 ms + 10 ms "
         f"offset + 10 ms Tmax); burstlab's mean RTT is {rtt:.2f} ms, so its "
         f"window-limited aggregate is MSS·Wm·N/RTT = "
@@ -99,7 +106,7 @@ def claim_slow_ideal(ctx: Context) -> list[Claim]:
         f"({int(row['bursts_lost'])} bursts lost){_scale_note(ctx, 'slow')}; burstlab's "
         "round trip also holds the burst's own time on the fibre (≈ 5.6 ms for 7 MB at "
         "10 Gb/s, waited before disassembly) and each flow's ≈ 170 segments leaving on "
-        "its 100 Mb/s egress link, which the paper's 30 ms leaves out", pv.precision)
+        "its 100 Mb/s egress link, which the paper's 30 ms leaves out")
     return [c]
 
 
@@ -112,25 +119,31 @@ def claim_slow_bursts(ctx: Context) -> list[Claim]:
     if row is None:
         return [_missing("slow.mean_burst", pv.source, "mean slow burst", "6.32 MB")]
     sn = _scale_note(ctx, "slow")
+    mb = _iv(ctx, "slow", 512, 1e-3, "segments_per_burst_at_paper_n", MSS)
+    sb = _iv(ctx, "slow", 512, 1e-3, "segments_per_burst_at_paper_n")
+    sf = _iv(ctx, "slow", 512, 1e-3, "segments_per_flow_per_burst")
+    seg = _unit("segments", 1.0)
     out = [
-        number_claim("slow.mean_burst", pv.source, "mean slow burst (TCP payload) at "
-                     "Wm = 512, p = 1e-3", float(pv.value),
-                     _iv(ctx, "slow", 512, 1e-3, "segments_per_burst_at_paper_n", MSS), "MB", 1e6,
-                     "the paper's 6.32 MB is its 12 360 segments × 512 B of payload, so "
-                     "burstlab's is counted the same way (with 40 B of headers per segment "
-                     f"its bursts are {fmt(row['mean_burst_at_paper_n_MB'])} MB) over "
-                     f"{int(row['bursts_formed'])} bursts{sn}; a mixed-flow burst grows "
-                     "with N because Tmax, not Lmax, closes it", pv.precision),
-        number_claim("slow.segments_per_burst", ps.source,
-                     "segments per slow burst at Wm = 512, p = 1e-3", float(ps.value[0]),
-                     _iv(ctx, "slow", 512, 1e-3, "segments_per_burst_at_paper_n"), "segments",
-                     1.0, f"mean segments per burst{sn}", ps.precision),
-        number_claim("slow.segments_per_flow", ps.source,
-                     "segments of one flow per slow burst at Wm = 512, p = 1e-3",
-                     float(ps.value[1]), _iv(ctx, "slow", 512, 1e-3, "segments_per_flow_per_burst"),
-                     "segments", 1.0, "each flow's mean segments per burst it is in (no N "
-                     "scaling: a flow's share of a Tmax-closed burst does not depend on N)",
-                     ps.precision),
+        printed("slow.mean_burst", pv.source, "mean slow burst (TCP payload) at "
+                "Wm = 512, p = 1e-3", float(pv.value), mb,
+                V.judge(mb, float(pv.value), kind="quantity", precision=pv.precision,
+                        fmt=_unit("MB", 1e6)), "MB", 1e6,
+                "the paper's 6.32 MB is its 12 360 segments × 512 B of payload, so "
+                "burstlab's is counted the same way (with 40 B of headers per segment "
+                f"its bursts are {fmt(row['mean_burst_at_paper_n_MB'])} MB) over "
+                f"{int(row['bursts_formed'])} bursts{sn}; a mixed-flow burst grows "
+                "with N because Tmax, not Lmax, closes it"),
+        printed("slow.segments_per_burst", ps.source,
+                "segments per slow burst at Wm = 512, p = 1e-3", float(ps.value[0]), sb,
+                V.judge(sb, float(ps.value[0]), kind="quantity", precision=ps.precision,
+                        fmt=seg), "segments", 1.0, f"mean segments per burst{sn}"),
+        printed("slow.segments_per_flow", ps.source,
+                "segments of one flow per slow burst at Wm = 512, p = 1e-3",
+                float(ps.value[1]), sf,
+                V.judge(sf, float(ps.value[1]), kind="quantity", precision=ps.precision,
+                        fmt=seg), "segments", 1.0, "each flow's mean segments per burst "
+                "it is in (no N scaling: a flow's share of a Tmax-closed burst does not "
+                "depend on N)"),
     ]
     return out
 
@@ -357,15 +370,17 @@ def claim_fast_numbers(ctx: Context) -> list[Claim]:
     thr = g["aggregate_at_paper_n_Gbps"].astype(float).sort_index()
     pv = ctx.data["fast.throughput_p1e-3"]
     if len(thr):
-        out.append(number_claim(
+        ft = V.mean_interval(g["aggregate_at_paper_n_Gbps"].astype(float).groupby(
+            g["replication"] if "replication" in g.columns else
+            np.zeros(len(g))).mean().to_numpy() * 1e9, lower=0.0)
+        out.append(printed(
             "fast.throughput_p1e-3", pv.source,
-            "fast aggregate throughput at p = 1e-3 (mean over Wm)", float(pv.value),
-            V.mean_interval(g["aggregate_at_paper_n_Gbps"].astype(float).groupby(
-                g["replication"] if "replication" in g.columns else
-                np.zeros(len(g))).mean().to_numpy() * 1e9, lower=0.0), "Gb/s", 1e9,
+            "fast aggregate throughput at p = 1e-3 (mean over Wm)", float(pv.value), ft,
+            V.judge(ft, float(pv.value), kind="quantity", precision=pv.precision,
+                    fmt=_unit("Gb/s", 1e9)), "Gb/s", 1e9,
             "by Wm: " + ", ".join(f"{w}: {fmt(v)} Gb/s" for w, v in thr.items())
             + f"; PFTK at segment loss p: {fmt(pftk_aggregate(g.reset_index().iloc[0]) / 1e9)}"
-            f" Gb/s (Wm {int(thr.index[0])}){sn}", pv.precision))
+            f" Gb/s (Wm {int(thr.index[0])}){sn}"))
         spread = float(thr.max() / thr.min() - 1.0) if len(thr) > 1 else math.nan
         pw = ctx.data["fast.wm64_enough"]
         if 64 in thr.index and len(thr) > 1:
@@ -386,14 +401,15 @@ def claim_fast_numbers(ctx: Context) -> list[Claim]:
     row = _row(ctx, "fast", 512, 1e-3)
     ps = ctx.data["fast.segments_per_burst"]
     if row is not None:
-        out.append(number_claim(
+        fs = _iv(ctx, "fast", 512, 1e-3, "mean_segments_per_burst")
+        out.append(printed(
             "fast.segments_per_burst", ps.source, "segments per fast burst at Wm = 512, "
-            "p = 1e-3", float(ps.value), _iv(ctx, "fast", 512, 1e-3, "mean_segments_per_burst"),
-            "segments",
+            "p = 1e-3", float(ps.value), fs,
+            V.judge(fs, float(ps.value), kind="quantity", precision=ps.precision,
+                    fmt=_unit("segments", 1.0)), "segments",
             1.0, f"Lmax = 25 KB of 552 B segments closes the burst at its 46th segment unless "
                  f"Tmax = 0.5 ms does first; {fmt(row['segments_per_flow_per_burst'])} "
-                 "segments of one flow per burst (no N scaling: Lmax, not N, sets the size)",
-            ps.precision))
+                 "segments of one flow per burst (no N scaling: Lmax, not N, sets the size)"))
     for cid, wm, p in (("fast.p1e-2_wm64", 64, 1e-2), ("fast.p1e-4_wm128", 128, 1e-4)):
         pv = ctx.data[cid]
         row = _row(ctx, "fast", wm, p)
@@ -401,13 +417,16 @@ def claim_fast_numbers(ctx: Context) -> list[Claim]:
             out.append(_missing(cid, pv.source, f"fast at Wm {wm}, p {p:g}", "–"))
             continue
         ideal = MSS * 8.0 * wm * CLASSES["fast"]["n"] / (float(row["mean_rtt_ms"]) * 1e-3)
-        out.append(number_claim(
+        fi = _iv(ctx, "fast", wm, p, "aggregate_at_paper_n_Gbps", 1e9)
+        out.append(printed(
             cid, pv.source, f"fast aggregate throughput at Wm = {wm}, p = {p:g}",
-            float(pv.value), _iv(ctx, "fast", wm, p, "aggregate_at_paper_n_Gbps", 1e9),
-            "Gb/s", 1e9, f"window-limited ideal at burstlab's RTT {fmt(row['mean_rtt_ms'])} "
+            float(pv.value), fi,
+            V.judge(fi, float(pv.value), kind="quantity", precision=pv.precision,
+                    fmt=_unit("Gb/s", 1e9)), "Gb/s", 1e9,
+            f"window-limited ideal at burstlab's RTT {fmt(row['mean_rtt_ms'])} "
                          f"ms is {fmt(ideal / 1e9)} Gb/s, PFTK at segment loss p gives "
                          f"{fmt(pftk_aggregate(row) / 1e9)} Gb/s; {int(row['td_events'])} "
-                         f"TD and {int(row['to_events'])} TO{sn}", pv.precision))
+                         f"TD and {int(row['to_events'])} TO{sn}"))
     return out
 
 
