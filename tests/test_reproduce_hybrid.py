@@ -29,7 +29,8 @@ CLAIM_IDS = {
     "slow.timeouts", "fast.td", "slow.wm512_best", "slow.model", "slow.cwnd_reaches_wm",
     "fast.cwnd_never_wm", "fast.throughput_p1e-3", "fast.wm64_enough",
     "fast.segments_per_burst", "fast.p1e-2_wm64", "fast.p1e-4_wm128",
-    "both.same_above_1e-3", "both.fast_higher_low_loss",
+    "both.same_above_1e-3", "both.fast_higher_low_loss", "slow.burst_range",
+    "fast.burst_range", "fast.converges", "slow.cwnd_role_1e-3",
 }
 
 
@@ -173,15 +174,34 @@ def test_detection_and_fig13_claims_on_hand_made_tables(tmp_path: Path) -> None:
     assert both["both.same_above_1e-3"].verdict == "differs"
 
 
-def test_number_claim_uses_the_quantity_band() -> None:
+def test_printed_number_rows_carry_the_frameworks_verdict() -> None:
     def iv(x: float, h: float) -> V.Interval:
         return V.Interval(x, x - h, x + h, 3, "t")
 
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, iv(2.4e9, 0.05e9), "Gb/s", 1e9, "w")
+    def claim(got: V.Interval) -> Claim:
+        v = V.judge(got, 2.2e9, kind="quantity")
+        return hclaims.printed("x", "s", "t", 2.2e9, got, v, "Gb/s", 1e9, "w")
+
+    c = claim(iv(2.4e9, 0.05e9))
     assert c.verdict == "reproduces" and "1.09" in c.note  # band ±10 % of 2.2
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, iv(6.4e9, 0.1e9), "Gb/s", 1e9, "w")
+    c = claim(iv(6.4e9, 0.1e9))
     assert c.verdict == "differs" and "2.91" in c.note
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, iv(2.4e9, 1.0e9), "Gb/s", 1e9, "w")
+    c = claim(iv(2.4e9, 1.0e9))
     assert c.verdict == "not comparable"  # meets the band but far wider than it
-    c = hclaims.number_claim("x", "s", "t", 2.2e9, V.none(2.3e9, 1), "Gb/s", 1e9, "w")
+    c = claim(V.none(2.3e9, 1))
     assert c.verdict == "not comparable" and c.ci == ""
+
+
+def test_each_loss_probability_has_its_own_seed() -> None:
+    """Runs at different p draw independent loss instants; runs at one p share theirs
+    (common random numbers for the paired comparisons across Wm and class)."""
+    from burstlab.reproduce.papers.hybrid.experiments import MODES, PS, seed_for
+
+    seeds = {p: seed_for(p) for p in PS}
+    assert len(set(seeds.values())) == len(PS)
+    by_p: dict[float, set[int]] = {}
+    for params, sc in grid(MODES["quick"]):
+        by_p.setdefault(float(params["p_loss"]), set()).add(int(sc["sim"]["seed"]))
+    assert all(len(v) == 1 for v in by_p.values())
+    assert len({next(iter(v)) for v in by_p.values()}) == len(by_p)
+    assert MODES["quick"].replications >= 2 and MODES["full"].replications >= 2

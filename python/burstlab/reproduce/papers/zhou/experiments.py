@@ -23,6 +23,7 @@ Runs with ``Pb = 0`` have no randomness in their loss and run ``min_s``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -277,7 +278,9 @@ def analyse(ctx: Context) -> None:
          "note": c.note}
         for name, g in sens.groupby("setup", sort=False)
         for cid, c in checks_for(g, ctx.data).items()])
-    ctx.values.update(fig2=fig2, sens=sens, sens_verdicts=verdicts)
+    fit = rtt_fit(sens, ctx.data)
+    ctx.values.update(fig2=fig2, sens=sens, sens_verdicts=verdicts, rtt_fit=fit)
+    ctx.tables["rtt_fit"] = fit.assign(**ctx.stamp)
     ctx.tables["sensitivity_verdicts"] = verdicts.assign(
         seed=SEED, burstlab_version=_core.__version__, mode=ctx.mode.name)
     stamp = ctx.stamp
@@ -307,7 +310,7 @@ def analyse_part2(ctx: Context) -> None:
         rows.append({"load": float(r["load"]), "rmax": str(r["rmax"]),
                      "replication": int(r["replication"]), "seed": int(r["seed"]),
                      "duration_s": float(r["duration_s"]),
-                     **ackratio.run_row(res.flows, res.obs_flows)})
+                     **ackratio.run_row(res.flows, res.obs_flows, res.bursts)})
     runs = pd.DataFrame(rows)
     fig5 = ackratio.summarise(runs)
     ctx.values.update(fig5=fig5, fig5_runs=runs,
@@ -319,3 +322,63 @@ def analyse_part2(ctx: Context) -> None:
 
 
 PAPER.analyse = analyse
+
+
+#: The set-ups of the base-RTT sweep, by name: the base (10 µs access delay) and the
+#: access-delay alternatives of :mod:`.testbed` (100 µs … 4 ms one way).
+def rtt_setups() -> list[str]:
+    from burstlab.reproduce.papers.zhou.testbed import ACCESS_DELAYS
+
+    return [BASE.name, *(f"access_delay_{d}" for d in ACCESS_DELAYS)]
+
+
+def rtt_fit(sens: pd.DataFrame, data: Any) -> pd.DataFrame:
+    """How well each base round trip (access-delay set-up) fits the paper's printed
+    fig. 2 numbers: the optimum period (250 µs, per lossy Pb), the drops from 250 µs to
+    3000 µs (40 % at Pb = 0.1 %, 16 % at 0.8 %) and the cost of Pb = 0.8 % at 250 µs
+    (52 %). ``misfit`` is the mean of each number's error in units of a natural scale:
+    one octave for the optimum (|log2(burstlab/paper)|), 10 percentage points for the
+    percentages. The smallest misfit is the best-fitting RTT0."""
+    opt_us = float(data["fig2.optimal_period"].value) * 1e6
+    end_us = float(data["setup.max_period"].value) * 1e6
+    drops = data["fig2.drop_to_3000us"]
+    cost = float(data["fig2.loss_cost_pb0.8"].value)
+    rows = []
+    for name in rtt_setups():
+        g = sens[sens["setup"] == name]
+        if g.empty:
+            continue
+        mean = g.pivot_table(index="tb_us", columns="pb", values="goodput_Mbps_mean")
+
+        def at(t: float, pb: float, m: pd.DataFrame = mean) -> float:
+            if pb not in m.columns or not np.isclose(m.index, t).any():
+                return float("nan")
+            col = m[pb].to_numpy(float)
+            return float(col[np.flatnonzero(np.isclose(m.index.to_numpy(float), t))[0]])
+
+        lossy = [float(p) for p in mean.columns if float(p) > 0]
+        tb = mean.index.to_numpy(float)
+        opts = {p: float(tb[int(np.nanargmax(mean[p].to_numpy(float)))]) for p in lossy
+                if mean[p].notna().any()}
+        errs = [abs(math.log2(t / opt_us)) for t in opts.values()]
+        row: dict[str, Any] = {"setup": name, "access_delay": str(g["access_delay"].iloc[0]),
+                               "rtt0_measured_us": 1e6 * float(np.nanmedian(
+                                   g["rtt0_measured_s"]))}
+        for p, t in opts.items():
+            row[f"optimum_us_pb{100 * p:g}%"] = t
+        for pb, paper in zip(drops.x, drops.value, strict=True):
+            d = 1.0 - at(end_us, float(pb)) / at(opt_us, float(pb))
+            row[f"drop_250_3000us_pb{100 * float(pb):g}%"] = d
+            if math.isfinite(d):
+                errs.append(abs(d - float(paper)) / 0.10)
+        c = 1.0 - at(opt_us, 0.008) / at(opt_us, 0.0)
+        row["loss_cost_pb0.8%_at_250us"] = c
+        if math.isfinite(c):
+            errs.append(abs(c - cost) / 0.10)
+        row["misfit"] = float(np.mean(errs)) if errs else float("nan")
+        row["numbers_fitted"] = len(errs)
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["best_fit"] = out["misfit"] == out["misfit"].min()
+    return out
