@@ -308,3 +308,36 @@ def test_flows_sharing_a_queue_part_ways_only_at_a_same_time_arrival(tmp_path: P
         d = first_divergence(ns2_sends(t, src_node=2 + 2 * f, flow=f), burstlab_sends(packets, f))
         times = [x["time_s"] for x in (d["a"], d["b"]) if x is not None] if d else []
         assert d is not None and min(times) > tie, (f, d)
+
+
+def test_ns2_version_presets_write_their_release_defaults() -> None:
+    """An older release's preset writes its ns-default.tcl values; explicit settings are
+    written after them (Tcl's last `set` wins, as burstlab's overrides do)."""
+    tcl = export_ns2(path_spec("newreno", ns2_version="2.26", min_rto="0.2s")).tcl
+    for line in ("set minrto_ 1", "set maxrto_ 100000", "set rtxcur_init_ 6",
+                 "set precisionReduce_ 0", "set newreno_changes1_ 0",
+                 "set partial_window_deflation_ 0"):
+        assert f"$tcp(0) {line}\n" in tcl, line
+    assert tcl.index("set minrto_ 1\n") < tcl.index("set minrto_ 0.2\n")
+    tcl = export_ns2(path_spec("reno", ns2_version="2.1b9")).tcl
+    assert "newreno_changes1_" not in tcl and "$tcp(0) set minrto_ 1\n" in tcl
+    assert "minrto_" not in export_ns2(path_spec("reno", ns2_version="2.35")).tcl
+    with pytest.raises(burstlab.ScenarioError, match="ns2_version"):
+        export_ns2(path_spec("reno", ns2_version="2.0"))
+
+
+@needs_ns
+@pytest.mark.parametrize("drops", ["burst5", "two-windows"])
+@pytest.mark.parametrize("variant", ["reno", "newreno", "sack"])
+def test_ns2_2_26_preset_send_sequence_matches_ns2(variant: str, drops: str,
+                                                  tmp_path: Path) -> None:
+    """The ns-2.26 preset (minrto_ 1, maxrto_ 100000, rtxcur_init_ 6, precisionReduce_
+    false, Newreno's RFC 2582 switches off) run by Debian's ns-2.35 with those values set
+    from Tcl, and by burstlab: identical send sequences, and different from 2.35's."""
+    spec = path_spec(variant, drop_segments=DROPS[drops], ns2_version="2.26")
+    ns, ours = _send_sequences(spec, tmp_path)
+    assert len(ns) > 100 and ns.retransmit.any()
+    assert first_divergence(ns, ours) is None
+    base, _ = _send_sequences(path_spec(variant, drop_segments=DROPS[drops]), tmp_path)
+    if variant == "reno" or drops == "burst5":
+        assert first_divergence(ns, base) is not None, "the preset changed nothing in ns-2"

@@ -14,7 +14,6 @@ import pytest
 from burstlab.cli import main
 from burstlab.reproduce import traces as tr
 from burstlab.reproduce.framework import VERDICTS
-from burstlab.reproduce.papers.yu.claims import ratio_verdict
 from burstlab.reproduce.papers.yu.experiments import (
     MODES,
     PAPER,
@@ -151,8 +150,15 @@ def test_packet_path_ranges_and_scenario() -> None:
     assert math.isclose(sc["link"][1]["delay"], 0.01 + tb_for_s(5, "125KB/s"))
 
 
+def ratio_verdict(r: float, lo: float, hi: float, paper: float) -> tuple[str, str]:
+    from burstlab.reproduce import verdict as V
+
+    v = V.judge(V.Interval(r, lo, hi, 0, "delta-log"), paper, kind="ratio", precision=0.005)
+    return v.verdict, v.note
+
+
 def test_ratio_verdicts_follow_the_one_rule() -> None:
-    # The report's table helper is verdict.judge with the ratio kind and ±0.005 rounding.
+    # The tables' ratios are judged by verdict.judge with the ratio kind and ±0.005.
     assert ratio_verdict(1.2, 1.18, 1.22, 1.25)[0] == "reproduces"
     assert ratio_verdict(1.2, 1.1, 1.3, 1.25)[0] == "not comparable"  # wider than the band
     assert ratio_verdict(1.2, 1.15, 1.25, 1.5)[0] == "same direction"

@@ -8,7 +8,7 @@
 //! sizes `"1000B"`; bare numbers mean seconds, bits per second and bytes respectively.
 
 use crate::obs::AssemblerConfig;
-use crate::tcp::{CcKind, Profile, TcpConfig, Variant};
+use crate::tcp::{CcKind, Ns2Version, Profile, TcpConfig, Variant};
 use crate::units::{parse_bytes, parse_duration, parse_rate, BitRate, SimTime};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
@@ -352,6 +352,10 @@ pub struct FlowSpec {
     pub cc: Option<CcKind>,
     #[serde(default)]
     pub profile: Option<Profile>,
+    /// ns-2 release whose `Agent/TCP` defaults the `ns2` profile starts from (default
+    /// `"2.35"`); explicit settings such as `min_rto` override the preset.
+    #[serde(default)]
+    pub ns2_version: Option<Ns2Version>,
     /// Finite transfer of this many segments (default: infinite FTP source).
     #[serde(default)]
     pub segments: Option<u64>,
@@ -444,6 +448,7 @@ impl FlowSpec {
             ("variant", self.variant.is_some()),
             ("cc", self.cc.is_some()),
             ("profile", self.profile.is_some()),
+            ("ns2_version", self.ns2_version.is_some()),
             ("segments", self.segments.is_some()),
             ("drop_segments", self.drop_segments.is_some()),
             ("mss", self.mss.is_some()),
@@ -1868,6 +1873,26 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
         t.variant.unwrap_or(Variant::Reno),
         t.profile.unwrap_or(Profile::Ns2),
     );
+    if let Some(v) = t.ns2_version {
+        if c.profile != Profile::Ns2 {
+            return Err(e(
+                "ns2_version",
+                "selects ns-2's Agent/TCP defaults; it needs profile = \"ns2\"".into(),
+            ));
+        }
+        if v != Ns2Version::V2_35 && t.cc.is_some_and(|k| k != CcKind::Aimd) {
+            return Err(e(
+                "ns2_version",
+                format!(
+                    "cc = \"{}\" is ns-2's Agent/TCP/Linux, which ns-2 {} did not have \
+                     (it is ns-2.35's): use ns2_version = \"2.35\" or cc = \"aimd\"",
+                    t.cc.map_or("", |k| k.name()),
+                    v.name()
+                ),
+            ));
+        }
+        v.apply(&mut c);
+    }
     if let Some(k) = t.cc {
         c.cc = k;
         if c.profile == Profile::Ns2 && k != CcKind::Aimd {
@@ -2290,4 +2315,52 @@ pub fn shortest_route(adj: &[Vec<u32>], s: u32, d: u32) -> Option<Vec<u32>> {
     }
     path.reverse();
     Some(path)
+}
+
+#[cfg(test)]
+mod ns2_version_tests {
+    use super::*;
+
+    fn flow(extra: &str) -> FlowSpec {
+        toml::from_str(&format!("src = \"a\"\ndst = \"b\"\n{extra}")).expect("a flow")
+    }
+
+    fn cfg(extra: &str) -> Result<TcpConfig, ScenarioError> {
+        tcp_config(&flow(extra), &|f: &str| format!("flow[0].{f}"))
+    }
+
+    #[test]
+    fn the_default_preset_is_ns2_35() {
+        let d = cfg("").unwrap();
+        assert_eq!(cfg("ns2_version = \"2.35\"").unwrap(), d);
+        assert_eq!(d.min_rto, SimTime::from_ms(200));
+        assert_eq!(d.max_rto, SimTime::from_secs(60));
+    }
+
+    #[test]
+    fn old_presets_set_their_release_defaults_and_overrides_win() {
+        for v in ["2.1b9", "2.26"] {
+            let c = cfg(&format!("variant = \"newreno\"\nns2_version = \"{v}\"")).unwrap();
+            assert_eq!(c.min_rto, SimTime::from_secs(1), "{v}");
+            assert_eq!(c.max_rto, SimTime::from_secs(100_000), "{v}");
+            assert_eq!(c.init_rto, SimTime::from_secs(6), "{v}");
+            assert!(!c.precision_reduce && !c.newreno_changes1 && !c.partial_window_deflation);
+            assert_eq!(c.clock_granularity, SimTime::from_ms(10));
+        }
+        let c = cfg("ns2_version = \"2.27\"").unwrap();
+        assert!(c.newreno_changes1 && c.partial_window_deflation && !c.precision_reduce);
+        let c = cfg("ns2_version = \"2.26\"\nmin_rto = \"0.2s\"\nprecision_reduce = true").unwrap();
+        assert_eq!(c.min_rto, SimTime::from_ms(200));
+        assert!(c.precision_reduce);
+        assert_eq!(c.init_rto, SimTime::from_secs(6));
+    }
+
+    #[test]
+    fn a_preset_outside_the_ns2_profile_or_with_linux_is_refused() {
+        let e = cfg("profile = \"rfc\"\nns2_version = \"2.26\"").unwrap_err();
+        assert!(e.to_string().starts_with("flow[0].ns2_version"), "{e}");
+        let e = cfg("variant = \"sack\"\ncc = \"cubic\"\nns2_version = \"2.26\"").unwrap_err();
+        assert!(e.to_string().contains("Agent/TCP/Linux"), "{e}");
+        assert!(cfg("variant = \"sack\"\ncc = \"cubic\"\nns2_version = \"2.35\"").is_ok());
+    }
 }

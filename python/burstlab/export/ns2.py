@@ -67,6 +67,19 @@ _NS2_SWITCHES = {"syn": "syn_", "limited_transmit": "singledup_",
                  "partial_window_deflation": "partial_window_deflation_",
                  "sack_partial_ack": "partial_ack_"}
 
+#: ``flow.ns2_version`` presets: the Agent/TCP defaults of an older ns-2 release that
+#: differ from ns-2.35's, as the ``Agent/TCP set`` values written into the script (the
+#: same values as ``Ns2Version::apply`` in crates/burstlab-core/src/tcp/mod.rs, from each
+#: release's tcl/lib/ns-default.tcl; docs/topics/ns2-versions.md).
+_OLD_TCP = {"minrto_": 1.0, "maxrto_": 100000.0, "rtxcur_init_": 6.0, "precisionReduce_": 0}
+NS2_PRESETS: dict[str, dict[str, float]] = {
+    "2.1b9": {**_OLD_TCP, "newreno_changes1_": 0, "partial_window_deflation_": 0},
+    "2.26": {**_OLD_TCP, "newreno_changes1_": 0, "partial_window_deflation_": 0},
+    "2.27": {**_OLD_TCP, "newreno_changes1_": 1, "partial_window_deflation_": 1},
+    "2.35": {},
+}
+_NEWRENO_ONLY = ("newreno_changes1_", "partial_window_deflation_")
+
 #: Unlimited queues: large enough that nothing is dropped.
 UNLIMITED_QUEUE = 1_000_000
 
@@ -294,6 +307,14 @@ def _tcp_flow(
         sets += [("tcp", k, v) for k, v in _RFC_SENDER.items()]
         if "mss" not in f:
             sets.append(("tcp", "packetSize_", 1460))
+    version = str(f.get("ns2_version", "2.35"))
+    if version not in NS2_PRESETS:
+        raise _err(f"flow[{i}].ns2_version",
+                   f"unknown ns-2 release {version!r} (one of {', '.join(NS2_PRESETS)})")
+    for nsname, value in NS2_PRESETS[version].items():
+        if nsname in _NEWRENO_ONLY and variant != "newreno":
+            continue
+        sets.append(("tcp", nsname, value))
     simple = {
         "wm": ("tcp", "window_", int),
         "init_cwnd": ("tcp", "windowInit_", int),

@@ -139,6 +139,70 @@ pub enum Profile {
     Ns2,
 }
 
+/// The ns-2 release whose `Agent/TCP` defaults a flow under the `ns2` profile starts
+/// from (scenario key `ns2_version`, default `"2.35"`). burstlab runs ns-2.35's agents
+/// either way; a preset changes only the defaults that `tcl/lib/ns-default.tcl` of that
+/// release sets differently and that burstlab models (docs/topics/ns2-versions.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Ns2Version {
+    /// ns-2.1b9 (2002).
+    #[serde(rename = "2.1b9")]
+    V2_1b9,
+    /// ns-2.26 (2003); its `ns-default.tcl` equals ns-2.1b9's in every value burstlab models.
+    #[serde(rename = "2.26")]
+    V2_26,
+    /// ns-2.27 (2004): Newreno's `newreno_changes1_` and `partial_window_deflation_`
+    /// became 1 (changed 5/5/03, "to reflect RFC 2582").
+    #[serde(rename = "2.27")]
+    V2_27,
+    /// ns-2.35 (2011), burstlab's `ns2` profile as it is.
+    #[serde(rename = "2.35")]
+    V2_35,
+}
+
+impl Ns2Version {
+    /// Every preset, oldest first.
+    pub const ALL: [Ns2Version; 4] = [
+        Ns2Version::V2_1b9,
+        Ns2Version::V2_26,
+        Ns2Version::V2_27,
+        Ns2Version::V2_35,
+    ];
+    /// The scenario spelling (`"2.1b9"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Ns2Version::V2_1b9 => "2.1b9",
+            Ns2Version::V2_26 => "2.26",
+            Ns2Version::V2_27 => "2.27",
+            Ns2Version::V2_35 => "2.35",
+        }
+    }
+    /// Overwrite `c`'s ns-2.35 defaults with this release's. Values from each release's
+    /// `tcl/lib/ns-default.tcl` (ns-2.1b9 lines 672–798, ns-2.26 lines 699–844, ns-2.27
+    /// lines 770–932; ns-2.35's are in [`default_config`]). Unchanged across all four:
+    /// `tcpTick_` 0.01 (since 2002/03/07), `windowInit_` 2, `syn_` true, `singledup_` 1,
+    /// `bugFix_` true, `srtt_init_` 0, `rttvar_init_` 12, `T_SRTT_BITS` 3, `window_` 20,
+    /// `packetSize_` 1000, `maxSackBlocks_` 3, DelAck `interval_` 100 ms.
+    pub fn apply(self, c: &mut TcpConfig) {
+        if self == Ns2Version::V2_35 {
+            return;
+        }
+        // "Agent/TCP set minrto_ 1 ; # Default set to 1 on 2001/05/14." (0.2 from 2004/10/14)
+        c.min_rto = SimTime::from_secs(1);
+        // "Agent/TCP set maxrto_ 100000" (60 from 2007/03/28)
+        c.max_rto = SimTime::from_secs(100_000);
+        // "Agent/TCP set rtxcur_init_ 6.0" (3.0 from 2006/01/21)
+        c.init_rto = SimTime::from_secs(6);
+        // "Agent/TCP set precisionReduce_ false" (true from 2006/1/24)
+        c.precision_reduce = false;
+        // "Agent/TCP/Newreno set newreno_changes1_ 0" and "partial_window_deflation_ 0"
+        // up to ns-2.26; 1 from ns-2.27 (changed 5/5/03).
+        let newreno_2582 = self == Ns2Version::V2_27;
+        c.newreno_changes1 = newreno_2582;
+        c.partial_window_deflation = newreno_2582;
+    }
+}
+
 /// All TCP parameters of one flow (sender and receiver side).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {

@@ -40,7 +40,14 @@ from burstlab.topologies import yu_path
 MSS = 1000  # bytes of payload per segment (yu: 1 KB)
 WIRE = 1040  # bytes per segment on the access link (payload + 40 B of headers)
 RTT0_NOMINAL = 0.1  # s: 2 × 50 ms of propagation (yu §V)
-MIN_RTO = 0.2  # s: the ns-2 profile's minrto_
+#: The ns-2 release whose Agent/TCP defaults the reproduction runs (``flow.ns2_version``;
+#: docs/topics/ns2-versions.md). yu's study is of 2003 (its newest reference is the
+#: authors' own INFOCOM 2004 paper, submitted in 2003); the ns-2 release of that time is
+#: ns-2.26 (2003). Its defaults equal ns-2.1b9's in every value burstlab models; ns-2.27
+#: (January 2004) changed only Newreno's newreno_changes1_ and partial_window_deflation_
+#: (on 5/5/03). ns-2.35 (2011) runs beside it (``_ns235`` experiments), never judged.
+NS2_VERSION = "2.26"
+MIN_RTO = 1.0  # s: minrto_ of ns-2.26 (tcl/lib/ns-default.tcl: "minrto_ 1")
 SEED = 1
 VARIANTS = ("reno", "newreno", "sack")
 
@@ -115,12 +122,18 @@ MODES = {
 #: The TCP profiles the reproduction runs: ``ns2`` (ns-2.35's agents, exactly; every
 #: figure) and ``rfc`` (a standards TCP; tables I–II and figs 8–10 only, to show what
 #: the exact profile moved). The key is the suffix of the profile's experiment names.
-PROFILES = {"": "ns2", "_rfc": "rfc"}
+PROFILES = {"": "ns2", "_rfc": "rfc", "_ns235": "ns2-2.35"}
 
 
 def with_profile(sc: dict[str, Any], profile: str) -> dict[str, Any]:
-    """The scenario with its TCP flow on ``profile`` (``ns2`` is the default)."""
-    if profile != "ns2":
+    """The scenario with its TCP flow on ``profile``: ``ns2`` (the default) is ns-2's
+    agents with :data:`NS2_VERSION`'s defaults, ``ns2-2.35`` with ns-2.35's, ``rfc`` the
+    standards TCP."""
+    if profile == "ns2":
+        sc["flow"][0]["ns2_version"] = NS2_VERSION
+    elif profile == "ns2-2.35":
+        sc["flow"][0]["ns2_version"] = "2.35"
+    else:
         sc["flow"][0]["profile"] = profile
     return sc
 
@@ -169,7 +182,7 @@ def _scenario(tb: float, p: float, access: str, variant: str, wm: int,
               duration: float) -> dict[str, Any]:
     sc = yu_path(tb, p, access=access, variant=variant, wm=wm, duration=duration, seed=SEED)
     sc["sim"]["warmup"] = round(min(0.02 * duration, 2000.0), 3)
-    return sc
+    return with_profile(sc, "ns2")
 
 
 def throughput_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -202,11 +215,17 @@ def throughput_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]
     return pts
 
 
-def rfc_table_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """Tables I–II on the ``rfc`` profile, with ``rfc_events`` losses per replication."""
+def rfc_table_points(mode: Mode, profile: str = "rfc") -> list[tuple[dict[str, Any],
+                                                                    dict[str, Any]]]:
+    """Tables I–II on another TCP profile (``rfc``, or ``ns2-2.35``: ns-2.35's defaults),
+    with ``rfc_events`` losses per replication."""
     m = Mode(**{**mode.__dict__, "events": mode.rfc_events})
-    return [({**p, "profile": "rfc"}, with_profile(sc, "rfc"))
-            for p, sc in throughput_points(m) if str(p["figure"]).startswith("table_S")]
+    out = []
+    for p, sc in throughput_points(m):
+        if str(p["figure"]).startswith("table_S"):
+            sc["flow"][0].pop("ns2_version", None)
+            out.append(({**p, "profile": profile}, with_profile(sc, profile)))
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -219,7 +238,8 @@ def add_models(df: pd.DataFrame) -> pd.DataFrame:
     - ``model_segps``: eq. 26/28 (or NewReno eq. 34, Reno eq. 52/53 for fig. 11) with
       yu's measured-RTT approach: ``RTT0 = measured mean RTT − 2·Tb`` and
       ``RTO = measured mean RTO`` (configured values 0.1 s / 0.2 s if unmeasured), S
-      nominal ``min(λ·Tb + 1, Wm)``. This is what the plots draw (solid lines).
+      nominal ``min(λ·Tb + 1, Wm)``, capped at λ (``model_capped_at_lambda``; the
+      uncapped value is ``model_uncapped_segps``). This is what the plots draw.
     - ``model_nominal_segps``: ``RTT0 = 0.1 s`` (propagation only) and
       ``RTO = max(0.2 s, 2·RTT)`` (dotted lines).
     - ``model_measured_S_segps``: as ``model_segps`` but with the measured mean S.
@@ -262,9 +282,14 @@ def add_models(df: pd.DataFrame) -> pd.DataFrame:
     ew = np.asarray(models.sack_expected_window(p, tb, lam=lam, wm=wm), dtype=float)
     out["model_Q"] = np.asarray(models.timeout_ratio(np.minimum(ew, wm), s_nom, p),
                                 dtype=float)
-    out["model_segps"] = m
-    out["model_nominal_segps"] = mn
-    out["model_measured_S_segps"] = ms
+    # A sender cannot deliver more than its access link carries: eqs. 26/28 are capped
+    # at λ (they exceed it at low λ, where S = λ·Tb + 1 reaches Wm within one burst).
+    raw = np.asarray(m, dtype=float)
+    out["model_uncapped_segps"] = raw
+    out["model_capped_at_lambda"] = raw > lam
+    out["model_segps"] = np.minimum(raw, lam)
+    out["model_nominal_segps"] = np.minimum(np.asarray(mn, dtype=float), lam)
+    out["model_measured_S_segps"] = np.minimum(np.asarray(ms, dtype=float), lam)
     out["rel_err"] = out["goodput_segps_mean"] / out["model_segps"] - 1.0
     out["rel_err_nominal"] = out["goodput_segps_mean"] / out["model_nominal_segps"] - 1.0
     out["rel_err_measured_S"] = out["goodput_segps_mean"] / out["model_measured_S_segps"] - 1.0
@@ -386,7 +411,7 @@ def single_drop_panel(pn: DropPanel, choice: tr.DropChoice, res: Result) -> Trac
     f = res.flows.iloc[0]
     row = {"figure": pn.figure, "panel": pn.label, "variant": pn.variant,
            "W_segments": pn.w, "S_segments": pn.s, "tb_s": tb,
-           "min_rto_s": pn.min_rto if pn.min_rto else 0.2,
+           "min_rto_s": pn.min_rto if pn.min_rto else MIN_RTO,
            "dropped_burst_index": choice.burst,
            "drop_time_s": choice.time_s, "cwnd_reached_W_s": choice.w_reached_s,
            **summ, "td_events": int(f["td_events"]), "to_events": int(f["to_events"]),
@@ -437,7 +462,7 @@ FIG_COLUMNS = [
     "td_events_mean", "to_events_mean", "mean_rtt_s_mean", "mean_rto_s_mean",
     "rtt0_measured_s", "rto_measured_s", "model_segps", "model_nominal_segps",
     "model_measured_S_segps", "rel_err", "rel_err_nominal", "rel_err_measured_S",
-    "to_share_sim", "model_Q",
+    "to_share_sim", "model_Q", "model_uncapped_segps", "model_capped_at_lambda",
 ]
 RENAME = {"segments_per_burst_mean": "S_measured_mean", "n": "replications_n",
           "mean_rtt_s_mean": "rtt_measured_s", "mean_rto_s_mean": "rto_mean_s",
@@ -462,6 +487,8 @@ PAPER.experiments += [
     Experiment("throughput", lambda ctx: throughput_points(ctx.mode),
                replications=lambda ctx: int(ctx.mode.reps)),
     Experiment("throughput_rfc", lambda ctx: rfc_table_points(ctx.mode),
+               replications=lambda ctx: int(ctx.mode.rfc_reps)),
+    Experiment("throughput_ns235", lambda ctx: rfc_table_points(ctx.mode, "ns2-2.35"),
                replications=lambda ctx: int(ctx.mode.rfc_reps)),
 ]
 for _sfx in PROFILES:
@@ -491,13 +518,21 @@ def analyse(ctx: Context) -> None:
         figs[fig] = add_models(summ[summ["figure"] == fig].reset_index(drop=True))
     tables = ratio_tables(summ, m.table_s, ctx)
     tables_rfc = ratio_tables(ctx.results["throughput_rfc"].summary, m.table_s, ctx)
+    tables_ns235 = ratio_tables(ctx.results["throughput_ns235"].summary, m.table_s, ctx)
     trs = trace_panels(ctx)
     trs_rfc = trace_panels(ctx, "_rfc")
+    trs_ns235 = trace_panels(ctx, "_ns235")
     ctx.values.update(figs=figs, tables=tables, traces=trs, sweep=sw, tables_rfc=tables_rfc,
                       traces_rfc=trs_rfc)
     moved_t = moved_tables(tables, tables_rfc)
     moved_tr = moved_traces(trs, trs_rfc)
     ctx.values.update(moved_tables=moved_t, moved_traces=moved_tr)
+    v_t = moved_tables(tables, tables_ns235, other="ns235")
+    v_tr = moved_traces(trs, trs_ns235, other="ns235")
+    ctx.values.update(tables_ns235=tables_ns235, traces_ns235=trs_ns235,
+                      version_tables=v_t, version_traces=v_tr)
+    ctx.tables["ns2_version_tables_235_vs_226"] = v_t.assign(**ctx.stamp)
+    ctx.tables["ns2_version_traces_235_vs_226"] = v_tr.assign(**ctx.stamp)
     from burstlab.reproduce.papers.yu import packetpath
 
     packetpath.analyse(ctx)
@@ -560,7 +595,8 @@ RECORDED_APPROX = {
 }
 
 
-def moved_tables(ns2: dict[int, pd.DataFrame], rfc: dict[int, pd.DataFrame]) -> pd.DataFrame:
+def moved_tables(ns2: dict[int, pd.DataFrame], rfc: dict[int, pd.DataFrame],
+                 other: str = "rfc") -> pd.DataFrame:
     """Tables I–II on both profiles: one row per (S, ratio, log10 p) with the rfc and
     ns2 ratios and CIs, the move ``ns2 − rfc``, whether the CIs are disjoint, each
     profile's distance to the paper, and the recorded approximate-profile value."""
@@ -578,13 +614,14 @@ def moved_tables(ns2: dict[int, pd.DataFrame], rfc: dict[int, pd.DataFrame]) -> 
             paper = float(x["paper_ratio"])
             rows.append({
                 "S": s, "ratio_name": x["ratio_name"], "log10_p": float(x["log10_p"]),
-                "paper": paper, "rfc": rfc_v, "rfc_ci_lo": rfc_lo, "rfc_ci_hi": rfc_hi,
+                "paper": paper, other: rfc_v, f"{other}_ci_lo": rfc_lo,
+                f"{other}_ci_hi": rfc_hi,
                 "ns2_exact": v, "ns2_ci_lo": lo, "ns2_ci_hi": hi,
                 "approx_ns2_recorded": RECORDED_APPROX.get(
                     (s, str(x["ratio_name"]), float(x["log10_p"])), math.nan),
                 "moved": v - rfc_v,
                 "cis_disjoint": bool(hi < rfc_lo or rfc_hi < lo),
-                "rfc_minus_paper": rfc_v - paper, "ns2_minus_paper": v - paper,
+                f"{other}_minus_paper": rfc_v - paper, "ns2_minus_paper": v - paper,
             })
     return pd.DataFrame(rows)
 
@@ -600,7 +637,7 @@ TRACE_QUANTITIES = {
 
 
 def moved_traces(ns2: dict[str, list[TracePanel]],
-                 rfc: dict[str, list[TracePanel]]) -> pd.DataFrame:
+                 rfc: dict[str, list[TracePanel]], other: str = "rfc") -> pd.DataFrame:
     """Figs 8–10 on both profiles: one row per (figure, panel, quantity)."""
     rows = []
     for fig, qs in TRACE_QUANTITIES.items():
@@ -611,7 +648,7 @@ def moved_traces(ns2: dict[str, list[TracePanel]],
                 v = float(pn.summary.get(q, math.nan))
                 w = float(a.get(q, math.nan))
                 rows.append({"figure": fig, "panel": pn.label, "variant": pn.variant,
-                             "quantity": q, "rfc": w, "ns2_exact": v, "moved": v - w})
+                             "quantity": q, other: w, "ns2_exact": v, "moved": v - w})
     return pd.DataFrame(rows)
 
 

@@ -28,6 +28,7 @@ from burstlab.export.ns2trace import Ns2Flow, burstlab_sends, first_divergence, 
 from burstlab.reproduce import ns2cache
 from burstlab.reproduce.framework import Context, Experiment
 from burstlab.reproduce.papers.yu.experiments import (
+    NS2_VERSION,
     PAPER,
     SEED,
     DropPanel,
@@ -69,7 +70,7 @@ def packet_scenario(pn: DropPanel, drop: list[list[int]], duration: float,
         ],
         "flow": [{"type": "tcp", "name": "tcp", "src": "sender", "dst": "receiver",
                   "variant": pn.variant, "mss": "1000B", "wm": pn.w,
-                  "drop_segments": drop}],
+                  "ns2_version": NS2_VERSION, "drop_segments": drop}],
     }
     if trace:
         sc["sim"]["trace"] = {"cwnd": True, "packets": True}

@@ -11,18 +11,21 @@ import numpy as np
 import pandas as pd
 
 from burstlab import models
+from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.papers.yu.claims import (
+    TABLE_PRECISION,
     _tb,
     check_ati,
     check_fig11,
     check_optimum,
     ci_precision,
     model_error_summary,
-    ratio_verdict,
 )
 from burstlab.reproduce.papers.yu.experiments import (
     FIGURES,
+    MIN_RTO,
+    NS2_VERSION,
     PAPER,
     RTT0_NOMINAL,
     VARIANTS,
@@ -134,9 +137,12 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
                                         strict=True)]
         tt["paper"] = tt["paper_ratio"]
         tt["difference"] = tt["ratio"] - tt["paper_ratio"]
-        tt["verdict"] = [ratio_verdict(a, b, c, d)[0] for a, b, c, d in
-                         zip(tt["ratio"], tt["ratio_ci_lo"], tt["ratio_ci_hi"],
-                             tt["paper_ratio"], strict=True)]
+        tt["verdict"] = [V.judge(V.Interval(a, b, c, 0, "delta-log") if np.isfinite(b)
+                                 else V.none(a), d, kind="ratio",
+                                 precision=TABLE_PRECISION).verdict
+                         for a, b, c, d in zip(tt["ratio"], tt["ratio_ci_lo"],
+                                               tt["ratio_ci_hi"], tt["paper_ratio"],
+                                               strict=True)]
         r.table(tt[["ratio_name", "log10_p", "burstlab [95 % CI]", "paper", "difference",
                     "verdict", "reno_goodput_segps", "num_goodput_segps"]])
     tables_text(r, tables)
@@ -171,6 +177,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
 
     # -- What moved between the profiles
     moved_text(r, ctx)
+    version_text(r, ctx)
 
     # -- Model vs simulation
     r.h(2, "Simulation vs model")
@@ -178,7 +185,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
     r.table(err)
     model_text(r, err, figs)
 
-    choices_text(r)
+    choices_text(r, ctx)
     r.h(2, "Files")
     r.bullets([
         "`fig5.csv`, `fig6.csv`, `fig7.csv`, `fig11.csv`: one row per point — parameters, "
@@ -336,8 +343,8 @@ def traces_text(r: Report, s8: pd.DataFrame, s9: pd.DataFrame) -> None:
                      f"{fmt(float(x['repaired_rel_s']))} s (cwnd {fmt(float(x['cwnd_before']))}"
                      f" before, minimum {fmt(float(x['cwnd_min_after']))} after).")
     r.bullets(items)
-    b = s8[(s8["W_segments"] == 200) & (s8["min_rto_s"] <= 0.2 + 1e-9)]
-    d = s8[(s8["W_segments"] == 200) & (s8["min_rto_s"] > 0.2 + 1e-9)]
+    b = s8[(s8["W_segments"] == 200) & (s8["min_rto_s"] <= MIN_RTO + 1e-9)]
+    d = s8[(s8["W_segments"] == 200) & (s8["min_rto_s"] > MIN_RTO + 1e-9)]
     if len(b) and int(b["timeouts"].iloc[0]) > 0:
         x = b.iloc[0]
         text = (
@@ -553,15 +560,96 @@ def moved_text(r: Report, ctx: Context) -> None:
 PAPER.report = build_report
 
 
-def choices_text(r: Report) -> None:
+def version_counts(ctx: Context) -> dict[str, dict[str, int]]:
+    """Verdicts of tables I–II's ratios and figs 8–9's stated outcomes under each ns-2
+    preset, all judged by the one rule (the ns-2.35 column is shown, never reported as
+    the reproduction's claims)."""
+    vt: pd.DataFrame = ctx.values["version_tables"]
+    vr: pd.DataFrame = ctx.values["version_traces"]
+    out: dict[str, dict[str, int]] = {}
+    for name, col, lo, hi in ((NS2_VERSION, "ns2_exact", "ns2_ci_lo", "ns2_ci_hi"),
+                              ("2.35", "ns235", "ns235_ci_lo", "ns235_ci_hi")):
+        c: dict[str, int] = {}
+        for _, x in vt.iterrows():
+            a, b, d = float(x[col]), float(x[lo]), float(x[hi])
+            if not np.isfinite(a):
+                continue
+            sim = V.Interval(a, b, d, 0, "delta-log") if np.isfinite(b) else V.none(a)
+            v = V.judge(sim, float(x["paper"]), kind="ratio", precision=TABLE_PRECISION)
+            c[v.verdict] = c.get(v.verdict, 0) + 1
+        to = vr[(vr["figure"] == "fig8") & (vr["quantity"] == "timeouts")]
+        for _, x in to.iterrows():
+            if "min RTO" in str(x["panel"]):
+                continue
+            want = "W = 20" in str(x["panel"])  # fig. 8(a) times out, 8(b) does not
+            v = V.judge_event(float(x[col]) > 0, want, "a timeout")
+            c[v.verdict] = c.get(v.verdict, 0) + 1
+        out[name] = c
+    return out
+
+
+def _counts(c: dict[str, int]) -> str:
+    return ", ".join(f"{k} {c.get(k, 0)}" for k in
+                     ("reproduces", "same direction", "differs", "not comparable"))
+
+
+def version_text(r: Report, ctx: Context) -> None:
+    """Tables I–II and figs 8–10 under ns-2.35's defaults beside ns-2.26's."""
+    vt: pd.DataFrame = ctx.values["version_tables"]
+    vr: pd.DataFrame = ctx.values["version_traces"]
+    m = ctx.mode
+    r.h(2, f"The ns-2 release's TCP defaults: ns-{NS2_VERSION} (judged) beside ns-2.35")
+    r.p(f"Every figure and claim above runs ns-2's agents with ns-{NS2_VERSION}'s "
+        "Agent/TCP defaults (`flow.ns2_version`; docs/topics/ns2-versions.md): minrto_ "
+        "1 s, maxrto_ 100000 s, rtxcur_init_ 6 s, precisionReduce_ false, Newreno's "
+        "newreno_changes1_ and partial_window_deflation_ 0. ns-2.35's defaults (0.2 s, "
+        "60 s, 3 s, true, 1, 1) are run beside them on tables I–II "
+        f"({m.rfc_reps} replications of about {m.rfc_events:g} burst losses each) and "
+        "the trace panels of figs 8–10. This column is shown, not judged.")
+    tt = vt.copy()
+    tt[f"ns-{NS2_VERSION} [95 % CI]"] = [
+        f"{fmt(a)} [{fmt(b)}, {fmt(c)}]" for a, b, c in
+        zip(tt["ns2_exact"], tt["ns2_ci_lo"], tt["ns2_ci_hi"], strict=True)]
+    tt["ns-2.35 [95 % CI]"] = [f"{fmt(a)} [{fmt(b)}, {fmt(c)}]" for a, b, c in
+                               zip(tt["ns235"], tt["ns235_ci_lo"], tt["ns235_ci_hi"],
+                                   strict=True)]
+    r.table(tt[["S", "ratio_name", "log10_p", "paper", f"ns-{NS2_VERSION} [95 % CI]",
+                "ns-2.35 [95 % CI]", "cis_disjoint"]])
+    closer = int((vt["ns2_minus_paper"].abs() < vt["ns235_minus_paper"].abs()).sum())
+    c = version_counts(ctx)
+    r.bullets([
+        f"ns-{NS2_VERSION} is closer to the paper at {closer} of {len(vt)} ratios; mean "
+        f"|ratio − paper| {fmt(float(vt['ns235_minus_paper'].abs().mean()))} (2.35) → "
+        f"{fmt(float(vt['ns2_minus_paper'].abs().mean()))} ({NS2_VERSION}).",
+        f"Verdicts of the {len(vt)} table ratios and fig. 8's two stated outcomes under "
+        f"ns-{NS2_VERSION}: {_counts(c[NS2_VERSION])}; under ns-2.35: {_counts(c['2.35'])}.",
+    ])
+    cell = vr.assign(v=[f"{fmt(float(a))} → {fmt(float(b))}" for a, b in
+                        zip(vr["ns235"], vr["ns2_exact"], strict=True)])
+    r.p(f"Figs 8–10 per panel, ns-2.35 → ns-{NS2_VERSION}:")
+    r.table(cell.pivot_table(index=["figure", "panel"], columns="quantity", values="v",
+                             aggfunc="first", sort=False).reset_index().fillna(""))
+
+
+def choices_text(r: Report, ctx: Context) -> None:
     """The section "What burstlab had to choose" (yu gives its set-up almost fully)."""
     from burstlab.reproduce.choices import Choice, section
 
+    c = version_counts(ctx)
     section(r, [
-        Choice("TCP agents", "ns-2 profile (ns-2.35's agents, minrto 200 ms)",
-               "ns2 / rfc profile", "yu used ns-2; its version is not given",
-               "figs 8–10 and tables I–II are also run on the rfc profile (sections "
-               "above)"),
+        Choice("ns-2 release (its Agent/TCP defaults)",
+               f"ns-{NS2_VERSION}: minrto_ 1 s, maxrto_ 100000 s, rtxcur_init_ 6 s, "
+               "precisionReduce_ false, Newreno's RFC 2582 switches off",
+               "ns-2.1b9 – ns-2.35",
+               "yu used ns-2 without naming the release; the study is of 2003, and "
+               f"ns-{NS2_VERSION} is that year's release",
+               f"verdicts of tables I–II and fig. 8 under ns-{NS2_VERSION}: "
+               f"{_counts(c[NS2_VERSION])}; under ns-2.35: {_counts(c['2.35'])}",
+               decisive=c[NS2_VERSION] != c["2.35"]),
+        Choice("TCP agents", "ns-2's agents (burstlab's ns2 profile, checked packet for "
+               "packet against ns-2.35)", "ns2 / rfc profile",
+               "yu used ns-2", "figs 8–10 and tables I–II are also run on the rfc "
+               "profile (sections above)"),
         Choice("Run length", "about the mode's burst-loss events per replication, "
                "bounded", "10^3–10^6 s", "yu simulates ~10^6 s per point, 4·10^8 "
                "segments at 125 MB/s", "precision reached is stated above; a warm-up "
