@@ -27,6 +27,7 @@ pub mod core_node;
 pub mod edge;
 mod hint;
 pub mod hosts;
+pub mod ingress;
 pub mod links;
 pub mod packet;
 pub mod probe;
@@ -217,6 +218,8 @@ pub struct World {
     /// (looked at with the memory guard, so it costs the loop nothing per event).
     max_events: u64,
     stopped: Option<ScenarioError>,
+    /// `obs.ingress`: the ingress electronic buffer (`None`: bufferless ingress).
+    ingress: Option<ingress::IngressBuffer>,
     /// The world's data have outgrown the caches: the event loop fetches the next
     /// event's link and packet one event ahead. Set by the memory guard's periodic look
     /// when [`World::mem_bytes`] exceeds `lookahead_above` ([`LOOKAHEAD_ABOVE_BYTES`]).
@@ -337,6 +340,11 @@ impl World {
             max_memory: r.max_memory,
             max_events: r.max_events,
             stopped: None,
+            ingress: r
+                .obs
+                .as_ref()
+                .and_then(|o| o.ingress)
+                .map(ingress::IngressBuffer::new),
         };
         world.hook_on = world.edges.needs_hook();
         world.set_through();
@@ -1142,7 +1150,11 @@ impl World {
             return;
         }
         let core = self.core.as_mut().expect("a queue implies an OBS core");
-        let step = core.depart(now, &mut self.bursts[b as usize].route);
+        let route = &mut self.bursts[b as usize].route;
+        let step = match self.ingress.as_mut() {
+            None => core.depart(now, route),
+            Some(buf) => buf.depart(now, core, route),
+        };
         self.after_step(now, b, step);
     }
 
