@@ -777,6 +777,19 @@ pub struct ObsSpec {
     /// waits for the earliest feasible reservation instead of being lost.
     #[serde(default)]
     pub ingress: Option<IngressSpec>,
+    /// The control channel: loss of burst control packets.
+    #[serde(default)]
+    pub control: Option<ControlSpec>,
+}
+
+/// The `[obs.control]` table: the control channel that carries burst control packets.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControlSpec {
+    /// Probability that a BCP is lost on each fibre it crosses (independently); its
+    /// burst is then lost at the next node (`control_lost`). Default 0.
+    #[serde(default)]
+    pub loss: Option<f64>,
 }
 
 /// The `[obs.ingress]` table: delayed first reservation at the ingress edge (nOBS
@@ -816,6 +829,7 @@ impl Default for ObsSpec {
             drop_bursts: Vec::new(),
             classes: Vec::new(),
             ingress: None,
+            control: None,
         }
     }
 }
@@ -1101,6 +1115,8 @@ pub struct ResolvedObs {
     pub classes: Vec<ResolvedClass>,
     /// `obs.ingress`: the ingress electronic buffer (`None`: bufferless ingress).
     pub ingress: Option<ResolvedIngress>,
+    /// `obs.control.loss` (0: no control-packet loss).
+    pub control_loss: f64,
 }
 
 /// `obs.ingress`, resolved.
@@ -1833,6 +1849,16 @@ impl ScenarioSpec {
             loss_applies_to,
             drop_bursts,
             classes,
+            control_loss: match o.control.as_ref().and_then(|c| c.loss) {
+                None => 0.0,
+                Some(p) if (0.0..=1.0).contains(&p) => p,
+                Some(p) => {
+                    return Err(e(
+                        "obs.control.loss",
+                        format!("a probability must lie in [0, 1], got {p}"),
+                    ))
+                }
+            },
             ingress: match &o.ingress {
                 None => None,
                 Some(g) => {

@@ -202,3 +202,76 @@ fn ingress_errors_name_their_fields() {
     assert!(c("[obs.ingress]\nmax_wait = \"-1ms\"").starts_with("obs.ingress.max_wait"));
     assert!(c("[obs.ingress]\nmax_wait = \"1ms\"\nbogus = 1").contains("bogus"));
 }
+
+// ------------------------------------------------------------ control-packet loss
+
+/// A 1000 B packet every 1 ms and a 1 ms timer: one burst per millisecond over
+/// E1–C1–C2–E2 (three fibres). Each BCP is lost on each fibre with p, so a burst
+/// survives with (1 − p)³; the burst is lost where its BCP would have been processed
+/// (δ = 10 µs after the fibre), charged to that fibre, reason `control_lost`.
+#[test]
+fn control_packet_loss_is_independent_per_fibre_and_has_its_own_reason() {
+    let p = 0.1;
+    let obs = format!(
+        "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\n[obs.control]\nloss = {p}\n"
+    );
+    let r = run(&chain(2, 1, &obs, &cbr("8Mb/s", None, ""), "4s"));
+    let row = &r.bursts[0];
+    let n = row.bursts_sent as f64;
+    assert!(n > 3900.0, "{n}");
+    let lost = row.lost_control as f64;
+    assert_eq!(row.bursts_lost, row.lost_control);
+    let want = 1.0 - (1.0f64 - p).powi(3);
+    let sd = (want * (1.0 - want) / n).sqrt();
+    assert!(
+        (lost / n - want).abs() < 4.0 * sd,
+        "{} vs {want} ± {sd}",
+        lost / n
+    );
+    // Per fibre: offered × p lost there, the offered thinning hop by hop.
+    for f in r.obs_links.iter().filter(|f| f.bursts_offered > 0) {
+        let m = f.bursts_offered as f64;
+        let sd = (p * (1.0 - p) / m).sqrt();
+        let got = f.lost_control as f64 / m;
+        assert!((got - p).abs() < 4.0 * sd, "{} {}: {got}", f.from, f.to);
+    }
+    // Timeline: a burst formed at t0 whose BCP is lost on fibre j (0-based) is lost at
+    // t0 + (j + 1)·(1 ms + 10 µs).
+    let formed: std::collections::HashMap<u64, SimTime> = r
+        .burst_trace
+        .iter()
+        .filter(|s| s.event == BurstEvent::Formed)
+        .map(|s| (s.burst, s.time))
+        .collect();
+    let names: Vec<(&str, &str)> = r
+        .obs_links
+        .iter()
+        .map(|f| (f.from.as_str(), f.to.as_str()))
+        .collect();
+    let mut seen = 0;
+    for s in r.burst_trace.iter().filter(|s| s.event == BurstEvent::Lost) {
+        assert_eq!(s.reason, Some(BurstLoss::Control));
+        let hop = match names[s.fibre.unwrap() as usize] {
+            ("E1", "C1") => 1,
+            ("C1", "C2") => 2,
+            ("C2", "E2") => 3,
+            other => panic!("{other:?}"),
+        };
+        let step = SimTime::from_ms(1) + SimTime::from_us(10);
+        assert_eq!(s.time, formed[&s.burst] + SimTime(step.0 * hop));
+        seen += 1;
+    }
+    assert_eq!(seen as u64, row.lost_control);
+    // Off (or 0): no draw, nothing lost.
+    let r0 = run(&chain(
+        2,
+        1,
+        "assembly = { type = \"timer\", tb = \"1ms\" }\n[obs.control]\nloss = 0\n",
+        &cbr("8Mb/s", None, ""),
+        "1s",
+    ));
+    assert_eq!(r0.bursts[0].bursts_lost, 0);
+    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    assert!(c("[obs.control]\nloss = 1.5").starts_with("obs.control.loss"));
+    assert!(c("[obs.control]\nbogus = 1").contains("bogus"));
+}

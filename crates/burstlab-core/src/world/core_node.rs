@@ -339,6 +339,7 @@ impl Core {
                 lost_no_wavelength: f.c.lost[BurstLoss::NoWavelength],
                 lost_offset_too_short: f.c.lost[BurstLoss::OffsetTooShort],
                 lost_random: f.c.lost[BurstLoss::Random],
+                lost_control: f.c.lost[BurstLoss::Control],
                 loss_prob: ratio(f.c.lost.total(), f.c.offered),
                 utilisation: if span_s > 0.0 {
                     f.c.reserved_ps as f64 / 1e12 / (span_s * f.cs.k() as f64)
@@ -453,5 +454,19 @@ impl Core {
         f.c.offered += 1;
         f.c.lost[BurstLoss::Contention] += 1;
         Step::Lost(BurstLoss::Contention, r.path[0])
+    }
+}
+
+// ------------------------------------------------------------------------------------
+// Control channel (`obs.control`, docs/topics/control-plane.md).
+
+impl Core {
+    /// The BCP of `r`, bound for node `n_hop`, was lost on the fibre it crossed last:
+    /// charges that fibre (the wavelength reserved on it stays reserved, as nOBS's
+    /// dropped control packet leaves its upstream reservations).
+    pub fn control_lost(&mut self, r: &BurstRoute) -> Step {
+        let f = r.path[r.hop as usize - 1];
+        self.fibres[f as usize].c.lost[BurstLoss::Control] += 1;
+        Step::Lost(BurstLoss::Control, f)
     }
 }
