@@ -429,7 +429,9 @@ pub struct FlowSpec {
     #[serde(default)]
     pub mean_off: Option<Dur>,
     // --- OBS
-    /// Class for the `per_class` classifier (index into `obs.class`, default 0).
+    /// Class (index into `obs.class`, default 0): under `per_class` it picks the
+    /// flow's queue; under `per_flow` it sets the flow's offset, fabric and default
+    /// assembly; `per_egress` rejects it (its queues mix classes).
     #[serde(default)]
     pub class: Option<u32>,
     /// Assembly policy of this flow's queues (`per_flow` classifier only).
@@ -712,6 +714,8 @@ pub struct DropBurstSpec {
 pub struct ClassSpec {
     #[serde(default)]
     pub name: Option<String>,
+    /// The class's assembly policy: its queues' under `per_class`, the default of its
+    /// flows (those without their own) under `per_flow`; `per_egress` rejects it.
     #[serde(default)]
     pub assembly: Option<AssemblySpec>,
     /// Added to the base offset of this class's bursts (e.g. MEMS set-up, hybrid §II).
@@ -773,6 +777,41 @@ pub struct ObsSpec {
     pub drop_bursts: Vec<DropBurstSpec>,
     #[serde(default, alias = "class")]
     pub classes: Vec<ClassSpec>,
+    // --- ingress edge and control plane (docs/topics/control-plane.md)
+    /// Ingress electronic buffer: a burst that finds no wavelength on its first fibre
+    /// waits for the earliest feasible reservation instead of being lost.
+    #[serde(default)]
+    pub ingress: Option<IngressSpec>,
+    /// The control channel: loss of burst control packets.
+    #[serde(default)]
+    pub control: Option<ControlSpec>,
+}
+
+/// The `[obs.control]` table: the control channel that carries burst control packets.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControlSpec {
+    /// Probability that a BCP is lost on each fibre it crosses (independently); its
+    /// burst is then lost at the next node (`control_lost`). Default 0.
+    #[serde(default)]
+    pub loss: Option<f64>,
+}
+
+/// The `[obs.ingress]` table: delayed first reservation at the ingress edge (nOBS
+/// `op-schedule.cc`, its `MAX_DELAYED_BURST`). Absent: a burst that finds no wavelength
+/// on its first fibre is lost (`contention`), as in a bufferless ingress.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IngressSpec {
+    /// Longest electronic wait of a burst: its BCP leaves at most this long after the
+    /// burst is formed (the burst follows one offset later).
+    pub max_wait: Dur,
+    /// Most bursts waiting per first fibre (FIFO); a burst beyond it is lost.
+    #[serde(default)]
+    pub max_bursts: Option<u64>,
+    /// Most bytes waiting per first fibre; a burst beyond it is lost.
+    #[serde(default)]
+    pub max_bytes: Option<Size>,
 }
 
 impl Default for ObsSpec {
@@ -794,6 +833,8 @@ impl Default for ObsSpec {
             loss: None,
             drop_bursts: Vec::new(),
             classes: Vec::new(),
+            ingress: None,
+            control: None,
         }
     }
 }
@@ -1077,6 +1118,18 @@ pub struct ResolvedObs {
     /// (edge node, queue key, sorted burst indices), in spec order.
     pub drop_bursts: Vec<(u32, String, Vec<u64>)>,
     pub classes: Vec<ResolvedClass>,
+    /// `obs.ingress`: the ingress electronic buffer (`None`: bufferless ingress).
+    pub ingress: Option<ResolvedIngress>,
+    /// `obs.control.loss` (0: no control-packet loss).
+    pub control_loss: f64,
+}
+
+/// `obs.ingress`, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResolvedIngress {
+    pub max_wait: SimTime,
+    pub max_bursts: Option<u64>,
+    pub max_bytes: Option<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -1640,6 +1693,16 @@ impl ScenarioSpec {
             for (r, rf) in [(&route, "route"), (&reverse_route, "reverse_route")] {
                 check_obs_segments(r, &nodes, &fld(rf))?;
             }
+            // A per_egress queue mixes every flow towards its egress: a flow's class
+            // would select nothing there (the queue follows class 0's path policy).
+            if f.class.is_some() && obs_spec_classifier == Some(Classifier::PerEgress) {
+                return Err(e(
+                    fld("class"),
+                    "a flow's class needs obs.classifier = \"per_class\" or \"per_flow\"; \
+                     with \"per_egress\" flows towards one egress share one queue and the \
+                     class would be ignored",
+                ));
+            }
             let nclasses = obs.as_ref().map_or(0, |o| o.classes.len()).max(1);
             let class = f.class.unwrap_or(0);
             if class as usize >= nclasses {
@@ -1751,6 +1814,14 @@ impl ScenarioSpec {
         }
         let mut classes = Vec::new();
         for (i, c) in o.classes.iter().enumerate() {
+            if c.assembly.is_some() && o.classifier == Classifier::PerEgress {
+                return Err(ScenarioError::new(
+                    format!("obs.class[{i}].assembly"),
+                    "a class's assembly needs obs.classifier = \"per_class\" (or \"per_flow\", \
+                     where it is the default of the class's flows); with \"per_egress\" \
+                     the queues mix classes: set the policy in [obs] or per edge node",
+                ));
+            }
             classes.push(ResolvedClass {
                 name: c.name.clone().unwrap_or_else(|| format!("class{i}")),
                 assembly: match &c.assembly {
@@ -1783,6 +1854,38 @@ impl ScenarioSpec {
             loss_applies_to,
             drop_bursts,
             classes,
+            control_loss: match o.control.as_ref().and_then(|c| c.loss) {
+                None => 0.0,
+                Some(p) if (0.0..=1.0).contains(&p) => p,
+                Some(p) => {
+                    return Err(e(
+                        "obs.control.loss",
+                        format!("a probability must lie in [0, 1], got {p}"),
+                    ))
+                }
+            },
+            ingress: match &o.ingress {
+                None => None,
+                Some(g) => {
+                    if g.max_bursts == Some(0) {
+                        return Err(e(
+                            "obs.ingress.max_bursts",
+                            "must be at least 1 (leave out [obs.ingress] for no buffer)",
+                        ));
+                    }
+                    if g.max_bytes.is_some_and(|b| b.0 == 0) {
+                        return Err(e(
+                            "obs.ingress.max_bytes",
+                            "must be positive (leave out [obs.ingress] for no buffer)",
+                        ));
+                    }
+                    Some(ResolvedIngress {
+                        max_wait: g.max_wait.0,
+                        max_bursts: g.max_bursts,
+                        max_bytes: g.max_bytes.map(|b| b.0),
+                    })
+                }
+            },
         })
     }
 }

@@ -175,15 +175,19 @@ pub enum BurstLoss {
     Random,
     /// Deterministic injection (`obs.drop_burst`).
     Injected,
+    /// Its burst control packet was lost on a fibre (`obs.control.loss`): the next
+    /// node never reserved a wavelength for it.
+    Control,
 }
 
 impl BurstLoss {
-    pub const ALL: [BurstLoss; 5] = [
+    pub const ALL: [BurstLoss; 6] = [
         BurstLoss::Contention,
         BurstLoss::NoWavelength,
         BurstLoss::OffsetTooShort,
         BurstLoss::Random,
         BurstLoss::Injected,
+        BurstLoss::Control,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -192,6 +196,7 @@ impl BurstLoss {
             BurstLoss::OffsetTooShort => "offset_too_short",
             BurstLoss::Random => "random",
             BurstLoss::Injected => "injected",
+            BurstLoss::Control => "control_lost",
         }
     }
 }
@@ -259,6 +264,8 @@ pub struct BurstRow {
     pub lost_offset_too_short: u64,
     pub lost_random: u64,
     pub lost_injected: u64,
+    /// Lost with their control packet (`obs.control.loss`).
+    pub lost_control: u64,
     /// bursts_lost / bursts_sent (NaN if none sent).
     pub loss_prob: f64,
     pub mean_bytes: f64,
@@ -303,6 +310,8 @@ pub struct ObsLinkRow {
     pub lost_no_wavelength: u64,
     pub lost_offset_too_short: u64,
     pub lost_random: u64,
+    /// Bursts whose control packet was lost on this fibre (`obs.control.loss`).
+    pub lost_control: u64,
     /// All losses charged here / bursts_offered.
     pub loss_prob: f64,
     /// Reserved wavelength time / (wavelengths × measured time).

@@ -160,6 +160,65 @@ def _triggers(asm: Mapping[str, Any], path: str) -> tuple[float, int, int]:
     return timeout, size_thr, count
 
 
+#: nOBS's default MAX_MTU (tcl/lib/ns-default.tcl), which the export leaves as is.
+NOBS_MAX_MTU = 1040
+
+
+def _ingress_buffer(obs: Mapping[str, Any], linkspeed: float, size_thr: int, count: int,
+                    warnings: list[str]) -> tuple[int, int]:
+    """``obs.ingress`` as nOBS's delayed first reservation: returns the
+    ``BURST_SIZE_THRESHOLD`` to write and ``MAX_DELAYED_BURST``.
+
+    nOBS (``optical/op-schedule.cc``) delays a burst's first reservation by at most
+    ``min(MAX_PACKET_NUM × MAX_MTU, BURST_SIZE_THRESHOLD) × 8 × MAX_DELAYED_BURST /
+    LINKSPEED`` (``BURST_HEADER`` is 0), computed in C ``int`` (wrapping past 2³¹).
+    nOBS cannot drop a burst at the ingress: with a bound of 0 (or a wrapped negative
+    one) it crashes (SIGSEGV) when a first fibre has no wavelength. So without
+    ``obs.ingress`` the export keeps nOBS's default (``MAX_DELAYED_BURST 2``) and warns
+    that nOBS delays where burstlab's bufferless ingress drops. With a timer assembly
+    (no size trigger) the size threshold becomes the wait's bytes, one burst's worth
+    (``MAX_DELAYED_BURST 1``).
+    """
+    ing = obs.get("ingress")
+    if not ing:
+        warnings.append("obs.ingress: absent (burstlab drops a burst that finds no "
+                        "wavelength on its first fibre); nOBS cannot drop there and "
+                        "delays it (its default MAX_DELAYED_BURST 2): the simulators "
+                        "agree only while no first fibre is contended")
+        return size_thr, 0
+    for key in ("max_bursts", "max_bytes"):
+        if ing.get(key) is not None:
+            raise _err(f"obs.ingress.{key}", "nOBS bounds only the wait (MAX_DELAYED_BURST "
+                       "bursts of the largest size); its ingress buffer has no size limit")
+    if "max_wait" not in ing:
+        raise _err("obs.ingress.max_wait", "missing")
+    wait_bytes = parse_time(ing["max_wait"]) * linkspeed / 8
+    if abs(wait_bytes - round(wait_bytes)) > 1e-6 or round(wait_bytes) < 1:
+        raise _err("obs.ingress.max_wait", f"nOBS bounds the wait by whole bytes at "
+                   f"LINKSPEED; {ing['max_wait']} is {wait_bytes:g} bytes")
+    wait_b = round(wait_bytes)
+    if size_thr == NO_SIZE_LIMIT:
+        size_thr = wait_b
+        warnings.append(f"obs.ingress: nOBS bounds the wait by its size threshold; "
+                        f"BURST_SIZE_THRESHOLD is set to the wait's {wait_b} bytes, so a "
+                        "burst reaching that size is sent at once in nOBS")
+    unit = min(count * NOBS_MAX_MTU, size_thr)
+    if wait_b % unit:
+        raise _err("obs.ingress.max_wait", f"nOBS bounds the wait by a whole number of "
+                   f"bursts of {unit} bytes (min(MAX_PACKET_NUM × MAX_MTU, "
+                   f"BURST_SIZE_THRESHOLD)); {ing['max_wait']} is {wait_b} bytes")
+    k = wait_b // unit
+    if unit * 8 * k >= 2**31:
+        raise _err("obs.ingress.max_wait", "nOBS computes the bound in a C int, which "
+                   f"{wait_b} bytes × 8 overflows")
+    warnings.append("obs.ingress: nOBS's buffer is not FIFO (a later burst may take a free "
+                    "wavelength while an earlier one waits) and searches for the delayed "
+                    "reservation on the first wavelength that has one "
+                    "(optical/op-schedule.cc); burstlab's is FIFO per first fibre and "
+                    "takes the earliest reservation on any wavelength")
+    return size_thr, k
+
+
 def to_nobs(
     spec: Mapping[str, Any],
     *,
@@ -308,6 +367,7 @@ def to_nobs(
     switchtime = _uniform(setups, "switch set-up time (SWITCHTIME)")
     hop_delay = _uniform(deltas, "BCP processing time (HOP_DELAY)")
     jet_type = 1 if switchtime > 0 else 0
+    size_thr, max_delayed = _ingress_buffer(obs, linkspeed, size_thr, count, warnings)
     conversion = bool(obs.get("conversion", True))
     # optical/op-sragent.cc: LinkReservation_.recv(pkt, conversiontype_): 1 = any
     # wavelength, 2 = the one the burst used on the previous fibre.
@@ -400,6 +460,8 @@ def to_nobs(
     w("    $settings set BURST_HEADER 0 ;  # burstlab's burst is its packets' bytes")
     w(f"    $settings set MAX_DEST {max_dest}")
     w(f"    $settings set MAX_FLOW_QUEUE {flow_queues}")
+    if max_delayed:
+        w(f"    $settings set MAX_DELAYED_BURST {max_delayed} ;  # obs.ingress.max_wait")
     w("    $settings set DEBUG 0")
     w("}")
     w(f"optical_defaults {_t(timeout)}")
@@ -519,6 +581,25 @@ def to_nobs(
             w("$em unit pkt")
             w(f"$em set rate_ {_num(loss_p)}")
             w("$em set opticaldrop_ 0")
+            w("$em ranvar [new RandomVariable/Uniform]")
+            w(f"$ns lossmodel $em $n({ids[lx]}) $n({ids[ly]})")
+
+    # Control-packet loss (obs.control.loss): an ErrorModel with rate p on control
+    # packets (opticaldrop_ 1) on every fibre direction bursts cross; nOBS then finds
+    # no reservation for the burst at the next node and drops it there.
+    control_p = float((obs.get("control") or {}).get("loss", 0) or 0)
+    if control_p > 0:
+        if loss_p > 0:
+            raise _err("obs.control.loss", "nOBS takes one loss model per fibre direction: "
+                       "export obs.loss and obs.control.loss separately")
+        if obs.get("drop_bursts") or obs.get("drop_burst"):
+            raise _err("obs.control.loss", "nOBS takes one loss model per fibre direction: "
+                       "export obs.drop_burst and obs.control.loss separately")
+        for lx, ly in sorted(data_dirs | ack_dirs):
+            w(f"set em [new ErrorModel]  ;# obs.control.loss: {lx} -> {ly}")
+            w("$em unit pkt")
+            w(f"$em set rate_ {_num(control_p)}")
+            w("$em set opticaldrop_ 1")
             w("$em ranvar [new RandomVariable/Uniform]")
             w(f"$ns lossmodel $em $n({ids[lx]}) $n({ids[ly]})")
 

@@ -339,6 +339,7 @@ impl Core {
                 lost_no_wavelength: f.c.lost[BurstLoss::NoWavelength],
                 lost_offset_too_short: f.c.lost[BurstLoss::OffsetTooShort],
                 lost_random: f.c.lost[BurstLoss::Random],
+                lost_control: f.c.lost[BurstLoss::Control],
                 loss_prob: ratio(f.c.lost.total(), f.c.offered),
                 utilisation: if span_s > 0.0 {
                     f.c.reserved_ps as f64 / 1e12 / (span_s * f.cs.k() as f64)
@@ -348,5 +349,124 @@ impl Core {
                 mean_burst_bytes: ratio(f.c.bytes, f.c.scheduled),
             })
             .collect()
+    }
+}
+
+// ------------------------------------------------------------------------------------
+// Ingress electronic buffer (`obs.ingress`, docs/topics/control-plane.md): the delayed
+// first reservation. A block of its own, beside the bufferless path above.
+
+impl Core {
+    /// The earliest BCP time `t` in `[from, latest]` at which the first fibre of `r`
+    /// (or a parallel one, first fit on ties) has a wavelength for the burst: JET
+    /// `[t + T, t + T + L)`, JIT `[t, t + T + L)`. The candidates are `from` and every
+    /// time a stored reservation or a channel's horizon ends (a gap can only open
+    /// there), as nOBS's delayed-reservation search at the first link
+    /// (`optical/op-schedule.cc`) tries the ends of the reservations. Reserves nothing.
+    pub fn ingress_earliest(
+        &mut self,
+        now: SimTime,
+        from: SimTime,
+        latest: SimTime,
+        r: &BurstRoute,
+    ) -> Option<(SimTime, u32)> {
+        let first = r.path[0];
+        let mut best: Option<(SimTime, u32)> = None;
+        let n_alt = self.fibres[first as usize].parallel.len();
+        for k in 0..=n_alt {
+            let fi = if k == 0 {
+                first
+            } else {
+                self.fibres[first as usize].parallel[k - 1]
+            };
+            // Forget what ended by now, as the bufferless ingress does (memory bound).
+            self.fibres[fi as usize].cs.release_before(now);
+            let f = &self.fibres[fi as usize];
+            let jit = self.fabrics[f.p.fabric_a as usize].jit;
+            let len = burst_time(f.p.rate, r.bytes);
+            // BCP time `t` -> the reservation it asks for.
+            let window = |t: SimTime| {
+                let arrive = t.checked_add(r.offset)?;
+                let end = arrive.checked_add(len)?;
+                Some((if jit { t } else { arrive }, end))
+            };
+            // The BCP time at which a reservation would start at `s`.
+            let bcp_for = |s: SimTime| {
+                if jit {
+                    s
+                } else {
+                    SimTime(s.0.saturating_sub(r.offset.0))
+                }
+            };
+            let feasible = |t: SimTime| match window(t) {
+                Some((s, e)) => f.cs.choose(s, e).is_some(),
+                None => false,
+            };
+            let mut consider = |t: SimTime| {
+                let t = t.max(from);
+                if t <= latest && best.is_none_or(|(b, _)| t < b) && feasible(t) {
+                    best = Some((t, fi));
+                }
+            };
+            consider(from);
+            for c in 0..f.cs.k() {
+                consider(bcp_for(f.cs.horizon(c)));
+                for res in f.cs.reservations(c) {
+                    consider(bcp_for(res.end));
+                }
+            }
+        }
+        best
+    }
+
+    /// Launches `r` from the ingress with its BCP at `t` on fibre `fi`, both found by
+    /// [`Core::ingress_earliest`] at `now ≤ t` (the burst waits electronically for
+    /// `t − now`): reserves, counts and draws the per-link loss as the bufferless
+    /// ingress does, and returns the next BCP step.
+    pub fn depart_at(&mut self, t: SimTime, fi: u32, r: &mut BurstRoute) -> Step {
+        r.hop = 0;
+        r.arrive = t + r.offset;
+        let loss_all = self.loss.applies_to_all;
+        let jit = self.fabrics[self.fibres[fi as usize].p.fabric_a as usize].jit;
+        let f = &mut self.fibres[fi as usize];
+        let end = r.arrive + burst_time(f.p.rate, r.bytes);
+        let start = if jit { t } else { r.arrive };
+        let c =
+            f.cs.reserve(start, end)
+                .expect("ingress_earliest found this reservation feasible");
+        f.c.offered += 1;
+        f.c.scheduled += 1;
+        f.c.bytes += r.bytes;
+        f.c.reserved_ps += (end - start).0 as u128;
+        r.path[0] = fi;
+        if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {
+            f.c.lost[BurstLoss::Random] += 1;
+            return Step::Lost(BurstLoss::Random, fi);
+        }
+        r.channel = c as u32;
+        Step::Bcp(self.advance(t, r))
+    }
+
+    /// A burst the ingress buffer cannot hold (full, or no wavelength within
+    /// `obs.ingress.max_wait`) is lost to contention on its first fibre.
+    pub fn ingress_refused(&mut self, r: &BurstRoute) -> Step {
+        let f = &mut self.fibres[r.path[0] as usize];
+        f.c.offered += 1;
+        f.c.lost[BurstLoss::Contention] += 1;
+        Step::Lost(BurstLoss::Contention, r.path[0])
+    }
+}
+
+// ------------------------------------------------------------------------------------
+// Control channel (`obs.control`, docs/topics/control-plane.md).
+
+impl Core {
+    /// The BCP of `r`, bound for node `n_hop`, was lost on the fibre it crossed last:
+    /// charges that fibre (the wavelength reserved on it stays reserved, as nOBS's
+    /// dropped control packet leaves its upstream reservations).
+    pub fn control_lost(&mut self, r: &BurstRoute) -> Step {
+        let f = r.path[r.hop as usize - 1];
+        self.fibres[f as usize].c.lost[BurstLoss::Control] += 1;
+        Step::Lost(BurstLoss::Control, f)
     }
 }

@@ -940,6 +940,7 @@ impl Edges {
                 lost_no_wavelength: s.lost[BurstLoss::NoWavelength],
                 lost_offset_too_short: s.lost[BurstLoss::OffsetTooShort],
                 lost_random: s.lost[BurstLoss::Random],
+                lost_control: s.lost[BurstLoss::Control],
                 lost_injected: s.lost[BurstLoss::Injected],
                 loss_prob: ratio(lost, s.bursts),
                 mean_bytes: ratio(s.bytes_sum, s.bursts),

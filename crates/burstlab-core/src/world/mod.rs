@@ -27,6 +27,7 @@ pub mod core_node;
 pub mod edge;
 mod hint;
 pub mod hosts;
+pub mod ingress;
 pub mod links;
 pub mod packet;
 pub mod probe;
@@ -217,6 +218,11 @@ pub struct World {
     /// (looked at with the memory guard, so it costs the loop nothing per event).
     max_events: u64,
     stopped: Option<ScenarioError>,
+    /// `obs.ingress`: the ingress electronic buffer (`None`: bufferless ingress).
+    ingress: Option<ingress::IngressBuffer>,
+    /// `obs.control.loss`: each BCP is lost on each fibre it crosses with this
+    /// probability, drawn from the `obs/control/loss` substream.
+    control_loss: Option<(f64, crate::rng::RngStream)>,
     /// The world's data have outgrown the caches: the event loop fetches the next
     /// event's link and packet one event ahead. Set by the memory guard's periodic look
     /// when [`World::mem_bytes`] exceeds `lookahead_above` ([`LOOKAHEAD_ABOVE_BYTES`]).
@@ -337,6 +343,22 @@ impl World {
             max_memory: r.max_memory,
             max_events: r.max_events,
             stopped: None,
+            ingress: r
+                .obs
+                .as_ref()
+                .and_then(|o| o.ingress)
+                .map(ingress::IngressBuffer::new),
+            control_loss: r
+                .obs
+                .as_ref()
+                .map(|o| o.control_loss)
+                .filter(|&p| p > 0.0)
+                .map(|p| {
+                    (
+                        p,
+                        crate::rng::RngStream::derive(r.seed, r.replication, "obs/control/loss"),
+                    )
+                }),
         };
         world.hook_on = world.edges.needs_hook();
         world.set_through();
@@ -1142,7 +1164,11 @@ impl World {
             return;
         }
         let core = self.core.as_mut().expect("a queue implies an OBS core");
-        let step = core.depart(now, &mut self.bursts[b as usize].route);
+        let route = &mut self.bursts[b as usize].route;
+        let step = match self.ingress.as_mut() {
+            None => core.depart(now, route),
+            Some(buf) => buf.depart(now, core, route),
+        };
         self.after_step(now, b, step);
     }
 
@@ -1150,6 +1176,14 @@ impl World {
 
     fn bcp(&mut self, now: SimTime, b: u32) {
         let core = self.core.as_mut().expect("a burst implies an OBS core");
+        if let Some((p, rng)) = self.control_loss.as_mut() {
+            // The BCP crossed one fibre to get here: lost on it with `obs.control.loss`.
+            if rng.bernoulli(*p) {
+                let step = core.control_lost(&self.bursts[b as usize].route);
+                self.after_step(now, b, step);
+                return;
+            }
+        }
         let step = core.bcp(now, &mut self.bursts[b as usize].route);
         self.after_step(now, b, step);
     }

@@ -250,7 +250,9 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                     continue;
                 }
                 let (flow_key, class) = match o.classifier {
-                    Classifier::PerFlow => (Some(fi as u32), 0),
+                    // The flow's class sets its queue's offset (obs.class[i].offset,
+                    // extra_offset) and its fallback assembly, as for its path policy.
+                    Classifier::PerFlow => (Some(fi as u32), f.class),
                     Classifier::PerEgress => (None, 0),
                     Classifier::PerClass => (None, f.class),
                 };
@@ -261,7 +263,9 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                 }
                 let next_q = qmap.len();
                 let cfg: AssemblerConfig = match o.classifier {
-                    Classifier::PerFlow => f.assembly,
+                    Classifier::PerFlow => f
+                        .assembly
+                        .or_else(|| o.classes.get(class as usize).and_then(|c| c.assembly)),
                     Classifier::PerClass => o.classes.get(class as usize).and_then(|c| c.assembly),
                     Classifier::PerEgress => None,
                 }
@@ -270,7 +274,9 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                 // ozsarac §2: a window-based assembler follows one TCP sender.
                 let asm_path = match (o.classifier, f.assembly, o.classes.get(class as usize)) {
                     (Classifier::PerFlow, Some(_), _) => format!("flow[{fi}].assembly"),
-                    (Classifier::PerClass, _, Some(c)) if c.assembly.is_some() => {
+                    (Classifier::PerClass | Classifier::PerFlow, _, Some(c))
+                        if c.assembly.is_some() =>
+                    {
                         format!("obs.class[{class}].assembly")
                     }
                     _ if r.node_assembly[ingress as usize].is_some() => {

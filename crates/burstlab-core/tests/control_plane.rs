@@ -1,0 +1,277 @@
+//! The ingress edge and the control plane: settings that select a flow's class and
+//! assembly, and the ingress electronic buffer (`obs.ingress`). Hand-made timelines on
+//! a short chain; UDP sources stand in for TCP.
+
+use burstlab_core::run_toml;
+use burstlab_core::stats::{BurstEvent, BurstLoss, RunResult};
+use burstlab_core::units::SimTime;
+
+/// `s –(1 Gb/s, 1 ms)– E1 –f– C1 … Cn –f– E2 –(1 Gb/s, 1 ms)– d`, fibres 10 Gb/s, 1 ms.
+fn chain(cores: usize, k: u32, obs: &str, flows: &str, duration: &str) -> String {
+    let mut s = format!("[sim]\nduration = \"{duration}\"\ntrace = {{ bursts = true }}\n");
+    let mut path = vec!["E1".to_string()];
+    path.extend((1..=cores).map(|i| format!("C{i}")));
+    path.push("E2".into());
+    s += "[[node]]\nname = \"s\"\nkind = \"host\"\n[[node]]\nname = \"d\"\nkind = \"host\"\n";
+    for (i, n) in path.iter().enumerate() {
+        let kind = if i == 0 || i + 1 == path.len() {
+            "edge"
+        } else {
+            "core"
+        };
+        s += &format!("[[node]]\nname = \"{n}\"\nkind = \"{kind}\"\n");
+    }
+    s += "[[link]]\na = \"s\"\nb = \"E1\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n";
+    s += "[[link]]\na = \"E2\"\nb = \"d\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n";
+    for w in path.windows(2) {
+        s += &format!(
+            "[[fibre]]\na = \"{}\"\nb = \"{}\"\nrate = \"10Gb/s\"\ndelay = \"1ms\"\nwavelengths = {k}\n",
+            w[0], w[1]
+        );
+    }
+    s += "[obs]\n";
+    s += obs;
+    s += "\n";
+    s += flows;
+    s
+}
+
+fn cbr(rate: &str, stop: Option<&str>, extra: &str) -> String {
+    let stop = stop.map_or(String::new(), |t| format!("stop = \"{t}\"\n"));
+    format!("[[flow]]\ntype = \"cbr\"\nsrc = \"s\"\ndst = \"d\"\nrate = \"{rate}\"\npacket_size = 1000\n{stop}{extra}")
+}
+
+fn run(text: &str) -> RunResult {
+    run_toml(text, None, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn err(text: &str) -> String {
+    match run_toml(text, None, None) {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+const TWO_CLASSES: &str = "[[obs.class]]\nname = \"plain\"\n[[obs.class]]\nname = \"slow\"\nextra_offset = \"100us\"\nassembly = { type = \"timer\", tb = \"3ms\" }\n";
+
+// ------------------------------------------------------------ a flow's class and assembly
+
+/// Under `per_flow` a flow's class sets its queue's offset (class 1's extra 100 µs) and,
+/// without an assembly of its own, its assembly (class 1's 3 ms timer). One packet
+/// reaches E1 at 1.008 ms; δ = 10 µs, set-up 5 µs on E1–C1–E2: base offset 25 µs.
+#[test]
+fn per_flow_class_sets_offset_and_default_assembly() {
+    let obs = format!(
+        "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\nswitch_setup = \"5us\"\n{TWO_CLASSES}"
+    );
+    let r0 = run(&chain(1, 1, &obs, &cbr("8Mb/s", Some("0.5ms"), ""), "50ms"));
+    assert_eq!(r0.bursts[0].offset_s, 25e-6);
+    assert_eq!(r0.burst_trace[0].time, SimTime::from_us(2008));
+    let r1 = run(&chain(
+        1,
+        1,
+        &obs,
+        &cbr("8Mb/s", Some("0.5ms"), "class = 1\n"),
+        "50ms",
+    ));
+    assert_eq!(r1.bursts[0].offset_s, 125e-6);
+    assert_eq!(r1.burst_trace[0].time, SimTime::from_us(4008));
+    // The flow's own assembly wins over its class's.
+    let r2 = run(&chain(
+        1,
+        1,
+        &obs,
+        &cbr(
+            "8Mb/s",
+            Some("0.5ms"),
+            "class = 1\nassembly = { type = \"timer\", tb = \"2ms\" }\n",
+        ),
+        "50ms",
+    ));
+    assert_eq!(r2.burst_trace[0].time, SimTime::from_us(3008));
+    assert_eq!(r2.bursts[0].offset_s, 125e-6);
+}
+
+#[test]
+fn per_egress_rejects_a_flow_class_and_a_class_assembly() {
+    let obs = format!("classifier = \"per_egress\"\n{TWO_CLASSES}");
+    let e = err(&chain(1, 1, &obs, &cbr("1Mb/s", None, ""), "1s"));
+    assert!(e.starts_with("obs.class[1].assembly"), "{e}");
+    // Without the class assembly the scenario runs (class 0's path policy)…
+    let plain =
+        "classifier = \"per_egress\"\n[[obs.class]]\n[[obs.class]]\nextra_offset = \"1us\"\n";
+    run(&chain(1, 1, plain, &cbr("1Mb/s", Some("1ms"), ""), "20ms"));
+    // …unless a flow names a class, which per_egress would ignore.
+    let e = err(&chain(
+        1,
+        1,
+        plain,
+        &cbr("1Mb/s", None, "class = 1\n"),
+        "1s",
+    ));
+    assert!(e.starts_with("flow[0].class"), "{e}");
+    assert!(e.contains("per_egress"), "{e}");
+}
+
+// ------------------------------------------------------------ ingress electronic buffer
+
+/// Two flows in per-flow queues (timer 1 ms) on E1–C1–E2 with one wavelength: each
+/// sends 25 packets of 1000 B at 400 Mb/s, so each burst lasts 20 µs at 10 Gb/s, and
+/// B's burst is formed 8 µs after A's (the access link serialises their first
+/// packets): B's reservation overlaps A's. Offset 25 µs (δ 10 µs, set-up 5 µs).
+fn two_bursts(ingress: &str) -> RunResult {
+    let obs = format!(
+        "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\nswitch_setup = \"5us\"\n{ingress}"
+    );
+    let flows = cbr("400Mb/s", Some("0.5ms"), "name = \"A\"\n")
+        + &cbr("400Mb/s", Some("0.5ms"), "name = \"B\"\n");
+    run(&chain(1, 1, &obs, &flows, "50ms"))
+}
+
+fn trace_of(r: &RunResult, queue: u32, ev: BurstEvent) -> burstlab_core::stats::BurstSample {
+    *r.burst_trace
+        .iter()
+        .find(|s| s.queue == queue && s.event == ev)
+        .unwrap_or_else(|| panic!("no {ev:?} of queue {queue}: {:?}", r.burst_trace))
+}
+
+#[test]
+fn bufferless_ingress_loses_the_overlapping_burst() {
+    let r = two_bursts("");
+    let a = trace_of(&r, 0, BurstEvent::Formed);
+    let b = trace_of(&r, 1, BurstEvent::Formed);
+    assert_eq!(a.bytes, 25_000);
+    assert!(
+        b.time > a.time && b.time < a.time + SimTime::from_us(20),
+        "{a:?} {b:?}"
+    );
+    let lost = trace_of(&r, 1, BurstEvent::Lost);
+    assert_eq!(
+        (lost.time, lost.reason),
+        (b.time, Some(BurstLoss::Contention))
+    );
+}
+
+/// With the buffer, B's BCP leaves when A's reservation ends (A formed at tA, 20 µs
+/// long): B is delivered at tA + 20 µs + T + 2 ms (two fibres) + L_B.
+#[test]
+fn buffered_burst_takes_the_earliest_reservation_and_its_bcp_leaves_then() {
+    let r = two_bursts("[obs.ingress]\nmax_wait = \"100us\"\n");
+    let a = trace_of(&r, 0, BurstEvent::Formed);
+    let b = trace_of(&r, 1, BurstEvent::Formed);
+    let la = SimTime::from_ns(a.bytes * 8 / 10);
+    let lb = SimTime::from_ns(b.bytes * 8 / 10);
+    let t = SimTime::from_us(25);
+    let fibres = SimTime::from_ms(2);
+    let da = trace_of(&r, 0, BurstEvent::Delivered);
+    assert_eq!(da.time, a.time + t + fibres + la);
+    let db = trace_of(&r, 1, BurstEvent::Delivered);
+    assert_eq!(db.time, a.time + la + t + fibres + lb);
+    assert!(r.burst_trace.iter().all(|s| s.event != BurstEvent::Lost));
+    assert_eq!(r.obs_links[0].bursts_scheduled, 2);
+    // A wait longer than allowed is contention, as without the buffer.
+    let wait = a.time + la - b.time;
+    let short = format!("[obs.ingress]\nmax_wait = \"{}ps\"\n", wait.0 - 1);
+    let r = two_bursts(&short);
+    assert_eq!(
+        trace_of(&r, 1, BurstEvent::Lost).reason,
+        Some(BurstLoss::Contention)
+    );
+    let exact = format!("[obs.ingress]\nmax_wait = \"{}ps\"\n", wait.0);
+    let r = two_bursts(&exact);
+    assert_eq!(trace_of(&r, 1, BurstEvent::Delivered).time, db.time);
+    // A buffer of one burst holds B (A did not wait); of 10 kB it cannot.
+    let r = two_bursts("[obs.ingress]\nmax_wait = \"1ms\"\nmax_bursts = 1\n");
+    assert_eq!(trace_of(&r, 1, BurstEvent::Delivered).time, db.time);
+    let r = two_bursts("[obs.ingress]\nmax_wait = \"1ms\"\nmax_bytes = \"10kB\"\n");
+    assert_eq!(
+        trace_of(&r, 1, BurstEvent::Lost).reason,
+        Some(BurstLoss::Contention)
+    );
+}
+
+#[test]
+fn ingress_errors_name_their_fields() {
+    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    assert!(c("[obs.ingress]\nmax_bursts = 2").starts_with("obs.ingress"));
+    assert!(c("[obs.ingress]\nmax_wait = \"1ms\"\nmax_bursts = 0")
+        .starts_with("obs.ingress.max_bursts"));
+    assert!(
+        c("[obs.ingress]\nmax_wait = \"1ms\"\nmax_bytes = 0").starts_with("obs.ingress.max_bytes")
+    );
+    assert!(c("[obs.ingress]\nmax_wait = \"-1ms\"").starts_with("obs.ingress.max_wait"));
+    assert!(c("[obs.ingress]\nmax_wait = \"1ms\"\nbogus = 1").contains("bogus"));
+}
+
+// ------------------------------------------------------------ control-packet loss
+
+/// A 1000 B packet every 1 ms and a 1 ms timer: one burst per millisecond over
+/// E1–C1–C2–E2 (three fibres). Each BCP is lost on each fibre with p, so a burst
+/// survives with (1 − p)³; the burst is lost where its BCP would have been processed
+/// (δ = 10 µs after the fibre), charged to that fibre, reason `control_lost`.
+#[test]
+fn control_packet_loss_is_independent_per_fibre_and_has_its_own_reason() {
+    let p = 0.1;
+    let obs = format!(
+        "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\n[obs.control]\nloss = {p}\n"
+    );
+    let r = run(&chain(2, 1, &obs, &cbr("8Mb/s", None, ""), "4s"));
+    let row = &r.bursts[0];
+    let n = row.bursts_sent as f64;
+    assert!(n > 3900.0, "{n}");
+    let lost = row.lost_control as f64;
+    assert_eq!(row.bursts_lost, row.lost_control);
+    let want = 1.0 - (1.0f64 - p).powi(3);
+    let sd = (want * (1.0 - want) / n).sqrt();
+    assert!(
+        (lost / n - want).abs() < 4.0 * sd,
+        "{} vs {want} ± {sd}",
+        lost / n
+    );
+    // Per fibre: offered × p lost there, the offered thinning hop by hop.
+    for f in r.obs_links.iter().filter(|f| f.bursts_offered > 0) {
+        let m = f.bursts_offered as f64;
+        let sd = (p * (1.0 - p) / m).sqrt();
+        let got = f.lost_control as f64 / m;
+        assert!((got - p).abs() < 4.0 * sd, "{} {}: {got}", f.from, f.to);
+    }
+    // Timeline: a burst formed at t0 whose BCP is lost on fibre j (0-based) is lost at
+    // t0 + (j + 1)·(1 ms + 10 µs).
+    let formed: std::collections::HashMap<u64, SimTime> = r
+        .burst_trace
+        .iter()
+        .filter(|s| s.event == BurstEvent::Formed)
+        .map(|s| (s.burst, s.time))
+        .collect();
+    let names: Vec<(&str, &str)> = r
+        .obs_links
+        .iter()
+        .map(|f| (f.from.as_str(), f.to.as_str()))
+        .collect();
+    let mut seen = 0;
+    for s in r.burst_trace.iter().filter(|s| s.event == BurstEvent::Lost) {
+        assert_eq!(s.reason, Some(BurstLoss::Control));
+        let hop = match names[s.fibre.unwrap() as usize] {
+            ("E1", "C1") => 1,
+            ("C1", "C2") => 2,
+            ("C2", "E2") => 3,
+            other => panic!("{other:?}"),
+        };
+        let step = SimTime::from_ms(1) + SimTime::from_us(10);
+        assert_eq!(s.time, formed[&s.burst] + SimTime(step.0 * hop));
+        seen += 1;
+    }
+    assert_eq!(seen as u64, row.lost_control);
+    // Off (or 0): no draw, nothing lost.
+    let r0 = run(&chain(
+        2,
+        1,
+        "assembly = { type = \"timer\", tb = \"1ms\" }\n[obs.control]\nloss = 0\n",
+        &cbr("8Mb/s", None, ""),
+        "1s",
+    ));
+    assert_eq!(r0.bursts[0].bursts_lost, 0);
+    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    assert!(c("[obs.control]\nloss = 1.5").starts_with("obs.control.loss"));
+    assert!(c("[obs.control]\nbogus = 1").contains("bogus"));
+}
