@@ -1366,6 +1366,10 @@ impl World {
             .core
             .as_ref()
             .map_or_else(Vec::new, |core| core.rows(names, obs_span));
+        let obs_channels = self
+            .core
+            .as_ref()
+            .map_or_else(Vec::new, |core| core.channel_rows(names, obs_span));
         let obs_flows = if self.obs_enabled {
             let crosses: Vec<bool> = (0..self.hosts.len())
                 .map(|fi| {
@@ -1395,6 +1399,7 @@ impl World {
             bursts,
             obs_links,
             obs_flows,
+            obs_channels,
             burst_hist,
             burst_trace: traces.bursts,
             goodput_trace: traces.goodput,
