@@ -791,6 +791,15 @@ pub enum FdlCapacity {
     Many,
 }
 
+/// Which segment of a contending burst is dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Segmentation {
+    /// Head-dropping: the contending burst loses its head up to the end of the
+    /// reservation it overlaps (the earlier, scheduled burst is untouched).
+    Head,
+}
+
 /// Where a pool of wavelength converters sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -821,6 +830,10 @@ pub struct ContentionSpec {
     /// Pools per `node` or per output `fibre`.
     #[serde(default)]
     pub converter_scope: Option<ConverterScope>,
+    /// Burst segmentation: on contention, drop only the head of the contending burst
+    /// that overlaps the scheduled one (`head`), delivering the rest.
+    #[serde(default)]
+    pub segmentation: Option<Segmentation>,
     /// Adds the `obs_channels` table: per fibre and wavelength, bursts scheduled, busy
     /// time, bursts lost waiting for it, FDL and converter use.
     #[serde(default)]
@@ -835,13 +848,24 @@ pub struct ResolvedContention {
     /// 0 = no converter pool.
     pub converters: u32,
     pub converter_scope: ConverterScope,
+    pub segmentation: Option<Segmentation>,
     pub per_wavelength: bool,
 }
 
 impl ContentionSpec {
     /// Validates into a [`ResolvedContention`]; `any_continuity` says whether some
     /// fabric enforces wavelength continuity (converters are useless otherwise).
-    pub fn resolve(&self, any_continuity: bool) -> Result<ResolvedContention, ScenarioError> {
+    pub fn resolve(
+        &self,
+        any_continuity: bool,
+        all_jit: bool,
+    ) -> Result<ResolvedContention, ScenarioError> {
+        if self.segmentation.is_some() && all_jit {
+            return Err(e(
+                "obs.contention.segmentation",
+                "needs JET signalling somewhere (JIT reserves from BCP processing, so no head can be cut)",
+            ));
+        }
         let f = |s: &str| format!("obs.contention.{s}");
         let mut fdl = Vec::with_capacity(self.fdl.len());
         for (i, d) in self.fdl.iter().enumerate() {
@@ -892,6 +916,7 @@ impl ContentionSpec {
             fdl_capacity: self.fdl_capacity.unwrap_or_default(),
             converters,
             converter_scope: self.converter_scope.unwrap_or_default(),
+            segmentation: self.segmentation,
             per_wavelength: self.per_wavelength,
         })
     }
@@ -1629,7 +1654,10 @@ impl ScenarioSpec {
             let mut o = self.resolve_obs(&obs_spec, max_pkts_per_burst, &nodes, &by_name)?;
             // --- contention resolution at core nodes ---
             if let Some(c) = &obs_spec.contention {
-                o.contention = c.resolve(fabrics.iter().any(|f| !f.conversion))?;
+                o.contention = c.resolve(
+                    fabrics.iter().any(|f| !f.conversion),
+                    fabrics.iter().all(|f| f.signalling == Signalling::Jit),
+                )?;
             }
             Some(o)
         };

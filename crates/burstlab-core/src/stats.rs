@@ -312,6 +312,8 @@ pub struct ObsChannelRow {
     pub bursts_via_fdl: u64,
     /// Bursts scheduled here through a converter of a limited pool.
     pub bursts_converted: u64,
+    /// Bursts scheduled here with their head cut (`obs.contention.segmentation`).
+    pub bursts_segmented: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

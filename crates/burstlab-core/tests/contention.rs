@@ -294,3 +294,53 @@ fn bad_contention_settings_name_the_field() {
     .to_string();
     assert!(err.contains("fdls"), "{err}");
 }
+
+/// Head-dropping segmentation: A (one 1000 B packet, 0.8 µs) holds C1 → E2 when B (five
+/// 1000 B packets, 4 µs) arrives 100 ns later. Without segmentation B is lost whole; with
+/// it B keeps `[0.8, 4.1)` µs: its first 0.7 µs (875 bytes at 10 Gb/s) are cut, which
+/// loses its first packet only; the other four arrive when B alone would have.
+#[test]
+fn head_dropping_loses_only_the_overlapping_packets() {
+    let mk = |obs: &str| {
+        star(&["0s", "100ns"], 1, obs).replace(
+            "src = \"s1\"\ndst = \"d\"\nrate = \"8Mb/s\"",
+            "src = \"s1\"\ndst = \"d\"\nrate = \"80Mb/s\"",
+        )
+    };
+    let alone = run(&star(&["100ns"], 1, "").replace("8Mb/s", "80Mb/s"));
+    assert_eq!(alone.flows[0].segments_received, 5);
+    let b_alone = fate(&alone, 0).0.unwrap();
+    let r = run(&mk(""));
+    assert_eq!(r.flows[1].segments_received, 0);
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+    let r = run(&mk(
+        "[obs.contention]\nsegmentation = \"head\"\nper_wavelength = true\n",
+    ));
+    assert_eq!(r.flows[0].segments_received, 1, "A untouched");
+    assert_eq!(r.flows[1].segments_received, 4, "B loses its first packet");
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)).0,
+        Some(b_alone),
+        "B's tail is on time"
+    );
+    let out = r
+        .obs_channels
+        .iter()
+        .find(|c| c.from == "C1" && c.to == "E2")
+        .unwrap();
+    assert_eq!((out.bursts_scheduled, out.bursts_segmented), (2, 1));
+    // Reserved: A's 0.8 µs and B's kept [0.8, 4.1) µs.
+    assert_eq!(out.busy_s, 0.8e-6 + 3.3e-6);
+    // JIT everywhere cannot cut a head: an error naming the field.
+    let err = run_toml(
+        &mk("signalling = \"jit\"\n[obs.contention]\nsegmentation = \"head\"\n"),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("obs.contention.segmentation"), "{err}");
+}

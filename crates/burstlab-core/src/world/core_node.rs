@@ -37,7 +37,7 @@
 
 use crate::obs::{ChannelSet, SchedulerKind};
 use crate::rng::RngStream;
-use crate::scenario::{ConverterScope, FdlCapacity, ResolvedContention};
+use crate::scenario::{ConverterScope, FdlCapacity, ResolvedContention, Segmentation};
 use crate::stats::{BurstLoss, LossCounts, ObsChannelRow, ObsLinkRow};
 use crate::units::{BitRate, SimTime};
 
@@ -93,6 +93,8 @@ struct ChannelCounters {
     via_fdl: u64,
     /// Bursts scheduled here through a limited converter.
     converted: u64,
+    /// Bursts scheduled here with their head cut (segmentation).
+    segmented: u64,
 }
 
 struct Fibre {
@@ -112,6 +114,8 @@ enum Via {
     Converter,
     /// After fibre delay line `0` (index into the node's lines).
     Fdl(usize, bool),
+    /// With `0` more bytes cut from its head (segmentation).
+    Segment(u64),
 }
 
 /// Contention resolution state (`[obs.contention]`, docs/topics/contention.md).
@@ -137,6 +141,7 @@ struct Contention {
     per_fibre: bool,
     /// Converter pools, indexed by node (`node` scope) or fibre (`fibre` scope).
     pools: Vec<ChannelSet>,
+    seg_head: bool,
     per_wavelength: bool,
 }
 
@@ -156,6 +161,9 @@ pub struct BurstRoute {
     pub channel: u32,
     pub bytes: u64,
     pub has_data: bool,
+    /// Bytes cut from the burst's head by segmentation (`obs.contention.segmentation`);
+    /// the packets that start within them are lost at the egress.
+    pub cut_bytes: u64,
 }
 
 /// The outcome of one BCP processing step.
@@ -251,6 +259,7 @@ impl Core {
             pools: (0..pools)
                 .map(|_| ChannelSet::new(c.converters as usize, SchedulerKind::LaucVf))
                 .collect(),
+            seg_head: c.segmentation == Some(Segmentation::Head),
             per_wavelength: c.per_wavelength,
         };
         self
@@ -309,13 +318,19 @@ impl Core {
             let fi = nth(self, k);
             let f = &mut self.fibres[fi as usize];
             let end = r.arrive + burst_time(f.p.rate, r.bytes);
-            let start = if jit { now } else { r.arrive };
+            let start = if jit {
+                now
+            } else if r.cut_bytes > 0 {
+                r.arrive + f.p.rate.tx_time(r.cut_bytes)
+            } else {
+                r.arrive
+            };
             f.cs.release_before(now);
             if let Some(c) = Self::try_on(f, free_choice, r.channel, start, end) {
                 return self.commit(i, fi, c, start, end, r, Via::Direct);
             }
         }
-        if i > 0 && (!self.cont.fdl.is_empty() || self.cont.converters > 0) {
+        if i > 0 && (!self.cont.fdl.is_empty() || self.cont.converters > 0 || self.cont.seg_head) {
             for k in 0..=n_alt {
                 let fi = nth(self, k);
                 if let Some((c, start, end, via)) = self.resolve(now, r, fi, jit, free_choice) {
@@ -422,6 +437,30 @@ impl Core {
                 }
             }
         }
+        // (4) segmentation, head-dropping (JET only): keep the tail `[t*, end)` that a
+        // channel can take, the head before `t*` is dropped.
+        if cont.seg_head && !jit {
+            let rate = f.p.rate;
+            let s0 = a + rate.tx_time(r.cut_bytes);
+            let end = a + len;
+            if s0 < end {
+                let want = if free_choice {
+                    None
+                } else {
+                    Some(r.channel as usize)
+                };
+                if let Some((c, t)) = f.cs.head_cut(s0, end, want) {
+                    // Bytes whose transmission starts before t* (whole picoseconds,
+                    // rounded up: a byte partly cut is lost).
+                    let cut =
+                        ((t - s0).0 as u128 * rate.bps() as u128).div_ceil(8 * 1_000_000_000_000);
+                    let total = r.cut_bytes + cut as u64;
+                    if total < r.bytes && f.cs.reserve_on(c, t, end) {
+                        return Some((c as u32, t, end, Via::Segment(cut as u64)));
+                    }
+                }
+            }
+        }
         None
     }
 
@@ -458,6 +497,10 @@ impl Core {
                 ch.via_fdl += 1;
                 ch.converted += conv as u64;
             }
+            Via::Segment(cut) => {
+                ch.segmented += 1;
+                r.cut_bytes += cut;
+            }
         }
         r.path[i] = fi;
         // The burst leaves this node `d` later (fibre delay line); so it arrives later
@@ -487,6 +530,7 @@ impl Core {
         r.hop = 0;
         r.arrive = now + r.offset;
         r.channel = 0;
+        r.cut_bytes = 0;
         if let Err(s) = self.reserve(now, r, 0) {
             return s;
         }
@@ -589,6 +633,7 @@ impl Core {
                     bursts_lost_no_wavelength: ch.lost,
                     bursts_via_fdl: ch.via_fdl,
                     bursts_converted: ch.converted,
+                    bursts_segmented: ch.segmented,
                 });
             }
         }

@@ -1183,7 +1183,19 @@ impl World {
                 self.pkts.prefetch(id);
             }
         }
+        // Segmentation (obs.contention.segmentation, docs/topics/contention.md): the
+        // packets that start within the bytes cut from the head are lost.
+        let cut = self.bursts[b as usize].route.cut_bytes;
+        let mut at = 0u64;
         for (i, &id) in list.iter().enumerate() {
+            if cut > 0 {
+                let start = at;
+                at += u64::from(self.pkts.hdr(id).bytes);
+                if start < cut {
+                    self.drop_packet(now, id);
+                    continue;
+                }
+            }
             if self.lookahead {
                 if let Some(&ahead) = list.get(i + BURST_RECORDS_AHEAD) {
                     self.pkts.prefetch(ahead);
