@@ -393,6 +393,8 @@ SECTIONS = [
     ("obs.loss", "`[obs.loss]`", "Independent random burst loss."),
     ("obs.drop_burst[]", "`[[obs.drop_burst]]`", "Deterministic burst drops."),
     ("obs.class[]", "`[[obs.class]]`", "Per-class overrides (`per_class` classifier)."),
+    ("obs.contention", "`[obs.contention]`",
+     "Contention resolution at the nodes after the ingress (topics/contention.md)."),
     ("*.assembly", "Assembly tables",
      "`obs.assembly`, `node[].assembly`, `flow[].assembly` and `obs.class[].assembly` take the "
      "same keys (the `AssemblySpec` struct); which keys apply depends on `type`."),

@@ -182,6 +182,9 @@ class Result:
             ``mean_data_pkts``, ACK bursts, assembly delay).
         obs_links: OBS, one row per fibre direction (bursts offered/scheduled, losses by
             reason, loss probability, wavelength utilisation).
+        obs_channels: OBS, one row per fibre direction and wavelength when
+            ``obs.contention.per_wavelength`` is on (bursts scheduled, busy time in s,
+            utilisation, bursts lost waiting for it, bursts via an FDL or a converter).
         obs_flows: OBS, one row per flow crossing an OBS network (its S as
             ``mean_segments_per_burst``, ACK bursts, bursts lost, assembly delay).
         burst_hist: OBS, packets-per-burst histogram (queue, pkts_lo, pkts_hi, count).
@@ -206,6 +209,7 @@ class Result:
         bursts: pd.DataFrame
         obs_links: pd.DataFrame
         obs_flows: pd.DataFrame
+        obs_channels: pd.DataFrame
         burst_hist: pd.DataFrame
         burst_trace: pd.DataFrame
         goodput_trace: pd.DataFrame

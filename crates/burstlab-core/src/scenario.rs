@@ -785,6 +785,12 @@ pub struct ObsSpec {
     /// The control channel: loss of burst control packets.
     #[serde(default)]
     pub control: Option<ControlSpec>,
+    // --- contention resolution at core nodes (docs/topics/contention.md) ---
+    /// Contention resolution inside the OBS network (`[obs.contention]`): fibre delay
+    /// lines, limited wavelength converters, per-wavelength statistics. All off by
+    /// default.
+    #[serde(default)]
+    pub contention: Option<ContentionSpec>,
 }
 
 /// The `[obs.control]` table: the control channel that carries burst control packets.
@@ -814,6 +820,152 @@ pub struct IngressSpec {
     pub max_bytes: Option<Size>,
 }
 
+// --- contention resolution at core nodes (docs/topics/contention.md) ---
+
+/// Whether a fibre delay line holds one burst at a time or any number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FdlCapacity {
+    /// One burst at a time: the line is busy from the burst's head entering until its
+    /// tail leaves, `[a, a + D + L)` (nOBS `FDLBURSTCAP = 1`).
+    #[default]
+    One,
+    /// Any number of bursts inside; only their entries must not overlap, `[a, a + L)`
+    /// (nOBS `FDLBURSTCAP = 0`).
+    Many,
+}
+
+/// Which segment of a contending burst is dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Segmentation {
+    /// Head-dropping: the contending burst loses its head up to the end of the
+    /// reservation it overlaps (the earlier, scheduled burst is untouched).
+    Head,
+}
+
+/// Where a pool of wavelength converters sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ConverterScope {
+    /// One pool per node, shared by all its output fibres (nOBS `converternumber_`).
+    #[default]
+    Node,
+    /// One pool per output fibre.
+    Fibre,
+}
+
+/// `[obs.contention]`: contention resolution applied where a burst arrives on a fibre
+/// (every OBS node after the ingress; the ingress still drops, as before).
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ContentionSpec {
+    /// Fibre delay line lengths, tried in this order when no wavelength is free at a
+    /// burst's arrival (one set of lines per node, shared by its output fibres).
+    #[serde(default)]
+    pub fdl: Vec<Dur>,
+    /// Capacity of every delay line: `one` burst at a time or `many`.
+    #[serde(default)]
+    pub fdl_capacity: Option<FdlCapacity>,
+    /// Wavelength converters per pool, used when wavelength continuity (`conversion =
+    /// false`) finds the burst's wavelength busy.
+    #[serde(default)]
+    pub converters: Option<u32>,
+    /// Pools per `node` or per output `fibre`.
+    #[serde(default)]
+    pub converter_scope: Option<ConverterScope>,
+    /// Burst segmentation: on contention, drop only the head of the contending burst
+    /// that overlaps the scheduled one (`head`), delivering the rest.
+    #[serde(default)]
+    pub segmentation: Option<Segmentation>,
+    /// Adds the `obs_channels` table: per fibre and wavelength, bursts scheduled, busy
+    /// time, bursts lost waiting for it, FDL and converter use.
+    #[serde(default)]
+    pub per_wavelength: bool,
+}
+
+/// Resolved `[obs.contention]`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResolvedContention {
+    pub fdl: Vec<SimTime>,
+    pub fdl_capacity: FdlCapacity,
+    /// 0 = no converter pool.
+    pub converters: u32,
+    pub converter_scope: ConverterScope,
+    pub segmentation: Option<Segmentation>,
+    pub per_wavelength: bool,
+}
+
+impl ContentionSpec {
+    /// Validates into a [`ResolvedContention`]; `any_continuity` says whether some
+    /// fabric enforces wavelength continuity (converters are useless otherwise).
+    pub fn resolve(
+        &self,
+        any_continuity: bool,
+        all_jit: bool,
+    ) -> Result<ResolvedContention, ScenarioError> {
+        if self.segmentation.is_some() && all_jit {
+            return Err(e(
+                "obs.contention.segmentation",
+                "needs JET signalling somewhere (JIT reserves from BCP processing, so no head can be cut)",
+            ));
+        }
+        let f = |s: &str| format!("obs.contention.{s}");
+        let mut fdl = Vec::with_capacity(self.fdl.len());
+        for (i, d) in self.fdl.iter().enumerate() {
+            if d.0 == SimTime::ZERO {
+                return Err(e(
+                    f(&format!("fdl[{i}]")),
+                    "a fibre delay line must be longer than 0",
+                ));
+            }
+            fdl.push(d.0);
+        }
+        if fdl.len() > 64 {
+            return Err(e(
+                f("fdl"),
+                format!("at most 64 delay lines per node (got {})", fdl.len()),
+            ));
+        }
+        if self.fdl_capacity.is_some() && fdl.is_empty() {
+            return Err(e(
+                f("fdl_capacity"),
+                "needs delay lines (obs.contention.fdl)",
+            ));
+        }
+        let converters = self.converters.unwrap_or(0);
+        if self.converters == Some(0) {
+            return Err(e(
+                f("converters"),
+                "must be at least 1 (leave it out for none)",
+            ));
+        }
+        if converters > 4096 {
+            return Err(e(
+                f("converters"),
+                format!("at most 4096 per pool (got {converters})"),
+            ));
+        }
+        if converters > 0 && !any_continuity {
+            return Err(e(
+                f("converters"),
+                "has no effect: every node converts fully (set obs.conversion = false or a fabric's conversion = false)",
+            ));
+        }
+        if self.converter_scope.is_some() && converters == 0 {
+            return Err(e(f("converter_scope"), "needs obs.contention.converters"));
+        }
+        Ok(ResolvedContention {
+            fdl,
+            fdl_capacity: self.fdl_capacity.unwrap_or_default(),
+            converters,
+            converter_scope: self.converter_scope.unwrap_or_default(),
+            segmentation: self.segmentation,
+            per_wavelength: self.per_wavelength,
+        })
+    }
+}
+
 impl Default for ObsSpec {
     fn default() -> Self {
         ObsSpec {
@@ -835,6 +987,7 @@ impl Default for ObsSpec {
             classes: Vec::new(),
             ingress: None,
             control: None,
+            contention: None,
         }
     }
 }
@@ -1122,6 +1275,8 @@ pub struct ResolvedObs {
     pub ingress: Option<ResolvedIngress>,
     /// `obs.control.loss` (0: no control-packet loss).
     pub control_loss: f64,
+    /// `[obs.contention]` (all off when absent).
+    pub contention: ResolvedContention,
 }
 
 /// `obs.ingress`, resolved.
@@ -1554,7 +1709,15 @@ impl ScenarioSpec {
         let obs = if fibres.is_empty() && self.obs.is_none() {
             None
         } else {
-            Some(self.resolve_obs(&obs_spec, max_pkts_per_burst, &nodes, &by_name)?)
+            let mut o = self.resolve_obs(&obs_spec, max_pkts_per_burst, &nodes, &by_name)?;
+            // --- contention resolution at core nodes ---
+            if let Some(c) = &obs_spec.contention {
+                o.contention = c.resolve(
+                    fabrics.iter().any(|f| !f.conversion),
+                    fabrics.iter().all(|f| f.signalling == Signalling::Jit),
+                )?;
+            }
+            Some(o)
         };
         // Adjacency (directed) for routing and route checks: links and fibres.
         let mut adj: Vec<Vec<u32>> = vec![Vec::new(); nodes.len()];
@@ -1886,6 +2049,7 @@ impl ScenarioSpec {
                     })
                 }
             },
+            contention: ResolvedContention::default(),
         })
     }
 }

@@ -128,6 +128,10 @@ pub struct RunResult {
     pub obs_links: Vec<ObsLinkRow>,
     /// OBS: one row per flow crossing an OBS network.
     pub obs_flows: Vec<ObsFlowRow>,
+    /// OBS: one row per fibre direction and wavelength (`obs.contention.per_wavelength`;
+    /// absent from the serialised result when off).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub obs_channels: Vec<ObsChannelRow>,
     /// OBS: packets-per-burst histogram per queue (non-empty bins).
     pub burst_hist: Vec<BurstHistRow>,
     /// OBS: opt-in burst trace.
@@ -293,6 +297,32 @@ pub struct BurstRow {
 /// switched onto (contention, no wavelength), was travelling on (offset too short at the
 /// downstream node), or was lost on (random; per-path random loss is charged to the
 /// path's last fibre).
+/// One row per fibre direction and wavelength (`obs.contention.per_wavelength`).
+/// Counters cover `[warmup, end)`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ObsChannelRow {
+    pub fibre: u32,
+    pub from: String,
+    pub to: String,
+    /// Wavelength (data channel) index on the fibre.
+    pub channel: u32,
+    pub bursts_scheduled: u64,
+    /// Time reserved on this wavelength (JET: the bursts' passages; JIT: from BCP
+    /// processing).
+    pub busy_s: f64,
+    /// busy_s / measured span.
+    pub utilisation: f64,
+    /// Bursts lost under wavelength continuity because this wavelength was busy (their
+    /// `no_wavelength` losses, charged to the fibre).
+    pub bursts_lost_no_wavelength: u64,
+    /// Bursts scheduled here after a fibre delay line.
+    pub bursts_via_fdl: u64,
+    /// Bursts scheduled here through a converter of a limited pool.
+    pub bursts_converted: u64,
+    /// Bursts scheduled here with their head cut (`obs.contention.segmentation`).
+    pub bursts_segmented: u64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct ObsLinkRow {
     pub fibre: u32,
@@ -675,6 +705,7 @@ impl RunResult {
             t("bursts", true, rows(&self.bursts)),
             t("obs_links", true, rows(&self.obs_links)),
             t("obs_flows", true, rows(&self.obs_flows)),
+            t("obs_channels", true, rows(&self.obs_channels)),
             t("burst_hist", true, rows(&self.burst_hist)),
             t("cwnd_estimates", true, rows(&self.cwnd_estimates)),
             t(

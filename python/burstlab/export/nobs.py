@@ -372,6 +372,23 @@ def to_nobs(
     # optical/op-sragent.cc: LinkReservation_.recv(pkt, conversiontype_): 1 = any
     # wavelength, 2 = the one the burst used on the previous fibre.
     conversiontype = 1 if conversion else 2
+    # --- contention resolution (docs/topics/contention.md) ---------------------------------
+    # optical/op-sragent.cc: nodetype_ 1 = converters, 2 = FDLs, 3 = both, tried at every
+    # node after the ingress, as burstlab's [obs.contention].
+    cont: Mapping[str, Any] = obs.get("contention") or {}
+    fdls = [parse_time(x) for x in cont.get("fdl", []) or []]
+    converters = int(cont.get("converters", 0) or 0)
+    if converters and str(cont.get("converter_scope", "node")) != "node":
+        raise _err("obs.contention.converter_scope", "nOBS's converters are a pool per node")
+    if fdls and converters:
+        warnings.append("obs.contention: with both converters and FDLs, nOBS's last "
+                        "attempt (an FDL with conversion) books no converter "
+                        "(optical/op-sragent.cc, nodetype_ 3); burstlab books one")
+    if converters and switchtime > 0:
+        warnings.append("obs.contention.converters: nOBS keeps SWITCHTIME between two "
+                        "bursts on one converter; burstlab's converter is free at once")
+    nodetype = (1 if converters else 0) + (2 if fdls else 0)
+    fdl_cap = 1 if str(cont.get("fdl_capacity", "one")) == "one" else 0
 
     # --- electronic links: each host hangs off one edge -----------------------------------
     host_edge: dict[str, str] = {}
@@ -458,6 +475,9 @@ def to_nobs(
     w(f"    $settings set JET_TYPE {jet_type}")
     w(f"    $settings set LINKSPEED {_num(linkspeed)}")
     w("    $settings set BURST_HEADER 0 ;  # burstlab's burst is its packets' bytes")
+    if fdls:
+        w(f"    $settings set FDLBURSTCAP {fdl_cap}")
+        w("    $settings set FDLSWITCHTIME 0 ;  # burstlab's delay lines need no guard")
     w(f"    $settings set MAX_DEST {max_dest}")
     w(f"    $settings set MAX_FLOW_QUEUE {flow_queues}")
     if max_delayed:
@@ -481,11 +501,13 @@ def to_nobs(
         w(f"set n({k}) [$ns OpNode]  ;# {n} ({kinds[n]})")
         w(f"set sa [$n({k}) set src_agent_]")
         w(f"$sa optic_nodes {opt_ids}")
-        w("$sa set nodetype_ 0")
+        w(f"$sa set nodetype_ {nodetype}")
         w(f"$sa set conversiontype_ {conversiontype}")
-        w("$sa set converternumber_ 0")
-        w("$sa set fdlnumber_ 0")
+        w(f"$sa set converternumber_ {converters}")
+        w(f"$sa set fdlnumber_ {len(fdls)}")
         w("$sa create")
+        if fdls:
+            w("$sa fdl_size " + " ".join(_t(d) for d in fdls))
         w(f"$sa set ackdontburst {ackdontburst}")
         w(f"set ba [$n({k}) set burst_agent_]")
         w("$ba burst_create")

@@ -285,6 +285,43 @@ impl ChannelSet {
         ok
     }
 
+    /// Burst segmentation, head-dropping (docs/topics/contention.md): the latest start
+    /// `t*` with `start ≤ t* < end` such that `[t*, end)` can be reserved by the policy on
+    /// `channel` (or on any channel when `None`), minimising the dropped head `t* −
+    /// start`; ties → lowest index. LAUC-VF may use a void; FFUC/LAUC need `t*` at or
+    /// past the horizon. Does not reserve.
+    pub fn head_cut(
+        &self,
+        start: SimTime,
+        end: SimTime,
+        channel: Option<usize>,
+    ) -> Option<(usize, SimTime)> {
+        assert!(start < end);
+        let mut best: Option<(usize, SimTime)> = None;
+        let range = match channel {
+            Some(c) if c < self.channels.len() => c..c + 1,
+            Some(_) => return None,
+            None => 0..self.channels.len(),
+        };
+        for c in range {
+            let ch = &self.channels[c];
+            let t = if self.kind.fills_voids() {
+                // The last reservation starting before `end` bounds the segment: it
+                // must end before `end`, and the segment starts at its end (or at
+                // `start` if it ends earlier: then nothing overlaps).
+                let i = ch.res.partition_point(|r| r.start < end);
+                let prev_end = if i > 0 { ch.res[i - 1].end } else { ch.floor };
+                start.max(prev_end)
+            } else {
+                start.max(self.horizon[c])
+            };
+            if t < end && best.is_none_or(|(_, b)| t < b) {
+                best = Some((c, t));
+            }
+        }
+        best
+    }
+
     fn insert(&mut self, c: usize, r: Reservation) {
         let ch = &mut self.channels[c];
         let i = ch.res.partition_point(|x| x.start < r.start);
@@ -589,6 +626,23 @@ mod tests {
             assert_eq!(cs.reserve(t(5), t(6)), None, "{kind:?}");
             assert_eq!(cs.stored(), 4);
         }
+    }
+
+    #[test]
+    fn head_cut_keeps_the_longest_tail() {
+        let vf = timeline(SchedulerKind::LaucVf);
+        // [5, 15): ch0 is free from 10, ch1 and ch2 not before 15.
+        assert_eq!(vf.head_cut(t(5), t(15), None), Some((0, t(10))));
+        // [5, 55) on ch1 would overlap [50, 60): ch0 from 10 beats ch2 from 30.
+        assert_eq!(vf.head_cut(t(5), t(55), None), Some((0, t(10))));
+        assert_eq!(vf.head_cut(t(5), t(55), Some(2)), Some((2, t(30))));
+        // LAUC-VF cuts into a void: [25, 45) fits ch1's void whole.
+        assert_eq!(vf.head_cut(t(25), t(45), Some(1)), Some((1, t(25))));
+        // LAUC never uses the void: ch1's horizon 60 is past the end.
+        let la = timeline(SchedulerKind::Lauc);
+        assert_eq!(la.head_cut(t(25), t(45), Some(1)), None);
+        assert_eq!(la.head_cut(t(5), t(35), None), Some((0, t(10))));
+        assert_eq!(la.head_cut(t(5), t(35), Some(7)), None, "no such channel");
     }
 
     #[test]

@@ -37,7 +37,8 @@
 
 use crate::obs::{ChannelSet, SchedulerKind};
 use crate::rng::RngStream;
-use crate::stats::{BurstLoss, LossCounts, ObsLinkRow};
+use crate::scenario::{ConverterScope, FdlCapacity, ResolvedContention, Segmentation};
+use crate::stats::{BurstLoss, LossCounts, ObsChannelRow, ObsLinkRow};
 use crate::units::{BitRate, SimTime};
 
 /// One switching fabric of an OBS node (hybrid §II: a slow MEMS and a fast SOA fabric
@@ -81,12 +82,67 @@ struct FibreCounters {
     reserved_ps: u128,
 }
 
+/// Per-wavelength counters (`obs_channels`), indexed by channel.
+#[derive(Clone, Copy, Debug, Default)]
+struct ChannelCounters {
+    scheduled: u64,
+    reserved_ps: u128,
+    /// Bursts lost under wavelength continuity because this channel was busy.
+    lost: u64,
+    /// Bursts scheduled here after a fibre delay line.
+    via_fdl: u64,
+    /// Bursts scheduled here through a limited converter.
+    converted: u64,
+    /// Bursts scheduled here with their head cut (segmentation).
+    segmented: u64,
+}
+
 struct Fibre {
     p: FibreParams,
     cs: ChannelSet,
     /// Parallel fibres (same ends, same fabrics), this one excluded, in index order.
     parallel: Vec<u32>,
     c: FibreCounters,
+    ch: Vec<ChannelCounters>,
+}
+
+/// How a reservation was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Via {
+    Direct,
+    /// Through a converter of a limited pool.
+    Converter,
+    /// After fibre delay line `0` (index into the node's lines).
+    Fdl(usize, bool),
+    /// With `0` more bytes cut from its head (segmentation).
+    Segment(u64),
+}
+
+/// Contention resolution state (`[obs.contention]`, docs/topics/contention.md).
+///
+/// Semantics follow nOBS's `OpSRAgent` (`nodetype_` 1–3): at a node after the
+/// ingress, when the burst finds no wavelength, try (1) a free converter of the pool
+/// with full conversion, then (2) each delay line in order with the node's own
+/// conversion setting, then (3) each delay line with a converter. A delay line `D` is
+/// free when its occupancy interval is free: `[a, a + D + L)` with capacity `one`,
+/// `[a, a + L)` with `many` (nOBS `OpFDLSchedule::ScheduleBurst`); the output fibre is
+/// then reserved `[a + D, a + D + L)` (JET) and the burst arrives `D` later at every
+/// following node (its offset grows by `D`, the BCP is not delayed). A converter is
+/// busy while the burst passes through it, `[a, a + L)` (after the line, `[a + D, a +
+/// D + L)`).
+#[derive(Default)]
+struct Contention {
+    fdl: Vec<SimTime>,
+    fdl_one: bool,
+    /// Delay lines, `node * fdl.len() + k`; each a one-channel set (void filling, so
+    /// out-of-order JET requests are handled exactly).
+    lines: Vec<ChannelSet>,
+    converters: u32,
+    per_fibre: bool,
+    /// Converter pools, indexed by node (`node` scope) or fibre (`fibre` scope).
+    pools: Vec<ChannelSet>,
+    seg_head: bool,
+    per_wavelength: bool,
 }
 
 /// Where a burst is on its path; owned by the burst, updated by the core.
@@ -105,6 +161,9 @@ pub struct BurstRoute {
     pub channel: u32,
     pub bytes: u64,
     pub has_data: bool,
+    /// Bytes cut from the burst's head by segmentation (`obs.contention.segmentation`);
+    /// the packets that start within them are lost at the egress.
+    pub cut_bytes: u64,
 }
 
 /// The outcome of one BCP processing step.
@@ -132,6 +191,7 @@ pub struct Core {
     fabrics: Vec<Fabric>,
     fibres: Vec<Fibre>,
     loss: LossModel,
+    cont: Contention,
 }
 
 /// Transmission time of a burst of `bytes` at `rate` (at least 1 ps, so that even an
@@ -148,6 +208,7 @@ impl Core {
                 let sched = fabrics[p.fabric_a as usize].scheduler;
                 Fibre {
                     cs: ChannelSet::new(p.wavelengths as usize, sched),
+                    ch: vec![ChannelCounters::default(); p.wavelengths as usize],
                     p,
                     parallel: Vec::new(),
                     c: FibreCounters::default(),
@@ -166,7 +227,42 @@ impl Core {
             fabrics,
             fibres: out,
             loss,
+            cont: Contention::default(),
         }
+    }
+
+    /// Installs `[obs.contention]` (fibre delay lines, converter pools, per-wavelength
+    /// statistics). Without it the core behaves exactly as before.
+    pub fn with_contention(mut self, c: &ResolvedContention) -> Core {
+        let nodes = self
+            .fibres
+            .iter()
+            .map(|f| f.p.from.max(f.p.to) as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let lines = nodes * c.fdl.len();
+        let pools = if c.converters == 0 {
+            0
+        } else if c.converter_scope == ConverterScope::Fibre {
+            self.fibres.len()
+        } else {
+            nodes
+        };
+        self.cont = Contention {
+            fdl: c.fdl.clone(),
+            fdl_one: c.fdl_capacity == FdlCapacity::One,
+            lines: (0..lines)
+                .map(|_| ChannelSet::new(1, SchedulerKind::LaucVf))
+                .collect(),
+            converters: c.converters,
+            per_fibre: c.converter_scope == ConverterScope::Fibre,
+            pools: (0..pools)
+                .map(|_| ChannelSet::new(c.converters as usize, SchedulerKind::LaucVf))
+                .collect(),
+            seg_head: c.segmentation == Some(Segmentation::Head),
+            per_wavelength: c.per_wavelength,
+        };
+        self
     }
 
     /// The fabric that processes a burst arriving on fibre `f` (its `to` end).
@@ -202,60 +298,220 @@ impl Core {
         Some(need)
     }
 
-    /// Reserves path fibre `i` (or a parallel one) for `r` at BCP-processing time `now`.
+    /// Reserves path fibre `i` (or a parallel one) for `r` at BCP-processing time `now`:
+    /// first directly on the fibre and its parallels (first fit), then, at a node after
+    /// the ingress, by contention resolution ([`Contention`]) in the same fibre order.
     fn reserve(&mut self, now: SimTime, r: &mut BurstRoute, i: usize) -> Result<(), Step> {
         let first = r.path[i];
         let fab = &self.fabrics[self.fibres[first as usize].p.fabric_a as usize];
         let (jit, conversion) = (fab.jit, fab.conversion);
-        let loss_all = self.loss.applies_to_all;
         let n_alt = self.fibres[first as usize].parallel.len();
-        for k in 0..=n_alt {
-            let fi = if k == 0 {
+        let free_choice = conversion || i == 0;
+        let nth = |core: &Core, k: usize| {
+            if k == 0 {
                 first
             } else {
-                self.fibres[first as usize].parallel[k - 1]
-            };
-            let last_try = k == n_alt;
+                core.fibres[first as usize].parallel[k - 1]
+            }
+        };
+        for k in 0..=n_alt {
+            let fi = nth(self, k);
             let f = &mut self.fibres[fi as usize];
             let end = r.arrive + burst_time(f.p.rate, r.bytes);
-            let start = if jit { now } else { r.arrive };
-            f.cs.release_before(now);
-            let free_choice = conversion || i == 0;
-            let got = if free_choice {
-                f.cs.reserve(start, end).map(|c| c as u32)
-            } else if (r.channel as usize) < f.cs.k()
-                && f.cs.reserve_on(r.channel as usize, start, end)
-            {
-                Some(r.channel)
+            let start = if jit {
+                now
+            } else if r.cut_bytes > 0 {
+                r.arrive + f.p.rate.tx_time(r.cut_bytes)
             } else {
-                None
+                r.arrive
             };
-            let Some(c) = got else {
-                if !last_try {
-                    continue; // first fit over parallel fibres
-                }
-                f.c.offered += 1;
-                let why = if free_choice {
-                    BurstLoss::Contention
-                } else {
-                    BurstLoss::NoWavelength
-                };
-                f.c.lost[why] += 1;
-                return Err(Step::Lost(why, fi));
-            };
-            f.c.offered += 1;
-            f.c.scheduled += 1;
-            f.c.bytes += r.bytes;
-            f.c.reserved_ps += (end - start).0 as u128;
-            r.path[i] = fi;
-            if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {
-                f.c.lost[BurstLoss::Random] += 1;
-                return Err(Step::Lost(BurstLoss::Random, fi));
+            f.cs.release_before(now);
+            if let Some(c) = Self::try_on(f, free_choice, r.channel, start, end) {
+                return self.commit(i, fi, c, start, end, r, Via::Direct);
             }
-            r.channel = c;
-            return Ok(());
         }
-        unreachable!("the loop returns on its last try")
+        if i > 0 && (!self.cont.fdl.is_empty() || self.cont.converters > 0 || self.cont.seg_head) {
+            for k in 0..=n_alt {
+                let fi = nth(self, k);
+                if let Some((c, start, end, via)) = self.resolve(now, r, fi, jit, free_choice) {
+                    return self.commit(i, fi, c, start, end, r, via);
+                }
+            }
+        }
+        let fi = nth(self, n_alt);
+        let f = &mut self.fibres[fi as usize];
+        f.c.offered += 1;
+        let why = if free_choice {
+            BurstLoss::Contention
+        } else {
+            if let Some(ch) = f.ch.get_mut(r.channel as usize) {
+                ch.lost += 1;
+            }
+            BurstLoss::NoWavelength
+        };
+        f.c.lost[why] += 1;
+        Err(Step::Lost(why, fi))
+    }
+
+    /// A direct reservation on `f`: any channel by the policy (`free_choice`) or only
+    /// `channel` (wavelength continuity).
+    #[inline]
+    fn try_on(
+        f: &mut Fibre,
+        free_choice: bool,
+        channel: u32,
+        start: SimTime,
+        end: SimTime,
+    ) -> Option<u32> {
+        if free_choice {
+            f.cs.reserve(start, end).map(|c| c as u32)
+        } else if (channel as usize) < f.cs.k() && f.cs.reserve_on(channel as usize, start, end) {
+            Some(channel)
+        } else {
+            None
+        }
+    }
+
+    /// Contention resolution on fibre `fi` (see [`Contention`] for the order and the
+    /// intervals): the channel, the reserved interval and how, or `None`.
+    fn resolve(
+        &mut self,
+        now: SimTime,
+        r: &BurstRoute,
+        fi: u32,
+        jit: bool,
+        free_choice: bool,
+    ) -> Option<(u32, SimTime, SimTime, Via)> {
+        let node = self.fibres[fi as usize].p.from as usize;
+        let len = burst_time(self.fibres[fi as usize].p.rate, r.bytes);
+        let a = r.arrive;
+        let Core { fibres, cont, .. } = self;
+        let f = &mut fibres[fi as usize];
+        let pool_ix = if cont.per_fibre { fi as usize } else { node };
+        let use_conv = cont.converters > 0 && !free_choice;
+        // (1) a converter, no delay.
+        if use_conv {
+            let pool = &mut cont.pools[pool_ix];
+            pool.release_before(now);
+            if pool.choose(a, a + len).is_some() {
+                let start = if jit { now } else { a };
+                if let Some(c) = f.cs.reserve(start, a + len) {
+                    pool.reserve(a, a + len);
+                    return Some((c as u32, start, a + len, Via::Converter));
+                }
+            }
+        }
+        // (2) each delay line with the node's own conversion; (3) each with a converter.
+        let n = cont.fdl.len();
+        for with_conv in [false, true] {
+            if with_conv && !use_conv {
+                break;
+            }
+            for k in 0..n {
+                let d = cont.fdl[k];
+                let line = &mut cont.lines[node * n + k];
+                line.release_before(now);
+                let occ_end = if cont.fdl_one { a + d + len } else { a + len };
+                if line.choose(a, occ_end).is_none() {
+                    continue;
+                }
+                let (s2, e2) = (a + d, a + d + len);
+                let start = if jit { now } else { s2 };
+                let got = if with_conv {
+                    let pool = &mut cont.pools[pool_ix];
+                    pool.release_before(now);
+                    if pool.choose(s2, e2).is_none() {
+                        continue;
+                    }
+                    let c = f.cs.reserve(start, e2);
+                    if c.is_some() {
+                        pool.reserve(s2, e2);
+                    }
+                    c.map(|c| c as u32)
+                } else {
+                    Self::try_on(f, free_choice, r.channel, start, e2)
+                };
+                if let Some(c) = got {
+                    line.reserve(a, occ_end);
+                    return Some((c, start, e2, Via::Fdl(k, with_conv)));
+                }
+            }
+        }
+        // (4) segmentation, head-dropping (JET only): keep the tail `[t*, end)` that a
+        // channel can take, the head before `t*` is dropped.
+        if cont.seg_head && !jit {
+            let rate = f.p.rate;
+            let s0 = a + rate.tx_time(r.cut_bytes);
+            let end = a + len;
+            if s0 < end {
+                let want = if free_choice {
+                    None
+                } else {
+                    Some(r.channel as usize)
+                };
+                if let Some((c, t)) = f.cs.head_cut(s0, end, want) {
+                    // Bytes whose transmission starts before t* (whole picoseconds,
+                    // rounded up: a byte partly cut is lost).
+                    let cut =
+                        ((t - s0).0 as u128 * rate.bps() as u128).div_ceil(8 * 1_000_000_000_000);
+                    let total = r.cut_bytes + cut as u64;
+                    if total < r.bytes && f.cs.reserve_on(c, t, end) {
+                        return Some((c as u32, t, end, Via::Segment(cut as u64)));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Books a successful reservation of channel `c` on fibre `fi` and applies the
+    /// per-link random loss.
+    #[allow(clippy::too_many_arguments)]
+    fn commit(
+        &mut self,
+        i: usize,
+        fi: u32,
+        c: u32,
+        start: SimTime,
+        end: SimTime,
+        r: &mut BurstRoute,
+        via: Via,
+    ) -> Result<(), Step> {
+        let loss_all = self.loss.applies_to_all;
+        let d = match via {
+            Via::Fdl(k, _) => self.cont.fdl[k],
+            _ => SimTime::ZERO,
+        };
+        let f = &mut self.fibres[fi as usize];
+        f.c.offered += 1;
+        f.c.scheduled += 1;
+        f.c.bytes += r.bytes;
+        f.c.reserved_ps += (end - start).0 as u128;
+        let ch = &mut f.ch[c as usize];
+        ch.scheduled += 1;
+        ch.reserved_ps += (end - start).0 as u128;
+        match via {
+            Via::Direct => {}
+            Via::Converter => ch.converted += 1,
+            Via::Fdl(_, conv) => {
+                ch.via_fdl += 1;
+                ch.converted += conv as u64;
+            }
+            Via::Segment(cut) => {
+                ch.segmented += 1;
+                r.cut_bytes += cut;
+            }
+        }
+        r.path[i] = fi;
+        // The burst leaves this node `d` later (fibre delay line); so it arrives later
+        // everywhere downstream.
+        r.arrive += d;
+        if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {
+            f.c.lost[BurstLoss::Random] += 1;
+            return Err(Step::Lost(BurstLoss::Random, fi));
+        }
+        r.channel = c;
+        Ok(())
     }
 
     /// Moves `r` from node `n_hop` onto fibre `path[hop]` (reserved): the next BCP time.
@@ -274,6 +530,7 @@ impl Core {
         r.hop = 0;
         r.arrive = now + r.offset;
         r.channel = 0;
+        r.cut_bytes = 0;
         if let Err(s) = self.reserve(now, r, 0) {
             return s;
         }
@@ -311,6 +568,7 @@ impl Core {
     pub fn warmup(&mut self) {
         for f in &mut self.fibres {
             f.c = FibreCounters::default();
+            f.ch.fill(ChannelCounters::default());
         }
     }
 
@@ -349,6 +607,38 @@ impl Core {
                 mean_burst_bytes: ratio(f.c.bytes, f.c.scheduled),
             })
             .collect()
+    }
+
+    /// The `obs_channels` rows (only with `obs.contention.per_wavelength`): one per
+    /// fibre direction and wavelength.
+    pub fn channel_rows(&self, names: &[String], span_s: f64) -> Vec<ObsChannelRow> {
+        if !self.cont.per_wavelength {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (i, f) in self.fibres.iter().enumerate() {
+            for (c, ch) in f.ch.iter().enumerate() {
+                let busy_s = ch.reserved_ps as f64 / 1e12;
+                out.push(ObsChannelRow {
+                    fibre: i as u32,
+                    from: names[f.p.from as usize].clone(),
+                    to: names[f.p.to as usize].clone(),
+                    channel: c as u32,
+                    bursts_scheduled: ch.scheduled,
+                    busy_s,
+                    utilisation: if span_s > 0.0 {
+                        busy_s / span_s
+                    } else {
+                        f64::NAN
+                    },
+                    bursts_lost_no_wavelength: ch.lost,
+                    bursts_via_fdl: ch.via_fdl,
+                    bursts_converted: ch.converted,
+                    bursts_segmented: ch.segmented,
+                });
+            }
+        }
+        out
     }
 }
 

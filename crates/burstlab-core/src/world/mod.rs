@@ -1217,7 +1217,19 @@ impl World {
                 self.pkts.prefetch(id);
             }
         }
+        // Segmentation (obs.contention.segmentation, docs/topics/contention.md): the
+        // packets that start within the bytes cut from the head are lost.
+        let cut = self.bursts[b as usize].route.cut_bytes;
+        let mut at = 0u64;
         for (i, &id) in list.iter().enumerate() {
+            if cut > 0 {
+                let start = at;
+                at += u64::from(self.pkts.hdr(id).bytes);
+                if start < cut {
+                    self.drop_packet(now, id);
+                    continue;
+                }
+            }
             if self.lookahead {
                 if let Some(&ahead) = list.get(i + BURST_RECORDS_AHEAD) {
                     self.pkts.prefetch(ahead);
@@ -1400,6 +1412,10 @@ impl World {
             .core
             .as_ref()
             .map_or_else(Vec::new, |core| core.rows(names, obs_span));
+        let obs_channels = self
+            .core
+            .as_ref()
+            .map_or_else(Vec::new, |core| core.channel_rows(names, obs_span));
         let obs_flows = if self.obs_enabled {
             let crosses: Vec<bool> = (0..self.hosts.len())
                 .map(|fi| {
@@ -1429,6 +1445,7 @@ impl World {
             bursts,
             obs_links,
             obs_flows,
+            obs_channels,
             burst_hist,
             burst_trace: traces.bursts,
             goodput_trace: traces.goodput,

@@ -134,6 +134,7 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                 path_rng: RngStream::derive(r.seed, r.replication, "obs/path/loss"),
             },
         )
+        .with_contention(&o.contention)
     });
     let mut edges = Edges::new(r.flows.len());
     // Parallel links (several link directions from `a` to `b`) are distinct resources:

@@ -1,0 +1,346 @@
+//! Contention resolution inside the OBS network (`[obs.contention]`,
+//! docs/topics/contention.md): hand-made timelines for fibre delay lines (both
+//! capacities) and limited wavelength converters, the per-wavelength table, and the
+//! scenario errors. The golden tables (tests/golden.rs) guard that everything is off by
+//! default.
+
+use burstlab_core::run_toml;
+use burstlab_core::stats::{BurstEvent, BurstLoss, RunResult};
+use burstlab_core::units::SimTime;
+
+/// Ingress edges `E1..En` (host `s_i` each, 1 Gb/s, 1 ms) → core `C1` → egress `E2` →
+/// host `d`; fibres 10 Gb/s, 1 ms, `k` wavelengths. Flow `i` is one 1000 B packet
+/// sent at `starts[i]`, so each ingress forms one burst 1 ms after its packet arrives
+/// and the bursts meet at C1 with the flows' spacing (a 1000 B burst lasts 0.8 µs at
+/// 10 Gb/s).
+fn star(starts: &[&str], k: u32, obs: &str) -> String {
+    let mut s = String::from("[sim]\nduration = \"50ms\"\ntrace = { bursts = true }\n");
+    let n = starts.len();
+    let mut nodes = vec![
+        ("d".to_string(), "host"),
+        ("C1".into(), "core"),
+        ("E2".into(), "edge"),
+    ];
+    for i in 0..n {
+        nodes.push((format!("s{i}"), "host"));
+        nodes.push((format!("E{}", i + 3), "edge"));
+    }
+    for (m, kind) in &nodes {
+        s += &format!("[[node]]\nname = \"{m}\"\nkind = \"{kind}\"\n");
+    }
+    s += "[[link]]\na = \"E2\"\nb = \"d\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n";
+    for i in 0..n {
+        s += &format!(
+            "[[link]]\na = \"s{i}\"\nb = \"E{}\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n",
+            i + 3
+        );
+        s += &format!(
+            "[[fibre]]\na = \"E{}\"\nb = \"C1\"\nrate = \"10Gb/s\"\ndelay = \"1ms\"\nwavelengths = {k}\n",
+            i + 3
+        );
+    }
+    s += &format!(
+        "[[fibre]]\na = \"C1\"\nb = \"E2\"\nrate = \"10Gb/s\"\ndelay = \"1ms\"\nwavelengths = {k}\n"
+    );
+    s += "[obs]\nassembly = { type = \"timer\", tb = \"1ms\" }\nscheduler = \"ffuc\"\n";
+    s += obs;
+    s += "\n";
+    for (i, st) in starts.iter().enumerate() {
+        // One packet: the next would leave 1 ms later.
+        let ns = burstlab_core::units::parse_duration(st).unwrap().0 / 1000;
+        let stop = ns + 500_000;
+        s += &format!("[[flow]]\ntype = \"cbr\"\nsrc = \"s{i}\"\ndst = \"d\"\nrate = \"8Mb/s\"\npacket_size = 1000\nstart = \"{ns}ns\"\nstop = \"{stop}ns\"\n");
+    }
+    s
+}
+
+fn run(text: &str) -> RunResult {
+    run_toml(text, None, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// Delivery time (or `None` if lost) of the burst of queue `q`, and its loss reason.
+fn fate(r: &RunResult, q: u32) -> (Option<SimTime>, Option<BurstLoss>) {
+    let ev: Vec<_> = r
+        .burst_trace
+        .iter()
+        .filter(|b| b.queue == q && b.event != BurstEvent::Formed)
+        .collect();
+    assert_eq!(ev.len(), 1, "one fate per burst: {ev:?}");
+    match ev[0].event {
+        BurstEvent::Delivered => (Some(ev[0].time), None),
+        _ => (None, ev[0].reason),
+    }
+}
+
+/// The queue of the flow sent from ingress `E{i+3}`.
+fn queue_of(r: &RunResult, i: usize) -> u32 {
+    let name = format!("E{}", i + 3);
+    r.bursts.iter().find(|b| b.edge == name).unwrap().queue
+}
+
+fn us(x: u64) -> SimTime {
+    SimTime::from_ns(x * 1000)
+}
+
+/// A burst that meets a busy wavelength at C1 is delayed by exactly one FDL: its
+/// delivery is the undisturbed delivery plus the line's length, and it is counted on
+/// the wavelength it took.
+#[test]
+fn a_burst_is_delayed_by_exactly_one_fdl() {
+    // Undisturbed delivery times (each flow alone).
+    let alone = |st: &str| {
+        let r = run(&star(&[st], 1, ""));
+        fate(&r, 0).0.unwrap()
+    };
+    let (a0, b0) = (alone("0s"), alone("100ns"));
+    assert_eq!(b0 - a0, SimTime::from_ns(100));
+    // Together on one wavelength, without FDLs: B overlaps A at C1 and is lost there.
+    let r = run(&star(&["0s", "100ns"], 1, ""));
+    assert_eq!(fate(&r, queue_of(&r, 0)).0, Some(a0));
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+    // With a 1 µs line B is delivered exactly 1 µs late; A is untouched.
+    let cont = "[obs.contention]\nfdl = [\"1us\"]\nper_wavelength = true\n";
+    let r = run(&star(&["0s", "100ns"], 1, cont));
+    assert_eq!(fate(&r, queue_of(&r, 0)).0, Some(a0));
+    assert_eq!(fate(&r, queue_of(&r, 1)).0, Some(b0 + us(1)));
+    let out = r
+        .obs_channels
+        .iter()
+        .find(|c| c.from == "C1" && c.to == "E2")
+        .unwrap();
+    assert_eq!((out.bursts_scheduled, out.bursts_via_fdl), (2, 1));
+    assert_eq!(out.busy_s, 2.0 * 0.8e-6);
+    assert_eq!(
+        r.obs_links.iter().map(|l| l.bursts_scheduled).sum::<u64>(),
+        4
+    );
+    // A line too short to clear A (50 ns: B would start at 150 ns, A ends at 800 ns)
+    // does not help: B is lost to contention as before.
+    let r = run(&star(
+        &["0s", "100ns"],
+        1,
+        "[obs.contention]\nfdl = [\"50ns\"]\n",
+    ));
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+    // Lines are tried in order: the first that clears A wins (50 ns fails, 2 µs fits).
+    let r = run(&star(
+        &["0s", "100ns"],
+        1,
+        "[obs.contention]\nfdl = [\"50ns\", \"2us\", \"1us\"]\n",
+    ));
+    assert_eq!(fate(&r, queue_of(&r, 1)).0, Some(b0 + us(2)));
+}
+
+/// FDL capacity: C arrives 1 µs after A, after B (100 ns after A) has entered the 1 µs
+/// line but before B has left it. With `many` the line takes C too (entries do not
+/// overlap): C leaves 1 µs late, after B's delayed passage [1.1, 1.9) µs. With `one`
+/// the line is busy until B's tail leaves it (1.9 µs), so C takes the 2 µs line.
+#[test]
+fn fdl_capacity_one_versus_many() {
+    let starts = ["0s", "100ns", "1us"];
+    let alone = run(&star(&["1us"], 1, ""));
+    let c0 = fate(&alone, 0).0.unwrap();
+    for (cap, delay) in [("many", 1u64), ("one", 2)] {
+        let cont =
+            format!("[obs.contention]\nfdl = [\"1us\", \"2us\"]\nfdl_capacity = \"{cap}\"\n");
+        let r = run(&star(&starts, 1, &cont));
+        assert!(
+            fate(&r, queue_of(&r, 1)).0.is_some(),
+            "{cap}: B via the 1 µs line"
+        );
+        assert_eq!(fate(&r, queue_of(&r, 2)).0, Some(c0 + us(delay)), "{cap}");
+    }
+}
+
+/// Limited conversion under wavelength continuity: three bursts on wavelength 0 (FFUC
+/// at every ingress) overlap at C1, with 3 wavelengths toward E2. Without converters
+/// B and C are lost (no_wavelength); one converter rescues B only (it is busy during
+/// B's passage when C arrives); two rescue both, on wavelengths 1 and 2, undelayed.
+#[test]
+fn limited_converters_rescue_as_many_bursts_as_they_have_converters() {
+    let starts = ["0s", "100ns", "200ns"];
+    let base = "conversion = false\n";
+    let r = run(&star(&starts, 3, base));
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::NoWavelength))
+    );
+    assert_eq!(
+        fate(&r, queue_of(&r, 2)),
+        (None, Some(BurstLoss::NoWavelength))
+    );
+    let delivered = |n: u32, scope: &str| {
+        let cont = format!(
+            "{base}[obs.contention]\nconverters = {n}\nconverter_scope = \"{scope}\"\nper_wavelength = true\n"
+        );
+        let r = run(&star(&starts, 3, &cont));
+        let got: Vec<bool> = (0..3)
+            .map(|i| fate(&r, queue_of(&r, i)).0.is_some())
+            .collect();
+        let out: Vec<(u64, u64, u64)> = r
+            .obs_channels
+            .iter()
+            .filter(|c| c.from == "C1" && c.to == "E2")
+            .map(|c| {
+                (
+                    c.bursts_scheduled,
+                    c.bursts_converted,
+                    c.bursts_lost_no_wavelength,
+                )
+            })
+            .collect();
+        (got, out)
+    };
+    for scope in ["node", "fibre"] {
+        assert_eq!(
+            delivered(1, scope),
+            (
+                vec![true, true, false],
+                vec![(1, 0, 1), (1, 1, 0), (0, 0, 0)]
+            ),
+            "{scope}"
+        );
+        assert_eq!(
+            delivered(2, scope),
+            (
+                vec![true, true, true],
+                vec![(1, 0, 0), (1, 1, 0), (1, 1, 0)]
+            ),
+            "{scope}"
+        );
+    }
+    // Converted bursts are not delayed.
+    let alone = run(&star(&["200ns"], 3, base));
+    let cont = format!("{base}[obs.contention]\nconverters = 2\n");
+    let r = run(&star(&starts, 3, &cont));
+    assert_eq!(fate(&r, queue_of(&r, 2)).0, fate(&alone, 0).0);
+}
+
+/// Converter then FDL: with one converter and a 1 µs line, B is converted and C (no
+/// converter free, no wavelength free) waits in the line on its own wavelength 0.
+#[test]
+fn converter_first_then_fdl() {
+    let starts = ["0s", "100ns", "200ns"];
+    let cont = "conversion = false\n[obs.contention]\nconverters = 1\nfdl = [\"1us\"]\nper_wavelength = true\n";
+    let r = run(&star(&starts, 3, cont));
+    let alone = run(&star(&["200ns"], 3, "conversion = false\n"));
+    assert_eq!(
+        fate(&r, queue_of(&r, 2)).0,
+        Some(fate(&alone, 0).0.unwrap() + us(1))
+    );
+    let out: Vec<(u64, u64)> = r
+        .obs_channels
+        .iter()
+        .filter(|c| c.from == "C1" && c.to == "E2")
+        .map(|c| (c.bursts_via_fdl, c.bursts_converted))
+        .collect();
+    assert_eq!(out, vec![(1, 0), (0, 1), (0, 0)]);
+}
+
+#[test]
+fn contention_settings_are_off_by_default_and_the_table_is_opt_in() {
+    let r = run(&star(&["0s"], 1, ""));
+    assert!(r.obs_channels.is_empty());
+    let r = run(&star(
+        &["0s"],
+        2,
+        "[obs.contention]\nper_wavelength = true\n",
+    ));
+    assert_eq!(r.obs_channels.len(), 8, "2 duplex fibres × 2 wavelengths");
+}
+
+#[test]
+fn bad_contention_settings_name_the_field() {
+    let cases = [
+        (
+            "[obs.contention]\nfdl = [\"0s\"]\n",
+            "obs.contention.fdl[0]",
+        ),
+        (
+            "[obs.contention]\nfdl_capacity = \"one\"\n",
+            "obs.contention.fdl_capacity",
+        ),
+        (
+            "[obs.contention]\nconverters = 2\n",
+            "obs.contention.converters",
+        ),
+        (
+            "conversion = false\n[obs.contention]\nconverters = 0\n",
+            "obs.contention.converters",
+        ),
+        (
+            "conversion = false\n[obs.contention]\nconverter_scope = \"node\"\n",
+            "obs.contention.converter_scope",
+        ),
+    ];
+    for (obs, field) in cases {
+        let err = run_toml(&star(&["0s"], 1, obs), None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(field), "{obs}: {err}");
+    }
+    let err = run_toml(
+        &star(&["0s"], 1, "[obs.contention]\nfdls = []\n"),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("fdls"), "{err}");
+}
+
+/// Head-dropping segmentation: A (one 1000 B packet, 0.8 µs) holds C1 → E2 when B (five
+/// 1000 B packets, 4 µs) arrives 100 ns later. Without segmentation B is lost whole; with
+/// it B keeps `[0.8, 4.1)` µs: its first 0.7 µs (875 bytes at 10 Gb/s) are cut, which
+/// loses its first packet only; the other four arrive when B alone would have.
+#[test]
+fn head_dropping_loses_only_the_overlapping_packets() {
+    let mk = |obs: &str| {
+        star(&["0s", "100ns"], 1, obs).replace(
+            "src = \"s1\"\ndst = \"d\"\nrate = \"8Mb/s\"",
+            "src = \"s1\"\ndst = \"d\"\nrate = \"80Mb/s\"",
+        )
+    };
+    let alone = run(&star(&["100ns"], 1, "").replace("8Mb/s", "80Mb/s"));
+    assert_eq!(alone.flows[0].segments_received, 5);
+    let b_alone = fate(&alone, 0).0.unwrap();
+    let r = run(&mk(""));
+    assert_eq!(r.flows[1].segments_received, 0);
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+    let r = run(&mk(
+        "[obs.contention]\nsegmentation = \"head\"\nper_wavelength = true\n",
+    ));
+    assert_eq!(r.flows[0].segments_received, 1, "A untouched");
+    assert_eq!(r.flows[1].segments_received, 4, "B loses its first packet");
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)).0,
+        Some(b_alone),
+        "B's tail is on time"
+    );
+    let out = r
+        .obs_channels
+        .iter()
+        .find(|c| c.from == "C1" && c.to == "E2")
+        .unwrap();
+    assert_eq!((out.bursts_scheduled, out.bursts_segmented), (2, 1));
+    // Reserved: A's 0.8 µs and B's kept [0.8, 4.1) µs.
+    assert_eq!(out.busy_s, 0.8e-6 + 3.3e-6);
+    // JIT everywhere cannot cut a head: an error naming the field.
+    let err = run_toml(
+        &mk("signalling = \"jit\"\n[obs.contention]\nsegmentation = \"head\"\n"),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("obs.contention.segmentation"), "{err}");
+}
