@@ -321,6 +321,8 @@ pub struct ObsChannelRow {
     pub bursts_converted: u64,
     /// Bursts scheduled here with their head cut (`obs.contention.segmentation`).
     pub bursts_segmented: u64,
+    /// Bytes cut from the heads of those bursts here.
+    pub bytes_cut: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -344,3 +344,78 @@ fn head_dropping_loses_only_the_overlapping_packets() {
     .to_string();
     assert!(err.contains("obs.contention.segmentation"), "{err}");
 }
+
+/// Segmentation under random contention (two on/off UDP sources of 1000 B packets on
+/// one wavelength): every packet lost is either in a burst lost whole or starts within
+/// a cut head, and a cut of `c` bytes loses exactly ⌈c / 1000⌉ packets, so the packets
+/// lost to cuts lie between Σc / 1000 and Σc / 1000 + (bursts cut). Packet loss then
+/// falls below the burst loss without segmentation (the same traffic: UDP does not
+/// react to loss).
+#[test]
+fn segmentation_loses_the_overlap_only() {
+    let mk = |seg: bool| {
+        let mut s = star(
+            &["0s", "0s"],
+            1,
+            if seg {
+                "[obs.contention]\nsegmentation = \"head\"\nper_wavelength = true\n"
+            } else {
+                "[obs.contention]\nper_wavelength = true\n"
+            },
+        );
+        s = s.replace("duration = \"50ms\"", "duration = \"4s\"\nseed = 3");
+        s = s.replace("tb = \"1ms\"", "tb = \"100us\"");
+        // Exponential on/off sources at 400 Mb/s (mean on 5 ms, off 20 ms) instead of
+        // the one-packet flows.
+        let i = s.find("[[flow]]").unwrap();
+        s.truncate(i);
+        for k in 0..2 {
+            s += &format!("[[flow]]\ntype = \"onoff\"\nsrc = \"s{k}\"\ndst = \"d\"\nrate = \"400Mb/s\"\npacket_size = 1000\nmean_on = \"5ms\"\nmean_off = \"20ms\"\n");
+        }
+        run(&s)
+    };
+    let sent = |r: &RunResult| r.bursts.iter().map(|b| b.pkts_in).sum::<u64>();
+    let recv = |r: &RunResult| r.flows.iter().map(|f| f.segments_received).sum::<u64>();
+    let whole = mk(false);
+    let lost_whole = sent(&whole) - recv(&whole);
+    let burst_loss = whole.bursts.iter().map(|b| b.bursts_lost).sum::<u64>() as f64
+        / whole.bursts.iter().map(|b| b.bursts_sent).sum::<u64>() as f64;
+    assert!(lost_whole > 100, "contention happens: {lost_whole}");
+    let seg = mk(true);
+    let out = seg
+        .obs_channels
+        .iter()
+        .find(|c| c.from == "C1" && c.to == "E2")
+        .unwrap();
+    let (n_cut, bytes_cut) = (out.bursts_segmented, out.bytes_cut);
+    assert!(n_cut > 20, "{n_cut}");
+    let lost = sent(&seg) - recv(&seg);
+    // The packets of the bursts lost whole, from the burst trace.
+    let in_lost_bursts: u64 = seg
+        .burst_trace
+        .iter()
+        .filter(|b| b.event == BurstEvent::Lost)
+        .map(|b| b.pkts as u64)
+        .sum();
+    let cut_pkts = lost - in_lost_bursts;
+    assert!(
+        bytes_cut / 1000 <= cut_pkts && cut_pkts <= bytes_cut.div_ceil(1000) + n_cut,
+        "{cut_pkts} packets lost to {n_cut} cuts of {bytes_cut} bytes"
+    );
+    assert!(
+        cut_pkts >= n_cut,
+        "every cut loses at least its first packet"
+    );
+    // Against the run without segmentation (same traffic: UDP does not react to loss):
+    // the packet loss falls below the burst loss, by less than the share of packets cut.
+    let pkt_loss = lost as f64 / sent(&seg) as f64;
+    assert!(
+        pkt_loss < burst_loss,
+        "packet loss {pkt_loss} vs burst loss {burst_loss}"
+    );
+    assert_eq!(sent(&seg), sent(&whole));
+    eprintln!(
+        "burst loss without segmentation {burst_loss:.4}, packet loss with it {pkt_loss:.4}; \
+         {n_cut} cuts, {bytes_cut} B, {cut_pkts} packets cut, {in_lost_bursts} in bursts lost whole"
+    );
+}

@@ -93,8 +93,9 @@ struct ChannelCounters {
     via_fdl: u64,
     /// Bursts scheduled here through a limited converter.
     converted: u64,
-    /// Bursts scheduled here with their head cut (segmentation).
+    /// Bursts scheduled here with their head cut (segmentation), and the bytes cut.
     segmented: u64,
+    bytes_cut: u64,
 }
 
 struct Fibre {
@@ -499,6 +500,7 @@ impl Core {
             }
             Via::Segment(cut) => {
                 ch.segmented += 1;
+                ch.bytes_cut += cut;
                 r.cut_bytes += cut;
             }
         }
@@ -635,6 +637,7 @@ impl Core {
                     bursts_via_fdl: ch.via_fdl,
                     bursts_converted: ch.converted,
                     bursts_segmented: ch.segmented,
+                    bytes_cut: ch.bytes_cut,
                 });
             }
         }
