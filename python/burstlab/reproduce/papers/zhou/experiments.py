@@ -310,7 +310,7 @@ def analyse_part2(ctx: Context) -> None:
         rows.append({"load": float(r["load"]), "rmax": str(r["rmax"]),
                      "replication": int(r["replication"]), "seed": int(r["seed"]),
                      "duration_s": float(r["duration_s"]),
-                     **ackratio.run_row(res.flows, res.obs_flows, res.bursts)})
+                     **ackratio.run_row(res.flows, res.obs_flows, res.burst_trace)})
     runs = pd.DataFrame(rows)
     fig5 = ackratio.summarise(runs)
     ctx.values.update(fig5=fig5, fig5_runs=runs,

@@ -304,8 +304,9 @@ def part2(r: Report, ctx: Context) -> None:
         f"{k}: {v:.3f}" for k, v in sizes.items()) + ".")
     if "mean_burst_KB" in runs.columns:
         kb = runs.groupby("load")["mean_burst_KB"].mean()
-        r.p("Realised mean burst (bytes with padding, over every burst sent; the paper's "
-            "mean is 100 KB), per load over all assemblers: " + ", ".join(
+        r.p("Realised mean burst (bytes with padding, over the bursts formed in "
+            f"{ar.BURST_WINDOW_S:g} s after the warm-up; the paper's mean is 100 KB), per "
+            "load over all assemblers: " + ", ".join(
                 f"ρ {k:g}: {v:.0f} KB" for k, v in kb.items())
             + f"; all runs {runs['mean_burst_KB'].min():.0f}–"
             f"{runs['mean_burst_KB'].max():.0f} KB.")
