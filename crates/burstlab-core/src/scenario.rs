@@ -780,6 +780,21 @@ pub struct ObsSpec {
     /// The control channel: loss of burst control packets.
     #[serde(default)]
     pub control: Option<ControlSpec>,
+    /// Burst retransmission by the ingress after a NACK.
+    #[serde(default)]
+    pub retransmit: Option<RetransmitSpec>,
+}
+
+/// The `[obs.retransmit]` table: the ingress keeps a copy of each burst for `hold`
+/// and sends it again, up to `max` times, when a NACK reports it lost in the core.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetransmitSpec {
+    /// Most retransmissions per burst (R).
+    pub max: u32,
+    /// How long the copy is kept from the burst's formation: a NACK back later finds
+    /// no copy and the loss is final.
+    pub hold: Dur,
 }
 
 /// The `[obs.control]` table: the control channel that carries burst control packets.
@@ -830,6 +845,7 @@ impl Default for ObsSpec {
             classes: Vec::new(),
             ingress: None,
             control: None,
+            retransmit: None,
         }
     }
 }
@@ -1117,6 +1133,8 @@ pub struct ResolvedObs {
     pub ingress: Option<ResolvedIngress>,
     /// `obs.control.loss` (0: no control-packet loss).
     pub control_loss: f64,
+    /// `obs.retransmit`: (max, hold).
+    pub retransmit: Option<(u32, SimTime)>,
 }
 
 /// `obs.ingress`, resolved.
@@ -1849,6 +1867,19 @@ impl ScenarioSpec {
             loss_applies_to,
             drop_bursts,
             classes,
+            retransmit: match &o.retransmit {
+                None => None,
+                Some(t) if t.max == 0 => {
+                    return Err(e(
+                        "obs.retransmit.max",
+                        "must be at least 1 (leave out [obs.retransmit] for none)",
+                    ))
+                }
+                Some(t) if t.hold.0 == SimTime::ZERO => {
+                    return Err(e("obs.retransmit.hold", "must be positive"))
+                }
+                Some(t) => Some((t.max, t.hold.0)),
+            },
             control_loss: match o.control.as_ref().and_then(|c| c.loss) {
                 None => 0.0,
                 Some(p) if (0.0..=1.0).contains(&p) => p,
