@@ -364,3 +364,19 @@ fn retransmission_waits_for_the_nack_on_the_control_channel() {
     assert!(c("[obs.retransmit]\nmax = 1\nhold = 0").starts_with("obs.retransmit.hold"));
     assert!(c("[obs.retransmit]\nmax = 1").starts_with("obs.retransmit"));
 }
+
+/// A burst the ingress buffer refuses is lost at the ingress: no NACK, no retry, even
+/// when the pooled burst it reuses was last lost in the core.
+#[test]
+fn a_burst_refused_at_the_ingress_is_not_retransmitted() {
+    let r =
+        two_bursts("[obs.ingress]\nmax_wait = \"1ps\"\n[obs.retransmit]\nmax = 3\nhold = \"1s\"\n");
+    let lost: Vec<_> = r
+        .burst_trace
+        .iter()
+        .filter(|s| s.event == BurstEvent::Lost)
+        .collect();
+    assert_eq!(lost.len(), 1, "{lost:?}");
+    assert_eq!(lost[0].reason, Some(BurstLoss::Contention));
+    assert_eq!(r.bursts[1].bursts_lost, 1);
+}
