@@ -114,3 +114,10 @@ def test_control_packet_loss_rate_agrees_with_nobs(tmp_path: Path) -> None:
     first = links.loc[("E0", "C1")]
     near(float(first.lost_control / first.bursts_offered), p, int(first.bursts_offered))
     assert set(o.reason[o.fate == "lost"]) == {"control_lost"}
+
+
+def test_export_refuses_the_control_channel_queue() -> None:
+    spec = _colliding(None)
+    spec["obs"]["control"] = {"rate": "1Gb/s"}
+    with pytest.raises(Exception, match=r"obs\.control\.rate"):
+        export_nobs(spec)

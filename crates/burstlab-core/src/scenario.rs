@@ -805,6 +805,14 @@ pub struct ControlSpec {
     /// burst is then lost at the next node (`control_lost`). Default 0.
     #[serde(default)]
     pub loss: Option<f64>,
+    /// Rate of the control wavelength of every fibre: BCPs are serialised on it (FIFO,
+    /// `bcp_size` each) and processed one at a time at each node (FIFO, δ each).
+    /// Absent: BCPs take no time on the channel and never queue.
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    /// Size of a BCP on the control wavelength (default 100 B; needs `rate`).
+    #[serde(default)]
+    pub bcp_size: Option<Size>,
 }
 
 /// The `[obs.ingress]` table: delayed first reservation at the ingress edge (nOBS
@@ -1135,6 +1143,9 @@ pub struct ResolvedObs {
     pub control_loss: f64,
     /// `obs.retransmit`: (max, hold).
     pub retransmit: Option<(u32, SimTime)>,
+    /// `obs.control.rate` and `bcp_size`: the control channel's serialisation time of
+    /// one BCP (`None`: no control-channel queueing).
+    pub control_tx: Option<SimTime>,
 }
 
 /// `obs.ingress`, resolved.
@@ -1867,6 +1878,26 @@ impl ScenarioSpec {
             loss_applies_to,
             drop_bursts,
             classes,
+            control_tx: match o.control.as_ref() {
+                Some(c) if c.rate.is_some() => {
+                    let rate = c.rate.as_ref().expect("matched").0;
+                    if rate.bps() == 0 {
+                        return Err(e("obs.control.rate", "must be positive"));
+                    }
+                    let size = c.bcp_size.as_ref().map_or(100, |s| s.0);
+                    if size == 0 {
+                        return Err(e("obs.control.bcp_size", "must be positive"));
+                    }
+                    Some(rate.tx_time(size))
+                }
+                Some(c) if c.bcp_size.is_some() => {
+                    return Err(e(
+                        "obs.control.bcp_size",
+                        "needs obs.control.rate (without it BCPs take no time on the channel)",
+                    ))
+                }
+                _ => None,
+            },
             retransmit: match &o.retransmit {
                 None => None,
                 Some(t) if t.max == 0 => {

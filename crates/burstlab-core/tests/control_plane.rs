@@ -380,3 +380,44 @@ fn a_burst_refused_at_the_ingress_is_not_retransmitted() {
     assert_eq!(lost[0].reason, Some(BurstLoss::Contention));
     assert_eq!(r.bursts[1].bursts_lost, 1);
 }
+
+// ------------------------------------------------------------ control-channel queueing
+
+/// Two flows' bursts formed 8 µs apart (A at tA, then B) on two wavelengths, fixed
+/// offset 46 µs, δ 10 µs, set-up 5 µs, BCPs of 100 B on an 80 Mb/s control
+/// wavelength (10 µs each). A's BCP: channel [tA, tA+10), C1 at tA+1.010 ms,
+/// processed by 1.020, channel [1.020, 1.030), E2 at 2.030, processed by tA+2.040 ms:
+/// its head (tA+2.046 ms) leaves the 5 µs set-up. B's BCP waits 2 µs behind A's on
+/// E1's channel: [tA+10, tA+20) … processed at E2 by tA+2.050 ms, while its head
+/// arrives at tA+8 µs+2.046 ms = tA+2.054 ms < 2.050 + 5 µs: lost, offset_too_short,
+/// at tA+2.050 ms. Without the queue B would need 45 µs and is delivered.
+#[test]
+fn control_channel_serialises_and_queues_bcps() {
+    let run2 = |control: &str| {
+        let obs = format!(
+            "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\nswitch_setup = \"5us\"\noffset = \"46us\"\n{control}"
+        );
+        let flows = cbr("400Mb/s", Some("0.5ms"), "name = \"A\"\n")
+            + &cbr("400Mb/s", Some("0.5ms"), "name = \"B\"\n");
+        run(&chain(1, 2, &obs, &flows, "50ms"))
+    };
+    let r = run2("[obs.control]\nrate = \"80Mb/s\"\nbcp_size = \"100B\"\n");
+    let a = trace_of(&r, 0, BurstEvent::Formed);
+    let b = trace_of(&r, 1, BurstEvent::Formed);
+    assert_eq!(b.time, a.time + SimTime::from_us(8));
+    let da = trace_of(&r, 0, BurstEvent::Delivered);
+    let la = SimTime::from_ns(a.bytes * 8 / 10);
+    assert_eq!(
+        da.time,
+        a.time + SimTime::from_us(46) + SimTime::from_ms(2) + la
+    );
+    let lb = trace_of(&r, 1, BurstEvent::Lost);
+    assert_eq!(lb.reason, Some(BurstLoss::OffsetTooShort));
+    assert_eq!(lb.time, a.time + SimTime::from_ms(2) + SimTime::from_us(50));
+    // Without the channel (or a fast one) both arrive.
+    let r = run2("");
+    assert!(r.burst_trace.iter().all(|s| s.event != BurstEvent::Lost));
+    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    assert!(c("[obs.control]\nbcp_size = \"100B\"").starts_with("obs.control.bcp_size"));
+    assert!(c("[obs.control]\nrate = \"1Gb/s\"\nbcp_size = 0").starts_with("obs.control.bcp_size"));
+}

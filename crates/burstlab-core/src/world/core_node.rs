@@ -490,3 +490,11 @@ impl Core {
         t
     }
 }
+
+impl Core {
+    /// Fibre `f`'s delay, the BCP processing δ at its far node, and that node.
+    pub fn hop_info(&self, f: u32) -> (SimTime, SimTime, u32) {
+        let p = &self.fibres[f as usize].p;
+        (p.delay, self.fabric_in(f).bcp_processing, p.to)
+    }
+}

@@ -23,6 +23,7 @@
 //! event; routes are precomputed lists of hops; timers are lazily cancelled.
 
 pub mod collector;
+pub mod control;
 pub mod core_node;
 pub mod edge;
 mod hint;
@@ -96,6 +97,9 @@ pub enum Ev {
     /// Edge (ingress): the NACK of burst `0` is back; the ingress sends it again
     /// (`obs.retransmit`).
     Retransmit(u32),
+    /// Control channel (`obs.control.rate`): the BCP of burst `0` reaches its next
+    /// node and joins the node's processing queue.
+    BcpArrive(u32),
     /// Collector: end of warm-up, statistics restart.
     Warmup,
     /// Collector: goodput samples of the TCP flows (`sim.trace.goodput`).
@@ -128,6 +132,7 @@ impl Event for Ev {
             Ev::End => OTHER | (11 << K),
             Ev::Sample => OTHER | (12 << K),
             Ev::Retransmit(b) => OTHER | (13 << K) | b as u64,
+            Ev::BcpArrive(b) => OTHER | (14 << K) | b as u64,
         }
     }
     #[inline(always)]
@@ -153,6 +158,7 @@ impl Event for Ev {
             10 => Ev::Warmup,
             12 => Ev::Sample,
             13 => Ev::Retransmit(lo),
+            14 => Ev::BcpArrive(lo),
             _ => Ev::End,
         }
     }
@@ -234,6 +240,8 @@ pub struct World {
     /// `obs.retransmit`: (most retransmissions per burst, how long the ingress keeps a
     /// copy from the burst's formation).
     retransmit: Option<(u32, SimTime)>,
+    /// `obs.control.rate`: the control channel's queues (`None`: BCPs never queue).
+    control_chan: Option<control::ControlChannel>,
     /// The world's data have outgrown the caches: the event loop fetches the next
     /// event's link and packet one event ahead. Set by the memory guard's periodic look
     /// when [`World::mem_bytes`] exceeds `lookahead_above` ([`LOOKAHEAD_ABOVE_BYTES`]).
@@ -360,6 +368,11 @@ impl World {
                 .and_then(|o| o.ingress)
                 .map(ingress::IngressBuffer::new),
             retransmit: r.obs.as_ref().and_then(|o| o.retransmit),
+            control_chan: r
+                .obs
+                .as_ref()
+                .and_then(|o| o.control_tx)
+                .map(control::ControlChannel::new),
             control_loss: r
                 .obs
                 .as_ref()
@@ -550,6 +563,7 @@ impl World {
                 Ev::Bcp(b) => self.bcp(now, b),
                 Ev::BurstArrive(b) => self.burst_arrive(now, b),
                 Ev::Retransmit(b) => self.retransmit(now, b),
+                Ev::BcpArrive(b) => self.bcp_arrive(now, b),
                 Ev::Warmup => {
                     self.hosts.warmup(now);
                     self.links.warmup();
@@ -1205,7 +1219,19 @@ impl World {
 
     fn after_step(&mut self, now: SimTime, b: u32, step: Step) {
         match step {
-            Step::Bcp(t) => self.q.push(t, Ev::Bcp(b)),
+            Step::Bcp(t) => match self.control_chan.as_mut() {
+                None => self.q.push(t, Ev::Bcp(b)),
+                Some(cc) => {
+                    // The core's timeline gives `left + d + δ`: send on the control
+                    // wavelength at `left` instead, queueing behind earlier BCPs.
+                    let r = &self.bursts[b as usize].route;
+                    let f = r.path[r.hop as usize - 1];
+                    let core = self.core.as_ref().expect("a burst implies an OBS core");
+                    let (d, delta, _) = core.hop_info(f);
+                    let arrive = cc.send(f, t - d - delta, d);
+                    self.q.push(arrive, Ev::BcpArrive(b));
+                }
+            },
             Step::Egress(t) => self.q.push(t, Ev::BurstArrive(b)),
             Step::Lost(why, fibre) => self.lose_burst(now, b, why, Some(fibre)),
         }
@@ -1334,6 +1360,21 @@ impl World {
         self.burst_trace(now, b, BurstEvent::Lost, Some(why), fibre);
         self.q.push(back, Ev::Retransmit(b));
         true
+    }
+
+    /// The BCP of burst `b` reaches its next node on the control channel: it waits for
+    /// the BCPs the node is processing, then takes δ.
+    fn bcp_arrive(&mut self, now: SimTime, b: u32) {
+        let r = &self.bursts[b as usize].route;
+        let f = r.path[r.hop as usize - 1];
+        let core = self.core.as_ref().expect("a burst implies an OBS core");
+        let (_, delta, node) = core.hop_info(f);
+        let cc = self
+            .control_chan
+            .as_mut()
+            .expect("BcpArrive implies a channel");
+        let done = cc.process(node, now, delta);
+        self.q.push(done, Ev::Bcp(b));
     }
 
     /// The NACK of burst `b` is back at its ingress: the burst leaves again (new
@@ -1533,6 +1574,7 @@ mod tests {
                 Ev::Bcp(x),
                 Ev::BurstArrive(x),
                 Ev::Retransmit(x),
+                Ev::BcpArrive(x),
             ]);
             for l in [0, 1, top] {
                 evs.push(Ev::LinkArrive(l, x));
