@@ -8,7 +8,9 @@ bursts collide at the ingress in a different phase. Settings:
 
 - bufferless ingress (the default), and `obs.ingress.max_wait = 800us`;
 - control-packet loss p ∈ {1e-3, 1e-2} per fibre with the buffered ingress;
-- p = 1e-2 with burst retransmission (R = 2, copies held 50 ms).
+- p = 1e-2 with burst retransmission (R = 2, copies held 50 ms);
+- a 10 Mb/s control wavelength (100 B BCPs, 80 µs each) with the buffered ingress,
+  with the default offset (20 µs) and with 200 µs more.
 
 Prints one row per setting: aggregate goodput (Mb/s) mean and 95 % t-interval over the
 replications, bursts lost per reason. Run: `python benchmarks/control_plane_study.py
@@ -35,6 +37,11 @@ SETTINGS: dict[str, dict[str, Any]] = {
                                      "control": {"loss": 1e-3}},
     "buffered + control loss 1e-2": {"ingress": {"max_wait": "800us"},
                                      "control": {"loss": 1e-2}},
+    "buffered + control channel 10 Mb/s (100 B BCPs)": {
+        "ingress": {"max_wait": "800us"}, "control": {"rate": "10Mb/s"}},
+    "same + extra_offset 200 us": {
+        "ingress": {"max_wait": "800us"}, "control": {"rate": "10Mb/s"},
+        "extra_offset": "200us"},
     "buffered + control loss 1e-2 + retransmit R=2": {
         "ingress": {"max_wait": "800us"}, "control": {"loss": 1e-2},
         "retransmit": {"max": 2, "hold": "50ms"}},
@@ -55,6 +62,7 @@ def one(base: dict[str, Any], obs: dict[str, Any], rep: int, duration: str) -> d
     return {"goodput_Mbps": bits / secs / 1e6,
             "lost_contention": int(b.lost_contention.sum()),
             "lost_control": int(b.lost_control.sum()),
+            "lost_offset": int(b.lost_offset_too_short.sum()),
             "bursts_sent": int(b.bursts_sent.sum())}
 
 
@@ -76,14 +84,15 @@ def main() -> None:
     if a.out:
         df.to_csv(a.out, index=False)
     print(f"| setting | goodput (Mb/s), mean [95 % CI], n={a.reps} | bursts lost: "
-          "contention | control_lost | bursts sent |")
-    print("|---|---|---|---|---|")
+          "contention | control_lost | offset_too_short | bursts sent |")
+    print("|---|---|---|---|---|---|")
     for label, g in df.groupby("setting", sort=False):
         x = g.goodput_Mbps.to_numpy()
         m = float(x.mean())
         h = float(stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)))
         print(f"| {label} | {m:.2f} [{m - h:.2f}, {m + h:.2f}] | "
-              f"{g.lost_contention.sum()} | {g.lost_control.sum()} | {g.bursts_sent.sum()} |")
+              f"{g.lost_contention.sum()} | {g.lost_control.sum()} | {g.lost_offset.sum()} | "
+              f"{g.bursts_sent.sum()} |")
 
 
 if __name__ == "__main__":
