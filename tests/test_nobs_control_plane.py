@@ -79,3 +79,45 @@ def test_export_refuses_what_nobs_cannot_bound() -> None:
         export_nobs(spec)
     spec["obs"]["ingress"] = {"max_wait": "80us"}
     assert "MAX_DELAYED_BURST 2" in export_nobs(spec).tcl
+
+
+@needs_nobs
+def test_control_packet_loss_rate_agrees_with_nobs(tmp_path: Path) -> None:
+    """Random BCP loss p on each of two fibres (E0 → C1 → E2) under a constant-rate UDP
+    flow (its bursts do not depend on the losses), so the same bursts are formed in
+    both. Their random streams differ, so the test compares rates, within four
+    standard errors: on the first fibre both lose p of the bursts (the burst is lost
+    at C1). On the last fibre they differ: burstlab loses the burst at the egress too
+    (its BCP never configured E2), nOBS's egress takes a burst whose control packet
+    was lost, so nOBS loses p where burstlab loses 1 − (1 − p)²."""
+    from _nobs_scenarios import edge_core_edge
+
+    p = 0.05
+    spec = edge_core_edge(control={"loss": p})
+    spec["sim"]["duration"] = "4s"
+    spec["flow"] = [{"name": "f0", "type": "cbr", "src": "src", "dst": "dst",
+                     "rate": "30Mb/s", "packet_size": "1000B"}]
+    script, nb, res = _both(spec, tmp_path)
+    ours, theirs = _burst_tables(spec, script, nb, res)
+    assert len(ours) == len(theirs) > 1500
+    np.testing.assert_array_equal(ours.bytes.to_numpy(), theirs.bytes.to_numpy())
+
+    def near(got: float, want: float, n: int) -> None:
+        sd = (want * (1 - want) / n) ** 0.5
+        assert abs(got - want) < 4 * sd, (got, want, sd)
+
+    o, t = ours[ours.fate != "in_flight"], theirs[theirs.fate != "in_flight"]
+    near(float((o.fate == "lost").mean()), 1 - (1 - p) ** 2, len(o))
+    near(float((t.fate == "lost").mean()), p, len(t))
+    assert (t.lost_at[t.fate == "lost"] == 1).all()  # nOBS: lost at C1 only
+    links = res.obs_links.set_index(["from", "to"])
+    first = links.loc[("E0", "C1")]
+    near(float(first.lost_control / first.bursts_offered), p, int(first.bursts_offered))
+    assert set(o.reason[o.fate == "lost"]) == {"control_lost"}
+
+
+def test_export_refuses_the_control_channel_queue() -> None:
+    spec = _colliding(None)
+    spec["obs"]["control"] = {"rate": "1Gb/s"}
+    with pytest.raises(Exception, match=r"obs\.control\.rate"):
+        export_nobs(spec)

@@ -287,6 +287,10 @@ def _base_for(key: Key) -> dict[str, Any]:
     if p.startswith("obs.class") or p == "flow[].class":
         spec["obs"]["classifier"] = "per_class"
         spec["obs"]["class"] = [{"name": "c"}]
+    if p.startswith("obs.ingress"):
+        spec["obs"]["ingress"] = {"max_wait": "1ms"}
+    if p.startswith("obs.retransmit"):
+        spec["obs"]["retransmit"] = {"max": 1, "hold": "1ms"}
     if p.startswith("obs.drop_burst"):
         spec["obs"]["drop_burst"] = [{"edge": "E1", "queue": "f0", "bursts": [1]}]
         flow["name"] = "f0"
@@ -395,6 +399,12 @@ SECTIONS = [
     ("obs.class[]", "`[[obs.class]]`", "Per-class overrides (`per_class` classifier)."),
     ("obs.contention", "`[obs.contention]`",
      "Contention resolution at the nodes after the ingress (topics/contention.md)."),
+    ("obs.ingress", "`[obs.ingress]`",
+     "Ingress electronic buffer ([control plane](../topics/control-plane.md))."),
+    ("obs.control", "`[obs.control]`",
+     "The control channel ([control plane](../topics/control-plane.md))."),
+    ("obs.retransmit", "`[obs.retransmit]`",
+     "Burst retransmission at the ingress ([control plane](../topics/control-plane.md))."),
     ("*.assembly", "Assembly tables",
      "`obs.assembly`, `node[].assembly`, `flow[].assembly` and `obs.class[].assembly` take the "
      "same keys (the `AssemblySpec` struct); which keys apply depends on `type`."),

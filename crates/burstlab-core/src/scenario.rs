@@ -791,6 +791,21 @@ pub struct ObsSpec {
     /// default.
     #[serde(default)]
     pub contention: Option<ContentionSpec>,
+    /// Burst retransmission by the ingress after a NACK.
+    #[serde(default)]
+    pub retransmit: Option<RetransmitSpec>,
+}
+
+/// The `[obs.retransmit]` table: the ingress keeps a copy of each burst for `hold`
+/// and sends it again, up to `max` times, when a NACK reports it lost in the core.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetransmitSpec {
+    /// Most retransmissions per burst (R).
+    pub max: u32,
+    /// How long the copy is kept from the burst's formation: a NACK back later finds
+    /// no copy and the loss is final.
+    pub hold: Dur,
 }
 
 /// The `[obs.control]` table: the control channel that carries burst control packets.
@@ -801,6 +816,14 @@ pub struct ControlSpec {
     /// burst is then lost at the next node (`control_lost`). Default 0.
     #[serde(default)]
     pub loss: Option<f64>,
+    /// Rate of the control wavelength of every fibre: BCPs are serialised on it (FIFO,
+    /// `bcp_size` each) and processed one at a time at each node (FIFO, δ each).
+    /// Absent: BCPs take no time on the channel and never queue.
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    /// Size of a BCP on the control wavelength (default 100 B; needs `rate`).
+    #[serde(default)]
+    pub bcp_size: Option<Size>,
 }
 
 /// The `[obs.ingress]` table: delayed first reservation at the ingress edge (nOBS
@@ -988,6 +1011,7 @@ impl Default for ObsSpec {
             ingress: None,
             control: None,
             contention: None,
+            retransmit: None,
         }
     }
 }
@@ -1277,6 +1301,11 @@ pub struct ResolvedObs {
     pub control_loss: f64,
     /// `[obs.contention]` (all off when absent).
     pub contention: ResolvedContention,
+    /// `obs.retransmit`: (max, hold).
+    pub retransmit: Option<(u32, SimTime)>,
+    /// `obs.control.rate` and `bcp_size`: the control channel's serialisation time of
+    /// one BCP (`None`: no control-channel queueing).
+    pub control_tx: Option<SimTime>,
 }
 
 /// `obs.ingress`, resolved.
@@ -2017,6 +2046,39 @@ impl ScenarioSpec {
             loss_applies_to,
             drop_bursts,
             classes,
+            control_tx: match o.control.as_ref() {
+                Some(c) if c.rate.is_some() => {
+                    let rate = c.rate.as_ref().expect("matched").0;
+                    if rate.bps() == 0 {
+                        return Err(e("obs.control.rate", "must be positive"));
+                    }
+                    let size = c.bcp_size.as_ref().map_or(100, |s| s.0);
+                    if size == 0 {
+                        return Err(e("obs.control.bcp_size", "must be positive"));
+                    }
+                    Some(rate.tx_time(size))
+                }
+                Some(c) if c.bcp_size.is_some() => {
+                    return Err(e(
+                        "obs.control.bcp_size",
+                        "needs obs.control.rate (without it BCPs take no time on the channel)",
+                    ))
+                }
+                _ => None,
+            },
+            retransmit: match &o.retransmit {
+                None => None,
+                Some(t) if t.max == 0 => {
+                    return Err(e(
+                        "obs.retransmit.max",
+                        "must be at least 1 (leave out [obs.retransmit] for none)",
+                    ))
+                }
+                Some(t) if t.hold.0 == SimTime::ZERO => {
+                    return Err(e("obs.retransmit.hold", "must be positive"))
+                }
+                Some(t) => Some((t.max, t.hold.0)),
+            },
             control_loss: match o.control.as_ref().and_then(|c| c.loss) {
                 None => 0.0,
                 Some(p) if (0.0..=1.0).contains(&p) => p,

@@ -275,3 +275,149 @@ fn control_packet_loss_is_independent_per_fibre_and_has_its_own_reason() {
     assert!(c("[obs.control]\nloss = 1.5").starts_with("obs.control.loss"));
     assert!(c("[obs.control]\nbogus = 1").contains("bogus"));
 }
+
+// ------------------------------------------------------------ burst retransmission
+
+/// Random loss p once per burst at the egress (`per_path`) and up to R retransmissions:
+/// a burst is finally lost with p^(R+1) (independent draws per attempt).
+#[test]
+fn retransmission_leaves_p_to_the_r_plus_one() {
+    let p: f64 = 0.3;
+    for r_max in [1u32, 2] {
+        let obs = format!(
+            "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nloss = {{ p = {p}, scope = \"per_path\" }}\n[obs.retransmit]\nmax = {r_max}\nhold = \"1s\"\n"
+        );
+        let r = run(&chain(1, 1, &obs, &cbr("8Mb/s", None, ""), "8s"));
+        let row = &r.bursts[0];
+        let n = row.bursts_sent as f64;
+        let want = p.powi(r_max as i32 + 1);
+        let sd = (want * (1.0 - want) / n).sqrt();
+        let got = row.bursts_lost as f64 / n;
+        assert!(
+            (got - want).abs() < 4.0 * sd,
+            "R={r_max}: {got} vs {want} ± {sd}"
+        );
+        assert_eq!(row.bursts_lost, row.lost_random);
+        // Every attempt is drawn: the egress fibre saw p of the attempts lost.
+        let f = r.obs_links.iter().find(|f| f.to == "E2").unwrap();
+        let m = f.bursts_offered as f64;
+        assert!(m > n, "retransmissions are offered again: {m} vs {n}");
+        let sd = (p * (1.0 - p) / m).sqrt();
+        assert!((f.lost_random as f64 / m - p).abs() < 4.0 * sd);
+    }
+}
+
+/// Timeline on E1–C1–E2 (fibres 1 ms, δ 10 µs, set-up 5 µs, T = 25 µs): a burst
+/// formed at t0 is lost at the egress when its BCP is processed there, at t0 + 2 ms +
+/// 20 µs; the NACK takes 1 ms + 10 µs (C1) + 1 ms back to E1, where the burst leaves
+/// again at once and is delivered T + 2 ms + L later. With a hold shorter than the
+/// NACK's return the loss is final.
+#[test]
+fn retransmission_waits_for_the_nack_on_the_control_channel() {
+    let mk = |hold: &str| {
+        let obs = format!(
+            "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\nswitch_setup = \"5us\"\nloss = {{ p = 0.5, scope = \"per_path\" }}\n[obs.retransmit]\nmax = 3\nhold = \"{hold}\"\n"
+        );
+        run(&chain(1, 1, &obs, &cbr("8Mb/s", Some("20ms"), ""), "100ms"))
+    };
+    let r = mk("1s");
+    let l = SimTime::from_ns(800);
+    let lose_after = SimTime::from_ms(2) + SimTime::from_us(20);
+    let nack = SimTime::from_ms(2) + SimTime::from_us(10);
+    let deliver_after = SimTime::from_us(25) + SimTime::from_ms(2) + l;
+    let mut checked = 0;
+    for (i, s) in r.burst_trace.iter().enumerate() {
+        if s.event != BurstEvent::Formed {
+            continue;
+        }
+        let mut t_send = s.time;
+        let evs: Vec<_> = r.burst_trace[i + 1..]
+            .iter()
+            .filter(|x| x.queue == s.queue && x.burst == s.burst)
+            .collect();
+        for e in &evs {
+            match e.event {
+                BurstEvent::Lost => {
+                    assert_eq!(e.time, t_send + lose_after);
+                    t_send = e.time + nack;
+                }
+                BurstEvent::Delivered => assert_eq!(e.time, t_send + deliver_after),
+                BurstEvent::Formed => unreachable!(),
+            }
+        }
+        if evs.len() > 1 {
+            checked += 1;
+        }
+    }
+    assert!(checked > 3, "{checked}");
+    // The NACK is back 4 ms + 30 µs after formation: a hold of 4 ms finds no copy.
+    let r = mk("4ms");
+    let lost = r
+        .burst_trace
+        .iter()
+        .filter(|s| s.event == BurstEvent::Lost)
+        .count() as u64;
+    assert_eq!(lost, r.bursts[0].bursts_lost);
+    assert!(lost > 3);
+    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    assert!(c("[obs.retransmit]\nmax = 0\nhold = \"1ms\"").starts_with("obs.retransmit.max"));
+    assert!(c("[obs.retransmit]\nmax = 1\nhold = 0").starts_with("obs.retransmit.hold"));
+    assert!(c("[obs.retransmit]\nmax = 1").starts_with("obs.retransmit"));
+}
+
+/// A burst the ingress buffer refuses is lost at the ingress: no NACK, no retry, even
+/// when the pooled burst it reuses was last lost in the core.
+#[test]
+fn a_burst_refused_at_the_ingress_is_not_retransmitted() {
+    let r =
+        two_bursts("[obs.ingress]\nmax_wait = \"1ps\"\n[obs.retransmit]\nmax = 3\nhold = \"1s\"\n");
+    let lost: Vec<_> = r
+        .burst_trace
+        .iter()
+        .filter(|s| s.event == BurstEvent::Lost)
+        .collect();
+    assert_eq!(lost.len(), 1, "{lost:?}");
+    assert_eq!(lost[0].reason, Some(BurstLoss::Contention));
+    assert_eq!(r.bursts[1].bursts_lost, 1);
+}
+
+// ------------------------------------------------------------ control-channel queueing
+
+/// Two flows' bursts formed 8 µs apart (A at tA, then B) on two wavelengths, fixed
+/// offset 46 µs, δ 10 µs, set-up 5 µs, BCPs of 100 B on an 80 Mb/s control
+/// wavelength (10 µs each). A's BCP: channel [tA, tA+10), C1 at tA+1.010 ms,
+/// processed by 1.020, channel [1.020, 1.030), E2 at 2.030, processed by tA+2.040 ms:
+/// its head (tA+2.046 ms) leaves the 5 µs set-up. B's BCP waits 2 µs behind A's on
+/// E1's channel: [tA+10, tA+20) … processed at E2 by tA+2.050 ms, while its head
+/// arrives at tA+8 µs+2.046 ms = tA+2.054 ms < 2.050 + 5 µs: lost, offset_too_short,
+/// at tA+2.050 ms. Without the queue B would need 45 µs and is delivered.
+#[test]
+fn control_channel_serialises_and_queues_bcps() {
+    let run2 = |control: &str| {
+        let obs = format!(
+            "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\nswitch_setup = \"5us\"\noffset = \"46us\"\n{control}"
+        );
+        let flows = cbr("400Mb/s", Some("0.5ms"), "name = \"A\"\n")
+            + &cbr("400Mb/s", Some("0.5ms"), "name = \"B\"\n");
+        run(&chain(1, 2, &obs, &flows, "50ms"))
+    };
+    let r = run2("[obs.control]\nrate = \"80Mb/s\"\nbcp_size = \"100B\"\n");
+    let a = trace_of(&r, 0, BurstEvent::Formed);
+    let b = trace_of(&r, 1, BurstEvent::Formed);
+    assert_eq!(b.time, a.time + SimTime::from_us(8));
+    let da = trace_of(&r, 0, BurstEvent::Delivered);
+    let la = SimTime::from_ns(a.bytes * 8 / 10);
+    assert_eq!(
+        da.time,
+        a.time + SimTime::from_us(46) + SimTime::from_ms(2) + la
+    );
+    let lb = trace_of(&r, 1, BurstEvent::Lost);
+    assert_eq!(lb.reason, Some(BurstLoss::OffsetTooShort));
+    assert_eq!(lb.time, a.time + SimTime::from_ms(2) + SimTime::from_us(50));
+    // Without the channel (or a fast one) both arrive.
+    let r = run2("");
+    assert!(r.burst_trace.iter().all(|s| s.event != BurstEvent::Lost));
+    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    assert!(c("[obs.control]\nbcp_size = \"100B\"").starts_with("obs.control.bcp_size"));
+    assert!(c("[obs.control]\nrate = \"1Gb/s\"\nbcp_size = 0").starts_with("obs.control.bcp_size"));
+}

@@ -609,7 +609,12 @@ def to_nobs(
     # Control-packet loss (obs.control.loss): an ErrorModel with rate p on control
     # packets (opticaldrop_ 1) on every fibre direction bursts cross; nOBS then finds
     # no reservation for the burst at the next node and drops it there.
-    control_p = float((obs.get("control") or {}).get("loss", 0) or 0)
+    control = obs.get("control") or {}
+    for key in ("rate", "bcp_size"):
+        if control.get(key) is not None:
+            raise _err(f"obs.control.{key}", "nOBS does not serialise control packets on a "
+                       "control wavelength nor queue them for processing")
+    control_p = float(control.get("loss", 0) or 0)
     if control_p > 0:
         if loss_p > 0:
             raise _err("obs.control.loss", "nOBS takes one loss model per fibre direction: "

@@ -763,3 +763,31 @@ impl Core {
         Step::Lost(BurstLoss::Control, f)
     }
 }
+
+// ------------------------------------------------------------------------------------
+// Burst retransmission (`obs.retransmit`, docs/topics/control-plane.md).
+
+impl Core {
+    /// How long a NACK from node `n_hop` (where `r` was lost) takes back to the
+    /// ingress on the control channel: the delays of the fibres `path[0..hop]` and the
+    /// BCP processing δ at each node it crosses on the way (`n_1 … n_(hop−1)`).
+    pub fn nack_delay(&self, r: &BurstRoute) -> SimTime {
+        let hop = r.hop as usize;
+        let mut t = SimTime::ZERO;
+        for (j, &f) in r.path[..hop].iter().enumerate() {
+            t += self.fibres[f as usize].p.delay;
+            if j + 1 < hop {
+                t += self.fabric_in(f).bcp_processing;
+            }
+        }
+        t
+    }
+}
+
+impl Core {
+    /// Fibre `f`'s delay, the BCP processing δ at its far node, and that node.
+    pub fn hop_info(&self, f: u32) -> (SimTime, SimTime, u32) {
+        let p = &self.fibres[f as usize].p;
+        (p.delay, self.fabric_in(f).bcp_processing, p.to)
+    }
+}

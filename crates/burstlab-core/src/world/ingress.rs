@@ -38,6 +38,8 @@ impl IngressBuffer {
     /// The ingress emits burst `r` at `now`: at once if a wavelength is free and no
     /// burst waits ahead of it, else after the shortest wait the buffer allows.
     pub fn depart(&mut self, now: SimTime, core: &mut Core, r: &mut BurstRoute) -> Step {
+        // Not sent yet (a refusal below is a loss at the ingress, never retransmitted).
+        r.hop = 0;
         let f0 = r.path[0] as usize;
         if f0 >= self.waiting.len() {
             self.waiting.resize_with(f0 + 1, VecDeque::new);

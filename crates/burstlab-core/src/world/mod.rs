@@ -23,6 +23,7 @@
 //! event; routes are precomputed lists of hops; timers are lazily cancelled.
 
 pub mod collector;
+pub mod control;
 pub mod core_node;
 pub mod edge;
 mod hint;
@@ -93,6 +94,12 @@ pub enum Ev {
     Bcp(u32),
     /// Edge (egress): the tail of burst `0` reaches its egress edge node.
     BurstArrive(u32),
+    /// Edge (ingress): the NACK of burst `0` is back; the ingress sends it again
+    /// (`obs.retransmit`).
+    Retransmit(u32),
+    /// Control channel (`obs.control.rate`): the BCP of burst `0` reaches its next
+    /// node and joins the node's processing queue.
+    BcpArrive(u32),
     /// Collector: end of warm-up, statistics restart.
     Warmup,
     /// Collector: goodput samples of the TCP flows (`sim.trace.goodput`).
@@ -124,6 +131,8 @@ impl Event for Ev {
             Ev::Warmup => OTHER | (10 << K),
             Ev::End => OTHER | (11 << K),
             Ev::Sample => OTHER | (12 << K),
+            Ev::Retransmit(b) => OTHER | (13 << K) | b as u64,
+            Ev::BcpArrive(b) => OTHER | (14 << K) | b as u64,
         }
     }
     #[inline(always)]
@@ -148,6 +157,8 @@ impl Event for Ev {
             9 => Ev::BurstArrive(lo),
             10 => Ev::Warmup,
             12 => Ev::Sample,
+            13 => Ev::Retransmit(lo),
+            14 => Ev::BcpArrive(lo),
             _ => Ev::End,
         }
     }
@@ -160,6 +171,9 @@ struct Burst {
     index: u64,
     pkts: Vec<u32>,
     route: BurstRoute,
+    /// `obs.retransmit`: when the burst was formed, and how often it was sent again.
+    formed: SimTime,
+    tries: u32,
 }
 
 /// The world.
@@ -223,6 +237,11 @@ pub struct World {
     /// `obs.control.loss`: each BCP is lost on each fibre it crosses with this
     /// probability, drawn from the `obs/control/loss` substream.
     control_loss: Option<(f64, crate::rng::RngStream)>,
+    /// `obs.retransmit`: (most retransmissions per burst, how long the ingress keeps a
+    /// copy from the burst's formation).
+    retransmit: Option<(u32, SimTime)>,
+    /// `obs.control.rate`: the control channel's queues (`None`: BCPs never queue).
+    control_chan: Option<control::ControlChannel>,
     /// The world's data have outgrown the caches: the event loop fetches the next
     /// event's link and packet one event ahead. Set by the memory guard's periodic look
     /// when [`World::mem_bytes`] exceeds `lookahead_above` ([`LOOKAHEAD_ABOVE_BYTES`]).
@@ -348,6 +367,12 @@ impl World {
                 .as_ref()
                 .and_then(|o| o.ingress)
                 .map(ingress::IngressBuffer::new),
+            retransmit: r.obs.as_ref().and_then(|o| o.retransmit),
+            control_chan: r
+                .obs
+                .as_ref()
+                .and_then(|o| o.control_tx)
+                .map(control::ControlChannel::new),
             control_loss: r
                 .obs
                 .as_ref()
@@ -537,6 +562,8 @@ impl World {
                 }
                 Ev::Bcp(b) => self.bcp(now, b),
                 Ev::BurstArrive(b) => self.burst_arrive(now, b),
+                Ev::Retransmit(b) => self.retransmit(now, b),
+                Ev::BcpArrive(b) => self.bcp_arrive(now, b),
                 Ev::Warmup => {
                     self.hosts.warmup(now);
                     self.links.warmup();
@@ -1158,6 +1185,8 @@ impl World {
         bu.route.bytes = formed.bytes;
         bu.route.has_data = formed.has_data;
         bu.route.offset = formed.offset;
+        bu.formed = now;
+        bu.tries = 0;
         self.burst_trace(now, b, BurstEvent::Formed, None, None);
         if formed.injected {
             self.lose_burst(now, b, BurstLoss::Injected, None);
@@ -1190,7 +1219,19 @@ impl World {
 
     fn after_step(&mut self, now: SimTime, b: u32, step: Step) {
         match step {
-            Step::Bcp(t) => self.q.push(t, Ev::Bcp(b)),
+            Step::Bcp(t) => match self.control_chan.as_mut() {
+                None => self.q.push(t, Ev::Bcp(b)),
+                Some(cc) => {
+                    // The core's timeline gives `left + d + δ`: send on the control
+                    // wavelength at `left` instead, queueing behind earlier BCPs.
+                    let r = &self.bursts[b as usize].route;
+                    let f = r.path[r.hop as usize - 1];
+                    let core = self.core.as_ref().expect("a burst implies an OBS core");
+                    let (d, delta, _) = core.hop_info(f);
+                    let arrive = cc.send(f, t - d - delta, d);
+                    self.q.push(arrive, Ev::BcpArrive(b));
+                }
+            },
             Step::Egress(t) => self.q.push(t, Ev::BurstArrive(b)),
             Step::Lost(why, fibre) => self.lose_burst(now, b, why, Some(fibre)),
         }
@@ -1287,6 +1328,9 @@ impl World {
 
     /// Burst `b` is lost (the core has already charged `fibre`).
     fn lose_burst(&mut self, now: SimTime, b: u32, why: BurstLoss, fibre: Option<u32>) {
+        if self.retransmit.is_some() && self.nack(now, b, why, fibre) {
+            return;
+        }
         self.burst_trace(now, b, BurstEvent::Lost, Some(why), fibre);
         let mut list = std::mem::take(&mut self.bursts[b as usize].pkts);
         let pkts = &self.pkts;
@@ -1304,6 +1348,58 @@ impl World {
         list.clear();
         self.bursts[b as usize].pkts = list;
         self.free_bursts.push(b);
+    }
+
+    // ------------------------------------------- burst retransmission (obs.retransmit)
+
+    /// Burst `b` was lost in the core at `now`: if the ingress may send it again (fewer
+    /// than `max` retransmissions so far, and the NACK back before the copy's `hold`
+    /// runs out), traces the loss, keeps the packets and schedules the retransmission
+    /// at the NACK's arrival; returns whether it did. The NACK travels back on the
+    /// control channel: the fibres' delays and BCP processing at the nodes between.
+    /// Losses at the ingress itself (no BCP sent) and injected ones are final.
+    fn nack(&mut self, now: SimTime, b: u32, why: BurstLoss, fibre: Option<u32>) -> bool {
+        let (max, hold) = self.retransmit.expect("checked by the caller");
+        let bu = &self.bursts[b as usize];
+        if why == BurstLoss::Injected || bu.route.hop == 0 || bu.tries >= max {
+            return false;
+        }
+        let core = self.core.as_ref().expect("a burst implies an OBS core");
+        let back = now + core.nack_delay(&bu.route);
+        if back > bu.formed.checked_add(hold).unwrap_or(SimTime(u64::MAX)) {
+            return false;
+        }
+        self.burst_trace(now, b, BurstEvent::Lost, Some(why), fibre);
+        self.q.push(back, Ev::Retransmit(b));
+        true
+    }
+
+    /// The BCP of burst `b` reaches its next node on the control channel: it waits for
+    /// the BCPs the node is processing, then takes δ.
+    fn bcp_arrive(&mut self, now: SimTime, b: u32) {
+        let r = &self.bursts[b as usize].route;
+        let f = r.path[r.hop as usize - 1];
+        let core = self.core.as_ref().expect("a burst implies an OBS core");
+        let (_, delta, node) = core.hop_info(f);
+        let cc = self
+            .control_chan
+            .as_mut()
+            .expect("BcpArrive implies a channel");
+        let done = cc.process(node, now, delta);
+        self.q.push(done, Ev::Bcp(b));
+    }
+
+    /// The NACK of burst `b` is back at its ingress: the burst leaves again (new
+    /// reservation, new BCP), through the ingress buffer if there is one.
+    fn retransmit(&mut self, now: SimTime, b: u32) {
+        self.bursts[b as usize].tries += 1;
+        let core = self.core.as_mut().expect("a burst implies an OBS core");
+        let route = &mut self.bursts[b as usize].route;
+        let step = match self.ingress.as_mut() {
+            None => core.depart(now, route),
+            Some(buf) => buf.depart(now, core, route),
+        };
+        self.after_step(now, b, step);
     }
 
     #[inline]
@@ -1494,6 +1590,8 @@ mod tests {
                 Ev::AsmTimer(x),
                 Ev::Bcp(x),
                 Ev::BurstArrive(x),
+                Ev::Retransmit(x),
+                Ev::BcpArrive(x),
             ]);
             for l in [0, 1, top] {
                 evs.push(Ev::LinkArrive(l, x));
