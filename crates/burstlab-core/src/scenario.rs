@@ -2430,6 +2430,15 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
             "the ns2 profile's RTT clock needs a positive tick".into(),
         ));
     }
+    if ns2 && c.cc == CcKind::Bbr {
+        // ns-2.35 has no BBR (its Agent/TCP/Linux modules are Linux 2.6.22's).
+        return Err(e(
+            "cc",
+            "\"bbr\" runs only under profile = \"rfc\" (ns-2.35 has no BBR; burstlab's \
+             BBR follows ns-3's TcpBbr)"
+                .into(),
+        ));
+    }
     if ns2 && c.cc != CcKind::Aimd {
         // Under the ns2 profile a modern controller is ns-2.35's Agent/TCP/Linux, a SACK
         // sender whose RTT clock ticks in 1 ms jiffies.

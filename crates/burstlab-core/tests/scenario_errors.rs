@@ -49,12 +49,15 @@ fn unknown_variant_names_the_field() {
 
 #[test]
 fn unknown_congestion_control_names_the_field_and_the_choices() {
-    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ncc = \"bbr\"\n");
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ncc = \"bbr2\"\n");
     assert!(e.starts_with("flow[0].cc"), "{e}");
     assert!(
-        e.contains("bbr") && e.contains("aimd") && e.contains("cubic"),
+        e.contains("bbr2") && e.contains("aimd") && e.contains("cubic"),
         "{e}"
     );
+    // BBR exists only under the rfc profile (ns-2.35 has none).
+    let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ncc = \"bbr\"\n");
+    assert!(e.starts_with("flow[0].cc") && e.contains("rfc"), "{e}");
     // A known controller in a combination the ns2 profile cannot run names that field.
     let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ncc = \"cubic\"\n");
     assert!(e.starts_with("flow[0].variant"), "{e}");
@@ -462,4 +465,21 @@ fn ns2_agent_switches_need_the_ns2_profile_and_a_valid_clock_phase() {
     let e =
         err("[[flow]]\ntype = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nrate = \"1Mb/s\"\nsyn = true\n");
     assert!(e.contains("syn"), "{e}");
+}
+
+/// A BBR flow under the rfc profile runs, paces, delivers, and is deterministic.
+#[test]
+fn bbr_flow_runs_under_rfc() {
+    let toml = format!(
+        "{BASE}[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\nprofile = \"rfc\"\n\
+         variant = \"sack\"\ncc = \"bbr\"\nwm = 200\n"
+    );
+    let a = run_toml(&toml, None, None).expect("bbr runs");
+    let b = run_toml(&toml, None, None).expect("bbr runs");
+    assert_eq!(a.events, b.events);
+    let (fa, fb) = (&a.flows[0], &b.flows[0]);
+    assert_eq!(fa.cc, "bbr");
+    assert_eq!(fa.goodput_bps.to_bits(), fb.goodput_bps.to_bits());
+    // 10 Mb/s path, 4 ms RTT, 1 s: BBR fills most of the pipe after STARTUP.
+    assert!(fa.goodput_bps > 5e6, "{}", fa.goodput_bps);
 }

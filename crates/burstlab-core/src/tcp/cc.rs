@@ -37,6 +37,19 @@ pub trait CongestionControl {
     fn on_ack(&mut self, tcb: &mut Tcb, now: SimTime, acked_segs: u64);
     /// A valid RTT sample (Karn's rule applied; `tcb.rtt` already updated).
     fn on_rtt_sample(&mut self, _tcb: &Tcb, _now: SimTime, _rtt: SimTime) {}
+    /// A delivery-rate sample (`rate.rs`; only for controllers the control block keeps
+    /// rate state for), before loss recovery sees the ACK; `delivered` is the
+    /// connection's delivered count.
+    fn on_rate_sample(
+        &mut self,
+        _tcb: &mut Tcb,
+        _now: SimTime,
+        _rs: &super::rate::RateSample,
+        _delivered: u64,
+    ) {
+    }
+    /// The connection starts (before the initial window is sent).
+    fn on_start(&mut self, _tcb: &mut Tcb) {}
     /// A loss detected by duplicate ACKs (TD). Returns the new ssthresh; `tcb` still holds
     /// the window the loss was detected at.
     fn on_loss(&mut self, tcb: &Tcb, now: SimTime) -> u32;
@@ -90,6 +103,14 @@ pub struct CcTrace {
     pub epoch_start_s: f64,
     /// Vegas's base RTT, seconds.
     pub base_rtt_s: f64,
+    /// BBR's mode: 0 STARTUP, 1 DRAIN, 2 PROBE_BW, 3 PROBE_RTT (NaN for others).
+    pub bbr_mode: f64,
+    /// BBR's pacing rate, segments per second.
+    pub pacing_rate_sps: f64,
+    /// BBR's bottleneck-bandwidth estimate, segments per second.
+    pub btlbw_sps: f64,
+    /// BBR's RTprop estimate, seconds.
+    pub min_rtt_s: f64,
 }
 
 impl Default for CcTrace {
@@ -98,6 +119,10 @@ impl Default for CcTrace {
             w_max_segments: f64::NAN,
             epoch_start_s: f64::NAN,
             base_rtt_s: f64::NAN,
+            bbr_mode: f64::NAN,
+            pacing_rate_sps: f64::NAN,
+            btlbw_sps: f64::NAN,
+            min_rtt_s: f64::NAN,
         }
     }
 }
@@ -109,6 +134,7 @@ pub enum Cc {
     Cubic(super::cc_cubic::Cubic),
     HighSpeed(super::cc_highspeed::HighSpeed),
     Vegas(super::cc_vegas::Vegas),
+    Bbr(super::cc_bbr::Bbr),
     /// Test-only controller with memory (`cc_probe.rs`).
     #[cfg(test)]
     Probe(super::cc_probe::Probe),
@@ -122,6 +148,7 @@ impl Cc {
             CcKind::Cubic => Cc::Cubic(super::cc_cubic::Cubic::default()),
             CcKind::HighSpeed => Cc::HighSpeed(super::cc_highspeed::HighSpeed),
             CcKind::Vegas => Cc::Vegas(super::cc_vegas::Vegas::default()),
+            CcKind::Bbr => Cc::Bbr(super::cc_bbr::Bbr::default()),
         }
     }
 }
@@ -136,6 +163,16 @@ impl Cc {
                 t.epoch_start_s = c.t_epoch.map_or(f64::NAN, |e| e.as_secs_f64());
             }
             Cc::Vegas(v) if v.base_rtt.is_finite() => t.base_rtt_s = v.base_rtt,
+            Cc::Bbr(b) => {
+                t.bbr_mode = b.mode as u8 as f64;
+                t.pacing_rate_sps = b.pacing_rate_sps;
+                t.btlbw_sps = b.btlbw_sps;
+                t.min_rtt_s = if b.min_rtt_s.is_finite() {
+                    b.min_rtt_s
+                } else {
+                    f64::NAN
+                };
+            }
             _ => {}
         }
         t
@@ -156,6 +193,7 @@ impl CongestionControl for Cc {
             Cc::Cubic(c) => c.on_ack(tcb, now, n),
             Cc::HighSpeed(c) => c.on_ack(tcb, now, n),
             Cc::Vegas(c) => c.on_ack(tcb, now, n),
+            Cc::Bbr(c) => c.on_ack(tcb, now, n),
             #[cfg(test)]
             Cc::Probe(c) => c.on_ack(tcb, now, n),
         }
@@ -167,8 +205,26 @@ impl CongestionControl for Cc {
             Cc::Cubic(c) => c.on_rtt_sample(tcb, now, rtt),
             Cc::HighSpeed(c) => c.on_rtt_sample(tcb, now, rtt),
             Cc::Vegas(c) => c.on_rtt_sample(tcb, now, rtt),
+            Cc::Bbr(c) => c.on_rtt_sample(tcb, now, rtt),
             #[cfg(test)]
             Cc::Probe(c) => c.on_rtt_sample(tcb, now, rtt),
+        }
+    }
+    #[inline]
+    fn on_rate_sample(
+        &mut self,
+        tcb: &mut Tcb,
+        now: SimTime,
+        rs: &super::rate::RateSample,
+        delivered: u64,
+    ) {
+        if let Cc::Bbr(c) = self {
+            c.on_rate_sample(tcb, now, rs, delivered);
+        }
+    }
+    fn on_start(&mut self, tcb: &mut Tcb) {
+        if let Cc::Bbr(c) = self {
+            c.on_start(tcb);
         }
     }
     #[inline]
@@ -178,6 +234,7 @@ impl CongestionControl for Cc {
             Cc::Cubic(c) => c.on_loss(tcb, now),
             Cc::HighSpeed(c) => c.on_loss(tcb, now),
             Cc::Vegas(c) => c.on_loss(tcb, now),
+            Cc::Bbr(c) => c.on_loss(tcb, now),
             #[cfg(test)]
             Cc::Probe(c) => c.on_loss(tcb, now),
         }
@@ -189,6 +246,7 @@ impl CongestionControl for Cc {
             Cc::Cubic(c) => c.on_timeout(tcb, now),
             Cc::HighSpeed(c) => c.on_timeout(tcb, now),
             Cc::Vegas(c) => c.on_timeout(tcb, now),
+            Cc::Bbr(c) => c.on_timeout(tcb, now),
             #[cfg(test)]
             Cc::Probe(c) => c.on_timeout(tcb, now),
         }
@@ -200,6 +258,7 @@ impl CongestionControl for Cc {
             Cc::Cubic(c) => c.on_phase_change(tcb, now, from, to),
             Cc::HighSpeed(c) => c.on_phase_change(tcb, now, from, to),
             Cc::Vegas(c) => c.on_phase_change(tcb, now, from, to),
+            Cc::Bbr(c) => c.on_phase_change(tcb, now, from, to),
             #[cfg(test)]
             Cc::Probe(c) => c.on_phase_change(tcb, now, from, to),
         }
@@ -210,6 +269,7 @@ impl CongestionControl for Cc {
             Cc::Cubic(c) => c.name(),
             Cc::HighSpeed(c) => c.name(),
             Cc::Vegas(c) => c.name(),
+            Cc::Bbr(c) => c.name(),
             #[cfg(test)]
             Cc::Probe(c) => c.name(),
         }

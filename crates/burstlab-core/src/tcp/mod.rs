@@ -52,10 +52,12 @@
 
 pub mod bitring;
 pub mod cc;
+pub mod cc_bbr;
 pub mod cc_cubic;
 pub mod cc_highspeed;
 pub mod cc_vegas;
 pub mod ns2;
+pub mod rate;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
@@ -116,6 +118,9 @@ pub enum CcKind {
     /// TCP Vegas: under `rfc`, Linux's Vegas algorithm over the RFC engine
     /// (`cc_vegas.rs`); under `ns2`, Linux's `vegas` module in Agent/TCP/Linux.
     Vegas,
+    /// BBR v1 under `rfc`, as ns-3.44's TcpBbr (`cc_bbr.rs`), with pacing and
+    /// delivery-rate samples (`rate.rs`). ns-2.35 has no BBR: rejected under `ns2`.
+    Bbr,
 }
 
 impl CcKind {
@@ -125,6 +130,7 @@ impl CcKind {
             CcKind::Cubic => "cubic",
             CcKind::HighSpeed => "highspeed",
             CcKind::Vegas => "vegas",
+            CcKind::Bbr => "bbr",
         }
     }
 }

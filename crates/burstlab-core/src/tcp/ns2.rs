@@ -297,6 +297,8 @@ impl Ns2Sender {
             CcKind::Cubic => Some(linux::LinuxCa::Cubic(linux::LinuxCubic::default())),
             CcKind::HighSpeed => Some(linux::LinuxCa::HighSpeed(linux::LinuxHighSpeed::default())),
             CcKind::Vegas => Some(linux::LinuxCa::Vegas(linux::LinuxVegas::default())),
+            // Rejected by the scenario parser (ns-2.35 has no BBR); AIMD if built directly.
+            CcKind::Bbr => None,
         };
         // TcpAgent::set_initial_window(): cwnd 1 for the SYN round, else windowInit_
         // (Agent/TCP/Linux: delay_growth_ false, windowInit_ at once).

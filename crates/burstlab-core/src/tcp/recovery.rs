@@ -286,7 +286,12 @@ impl LossRecovery {
                 // RFC 6675 §5 (C): while cwnd − pipe ≥ 1 segment, send NextSeg().
                 let cwnd = tcb.cwnd() as u64;
                 let mut pipe = s.pipe(tcb);
+                tcb.pace_blocked = false;
                 while cwnd > pipe {
+                    if tcb.pacer.blocked(now) {
+                        tcb.pace_blocked = true;
+                        break;
+                    }
                     let (r1, r3) = s.sb.next_rexmit(tcb.snd_max, s.high_rxt, tcb.dupthresh);
                     let seg = if let Some(x) = r1 {
                         // NextSeg (1): a lost segment above HighRxt.

@@ -90,6 +90,7 @@ impl TcpSender {
             return a.start(now, out);
         }
         self.tcb.advance_clock(now);
+        self.cc.on_start(&mut self.tcb);
         self.tcb.observe(now);
         self.rec.send(&mut self.tcb, now, out);
     }
@@ -105,6 +106,17 @@ impl TcpSender {
         self.rec.on_sack_info(tcb, cum, ack);
         if cum > tcb.snd_una {
             let newly = cum - tcb.snd_una;
+            // Delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation §3.3).
+            if let Some(r) = tcb.rate.as_mut() {
+                let rs = r.on_ack(tcb.snd_una, cum, now);
+                let delivered = r.delivered;
+                if let Some(rs) = rs {
+                    let una = tcb.snd_una;
+                    tcb.snd_una = cum;
+                    cc.on_rate_sample(tcb, now, &rs, delivered);
+                    tcb.snd_una = una;
+                }
+            }
             if tcb.t_seqno < cum {
                 // The ACK jumped over go-back-N retransmissions still in flight
                 // ([snd_una + 1, t_seqno)); each will come back as a duplicate.
@@ -153,6 +165,9 @@ impl TcpSender {
                 return;
             }
             tcb.dupacks += 1;
+            if let Some(r) = tcb.rate.as_mut() {
+                r.on_dupack(now);
+            }
             if self.rec.on_dupack(tcb, now) == DupAckVerdict::LossDetected {
                 // A loss detected by duplicate ACKs (TD): count it, let the controller
                 // set ssthresh (RFC 5681 §3.2 step 2), fix the recovery point (RFC 6582
@@ -215,6 +230,14 @@ impl TcpSender {
         self.ns2.as_deref().map(|a| a as *const Ns2Sender as usize)
     }
 
+    /// When pacing next lets this sender transmit (`None`: not paced, or nothing to send;
+    /// always `None` under the ns2 profile).
+    pub fn pace_deadline(&self) -> Option<SimTime> {
+        match &self.ns2 {
+            Some(_) => None,
+            None => self.tcb.pace_deadline(),
+        }
+    }
     pub fn rto_deadline(&self) -> Option<SimTime> {
         match &self.ns2 {
             Some(a) => a.rto_deadline(),

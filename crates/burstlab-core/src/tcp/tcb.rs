@@ -111,6 +111,12 @@ pub struct Tcb {
     pub rtt: RttEstimator,
     /// The segment being timed and when it was sent (Karn: never a retransmission).
     pub timed: Option<(u64, SimTime)>,
+    /// Pacing (`rate.rs`); off (zero interval) unless the controller sets a rate.
+    pub pacer: super::rate::Pacer,
+    /// Delivery-rate state (`rate.rs`), present only for controllers that use it (BBR).
+    pub rate: Option<Box<super::rate::RateEstimator>>,
+    /// The last send loop stopped because pacing held a segment the window allowed.
+    pub pace_blocked: bool,
     last_state: (f64, u32, Phase),
 }
 
@@ -144,6 +150,10 @@ impl Tcb {
             ),
             rto_deadline: None,
             timed: None,
+            pacer: super::rate::Pacer::default(),
+            pace_blocked: false,
+            rate: (cfg.cc == super::CcKind::Bbr)
+                .then(|| Box::new(super::rate::RateEstimator::new(wm, now))),
             stats: SenderStats::default(),
             cwnd,
             ssthresh,
@@ -230,6 +240,10 @@ impl Tcb {
     /// Hands segment `seq` to the network: stats, Karn bookkeeping, RFC 6298 (5.1).
     pub fn transmit(&mut self, now: SimTime, seq: u64, out: &mut TcpOutput) {
         let retransmit = seq < self.snd_max;
+        if let Some(r) = self.rate.as_mut() {
+            r.on_send(seq, now, retransmit, self.snd_una >= self.snd_max);
+        }
+        self.pacer.on_send(now);
         self.stats.segs_sent += 1;
         if retransmit {
             self.stats.retransmits += 1;
@@ -253,6 +267,10 @@ impl Tcb {
                 retransmit,
             });
         }
+    }
+    /// When a paced sender may send again, if the window has room but pacing holds it.
+    pub fn pace_deadline(&self) -> Option<SimTime> {
+        self.pace_blocked.then_some(self.pacer.next_send)
     }
     pub fn restart_timer(&mut self, now: SimTime) {
         self.rto_deadline = Some(now + self.rtt.timeout());
@@ -278,7 +296,12 @@ impl Tcb {
     /// The in-order window loop: sends `t_seqno…` while the send window allows.
     pub fn send_window_loop(&mut self, now: SimTime, out: &mut TcpOutput) {
         let win = self.send_window();
+        self.pace_blocked = false;
         while self.t_seqno < self.limit && self.t_seqno < self.snd_una + win {
+            if self.pacer.blocked(now) {
+                self.pace_blocked = true;
+                break;
+            }
             let s = self.t_seqno;
             self.t_seqno += 1;
             self.transmit(now, s, out);

@@ -136,6 +136,8 @@ struct TcpAgent {
     /// sequence: PFTK's T0.
     rto_sum_s: f64,
     rto_n: u64,
+    /// Pacing timer (BBR, `tcp/rate.rs`): when the armed pacing event fires.
+    pace_pending: Option<SimTime>,
 }
 
 struct UdpAgent {
@@ -271,6 +273,7 @@ impl Hosts {
                         since_mark: 0,
                         rto_sum_s: 0.0,
                         rto_n: 0,
+                        pace_pending: None,
                     }))
                 }
                 ResolvedFlowKind::Cbr { rate, packet_size } => udp(*rate, *packet_size, None),
@@ -482,6 +485,9 @@ impl Hosts {
         if let Some(at) = arm_timer(&mut t.rto_pending, t.snd.rto_deadline(), now) {
             acts.push(HostAct::At(at, Ev::Rto(fi as u32)));
         }
+        if let Some(at) = arm_timer(&mut t.pace_pending, t.snd.pace_deadline(), now) {
+            acts.push(HostAct::At(at, Ev::Pace(fi as u32)));
+        }
         if self.trace_cwnd {
             let (c, s) = (t.snd.cwnd(), t.snd.ssthresh());
             if c != t.last_cwnd || s != t.last_ssthresh {
@@ -495,6 +501,24 @@ impl Hosts {
                 }));
             }
         }
+    }
+
+    /// Pacing timer event of flow `fi`: the sender may transmit again.
+    pub fn pace(&mut self, now: SimTime, fi: u32, acts: &mut Vec<HostAct>) {
+        let fiu = fi as usize;
+        let f = &mut self.flows[fiu];
+        let Agent::Tcp(t) = &mut f.agent else { return };
+        if t.pace_pending != Some(now) {
+            return; // stale
+        }
+        t.pace_pending = None;
+        if f.stopped {
+            return;
+        }
+        self.out.clear();
+        t.snd.poll_send(now, &mut self.out);
+        self.emit(fiu, acts);
+        self.after_sender_call(now, fiu, acts);
     }
 
     /// Retransmission timer event of flow `fi`.

@@ -81,6 +81,8 @@ pub enum Ev {
     FlowStop(u32),
     /// Hosts: retransmission timer of TCP flow `0` (lazily cancelled).
     Rto(u32),
+    /// Hosts: pacing timer of TCP flow `0` (lazily cancelled).
+    Pace(u32),
     /// Hosts: delayed-ACK timer of TCP flow `0`'s receiver (lazily cancelled).
     DelAck(u32),
     /// Hosts: next packet of a CBR / on-off source.
@@ -133,11 +135,15 @@ impl Event for Ev {
             Ev::Sample => OTHER | (12 << K),
             Ev::Retransmit(b) => OTHER | (13 << K) | b as u64,
             Ev::BcpArrive(b) => OTHER | (14 << K) | b as u64,
+            Ev::Pace(f) => OTHER | (15 << K) | f as u64,
         }
     }
     #[inline(always)]
     fn is_timer(&self) -> bool {
-        matches!(self, Ev::Rto(_) | Ev::DelAck(_) | Ev::AsmTimer(_))
+        matches!(
+            self,
+            Ev::Rto(_) | Ev::Pace(_) | Ev::DelAck(_) | Ev::AsmTimer(_)
+        )
     }
     #[inline(always)]
     fn load(w: u64) -> Ev {
@@ -159,6 +165,7 @@ impl Event for Ev {
             12 => Ev::Sample,
             13 => Ev::Retransmit(lo),
             14 => Ev::BcpArrive(lo),
+            15 => Ev::Pace(lo),
             _ => Ev::End,
         }
     }
@@ -546,6 +553,7 @@ impl World {
             match ev {
                 Ev::LinkArrive(l, next) => self.link_arrive(now, l, next),
                 Ev::Rto(f) => self.host(now, |h, a| h.rto(now, f, a)),
+                Ev::Pace(f) => self.host(now, |h, a| h.pace(now, f, a)),
                 Ev::DelAck(f) => self.delack(now, f),
                 Ev::UdpSend(f) => self.host(now, |h, a| h.udp_send(now, f, a)),
                 Ev::OnOffToggle(f) => self.host(now, |h, a| h.onoff_toggle(now, f, a)),
