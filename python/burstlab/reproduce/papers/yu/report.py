@@ -644,7 +644,10 @@ def choices_text(r: Report, ctx: Context) -> None:
                "yu used ns-2 without naming the release; the study is of 2003, and "
                f"ns-{NS2_VERSION} is that year's release",
                f"verdicts of tables I–II and fig. 8 under ns-{NS2_VERSION}: "
-               f"{_counts(c[NS2_VERSION])}; under ns-2.35: {_counts(c['2.35'])}",
+               f"{_counts(c[NS2_VERSION])}; under ns-2.35: {_counts(c['2.35'])} "
+               f"(ns-2.35's tables run {ctx.mode.rfc_reps} replications of about "
+               f"{ctx.mode.rfc_events:g} losses, against {ctx.mode.reps} of "
+               f"{ctx.mode.events:g}: its wider intervals add 'not comparable's)",
                decisive=c[NS2_VERSION] != c["2.35"]),
         Choice("TCP agents", "ns-2's agents (burstlab's ns2 profile, checked packet for "
                "packet against ns-2.35)", "ns2 / rfc profile",
