@@ -370,15 +370,15 @@ PAPER.experiments += [
 
 
 def ci95(x: np.ndarray) -> tuple[float, float, float]:
-    """Mean and 95 % Student-t interval (NaN bounds with fewer than 2 values)."""
-    from scipy import stats
+    """Mean and 95 % Student-t interval of a goodput over runs, cut to the goodput's
+    range (``lower=0``: :func:`burstlab.reproduce.verdict.mean_interval`); NaN bounds
+    with fewer than 2 values."""
+    from burstlab.reproduce import verdict as V
 
     x = np.asarray(x, float)
+    iv = V.mean_interval(x, lower=0.0)
     m = float(np.mean(x)) if len(x) else math.nan
-    if len(x) < 2:
-        return m, math.nan, math.nan
-    h = float(stats.t.ppf(0.975, len(x) - 1) * np.std(x, ddof=1) / math.sqrt(len(x)))
-    return m, m - h, m + h
+    return (m, iv.lo, iv.hi) if iv.defined else (m, math.nan, math.nan)
 
 
 def per_run(table: pd.DataFrame) -> pd.DataFrame:

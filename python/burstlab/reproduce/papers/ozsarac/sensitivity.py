@@ -8,7 +8,9 @@ linear topology (Reno) at each mean on period of :attr:`.experiments.Mode.udp_on
 (the off period keeps the 1 % duty cycle): every timer period of ``sens_timer_ms`` and
 CWBA, each run settled like the main linear runs (MSER-5 warm-up, run-length control to
 ``linear_cap_s``). The table gives, per on period, the best timer, CWBA's gain and the
-verdict against the paper's +36 % (the framework's one rule, through :func:`.claims.judge_gain`).
+verdict against the paper's +36 % (the framework's one rule,
+:func:`burstlab.reproduce.verdict.judge` on the
+``change`` kind).
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ def refine_udp_on(ctx: Context, sw: Any) -> list[Point] | None:
 
 def analyse_udp_on(ctx: Context) -> pd.DataFrame:
     """Per UDP mean on period: the best timer, CWBA, the gain and its verdict."""
-    from burstlab.reproduce.papers.ozsarac.claims import gain, goodput, judge_gain
+    from burstlab.reproduce import verdict as V
+    from burstlab.reproduce.papers.ozsarac.claims import gain, goodput
 
     sw = ctx.results["udp_on"]
     df = linear_table(sw, ctx.mode, extra_keys=("udp_mean_on_ms",))
@@ -79,7 +82,7 @@ def analyse_udp_on(ctx: Context) -> pd.DataFrame:
         bt = best_timer(grp)
         cw = grp[grp["kind"] == "cwba"].iloc[0]
         g = gain(goodput(cw), goodput(bt))
-        v = judge_gain(g, paper, pv.precision)
+        v = V.judge(g, paper / 100.0, kind="change", precision=pv.precision / 100.0)
         rows.append({"udp_mean_on_ms": on, "udp_mean_off_ms": 99 * on,
                      "chosen": math.isclose(on, 10.0) and UDP_MEAN_ON == "10ms",
                      "ap_opt_ms": float(bt["tb_ms"]),
