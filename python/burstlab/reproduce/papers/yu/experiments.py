@@ -104,7 +104,7 @@ class Mode:
 
 
 MODES = {
-    "full": Mode("full", reps=5, events=1000, min_s=10_000.0, max_s=1.5e7,
+    "full": Mode("full", reps=5, events=1000, min_s=10_000.0, max_s=1e7,
                  max_segments=5e6, tb_per_decade=3,
                  p={"fig5": (1e-4, 1e-3, 1e-2, 1e-1), "fig6": (1e-3, 1e-2, 1e-1),
                     "fig7": (0.003, 0.01, 0.03, 0.1)}),
