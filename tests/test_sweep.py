@@ -355,8 +355,12 @@ def test_ctrl_c_stops_at_once_and_the_sweep_resumes(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "burstlab.cli", "sweep", str(sc), "--out", str(out),
            "--grid", "link.1.loss_ab=1e-3..1e-1:log:10", "--grid", "flow.0.rate=1Mb/s,2Mb/s",
            "--reps", "2", "--jobs", "2", "--no-progress"]
+    # A terminal's foreground job starts with SIGINT at its default disposition; a child
+    # of this test process would otherwise inherit whatever the test process has (an
+    # ignored SIGINT is inherited across exec, and Python then keeps ignoring it).
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while _count(store) < 3 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
