@@ -2,39 +2,12 @@
 //! assembly, and the ingress electronic buffer (`obs.ingress`). Hand-made timelines on
 //! a short chain; UDP sources stand in for TCP.
 
+mod common;
+
 use burstlab_core::run_toml;
 use burstlab_core::stats::{BurstEvent, BurstLoss, RunResult};
 use burstlab_core::units::SimTime;
-
-/// `s –(1 Gb/s, 1 ms)– E1 –f– C1 … Cn –f– E2 –(1 Gb/s, 1 ms)– d`, fibres 10 Gb/s, 1 ms.
-fn chain(cores: usize, k: u32, obs: &str, flows: &str, duration: &str) -> String {
-    let mut s = format!("[sim]\nduration = \"{duration}\"\ntrace = {{ bursts = true }}\n");
-    let mut path = vec!["E1".to_string()];
-    path.extend((1..=cores).map(|i| format!("C{i}")));
-    path.push("E2".into());
-    s += "[[node]]\nname = \"s\"\nkind = \"host\"\n[[node]]\nname = \"d\"\nkind = \"host\"\n";
-    for (i, n) in path.iter().enumerate() {
-        let kind = if i == 0 || i + 1 == path.len() {
-            "edge"
-        } else {
-            "core"
-        };
-        s += &format!("[[node]]\nname = \"{n}\"\nkind = \"{kind}\"\n");
-    }
-    s += "[[link]]\na = \"s\"\nb = \"E1\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n";
-    s += "[[link]]\na = \"E2\"\nb = \"d\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n";
-    for w in path.windows(2) {
-        s += &format!(
-            "[[fibre]]\na = \"{}\"\nb = \"{}\"\nrate = \"10Gb/s\"\ndelay = \"1ms\"\nwavelengths = {k}\n",
-            w[0], w[1]
-        );
-    }
-    s += "[obs]\n";
-    s += obs;
-    s += "\n";
-    s += flows;
-    s
-}
+use common::obs_chain;
 
 fn cbr(rate: &str, stop: Option<&str>, extra: &str) -> String {
     let stop = stop.map_or(String::new(), |t| format!("stop = \"{t}\"\n"));
@@ -64,10 +37,16 @@ fn per_flow_class_sets_offset_and_default_assembly() {
     let obs = format!(
         "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\nswitch_setup = \"5us\"\n{TWO_CLASSES}"
     );
-    let r0 = run(&chain(1, 1, &obs, &cbr("8Mb/s", Some("0.5ms"), ""), "50ms"));
+    let r0 = run(&obs_chain(
+        1,
+        1,
+        &obs,
+        &cbr("8Mb/s", Some("0.5ms"), ""),
+        "50ms",
+    ));
     assert_eq!(r0.bursts[0].offset_s, 25e-6);
     assert_eq!(r0.burst_trace[0].time, SimTime::from_us(2008));
-    let r1 = run(&chain(
+    let r1 = run(&obs_chain(
         1,
         1,
         &obs,
@@ -77,7 +56,7 @@ fn per_flow_class_sets_offset_and_default_assembly() {
     assert_eq!(r1.bursts[0].offset_s, 125e-6);
     assert_eq!(r1.burst_trace[0].time, SimTime::from_us(4008));
     // The flow's own assembly wins over its class's.
-    let r2 = run(&chain(
+    let r2 = run(&obs_chain(
         1,
         1,
         &obs,
@@ -95,14 +74,20 @@ fn per_flow_class_sets_offset_and_default_assembly() {
 #[test]
 fn per_egress_rejects_a_flow_class_and_a_class_assembly() {
     let obs = format!("classifier = \"per_egress\"\n{TWO_CLASSES}");
-    let e = err(&chain(1, 1, &obs, &cbr("1Mb/s", None, ""), "1s"));
+    let e = err(&obs_chain(1, 1, &obs, &cbr("1Mb/s", None, ""), "1s"));
     assert!(e.starts_with("obs.class[1].assembly"), "{e}");
     // Without the class assembly the scenario runs (class 0's path policy)…
     let plain =
         "classifier = \"per_egress\"\n[[obs.class]]\n[[obs.class]]\nextra_offset = \"1us\"\n";
-    run(&chain(1, 1, plain, &cbr("1Mb/s", Some("1ms"), ""), "20ms"));
+    run(&obs_chain(
+        1,
+        1,
+        plain,
+        &cbr("1Mb/s", Some("1ms"), ""),
+        "20ms",
+    ));
     // …unless a flow names a class, which per_egress would ignore.
-    let e = err(&chain(
+    let e = err(&obs_chain(
         1,
         1,
         plain,
@@ -125,7 +110,7 @@ fn two_bursts(ingress: &str) -> RunResult {
     );
     let flows = cbr("400Mb/s", Some("0.5ms"), "name = \"A\"\n")
         + &cbr("400Mb/s", Some("0.5ms"), "name = \"B\"\n");
-    run(&chain(1, 1, &obs, &flows, "50ms"))
+    run(&obs_chain(1, 1, &obs, &flows, "50ms"))
 }
 
 fn trace_of(r: &RunResult, queue: u32, ev: BurstEvent) -> burstlab_core::stats::BurstSample {
@@ -192,7 +177,7 @@ fn buffered_burst_takes_the_earliest_reservation_and_its_bcp_leaves_then() {
 
 #[test]
 fn ingress_errors_name_their_fields() {
-    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    let c = |obs: &str| err(&obs_chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
     assert!(c("[obs.ingress]\nmax_bursts = 2").starts_with("obs.ingress"));
     assert!(c("[obs.ingress]\nmax_wait = \"1ms\"\nmax_bursts = 0")
         .starts_with("obs.ingress.max_bursts"));
@@ -215,7 +200,7 @@ fn control_packet_loss_is_independent_per_fibre_and_has_its_own_reason() {
     let obs = format!(
         "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\n[obs.control]\nloss = {p}\n"
     );
-    let r = run(&chain(2, 1, &obs, &cbr("8Mb/s", None, ""), "4s"));
+    let r = run(&obs_chain(2, 1, &obs, &cbr("8Mb/s", None, ""), "4s"));
     let row = &r.bursts[0];
     let n = row.bursts_sent as f64;
     assert!(n > 3900.0, "{n}");
@@ -263,7 +248,7 @@ fn control_packet_loss_is_independent_per_fibre_and_has_its_own_reason() {
     }
     assert_eq!(seen as u64, row.lost_control);
     // Off (or 0): no draw, nothing lost.
-    let r0 = run(&chain(
+    let r0 = run(&obs_chain(
         2,
         1,
         "assembly = { type = \"timer\", tb = \"1ms\" }\n[obs.control]\nloss = 0\n",
@@ -271,7 +256,7 @@ fn control_packet_loss_is_independent_per_fibre_and_has_its_own_reason() {
         "1s",
     ));
     assert_eq!(r0.bursts[0].bursts_lost, 0);
-    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    let c = |obs: &str| err(&obs_chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
     assert!(c("[obs.control]\nloss = 1.5").starts_with("obs.control.loss"));
     assert!(c("[obs.control]\nbogus = 1").contains("bogus"));
 }
@@ -287,7 +272,7 @@ fn retransmission_leaves_p_to_the_r_plus_one() {
         let obs = format!(
             "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nloss = {{ p = {p}, scope = \"per_path\" }}\n[obs.retransmit]\nmax = {r_max}\nhold = \"1s\"\n"
         );
-        let r = run(&chain(1, 1, &obs, &cbr("8Mb/s", None, ""), "8s"));
+        let r = run(&obs_chain(1, 1, &obs, &cbr("8Mb/s", None, ""), "8s"));
         let row = &r.bursts[0];
         let n = row.bursts_sent as f64;
         let want = p.powi(r_max as i32 + 1);
@@ -318,7 +303,13 @@ fn retransmission_waits_for_the_nack_on_the_control_channel() {
         let obs = format!(
             "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\nswitch_setup = \"5us\"\nloss = {{ p = 0.5, scope = \"per_path\" }}\n[obs.retransmit]\nmax = 3\nhold = \"{hold}\"\n"
         );
-        run(&chain(1, 1, &obs, &cbr("8Mb/s", Some("20ms"), ""), "100ms"))
+        run(&obs_chain(
+            1,
+            1,
+            &obs,
+            &cbr("8Mb/s", Some("20ms"), ""),
+            "100ms",
+        ))
     };
     let r = mk("1s");
     let l = SimTime::from_ns(800);
@@ -359,7 +350,7 @@ fn retransmission_waits_for_the_nack_on_the_control_channel() {
         .count() as u64;
     assert_eq!(lost, r.bursts[0].bursts_lost);
     assert!(lost > 3);
-    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    let c = |obs: &str| err(&obs_chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
     assert!(c("[obs.retransmit]\nmax = 0\nhold = \"1ms\"").starts_with("obs.retransmit.max"));
     assert!(c("[obs.retransmit]\nmax = 1\nhold = 0").starts_with("obs.retransmit.hold"));
     assert!(c("[obs.retransmit]\nmax = 1").starts_with("obs.retransmit"));
@@ -399,7 +390,7 @@ fn control_channel_serialises_and_queues_bcps() {
         );
         let flows = cbr("400Mb/s", Some("0.5ms"), "name = \"A\"\n")
             + &cbr("400Mb/s", Some("0.5ms"), "name = \"B\"\n");
-        run(&chain(1, 2, &obs, &flows, "50ms"))
+        run(&obs_chain(1, 2, &obs, &flows, "50ms"))
     };
     let r = run2("[obs.control]\nrate = \"80Mb/s\"\nbcp_size = \"100B\"\n");
     let a = trace_of(&r, 0, BurstEvent::Formed);
@@ -417,7 +408,7 @@ fn control_channel_serialises_and_queues_bcps() {
     // Without the channel (or a fast one) both arrive.
     let r = run2("");
     assert!(r.burst_trace.iter().all(|s| s.event != BurstEvent::Lost));
-    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
+    let c = |obs: &str| err(&obs_chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));
     assert!(c("[obs.control]\nbcp_size = \"100B\"").starts_with("obs.control.bcp_size"));
     assert!(c("[obs.control]\nrate = \"1Gb/s\"\nbcp_size = 0").starts_with("obs.control.bcp_size"));
 }

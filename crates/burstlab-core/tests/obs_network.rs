@@ -2,41 +2,14 @@
 //! too short), random and contention loss, conservation, deterministic injection and
 //! scenario errors. UDP sources stand in for TCP where TCP is not needed.
 
+mod common;
+
 use burstlab_core::run_toml;
 use burstlab_core::scenario::ScenarioSpec;
 use burstlab_core::stats::{BurstEvent, BurstLoss, RunResult};
 use burstlab_core::units::SimTime;
 use burstlab_core::world::World as Sim;
-
-/// `s –(1 Gb/s, 1 ms)– E1 –f– C1 … Cn –f– E2 –(1 Gb/s, 1 ms)– d`, fibres 10 Gb/s, 1 ms.
-fn chain(cores: usize, k: u32, obs: &str, flows: &str, duration: &str) -> String {
-    let mut s = format!("[sim]\nduration = \"{duration}\"\ntrace = {{ bursts = true }}\n");
-    let mut path = vec!["E1".to_string()];
-    path.extend((1..=cores).map(|i| format!("C{i}")));
-    path.push("E2".into());
-    s += "[[node]]\nname = \"s\"\nkind = \"host\"\n[[node]]\nname = \"d\"\nkind = \"host\"\n";
-    for (i, n) in path.iter().enumerate() {
-        let kind = if i == 0 || i + 1 == path.len() {
-            "edge"
-        } else {
-            "core"
-        };
-        s += &format!("[[node]]\nname = \"{n}\"\nkind = \"{kind}\"\n");
-    }
-    s += "[[link]]\na = \"s\"\nb = \"E1\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n";
-    s += "[[link]]\na = \"E2\"\nb = \"d\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n";
-    for w in path.windows(2) {
-        s += &format!(
-            "[[fibre]]\na = \"{}\"\nb = \"{}\"\nrate = \"10Gb/s\"\ndelay = \"1ms\"\nwavelengths = {k}\n",
-            w[0], w[1]
-        );
-    }
-    s += "[obs]\n";
-    s += obs;
-    s += "\n";
-    s += flows;
-    s
-}
+use common::obs_chain;
 
 fn cbr(rate: &str, stop: Option<&str>) -> String {
     let stop = stop.map_or(String::new(), |t| format!("stop = \"{t}\"\n"));
@@ -62,7 +35,7 @@ fn timer_assembly_of_paced_flow_gives_s_per_burst() {
         ("500Mb/s", "100us", 7),   // d = 16 us: 6.25 → 7
     ];
     for (rate, tb, s) in cases {
-        let text = chain(
+        let text = obs_chain(
             2,
             1,
             &format!("assembly = {{ type = \"timer\", tb = \"{tb}\" }}"),
@@ -115,7 +88,7 @@ fn one_tcp_flow_rtt_is_rtt0_plus_two_tb() {
 /// t0 = 2.008 ms. Path E1–C1–C2–E2: h = 3, δ = 10 µs, set-up 5 µs, fibres 1 ms.
 fn one_burst(offset: Option<&str>, signalling: &str) -> RunResult {
     let off = offset.map_or(String::new(), |o| format!("offset = \"{o}\"\n"));
-    let text = chain(
+    let text = obs_chain(
         2,
         1,
         &format!("assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\nswitch_setup = \"5us\"\nsignalling = \"{signalling}\"\n{off}"),
@@ -232,7 +205,7 @@ fn within(got: f64, p: f64, n: u64, what: &str) {
 fn random_loss_matches_p_per_link_and_per_path() {
     let p: f64 = 0.1;
     for scope in ["per_link", "per_path"] {
-        let text = chain(
+        let text = obs_chain(
             2,
             1,
             &format!("assembly = {{ type = \"timer\", tb = \"0.5ms\" }}\nloss = {{ p = {p}, scope = \"{scope}\" }}"),
@@ -321,7 +294,7 @@ fn contention_loss_falls_with_wavelengths_and_vanishes_with_ample_k() {
 /// bursts by reason) + in flight, at the end of a run with every loss cause active.
 #[test]
 fn obs_conserves_packets() {
-    let text = chain(
+    let text = obs_chain(
         2,
         1,
         "assembly = { type = \"timer\", tb = \"50us\" }\nqueue_limit = 4\nloss = { p = 0.05 }\nmax_pkts_per_burst = 4\n[[obs.drop_burst]]\nedge = \"E1\"\nqueue = \"flow0\"\nbursts = [0, 5]\n",
@@ -371,7 +344,7 @@ fn obs_conserves_packets() {
 /// yu figs 8/9: "drop burst k of queue X" loses exactly that burst.
 #[test]
 fn injector_drops_the_named_burst() {
-    let text = chain(
+    let text = obs_chain(
         1,
         1,
         "assembly = { type = \"timer\", tb = \"1ms\" }\n[[obs.drop_burst]]\nedge = \"E1\"\nqueue = \"flow0\"\nbursts = [3]\n",
@@ -401,7 +374,7 @@ fn injector_drops_the_named_burst() {
 fn per_egress_classifier_mixes_flows() {
     let flows =
         cbr("100Mb/s", None) + &cbr("8Mb/s", None).replace("[[flow]]", "[[flow]]\nname = \"slow\"");
-    let per_flow = run(&chain(
+    let per_flow = run(&obs_chain(
         1,
         1,
         "assembly = { type = \"timer\", tb = \"1ms\" }",
@@ -409,7 +382,7 @@ fn per_egress_classifier_mixes_flows() {
         "0.2s",
     ));
     assert_eq!(per_flow.bursts.len(), 2);
-    let mixed = run(&chain(
+    let mixed = run(&obs_chain(
         1,
         1,
         "assembly = { type = \"timer\", tb = \"1ms\" }\nclassifier = \"per_egress\"",
@@ -429,13 +402,13 @@ fn per_egress_classifier_mixes_flows() {
 #[test]
 fn ack_mode_decides_whether_acks_have_a_queue() {
     let tcp = "[[flow]]\ntype = \"tcp\"\nsrc = \"s\"\ndst = \"d\"\n";
-    let a = run(&chain(1, 1, "ack_mode = \"assemble\"", tcp, "0.1s"));
+    let a = run(&obs_chain(1, 1, "ack_mode = \"assemble\"", tcp, "0.1s"));
     assert_eq!(a.bursts.len(), 2);
     assert_eq!(
         (a.bursts[1].edge.as_str(), a.bursts[1].egress.as_str()),
         ("E2", "E1")
     );
-    let b = run(&chain(1, 1, "ack_mode = \"bypass\"", tcp, "0.1s"));
+    let b = run(&obs_chain(1, 1, "ack_mode = \"bypass\"", tcp, "0.1s"));
     assert_eq!(b.bursts.len(), 1);
     assert_eq!(b.links.len(), 4, "bypass links are hidden");
 }
@@ -463,21 +436,21 @@ fn err(text: &str) -> String {
 
 #[test]
 fn zero_wavelengths_names_the_field() {
-    let e = err(&chain(1, 0, "", &cbr("1Mb/s", None), "1s"));
+    let e = err(&obs_chain(1, 0, "", &cbr("1Mb/s", None), "1s"));
     assert!(e.starts_with("fibre[0].wavelengths"), "{e}");
 }
 
 #[test]
 fn route_through_missing_fibre_names_the_hop() {
     let flow = cbr("1Mb/s", None) + "route = [\"s\", \"E1\", \"E2\", \"d\"]\n";
-    let e = err(&chain(1, 1, "", &flow, "1s"));
+    let e = err(&obs_chain(1, 1, "", &flow, "1s"));
     assert!(e.starts_with("flow[0].route[2]"), "{e}");
     assert!(e.contains("no link or fibre from 'E1' to 'E2'"), "{e}");
 }
 
 #[test]
 fn lmin_above_lmax_names_the_field() {
-    let e = err(&chain(
+    let e = err(&obs_chain(
         1,
         1,
         "assembly = { type = \"hybrid\", tmax = \"1ms\", lmax = \"10KB\", lmin = \"20KB\" }",
@@ -489,7 +462,7 @@ fn lmin_above_lmax_names_the_field() {
 
 #[test]
 fn negative_timer_names_the_field() {
-    let e = err(&chain(
+    let e = err(&obs_chain(
         1,
         1,
         "assembly = { type = \"timer\", tb = \"-1ms\" }",
@@ -497,7 +470,7 @@ fn negative_timer_names_the_field() {
         "1s",
     ));
     assert!(e.starts_with("obs.assembly.tb"), "{e}");
-    let e = err(&chain(
+    let e = err(&obs_chain(
         1,
         1,
         "assembly = { type = \"timer\", tb = 0 }",
@@ -509,19 +482,19 @@ fn negative_timer_names_the_field() {
 
 #[test]
 fn other_obs_errors_name_their_fields() {
-    let c = |obs: &str| err(&chain(1, 1, obs, &cbr("1Mb/s", None), "1s"));
+    let c = |obs: &str| err(&obs_chain(1, 1, obs, &cbr("1Mb/s", None), "1s"));
     assert!(c("loss = { p = 2 }").starts_with("obs.loss.p"));
     assert!(c("assembly = { type = \"timer\", tb = \"1ms\", lmax = 5 }")
         .starts_with("obs.assembly.lmax"));
     assert!(c("scheduler = \"best\"").starts_with("obs.scheduler"));
     assert!(c("bogus = 1").contains("bogus"));
     assert!(c("max_pkts_per_burst = 0").starts_with("obs.max_pkts_per_burst"));
-    let e = err(&chain(1, 1, "", &cbr("1Mb/s", None), "1s").replace(
+    let e = err(&obs_chain(1, 1, "", &cbr("1Mb/s", None), "1s").replace(
         "[[link]]\na = \"s\"\nb = \"E1\"",
         "[[link]]\na = \"s\"\nb = \"C1\"",
     ));
     assert!(e.starts_with("link[0].b"), "{e}");
-    let e = err(&chain(1, 1, "", &cbr("1Mb/s", None), "1s").replacen(
+    let e = err(&obs_chain(1, 1, "", &cbr("1Mb/s", None), "1s").replacen(
         "wavelengths = 1\n",
         "wavelengths = 1\nlength_km = 3\n",
         1,

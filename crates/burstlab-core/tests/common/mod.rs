@@ -1,5 +1,8 @@
 //! Scenario builders shared by the integration tests.
 
+// Each test crate compiles this module and uses only some of its builders.
+#![allow(dead_code)]
+
 use burstlab_core::scenario::ScenarioSpec;
 use burstlab_core::world::World;
 
@@ -33,5 +36,37 @@ pub fn dumbbell(n: usize, sim: &str, queue_pkts: u32, wm: u32, variants: &[&str]
             variants[i % variants.len()],
         );
     }
+    s
+}
+
+/// `s –(1 Gb/s, 1 ms)– E1 –f– C1 … Cn –f– E2 –(1 Gb/s, 1 ms)– d`, fibres 10 Gb/s, 1 ms,
+/// `k` wavelengths each, bursts traced; `obs` is the body of the `[obs]` table and
+/// `flows` the `[[flow]]` tables.
+pub fn obs_chain(cores: usize, k: u32, obs: &str, flows: &str, duration: &str) -> String {
+    let mut s = format!("[sim]\nduration = \"{duration}\"\ntrace = {{ bursts = true }}\n");
+    let mut path = vec!["E1".to_string()];
+    path.extend((1..=cores).map(|i| format!("C{i}")));
+    path.push("E2".into());
+    s += "[[node]]\nname = \"s\"\nkind = \"host\"\n[[node]]\nname = \"d\"\nkind = \"host\"\n";
+    for (i, n) in path.iter().enumerate() {
+        let kind = if i == 0 || i + 1 == path.len() {
+            "edge"
+        } else {
+            "core"
+        };
+        s += &format!("[[node]]\nname = \"{n}\"\nkind = \"{kind}\"\n");
+    }
+    s += "[[link]]\na = \"s\"\nb = \"E1\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n";
+    s += "[[link]]\na = \"E2\"\nb = \"d\"\nrate = \"1Gb/s\"\ndelay = \"1ms\"\n";
+    for w in path.windows(2) {
+        s += &format!(
+            "[[fibre]]\na = \"{}\"\nb = \"{}\"\nrate = \"10Gb/s\"\ndelay = \"1ms\"\nwavelengths = {k}\n",
+            w[0], w[1]
+        );
+    }
+    s += "[obs]\n";
+    s += obs;
+    s += "\n";
+    s += flows;
     s
 }
