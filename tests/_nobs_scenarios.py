@@ -95,3 +95,16 @@ def contention(seed: int, duration: str = "20s", udp_rate: str = "80Mb/s") -> di
          "packet_size": "1000B", "mean_on": "20ms", "mean_off": "80ms"},
     ]
     return s
+
+
+def contention_cbr(wavelengths: int, conversion: bool = False) -> dict[str, Any]:
+    """:func:`contention` with a constant-rate UDP source instead of the on/off one
+    (deterministic: the same bursts meet at C1 in every run), 5 s, ``wavelengths`` per
+    fibre, with or without conversion."""
+    s = contention(1, duration="5s")
+    s["obs"]["conversion"] = conversion
+    for f in s["fibre"]:
+        f["wavelengths"] = wavelengths
+    s["flow"][1] = {"name": "udp", "type": "cbr", "src": "usrc", "dst": "udst",
+                    "rate": "30Mb/s", "packet_size": "1000B", "start": "0.0005s"}
+    return s

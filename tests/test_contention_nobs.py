@@ -15,35 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _nobs_scenarios import contention
-from test_nobs_differential import _assert_same_bursts, _assert_same_sends, _both, _burst_tables, needs_nobs
+from _nobs_scenarios import contention_cbr
+from test_nobs_differential import lost_in_both, needs_nobs
 
 from burstlab.export import export_nobs
 
 
 def _cbr_contention(wavelengths: int, **cont: Any) -> dict[str, Any]:
-    spec = contention(1, duration="5s")
-    spec["obs"]["conversion"] = False
+    spec = contention_cbr(wavelengths)
     spec["obs"]["switch_setup"] = "0s"  # nOBS guards converters by SWITCHTIME
-    for f in spec["fibre"]:
-        f["wavelengths"] = wavelengths
-    spec["flow"][1] = {"name": "udp", "type": "cbr", "src": "usrc", "dst": "udst",
-                       "rate": "30Mb/s", "packet_size": "1000B", "start": "0.0005s"}
     if cont:
         spec["obs"]["contention"] = {**cont, "per_wavelength": True}
     return spec
-
-
-def _lost_both(spec: dict[str, Any], tmp: Path) -> tuple[int, Any]:
-    script, nb, res = _both(spec, tmp)
-    lost = 0
-    for flow in (0, 1):
-        ours, theirs = _burst_tables(spec, script, nb, res, flow)
-        _assert_same_bursts(ours, theirs, hops=2)
-        lost += int((ours.fate == "lost").sum())
-    _assert_same_sends(nb, res, script.node_ids["src"], 0)
-    assert nb.flows[1].acked_segments == int(res.flows.segments_delivered.iloc[1])
-    return lost, res
 
 
 def test_export_writes_nobs_contention_settings() -> None:
@@ -65,16 +48,16 @@ def test_export_writes_nobs_contention_settings() -> None:
 @needs_nobs
 @pytest.mark.parametrize("capacity", ["one", "many"])
 def test_fdls_rescue_the_same_bursts_as_nobs(capacity: str, tmp_path: Path) -> None:
-    base, _ = _lost_both(_cbr_contention(1), tmp_path / "base")
+    base, _ = lost_in_both(_cbr_contention(1), tmp_path / "base")
     spec = _cbr_contention(1, fdl=["100us", "200us", "400us"], fdl_capacity=capacity)
-    lost, res = _lost_both(spec, tmp_path / "fdl")
+    lost, res = lost_in_both(spec, tmp_path / "fdl")
     via = int(res.obs_channels.bursts_via_fdl.sum())
     assert via > 0 and lost < base, (base, lost, via)
 
 
 @needs_nobs
 def test_limited_converters_rescue_the_same_bursts_as_nobs(tmp_path: Path) -> None:
-    base, _ = _lost_both(_cbr_contention(2), tmp_path / "base")
-    lost, res = _lost_both(_cbr_contention(2, converters=1), tmp_path / "conv")
+    base, _ = lost_in_both(_cbr_contention(2), tmp_path / "base")
+    lost, res = lost_in_both(_cbr_contention(2, converters=1), tmp_path / "conv")
     conv = int(res.obs_channels.bursts_converted.sum())
     assert conv > 0 and lost < base, (base, lost, conv)

@@ -93,6 +93,22 @@ def _assert_same_sends(nb: Any, res: Any, src: int, flow: int = 0) -> int:
     return len(a)
 
 
+def lost_in_both(spec: dict[str, Any], tmp: Path) -> tuple[int, Any]:
+    """Runs the two-flow contention scenario ``spec`` (TCP flow 0 from ``src``, UDP flow
+    1) in both simulators, asserts that both flows' bursts agree burst by burst, that the
+    TCP sends agree and that the UDP flow delivers as many segments in both; returns the
+    bursts lost (both flows) and burstlab's result."""
+    script, nb, res = _both(spec, tmp)
+    lost = 0
+    for flow in (0, 1):
+        ours, theirs = _burst_tables(spec, script, nb, res, flow)
+        _assert_same_bursts(ours, theirs, hops=2)
+        lost += int((ours.fate == "lost").sum())
+    _assert_same_sends(nb, res, script.node_ids["src"], 0)
+    assert nb.flows[1].acked_segments == int(res.flows.segments_delivered.iloc[1])
+    return lost, res
+
+
 CASES = {
     "timer": ({}, "data"),
     "timer_lost_burst": ({"drop_burst": [{"edge": "E0", "queue": "f0", "bursts": [4, 30]}]},
@@ -152,26 +168,13 @@ def test_contention_with_a_cbr_source_is_identical(wavelengths: int, conversion:
     simulators (LAUC-VF, the later BCP losing), burst by burst. With two wavelengths and
     no conversion both ingresses pick the same wavelength on their empty first fibres,
     so the bursts still meet at C1; with conversion the second wavelength takes them."""
-    from _nobs_scenarios import contention
+    from _nobs_scenarios import contention_cbr
 
-    spec = contention(1, duration="5s")
-    spec["obs"]["conversion"] = conversion
-    for f in spec["fibre"]:
-        f["wavelengths"] = wavelengths
-    spec["flow"][1] = {"name": "udp", "type": "cbr", "src": "usrc", "dst": "udst",
-                       "rate": "30Mb/s", "packet_size": "1000B", "start": "0.0005s"}
-    script, nb, res = _both(spec, tmp_path)
-    lost = 0
-    for flow in (0, 1):
-        ours, theirs = _burst_tables(spec, script, nb, res, flow)
-        _assert_same_bursts(ours, theirs, hops=2)
-        lost += int((ours.fate == "lost").sum())
+    lost, _ = lost_in_both(contention_cbr(wavelengths, conversion), tmp_path)
     if conversion:
         assert lost == 0  # two bursts at a time fit two wavelengths
     else:
         assert lost >= 10  # contention happened (8 TCP and 8 UDP bursts at 5 s)
-    _assert_same_sends(nb, res, script.node_ids["src"], 0)
-    assert nb.flows[1].acked_segments == int(res.flows.segments_delivered.iloc[1])
 
 
 @needs_nobs
