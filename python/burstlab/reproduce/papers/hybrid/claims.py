@@ -290,33 +290,30 @@ def claim_cwnd(ctx: Context) -> list[Claim]:
     else:
         x = float(a["max_cwnd_after_first_loss"])
         y = float(b["max_cwnd_after_first_loss"])
-        ok = x >= 512 and y < 512
         if not (math.isfinite(x) and math.isfinite(y)):
-            out.append(Claim(
-                id="slow.cwnd_reaches_wm", source=ps.source,
-                statement="one slow flow's cwnd, after its first loss, gets back to Wm = 512 "
-                          "at p = 1e-4 but not at 1e-2",
-                paper_value="reaches at 1e-4, not at 1e-2 (stated)",
-                burstlab_value=f"max cwnd after the first loss {fmt(x)} / {fmt(y)}",
-                verdict="not comparable",
-                note="flow 0 had no loss in its cwnd run of "
-                     f"{fmt(a['cwnd_run_s'])} s at p = 1e-4 (first loss: "
-                     f"{fmt(a['first_loss_s'])} s) or at 1e-2 ({fmt(b['first_loss_s'])} s), "
-                     "so only the initial slow start, which reaches Wm at every p, is "
-                     f"seen (largest cwnd {fmt(a['max_cwnd_flow0'])} at 1e-4)"))
-            return out + _fast_cwnd(ctx, pf, one)
+            value = f"max cwnd after the first loss {fmt(x)} / {fmt(y)}"
+            verdict = "not comparable"
+            note = ("flow 0 had no loss in its cwnd run of "
+                    f"{fmt(a['cwnd_run_s'])} s at p = 1e-4 (first loss: "
+                    f"{fmt(a['first_loss_s'])} s) or at 1e-2 ({fmt(b['first_loss_s'])} s), "
+                    "so only the initial slow start, which reaches Wm at every p, is "
+                    f"seen (largest cwnd {fmt(a['max_cwnd_flow0'])} at 1e-4)")
+        else:
+            value = f"max cwnd {fmt(x)} / {fmt(y)}"
+            verdict = V.judge_event(x >= 512 and y < 512, True,
+                                    "reaching Wm at 1e-4 and not after the first loss "
+                                    "at 1e-2").verdict
+            note = (f"flow 0's largest cwnd after its first loss (the initial slow start "
+                    f"reaches Wm at every p and is not counted): {fmt(x)} segments at "
+                    f"p = 1e-4 (first loss {fmt(a['first_loss_s'])} s), {fmt(y)} at 1e-2 "
+                    f"(first loss {fmt(b['first_loss_s'])} s); runs of "
+                    f"{fmt(a['cwnd_run_s'])} s")
         out.append(Claim(
             id="slow.cwnd_reaches_wm", source=ps.source,
             statement="one slow flow's cwnd, after its first loss, gets back to Wm = 512 "
                       "at p = 1e-4 but not at 1e-2",
             paper_value="reaches at 1e-4, not at 1e-2 (stated)",
-            burstlab_value=f"max cwnd {fmt(x)} / {fmt(y)}",
-            verdict=V.judge_event(ok, True, "reaching Wm at 1e-4 and not after the first "
-                                            "loss at 1e-2").verdict,
-            note=f"flow 0's largest cwnd after its first loss (the initial slow start "
-                 f"reaches Wm at every p and is not counted): {fmt(x)} segments at p = 1e-4 "
-                 f"(first loss {fmt(a['first_loss_s'])} s), {fmt(y)} at 1e-2 (first loss "
-                 f"{fmt(b['first_loss_s'])} s); runs of {fmt(a['cwnd_run_s'])} s"))
+            burstlab_value=value, verdict=verdict, note=note))
     return out + _fast_cwnd(ctx, pf, one)
 
 
