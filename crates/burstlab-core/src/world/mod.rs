@@ -1200,7 +1200,13 @@ impl World {
             self.lose_burst(now, b, BurstLoss::Injected, None);
             return;
         }
-        let core = self.core.as_mut().expect("a queue implies an OBS core");
+        self.leave_ingress(now, b);
+    }
+
+    /// Burst `b` leaves its ingress: a reservation on its first fibre and its BCP, at
+    /// once or through the ingress buffer if there is one (`obs.ingress`).
+    fn leave_ingress(&mut self, now: SimTime, b: u32) {
+        let core = self.core.as_mut().expect("a burst implies an OBS core");
         let route = &mut self.bursts[b as usize].route;
         let step = match self.ingress.as_mut() {
             None => core.depart(now, route),
@@ -1401,13 +1407,7 @@ impl World {
     /// reservation, new BCP), through the ingress buffer if there is one.
     fn retransmit(&mut self, now: SimTime, b: u32) {
         self.bursts[b as usize].tries += 1;
-        let core = self.core.as_mut().expect("a burst implies an OBS core");
-        let route = &mut self.bursts[b as usize].route;
-        let step = match self.ingress.as_mut() {
-            None => core.depart(now, route),
-            Some(buf) => buf.depart(now, core, route),
-        };
-        self.after_step(now, b, step);
+        self.leave_ingress(now, b);
     }
 
     #[inline]
