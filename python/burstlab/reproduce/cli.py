@@ -6,7 +6,10 @@
 
 ``NAME`` writes ``DIR/NAME/`` (CSV per figure/table, PNG figures, ``claims.csv``,
 ``report.md``, ``report.html``); ``all`` runs every paper and adds the site's index,
-``DIR/index.html``, and every paper's claims in ``DIR/claims.csv``.
+``DIR/index.html``, and every paper's claims in ``DIR/claims.csv``. Locally, ``all`` runs
+as many papers side by side as there are cores (``--jobs``), longest first, each with its
+share of the cores: a paper drawing its report or waiting on its last long run no longer
+leaves a core idle. The outputs are those of one paper at a time.
 
 ``--scheduler`` runs the simulations on a Dask cluster (as ``burstlab sweep`` does); every
 run goes through the paper's store ``DIR/NAME/runs.sqlite``, so an interrupted
@@ -46,24 +49,36 @@ def _cmd(args: argparse.Namespace) -> int:
     names = list(paper_names()) if args.paper == "all" else [args.paper]
     papers = [load(n) for n in names]  # unknown names fail here, before any run
     mode = "smoke" if args.smoke else ("quick" if args.quick else "full")
-    from burstlab.reproduce.framework import reproduce, verdict_counts
+    from burstlab.reproduce.framework import Outcome, reproduce, verdict_counts
 
     t0 = time.perf_counter()
     outcomes = []
-    for paper in papers:
-        try:
-            res = reproduce(paper, args.out, mode=mode, jobs=args.jobs,
-                            progress=not args.no_progress, scheduler=args.scheduler)
-        except ValueError as e:
-            if args.scheduler is not None and "Dask scheduler" in str(e):
-                raise CliError(str(e)) from None
-            raise
+
+    def done(res: Outcome) -> None:
         outcomes.append(res)
         counts = verdict_counts(c.verdict for c in res.claims)
-        print(f"{paper.name}: {len(res.claims)} claims ("
-              + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
-              + f"); report {res.out_dir / 'report.html'}; {res.wall_s:.1f} s wall, "
-              f"{res.cpu_s:.1f} s CPU")
+        sys.stdout.write(f"{res.paper.name}: {len(res.claims)} claims ("
+                         + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+                         + f"); report {res.out_dir / 'report.html'}; {res.wall_s:.1f} s "
+                         f"wall, {res.cpu_s:.1f} s CPU\n")
+        sys.stdout.flush()
+
+    from burstlab.sweep import _usable_cores
+
+    workers = min(len(papers), args.jobs or _usable_cores())
+    if args.scheduler is None and workers >= 2:
+        run_concurrently(papers, args.out, mode, args.jobs or _usable_cores(), done)
+    else:
+        for paper in papers:
+            try:
+                res = reproduce(paper, args.out, mode=mode, jobs=args.jobs,
+                                progress=not args.no_progress, scheduler=args.scheduler)
+            except ValueError as e:
+                if args.scheduler is not None and "Dask scheduler" in str(e):
+                    raise CliError(str(e)) from None
+                raise
+            done(res)
+    outcomes.sort(key=lambda o: names.index(o.paper.name))
     if args.paper == "all":
         from burstlab.reproduce.site import write_site
 
@@ -73,6 +88,66 @@ def _cmd(args: argparse.Namespace) -> int:
           f"{sum(o.cpu_s for o in outcomes):.1f} s ({mode} mode)")
     sys.stdout.flush()
     return 0
+
+
+def _cost_hint(out: Path, name: str) -> float:
+    """The CPU seconds of this paper's last run under ``out`` (0 when none): papers start
+    longest first, so that the last to finish is a short one."""
+    import json
+
+    try:
+        return float(json.loads((out / name / "run.json").read_text("utf-8"))["cpu_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
+
+
+def _reproduce_one(name: str, out: str, mode: str, jobs: int) -> tuple[Any, ...]:
+    """One paper in a worker process of :func:`run_concurrently`: what the parent needs to
+    rebuild its :class:`~burstlab.reproduce.framework.Outcome` (a paper holds functions
+    that cannot be pickled, so the paper is loaded again there)."""
+    from burstlab.reproduce import load
+    from burstlab.reproduce.framework import reproduce
+
+    def log(msg: str) -> None:  # one write per line: papers share the terminal
+        sys.stdout.write(f"[{name}] {msg.strip()}\n")
+        sys.stdout.flush()
+
+    res = reproduce(load(name), out, mode=mode, jobs=jobs, progress=False, log=log)
+    return res.claims, res.files, res.wall_s, res.cpu_s, res.ctx.stamp
+
+
+def run_concurrently(papers: list[Any], out: str, mode: str, cores: int,
+                     done: Any) -> None:
+    """Runs several papers at once, each in its own process with ``cores // workers``
+    simulation workers, longest (by its last run's CPU time) first, and calls ``done``
+    with each :class:`~burstlab.reproduce.framework.Outcome` as it finishes. One paper
+    after another leaves cores idle while a paper finishes its last long run or draws
+    its figures and report; side by side, the papers fill them (``reproduce all``)."""
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from burstlab.reproduce.framework import Context, Outcome
+
+    workers = min(len(papers), cores)
+    order = sorted(papers, key=lambda p: -_cost_hint(Path(out), p.name))
+    by_name = {p.name: p for p in papers}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = {pool.submit(_reproduce_one, p.name, out, mode, max(1, cores // workers)):
+                   p.name for p in order}
+        try:
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    name = pending.pop(f)
+                    claims, files, wall, cpu, stamp = f.result()
+                    paper = by_name[name]
+                    ctx = Context(paper=paper, data=paper.load_data(),
+                                  mode=paper.modes[mode], out_dir=Path(out) / name,
+                                  stamp=stamp)
+                    done(Outcome(paper, Path(out) / name, ctx, claims, files, wall, cpu))
+        except BaseException:
+            for f in pending:
+                f.cancel()
+            raise
 
 
 def add_parser(subparsers: Any) -> None:
