@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from burstlab.reproduce import verdict as V
@@ -140,6 +140,9 @@ def test_monotone_in_the_gap(kind: str, paper: float, half: float, prec: float,
         else:
             est = paper + gap
             x = Interval(est, est - half, est + half, 5, "t")
+        lower = 0.0 if k.log else k.lower
+        # only intervals inside the kind's range are judged (the others are refused)
+        assume(lower <= x.lo and x.hi <= k.upper)
         return judge(x, paper, kind=kind, precision=prec).verdict
 
     assert V.RANK[at(g1)] >= V.RANK[at(g2)], (at(g1), at(g2))
@@ -239,3 +242,40 @@ def test_band_is_cut_to_the_kinds_range() -> None:
     v = judge(V.exact(0.0), 0.0, kind="proportion")
     assert v.verdict == "reproduces" and v.band == (0.0, 0.05)
     assert judge(V.exact(1.0), 1.0, kind="proportion").band == (0.95, 1.0)
+
+
+def test_an_interval_outside_its_kinds_range_is_refused() -> None:
+    """issue 37: no claim prints an interval outside its quantity's range; ``judge`` is
+    where every claim's interval meets its kind, so it refuses one (the two-run mean of
+    per-run gains that went to −102 % was one)."""
+    two_runs = V.mean_interval([-0.76 - 0.26, -0.76 + 0.26])  # no lower bound given
+    assert two_runs.lo < -1.0
+    with pytest.raises(V.RangeError, match="change lies in"):
+        V.judge(two_runs, -0.5, kind="change")
+    cut = V.mean_interval([-0.76 - 0.26, -0.76 + 0.26], lower=-1.0)
+    assert V.judge(cut, -0.5, kind="change").verdict in V.RANK
+    with pytest.raises(V.RangeError):
+        V.judge(V.Interval(0.9, 0.8, 1.05, 3, "t"), 0.9, kind="proportion")
+    with pytest.raises(V.RangeError):
+        V.judge(V.Interval(0.2, -0.1, 0.5, 2, "t"), 1.0, kind="ratio")
+    with pytest.raises(V.RangeError):  # the estimate itself, even without an interval
+        V.judge(V.none(-1.5, 1), -0.5, kind="change")
+
+
+def test_a_drop_is_bounded_above_not_below() -> None:
+    """A drop 1 − a/b lies in (−∞, 1]: a quantity can grow several-fold (a drop of
+    −376 %) but never fall by more than all of it."""
+    wide = V.Interval(0.3, -3.76, 1.0, 2, "delta-log")
+    assert V.judge(wide, 0.4, kind="drop").verdict == "not comparable"
+    with pytest.raises(V.RangeError):
+        V.judge(V.Interval(0.9, 0.7, 1.1, 2, "t"), 0.4, kind="drop")
+    with pytest.raises(V.RangeError):  # the same interval is out of range as a change
+        V.judge(wide, 0.4, kind="change")
+    assert V.judge(V.Interval(0.41, 0.38, 0.44, 5, "delta-log"), 0.4,
+                   kind="drop").verdict == "reproduces"
+
+
+def test_a_location_may_be_open_towards_zero() -> None:
+    """A peak at the grid's first point: its interval is [0, x] (may lie below)."""
+    loc = V.Interval(25e-6, 0.0, 100e-6, 5, "tied-with-best")
+    assert V.judge(loc, 250e-6, kind="location").verdict in V.RANK

@@ -297,8 +297,13 @@ class Kind:
 KINDS: dict[str, Kind] = {k.name: k for k in (
     # a ratio of two throughputs (A over B); 1 means no difference.
     Kind("ratio", 0.05, relative=True, reference=1.0, lower=0.0),
-    # a relative change or gain as a fraction (−0.82 = −82 %); 0 means no change.
+    # a relative change or gain as a fraction, a/b − 1 (−0.82 = −82 %); 0 means no
+    # change; a non-negative quantity cannot fall by more than 100 %.
     Kind("change", 0.10, reference=0.0, lower=-1.0),
+    # a relative drop as a fraction, 1 − a/b (zhou's "drops 40 %"): the change with its
+    # sign turned, so at most 1 (a quantity cannot drop by more than all of it) and
+    # unbounded below (it may grow several-fold); same band as a change.
+    Kind("drop", 0.10, reference=0.0, upper=1.0),
     # a probability or share in [0, 1] (a loss cost, a fraction of timeouts).
     Kind("proportion", 0.05, lower=0.0, upper=1.0),
     # a printed physical quantity (a throughput, a burst size, a count).
@@ -355,6 +360,28 @@ def _f(x: float) -> str:
     return f"{x:.3g}"
 
 
+class RangeError(ValueError):
+    """burstlab's interval leaves the range of its claim kind (a gain below −100 %, a
+    share above 1): the interval was built without its range (use ``lower``/``upper``
+    of :func:`mean_interval`, or :func:`ratio_interval`/:func:`proportion_interval`),
+    or the claim is of another kind (a drop judged as a change)."""
+
+
+def _check_range(sim: Interval, k: Kind) -> None:
+    # Every interval a claim prints lies in its quantity's range (issue 37): judging is
+    # where each claim's interval meets its kind, so the check lives here, and a
+    # reproduction that builds an interval without its range stops instead of printing
+    # it. A location's interval may be open towards 0 ("at or below the grid's end").
+    lower = 0.0 if k.log else k.lower
+    slack = 1e-9 * max(1.0, abs(sim.estimate)) if math.isfinite(sim.estimate) else 0.0
+    ends = [sim.estimate] + ([sim.lo, sim.hi] if sim.defined else [])
+    bad = [x for x in ends if math.isfinite(x) and not lower - slack <= x <= k.upper + slack]
+    if bad:
+        raise RangeError(f"a {k.name} lies in [{_f(lower)}, {_f(k.upper)}], but burstlab's "
+                         f"estimate {_f(sim.estimate)} has interval {sim.text()} "
+                         f"({sim.method}, n = {sim.n})")
+
+
 def judge(sim: Interval, paper: float, *, kind: str | Kind, precision: float = 0.0,
           fmt: Any = None) -> Verdict:
     """THE verdict rule (module docstring): burstlab's interval ``sim`` against the
@@ -368,6 +395,7 @@ def judge(sim: Interval, paper: float, *, kind: str | Kind, precision: float = 0
     if not math.isfinite(sim.estimate):
         return Verdict("not comparable", "burstlab has no value here (the point is not run "
                                          "in this mode)")
+    _check_range(sim, k)
     t = tolerance(paper, k, precision)
     tr: Callable[[float], float] = math.log10 if k.log else float
     if k.log:

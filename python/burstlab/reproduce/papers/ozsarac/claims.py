@@ -233,7 +233,7 @@ def claim_mcwba(ctx: Context) -> list[Claim]:
     reps: pd.DataFrame = ctx.values.get("mcwba_reps", pd.DataFrame())
     per_rep = (reps[reps["tb_ms"] < tmax_ms].groupby("replication")["gain_pct"].mean()
                .to_numpy(float) / 100.0 if len(reps) else np.array([]))
-    gi = V.mean_interval(per_rep)
+    gi = V.mean_interval(per_rep, lower=-1.0)  # a gain is at least −100 %
     vg = V.judge(gi, float(pv.value) / 100.0, kind="change", precision=pv.precision / 100.0, fmt=_p)
     out = [
         Claim(id="mcwba.t_max", source=ctx.data["mcwba.t_max"].source,

@@ -403,8 +403,8 @@ def check_intermediate(s: pd.DataFrame) -> Check:
 
 def check_rmax0_starves(s: pd.DataFrame) -> Check:
     """zhou §3.2: with R_MAX = 0 no ACK is ever assembled, so TCP cannot proceed: per
-    load, R_MAX = 0's goodput as a fraction of conventional's against 0 with the
-    ``proportion`` kind; the claim takes the worst load."""
+    load, R_MAX = 0's goodput against conventional's as a change, against −100 % with
+    the ``change`` kind; the claim takes the worst load."""
 
     conv, zero = _curve(s, CONVENTIONAL), _curve(s, "0")
     loads = conv.index.intersection(zero.index)
@@ -415,11 +415,15 @@ def check_rmax0_starves(s: pd.DataFrame) -> Check:
     value = (f"goodput at R_MAX = 0: {zero.loc[loads, 'goodput_Mbps_mean'].max():.3g} "
              f"Mb/s per flow at most ({100 * frac.max():.2f} % of conventional); ACK share "
              f"of bursts {acks.max():.3g}")
+    # R_MAX = 0's goodput against conventional's as a change (ratio − 1, at least −100 %;
+    # a ratio is not a proportion: R_MAX = 0 could in principle do better), and TCP that
+    # "cannot proceed" is a change of −100 %.
     vs = [V.judge(V.ratio_interval(_iv(zero.loc[ld], "goodput_Mbps"),
-                                   _iv(conv.loc[ld], "goodput_Mbps")), 0.0, kind="proportion")
+                                   _iv(conv.loc[ld], "goodput_Mbps")).scaled(1.0, -1.0),
+                  -1.0, kind="change")
           for ld in loads]
     v = _worst(vs)
-    return Check(v.verdict, value, f"fraction of conventional goodput, worst load: {v.note}"
+    return Check(v.verdict, value, f"goodput change from conventional, worst load: {v.note}"
                  + ("; no ACK leaves the extra queue, so each sender stalls after its first "
                     "window" if float(acks.max()) == 0.0 else ""))
 

@@ -196,7 +196,7 @@ def drop_interval(df: pd.DataFrame, pb_a: float, tb_a: float, pb_b: float,
 def loss_cost(df: pd.DataFrame, pb: float, tb_us: float, paper: float,
               precision: float = 0.0) -> Check:
     """§2.2: Pb costs ``paper`` of the bandwidth at Pb = 0 (measured at period ``tb_us``;
-    the other periods are in the note), judged with the ``change`` kind."""
+    the other periods are in the note), judged with the ``drop`` kind."""
     d = drop_interval(df, 0.0, tb_us, pb, tb_us)
     others = []
     for t in sorted(set(curve(df, pb)["tb_us"].astype(float))):
@@ -205,16 +205,16 @@ def loss_cost(df: pd.DataFrame, pb: float, tb_us: float, paper: float,
             others.append((t, c))
     rng = (f"; over the swept periods it ranges {_pct(min(c for _, c in others))}–"
            f"{_pct(max(c for _, c in others))}") if others else ""
-    v = V.judge(d, paper, kind="change", precision=precision, fmt=_pct)
+    v = V.judge(d, paper, kind="drop", precision=precision, fmt=_pct)
     return _check(v, f"{_pct(d.estimate)} at {_us(tb_us)}", d.text(_pct), rng)
 
 
 def drop_between(df: pd.DataFrame, pb: float, from_us: float, to_us: float,
                  paper: float, precision: float = 0.0) -> Check:
     """§2.2: from ``from_us`` to ``to_us`` the bandwidth at ``pb`` drops by ``paper``
-    (the ``change`` kind)."""
+    (the ``drop`` kind)."""
     d = drop_interval(df, pb, from_us, pb, to_us)
-    v = V.judge(d, paper, kind="change", precision=precision, fmt=_pct)
+    v = V.judge(d, paper, kind="drop", precision=precision, fmt=_pct)
     return _check(v, f"{_pct(d.estimate)} ({_us(from_us)} → {_us(to_us)})", d.text(_pct))
 
 
