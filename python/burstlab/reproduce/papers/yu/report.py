@@ -18,8 +18,11 @@ from burstlab.reproduce.papers.yu.claims import (
     _tb,
     check_ati,
     check_fig11,
+    check_lri,
     check_optimum,
     ci_precision,
+    fig8_timeout_cause,
+    maxrto_note,
     model_error_summary,
 )
 from burstlab.reproduce.papers.yu.experiments import (
@@ -111,7 +114,16 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
                                eq30_tb_opt=ati["eq30_tb_opt_s"].map(_tb))[
                 ["p", "ati_from", "ati_to", "ati_span_decades", "sim_argmax", "eq30_tb_opt",
                  "rtt_measured_s", "max_over_min"]])
-            fig7_text(r, ati)
+            fig7_text(r, ati, df)
+        if fig in ("fig5", "fig7"):
+            lri = check_lri(df)
+            if len(lri):
+                r.p("LRI (loss-rate insensitive) check: per Tb, the goodput at the best p over "
+                    "the worst (`spread`, 95 % CI); Tb with spread ≤ 1.1 form the LRI range "
+                    "(claims `fig5.no_lri`, `fig7.lri_range`):")
+                r.table(lri.assign(tb=lri["tb_s"].map(_tb))[
+                    ["tb", "p_best", "p_worst", "spread", "spread_ci_lo", "spread_ci_hi", "lri",
+                     "to_per_run_best", "to_per_run_worst", "rto_worst_s"]])
         r.p("Per point (simulation mean [95 % CI] beside the model and relative error "
             "`sim/model − 1`):")
         r.table(point_table(df))
@@ -146,6 +158,8 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         r.table(tt[["ratio_name", "log10_p", "burstlab [95 % CI]", "paper", "difference",
                     "verdict", "reno_goodput_segps", "num_goodput_segps"]])
     tables_text(r, tables)
+
+    penalties_text(r, ctx, figs)
 
     # -- Traces
     r.h(2, "Figures 8 and 9: packet traces around one dropped burst")
@@ -257,7 +271,7 @@ def fig5_text(r: Report, df: pd.DataFrame, opt: pd.DataFrame) -> None:
     r.bullets(items)
 
 
-def fig7_text(r: Report, ati: pd.DataFrame) -> None:
+def fig7_text(r: Report, ati: pd.DataFrame, df: pd.DataFrame) -> None:
     spans = ", ".join(f"p = {fmt(float(a))}: {fmt(float(b), 2)} decades"
                       for a, b in zip(ati["p"], ati["ati_span_decades"], strict=True))
     mono = bool(np.all(np.diff(ati.sort_values("p")["ati_span_decades"].to_numpy()) <= 1e-9))
@@ -266,11 +280,10 @@ def fig7_text(r: Report, ati: pd.DataFrame) -> None:
         "monotonically with p here. Yu's measured RTT at this λ was 5.4–18 s; ours is in "
         f"{fmt(float(ati['rtt_measured_s'].min()))}–{fmt(float(ati['rtt_measured_s'].max()))}"
         " s (the access link queues up to Wm segments at 1.25 segments/s).")
-    r.p("At the largest Tb the round-trip time (≈ 2·Tb plus seconds of access queueing) "
-        "approaches the ns-2 maximum RTO of 60 s: the sender then times out before any "
-        "ACK can return, every RTT sample is ambiguous (Karn), and goodput collapses "
-        "(the points with no measured RTT in the table below). This is a limit of the "
-        "configured TCP (Agent/TCP maxrto_ 60), not of OBS.")
+    r.p("ns-2's RTO is capped at maxrto_: where the mean RTT or RTO reaches the cap, the "
+        "timer fires before an ACK can return, every RTT sample is ambiguous (Karn), and "
+        "the goodput collapses — a limit of the TCP's configuration, not of OBS; the "
+        "model claim leaves such points out. Here: " + maxrto_note(df) + ".")
 
 
 def fig11_text(r: Report, f11: pd.DataFrame) -> None:
@@ -345,39 +358,19 @@ def traces_text(r: Report, s8: pd.DataFrame, s9: pd.DataFrame) -> None:
     r.bullets(items)
     b = s8[(s8["W_segments"] == 200) & (s8["min_rto_s"] <= MIN_RTO + 1e-9)]
     d = s8[(s8["W_segments"] == 200) & (s8["min_rto_s"] > MIN_RTO + 1e-9)]
-    if len(b) and int(b["timeouts"].iloc[0]) > 0:
+    if len(b):
         x = b.iloc[0]
-        text = (
-            "**Fig. 8(b) does not reproduce**: yu reports that with W = 200 Reno recovers "
-            "without a timeout; here it times out, for two reasons the traces show. "
-            f"(1) In the standard run the fast retransmission leaves at "
-            f"+{fmt(float(x['first_retransmit_rel_s']))} s but reaches the receiver only at "
-            f"+{fmt(float(x['first_repair_rel_s']))} s: with W = 200 against a "
-            "bandwidth-delay product of ≈ 15 segments, ~185 segments queue in the sender's "
-            "125 KB/s access link (≈ 1.5 s), and the retransmission waits behind them. "
-            "The RTO (SRTT + 4·RTTVAR, mean "
-            f"{fmt(float(x['mean_rto_s']))} s; RTTVAR is small because the queue is "
-            "steady) expires first, at "
-            f"+{fmt(float(x['first_timeout_rel_s']))} s.")
+        got = int(x["timeouts"]) > 0
+        text = (f"**Fig. 8(b) {'does not reproduce' if got else 'reproduces'}**: yu reports "
+                "that with W = 200 Reno recovers without a timeout; here "
+                + (f"it times out ({int(x['timeouts'])} timeout(s)): " if got
+                   else "it recovers: ") + fig8_timeout_cause(x) + ".")
         if len(d):
             y = d.iloc[0]
-            text += (
-                " (2) With the minimum RTO raised to 5 s (diagnostic panel b'), the fast "
-                f"retransmission is delivered at +{fmt(float(y['first_repair_rel_s']))} s and "
-                "its partial ACK ends Reno's fast recovery with cwnd = W/2 = 100; but "
-                "during recovery the window inflated by duplicate ACKs was capped at "
-                "Wm = 200, so no new segment left and none is in flight behind the "
-                "partial ACK: the ~195 outstanding segments exceed cwnd = 100, no "
-                "duplicate ACK can come back for the next hole, and Reno times out at "
-                f"+{fmt(float(y['first_timeout_rel_s']))} s "
-                f"({int(y['timeouts'])} timeout, {int(y['td_events'])} fast retransmit). "
-                "So with standard Reno window accounting the W = Wm = 200 case cannot "
-                "recover without a timeout; we report this rather than bend TCP. yu's "
-                "ns-2 set-up (its queue limits, its Reno's window accounting) is not "
-                "given in enough detail to say what let it recover.")
+            text += (f" With the minimum RTO raised to {fmt(float(y['min_rto_s']))} s "
+                     f"(diagnostic panel b'), {int(y['timeouts'])} timeout(s): "
+                     + fig8_timeout_cause(y) + ".")
         r.p(text)
-    else:
-        r.p("Fig. 8(b) reproduces: with W = 200 Reno recovers without a timeout.")
     items = []
     for s_seg, g in s9.groupby("S_segments"):
         rep = {str(v): float(t) for v, t in zip(g["variant"], g["repaired_rel_s"],
@@ -660,3 +653,30 @@ def choices_text(r: Report, ctx: Context) -> None:
         Choice("Segment headers", "40 B", "40–52 B", "not given; TCP/IP without "
                "options", "λ in segments/s carries them; not swept"),
     ], intro="yu gives its set-up almost fully; what burstlab had to choose:")
+
+
+def penalties_text(r: Report, ctx: Context, figs: dict[str, pd.DataFrame]) -> None:
+    """§IV's gains and penalties (eqs. 56–61) beside the runs that show them (claims
+    ``eq56.*``, ``eq57.*``, ``eq58_59.*``, ``eq61.*``; :mod:`.penalties`)."""
+    from burstlab.reproduce.papers.yu.penalties import P_SMALL, check_dfl, penalty_table
+
+    r.h(2, "§IV: the gains and penalties beside the runs")
+    r.p("yu §IV quantifies the delayed-first-loss (DFL) gain √S (eq. 61), the delay "
+        "penalty (RTT0 + 2Tb)/RTT0 (eq. 56) and the retransmission penalties of NewReno "
+        "(eq. 57) and Reno (eqs. 58/59), SACK having none. Each is set beside the runs "
+        "where §V shows it: the DFL gain in fig. 5 at small Tb (the delay is negligible "
+        "and the window below Wm), the delay penalty in fig. 5 once S = Wm (the DFL gain "
+        "is then fixed), the retransmission penalties as SACK/NewReno and SACK/Reno in "
+        f"tables I–II at p = {fmt(P_SMALL)}.")
+    d = check_dfl(figs["fig5"])
+    if len(d):
+        r.p(f"DFL gain, fig. 5 at p = {fmt(P_SMALL)} (goodput × measured RTT over the "
+            "smallest Tb's; `eligible`: S/S₀ > 1.5 and the model window below Wm):")
+        r.table(d.assign(tb=d["tb_s"].map(_tb))[
+            ["tb", "S_measured", "gain_sim", "gain_ci_lo", "gain_ci_hi", "sqrt_S_ratio",
+             "model_window", "eligible"]])
+    t = penalty_table(ctx)
+    if len(t):
+        r.p("Retransmission penalties at tables I–II's points (models with b = 1 and the "
+            "Reno runs' measured RTT and RTO; `to_share`: timeouts among loss events):")
+        r.table(t)
