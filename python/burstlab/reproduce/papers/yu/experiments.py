@@ -49,9 +49,12 @@ RTT0_NOMINAL = 0.1  # s: 2 × 50 ms of propagation (yu §V)
 #: (on 5/5/03). ns-2.35 (2011) runs beside it (``_ns235`` experiments), never judged.
 NS2_VERSION = "2.26"
 MIN_RTO = 1.0  # s: minrto_ of ns-2.26 (tcl/lib/ns-default.tcl: "minrto_ 1")
-#: ns-2.35's Agent/TCP maxrto_ (s), the default of every later preset that does not set
-#: it (crates/burstlab-core/src/tcp/mod.rs: "Agent/TCP maxrto_ 60").
-NS235_MAX_RTO = 60.0
+#: ns-2.35's values of the Agent/TCP defaults the older presets change, which every
+#: preset that does not set them keeps (the same values as the ns-2.35 profile in
+#: crates/burstlab-core/src/tcp/mod.rs, e.g. "Agent/TCP maxrto_ 60").
+NS235_TCP = {"minrto_": 0.2, "maxrto_": 60.0, "rtxcur_init_": 3.0, "precisionReduce_": 1,
+             "newreno_changes1_": 1, "partial_window_deflation_": 1}
+NS235_MAX_RTO = NS235_TCP["maxrto_"]
 
 
 def max_rto(version: str) -> float:

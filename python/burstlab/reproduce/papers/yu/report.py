@@ -29,6 +29,7 @@ from burstlab.reproduce.papers.yu.experiments import (
     FIGURES,
     MIN_RTO,
     NS2_VERSION,
+    NS235_TCP,
     PAPER,
     RTT0_NOMINAL,
     VARIANTS,
@@ -157,7 +158,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
                                                strict=True)]
         r.table(tt[["ratio_name", "log10_p", "burstlab [95 % CI]", "paper", "difference",
                     "verdict", "reno_goodput_segps", "num_goodput_segps"]])
-    tables_text(r, tables)
+    tables_text(r, tables, ctx)
 
     penalties_text(r, ctx, figs)
 
@@ -286,15 +287,28 @@ def fig7_text(r: Report, ati: pd.DataFrame, df: pd.DataFrame) -> None:
         "model claim leaves such points out. Here: " + maxrto_note(df) + ".")
 
 
+def preset_text(version: str) -> str:
+    """The Agent/TCP defaults of an ns-2 release preset as "name value" pairs
+    (``NS2_PRESETS``; ns-2.35's own values where the preset leaves them)."""
+    from burstlab.export.ns2 import NS2_PRESETS
+
+    vals = {**NS235_TCP, **NS2_PRESETS[version]}
+    units = {"minrto_": " s", "maxrto_": " s", "rtxcur_init_": " s"}
+    return ", ".join(f"{k} {float(v):g}{units.get(k, '')}" for k, v in vals.items())
+
+
 def fig11_text(r: Report, f11: pd.DataFrame) -> None:
     sat = f11[f11["S_nominal"] >= 50]
     uns = f11[f11["S_nominal"] < 50]
     items = []
     if len(sat):
+        spread = float(sat["spread_max_over_min"].max())
         items.append(f"S = Wm (Tb ≥ {_tb(float(sat['tb_s'].min()))}): the variants' spread "
-                     f"(max/min) is {fmt(float(sat['spread_max_over_min'].max()))} at most — "
-                     "they coincide, as yu says: a burst holds the whole window, so every "
-                     "loss is a timeout.")
+                     f"(max/min of the means) is {fmt(spread)} at most — "
+                     + ("within 5 %, as yu says (a burst holds the whole window, so every "
+                        "loss is a timeout)." if spread <= 1.05 else
+                        "more than the 5 % of 'the same' (yu: every loss is a timeout "
+                        "once a burst holds the whole window)."))
     if len(uns):
         sack_best = int(uns["sack_best_within_ci"].sum())
         items.append(f"S < Wm: SACK has the highest mean, or one within its 95 % CI, at "
@@ -307,7 +321,7 @@ def fig11_text(r: Report, f11: pd.DataFrame) -> None:
     r.bullets(items)
 
 
-def tables_text(r: Report, tables: dict[int, pd.DataFrame]) -> None:
+def tables_text(r: Report, tables: dict[int, pd.DataFrame], ctx: Context) -> None:
     items = []
     for s, t in sorted(tables.items()):
         for name, g in t.groupby("ratio_name", sort=False):
@@ -328,20 +342,31 @@ def tables_text(r: Report, tables: dict[int, pd.DataFrame]) -> None:
         f"{fmt(float(x['ratio']))} vs {fmt(float(x['paper_ratio']))}"
         for _, x in worst.iterrows()) + ". Measured mean burst size in the Reno runs: "
         + ", ".join(f"S = {s}: {fmt(v)}" for s, v in sorted(s_meas.items()))
-        + " segments — a burst is full only when cwnd allows S back-to-back segments, so "
-        "a lost burst often holds fewer than S. That shrinks both the penalty Reno pays "
-        "for several holes (fewer halvings, fewer timeouts: smaller SACK/Reno and "
-        "NewReno/Reno gains at S = 5) and NewReno's one-hole-per-RTT penalty at S = 25 "
-        "(NewReno/Reno closer to 1 than yu's 0.76).")
-    r.p("Why numbers differ. The directions the paper draws from these tables are checked "
-        "in the summary. The magnitudes depend on details yu does not give: the RTO "
-        "(ns-2's 200 ms minimum and 3 s initial value here; the relative cost of Reno's "
-        "timeout against NewReno's S-round recovery is RTO against S·RTT, yu §V.B.3), "
-        "how full bursts are (the measured mean S is below the nominal S when cwnd is "
-        "small, so a lost burst holds fewer segments than S), the queueing RTT on the "
-        "125 KB/s access link (Wm = 50 exceeds the ≈ 15-segment bandwidth-delay product, "
-        "so RTT grows to ~0.4 s and with it RTO), and ns-2 Reno details (we do not "
-        "suppress a second fast retransmit in the same window, as yu describes Reno).")
+        + " segments (a burst is full only when cwnd allows S back-to-back segments).")
+    summ = ctx.results["throughput"].summary
+    items = []
+    for s in sorted(tables):
+        for lp in (-2.0, -1.5):
+            g = summ[(summ["figure"] == f"table_S{s}")
+                     & np.isclose(np.log10(summ["p"].astype(float)), lp, atol=1e-3)]
+            if not len(g):
+                continue
+            parts = []
+            for _, x in g.set_index("variant").reindex(list(VARIANTS)).dropna(
+                    subset=["goodput_segps_mean"]).iterrows():
+                td, to = float(x["td_events_mean"]), float(x["to_events_mean"])
+                parts.append(f"{x.name} {fmt(100 * to / (td + to) if td + to else np.nan, 2)} %"
+                             f" timeouts, RTT {fmt(float(x['mean_rtt_s_mean']))} s, RTO "
+                             f"{fmt(float(x['mean_rto_s_mean']))} s")
+            rtt = float(g["mean_rtt_s_mean"].mean())
+            items.append(f"S = {s}, log10 p = {lp:g}: " + "; ".join(parts)
+                         + f" (NewReno's S-round repair: S·RTT ≈ {fmt(s * rtt)} s).")
+    r.p("Why the magnitudes differ: they depend on what yu does not give — the TCP's "
+        f"timers (here ns-{NS2_VERSION}'s {preset_text(NS2_VERSION)}), how full bursts "
+        "are, and the queueing RTT on the 125 KB/s access link. The relative cost of "
+        "Reno's timeout against NewReno's S-round recovery is RTO against S·RTT "
+        "(yu §V.B.3); measured per variant at the tables' middle columns:")
+    r.bullets(items)
 
 
 def traces_text(r: Report, s8: pd.DataFrame, s9: pd.DataFrame) -> None:
@@ -426,21 +451,37 @@ def model_text(r: Report, err: pd.DataFrame, figs: dict[str, pd.DataFrame]) -> N
             f"{fmt(float(good['model_Q'].median()))}. Measured S there: median "
             f"{fmt(float(bad['segments_per_burst_mean'].median()))} against a nominal "
             f"{fmt(float(bad['S_nominal'].median()))}.")
-    r.p("Where the gaps come from (compare the columns): (1) the burst holds fewer "
-        "segments than the nominal S = λ·Tb + 1 when cwnd is below λ·RTT — the sender is "
-        "ACK-clocked, not access-limited — so the model's DFL gain √S is overstated; the "
-        "`_measured_S` column removes this part. (2) With S = Wm the model's Q = 1 makes "
-        "every loss a timeout with a full RTO·f(p)/(1−p) period, and eq. 28's TDP length "
-        "assumes the window is at Wm for S/(p·Wm) rounds; after a timeout the simulated "
-        "sender restarts in slow start, which the model ignores. (3) Yu's Q(W) = "
-        "p^(W/S − 1) counts only the timeouts caused by losing every burst of a round; "
-        "at high p (0.1) most simulated losses end in a timeout even at S = 1, because "
-        "the window is too small to return three duplicate ACKs (PFTK's Q̂ = min(1, 3/W)) "
-        "and retransmissions are lost again — the model's large overestimate at p = 0.1 "
-        "(fig. 5/6) is this missing timeout term, plus a measured S far below nominal "
-        "(cwnd restarts from 1 after each timeout). (4) At 1.25 KB/s the "
-        "access link is the bottleneck (throughput ≤ λ) and RTT is dominated by queueing "
-        "(several seconds, RTO large), conditions the model's fixed RTT does not capture.")
+    def at(g: pd.DataFrame) -> str:
+        return (f"simulation/model median {fmt(float((1 + g['rel_err']).median()))}, "
+                f"TO/(TD+TO) {fmt(float(g['to_share_sim'].median()))} against the model's "
+                f"Q {fmt(float(g['model_Q'].median()))}, measured S "
+                f"{fmt(float(g['segments_per_burst_mean'].median()))} against nominal "
+                f"{fmt(float(g['S_nominal'].median()))}")
+
+    hp = allf[np.isclose(allf["p"], 0.1) & allf["figure"].isin(["fig5", "fig6"])]
+    sat = allf[(allf["S_nominal"] >= allf["wm"]) & (allf["figure"] != "fig7")]
+    items = ["The burst holds fewer segments than the nominal S = λ·Tb + 1 when cwnd is "
+             "below λ·RTT (the sender is ACK-clocked), which overstates the model's DFL "
+             "gain √S; the `_measured_S` column removes this part."]
+    if len(sat):
+        items.append("S = Wm (figs 5, 6, 11): " + at(sat) + ". There the model's Q = 1 "
+                     "makes every loss a timeout with a full RTO·f(p)/(1−p) period, and "
+                     "eq. 28 keeps the window at Wm between losses; after a timeout the "
+                     "simulated sender restarts in slow start.")
+    if len(hp):
+        items.append("p = 0.1 (figs 5, 6): " + at(hp) + ". Yu's Q(W) = p^(W/S − 1) counts "
+                     "only the timeouts of losing every burst of a round, not those of a "
+                     "window too small for three duplicate ACKs (PFTK's Q̂ = min(1, 3/W)) "
+                     "or of lost retransmissions.")
+    f7 = figs.get("fig7")
+    if f7 is not None and len(f7):
+        items.append(f"λ = 1.25 KB/s (fig. 7): the model is capped at λ at "
+                     f"{int(f7['model_capped_at_lambda'].sum())} of {len(f7)} points; the "
+                     f"measured RTT spans {fmt(float(f7['mean_rtt_s_mean'].min()))}–"
+                     f"{fmt(float(f7['mean_rtt_s_mean'].max()))} s, mostly access "
+                     "queueing, which the model's fixed RTT does not follow.")
+    r.p("Where the gaps come from (medians over the points named):")
+    r.bullets(items)
 
 
 def ns2_text(r: Report, ctx: Context) -> None:
@@ -593,10 +634,9 @@ def version_text(r: Report, ctx: Context) -> None:
     m = ctx.mode
     r.h(2, f"The ns-2 release's TCP defaults: ns-{NS2_VERSION} (judged) beside ns-2.35")
     r.p(f"Every figure and claim above runs ns-2's agents with ns-{NS2_VERSION}'s "
-        "Agent/TCP defaults (`flow.ns2_version`; docs/topics/ns2-versions.md): minrto_ "
-        "1 s, maxrto_ 100000 s, rtxcur_init_ 6 s, precisionReduce_ false, Newreno's "
-        "newreno_changes1_ and partial_window_deflation_ 0. ns-2.35's defaults (0.2 s, "
-        "60 s, 3 s, true, 1, 1) are run beside them on tables I–II "
+        "Agent/TCP defaults (`flow.ns2_version`; docs/topics/ns2-versions.md): "
+        f"{preset_text(NS2_VERSION)}. ns-2.35's defaults ({preset_text('2.35')}) are run "
+        "beside them on tables I–II "
         f"({m.rfc_reps} replications of about {m.rfc_events:g} burst losses each) and "
         "the trace panels of figs 8–10. This column is shown, not judged.")
     tt = vt.copy()
@@ -631,8 +671,7 @@ def choices_text(r: Report, ctx: Context) -> None:
     c = version_counts(ctx)
     section(r, [
         Choice("ns-2 release (its Agent/TCP defaults)",
-               f"ns-{NS2_VERSION}: minrto_ 1 s, maxrto_ 100000 s, rtxcur_init_ 6 s, "
-               "precisionReduce_ false, Newreno's RFC 2582 switches off",
+               f"ns-{NS2_VERSION}: {preset_text(NS2_VERSION)}",
                "ns-2.1b9 – ns-2.35",
                "yu used ns-2 without naming the release; the study is of 2003, and "
                f"ns-{NS2_VERSION} is that year's release",
