@@ -629,6 +629,29 @@ def claim_fig11(ctx: Context) -> list[Claim]:
     return out
 
 
+def table_cause(ctx: Context, s: int, log10_p: float, variants: tuple[str, ...]) -> str:
+    """What the runs of one table point measured, per variant: the share of timeouts among
+    loss events, the mean RTT and RTO, the mean burst size, and S·RTT (the length of
+    NewReno's one-segment-per-round repair) — the quantities yu §V.B.3 weighs."""
+    summ = ctx.results["throughput"].summary
+    g = summ[(summ["figure"] == f"table_S{s}")
+             & np.isclose(np.log10(summ["p"].astype(float)), log10_p, atol=1e-3)]
+    parts = []
+    for v in variants:
+        r = g[g["variant"] == v]
+        if not len(r):
+            continue
+        x = r.iloc[0]
+        td, to = float(x["td_events_mean"]), float(x["to_events_mean"])
+        rtt = float(x["mean_rtt_s_mean"])
+        parts.append(f"{v}: {fmt(100 * to / (td + to) if td + to else math.nan, 2)} % of "
+                     f"losses end in a timeout, RTT {fmt(rtt)} s, RTO "
+                     f"{fmt(float(x['mean_rto_s_mean']))} s, mean burst "
+                     f"{fmt(float(x['segments_per_burst_mean']))} of S = {s}"
+                     + (f", S·RTT {fmt(s * rtt)} s" if v == "newreno" else ""))
+    return "measured: " + "; ".join(parts) if parts else "no runs to explain it"
+
+
 @PAPER.claim
 def claim_tables(ctx: Context) -> list[Claim]:
     """Tables I–II, one claim per printed ratio."""
@@ -646,6 +669,8 @@ def claim_tables(ctx: Context) -> list[Claim]:
                 v = V.judge(sim, paper, kind="ratio", precision=pv.precision, fmt=fmt)
                 verdict, note = v.verdict, v.note
                 lp = float(x["log10_p"])
+                if verdict == "differs":
+                    note += "; " + table_cause(ctx, s, lp, (num, "reno"))
                 out.append(Claim(
                     id=f"table{n}.{num}_over_reno.log10p={lp:g}", source=pv.source,
                     statement=f"{name} at S = {s}, log10 p = {lp:g}",
@@ -716,6 +741,17 @@ def claim_fig9(ctx: Context) -> list[Claim]:
                                               want.split(", ")))
         verdict, note = v.verdict, ("new segments sent after the loss, in the paper's "
                                     "order: " + v.note)
+        if verdict == "differs":
+            note += "; per variant: " + "; ".join(
+                f"{x['variant']} {int(x['timeouts'])} timeout(s)"
+                + (f" (first +{fmt(float(x['first_timeout_rel_s']))} s)"
+                   if int(x["timeouts"]) else "")
+                + f", {int(x['td_events'])} fast retransmit(s), "
+                + (f"lost segments delivered +{fmt(float(x['repaired_rel_s']))} s after "
+                   "the loss" if np.isfinite(float(x["repaired_rel_s"])) else
+                   f"lost segments not all delivered within the "
+                   f"{fmt(float(ctx.mode.trace_after_s))} s window")
+                for _, x in g.iterrows())
         out.append(Claim(id=key, source=pv.source,
                          statement=f"ranking after one lost burst, S = {s_seg}, W = 40",
                          paper_value=want + " (stated)",
