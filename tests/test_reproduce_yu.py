@@ -96,7 +96,11 @@ def test_smoke_claims_csv(smoke_out: Path) -> None:
                 "fig10a.timeouts_all", "fig10b.sack_best", "fig11.sack_best",
                 "fig5.model_matches", "fig7.ati_range", "figs8_9.ns2_identical_sends",
                 "fig8a.ns2_packet_path", "fig8b.ns2_packet_path", "fig9a.ns2_packet_path",
-                "fig9b.ns2_packet_path"):
+                "fig9b.ns2_packet_path", "fig5.no_lri", "fig7.lri_range", "fig7.no_ato",
+                "fig7.eq30_at_ati_edge.p=0.1", "eq61.dfl_gain.model.S=5",
+                "eq61.dfl_gain.fig5", "eq56.delay_penalty.fig5.p=0.01",
+                "eq57.rpr_newreno.model.S=25", "eq57.rpr_newreno.table_S5",
+                "eq58_59.rpr_reno.table_S5"):
         assert cid in set(c["claim_id"]), cid
     # eq. 32 as printed is a pure model value: ≈ 3.97 ms (docs/reproductions/yu.md), so it reproduces
     eq = c[c["claim_id"] == "eq32.optimal_tb"].iloc[0]
@@ -321,3 +325,94 @@ def test_markdown_to_html_subset() -> None:
     # a '|' inside a cell stays in its cell (the table keeps two columns)
     assert "<td>y | z</td>" in h
     assert h.count("<th>") == 2
+
+
+def _fig(rows: list[tuple[float, float, float, float]], half: float = 0.01) -> pd.DataFrame:
+    """A summary of a throughput figure: (p, Tb, goodput, timeouts per run) per point,
+    every point with a ±``half`` relative 95 % CI over 4 replications."""
+    d = pd.DataFrame(rows, columns=["p", "tb_s", "goodput_segps_mean", "to_events_mean"])
+    return d.assign(goodput_segps_ci_lo=d["goodput_segps_mean"] * (1 - half),
+                    goodput_segps_ci_hi=d["goodput_segps_mean"] * (1 + half), n=4,
+                    mean_rto_s_mean=2.0, duration_s=1000.0)
+
+
+def test_lri_range_and_its_edge() -> None:
+    """The LRI range runs from the smallest Tb while the goodput's spread over p stays
+    within 10 %; its edge interval runs from the last Tb surely in to the first surely
+    out, and a range absent from the smallest Tb on gives no edge."""
+    from burstlab.reproduce.papers.yu.claims import check_lri, lri_edge
+
+    g = _fig([(0.01, 0.1, 1.00, 1), (0.1, 0.1, 0.97, 5), (0.01, 1.0, 1.00, 1),
+              (0.1, 1.0, 0.93, 5), (0.01, 10.0, 1.0, 1), (0.1, 10.0, 0.5, 9)])
+    lri = check_lri(g)
+    assert list(lri["lri"]) == [True, True, False]
+    assert math.isclose(lri["spread"].iloc[1], 1.0 / 0.93)
+    assert (lri["p_worst"] == 0.1).all() and (lri["to_per_run_worst"] == [5, 5, 9]).all()
+    e = lri_edge(lri)
+    assert e.estimate == 1.0 and e.lo == 1.0 and e.hi == 10.0
+    assert not math.isfinite(lri_edge(check_lri(_fig([(0.01, 0.1, 1.0, 1),
+                                                       (0.1, 0.1, 0.5, 9)]))).estimate)
+
+
+def test_ati_edge_is_a_grid_interval() -> None:
+    from burstlab.reproduce.papers.yu.claims import ati_edge
+
+    g = _fig([(0.1, 0.1, 1.0, 1), (0.1, 1.0, 0.95, 1), (0.1, 3.0, 0.89, 1),
+              (0.1, 10.0, 0.5, 1)], half=0.02)
+    e = ati_edge(g)
+    # 0.95 is surely within 10 % of the best; 0.89 is out by its mean, not surely (its
+    # interval reaches 0.908); 0.5 is surely out.
+    assert (e.estimate, e.lo, e.hi) == (1.0, 1.0, 10.0)
+
+
+def test_penalty_models() -> None:
+    """Eq. 61's √S and eq. 57's final form against the model ratios they approximate."""
+    from burstlab import models
+    from burstlab.reproduce.papers.yu.penalties import model_dfl_gain
+
+    assert math.isclose(model_dfl_gain(1.0), 1.0)
+    for s in (5, 25):
+        assert abs(model_dfl_gain(s) / math.sqrt(s) - 1) < 0.1
+    lam = 1000.0
+    exact = float(models.retransmission_penalty_newreno(0.01, 24 / lam, lam=lam, wm=1e6))
+    approx = float(models.retransmission_penalty_newreno(0.01, 24 / lam, lam=lam, wm=1e6,
+                                                         approximate=True))
+    assert math.isclose(exact, 1 + 24 / (math.sqrt(2 * 25 / 0.03) + 1))
+    assert math.isclose(approx, 1 + math.sqrt(3 * 25 * 0.01 / 2))
+
+
+def test_fig8_timeout_cause_is_computed() -> None:
+    from burstlab.reproduce.papers.yu.claims import fig8_timeout_cause
+    from burstlab.reproduce.papers.yu.experiments import wire_lambda
+
+    x = pd.Series({"timeouts": 1, "first_retransmit_rel_s": 0.2, "first_repair_rel_s": 1.7,
+                   "first_timeout_rel_s": 1.6, "W_segments": 200, "mean_rtt_s": 0.37,
+                   "mean_rto_s": 1.5, "segments_dropped": 5, "td_events": 1,
+                   "repaired_rel_s": 2.0})
+    before = fig8_timeout_cause(x)
+    assert "before the fast retransmission" in before
+    assert f"≈ {1.5 * wire_lambda('125KB/s'):.0f} segments" in before
+    after = fig8_timeout_cause(pd.Series({**x.to_dict(), "first_timeout_rel_s": 6.8}))
+    assert "delivered at +1.7 s" in after and "remaining 4 hole(s)" in after
+    assert "without a timeout" in fig8_timeout_cause(pd.Series({**x.to_dict(), "timeouts": 0}))
+
+
+def test_maxrto_points_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Points whose mean RTT or RTO reaches the judged release's maxrto_ leave the model
+    claim, with the count and the Tb; under ns-2.26 none do, and the note counts those
+    ns-2.35's 60 s cap would catch."""
+    from burstlab.reproduce.papers.yu import claims as C
+
+    d = pd.DataFrame({"tb_s": [1.0, 31.6, 100.0], "mean_rtt_s_mean": [5.0, 65.0, math.nan],
+                      "mean_rto_s_mean": [10.0, 65.0, 212.0]})
+    reach = d[["mean_rtt_s_mean", "mean_rto_s_mean"]].max(axis=1)
+    d = d.assign(maxrto_artefact=reach >= C.max_rto(C.NS2_VERSION),
+                 maxrto_artefact_ns235=reach >= 60.0)
+    note = C.maxrto_note(d)
+    assert note.startswith("no point left out") and "212 s" in note
+    assert "2 point(s) (Tb = 31.6 s, 100 s) would reach the cap" in note
+    monkeypatch.setattr(C, "NS2_VERSION", "2.35")
+    d = d.assign(maxrto_artefact=d["maxrto_artefact_ns235"])
+    note = C.maxrto_note(d)
+    assert note.startswith("2 of 3 point(s) left out (Tb = 31.6 s, 100 s)")
+    assert "maxrto_ 60 s" in note and "would reach" not in note

@@ -19,10 +19,12 @@ from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.papers.yu.experiments import (
     MIN_RTO,
     NS2_VERSION,
+    NS235_MAX_RTO,
     PAPER,
     RTT0_NOMINAL,
     VARIANTS,
     WIRE,
+    max_rto,
     wire_lambda,
 )
 from burstlab.reproduce.report import fmt
@@ -199,6 +201,38 @@ def claim_eq32(ctx: Context) -> Claim:
              + (" > Wm = 50, outside eq. 32's own range" if s > 50 else ""))
 
 
+def maxrto_note(d: pd.DataFrame) -> str:
+    """Which points of a figure the model claim leaves out because ns-2's RTO cap
+    (``maxrto_``) binds there (mean RTT or RTO at or above it: the timer fires before an
+    ACK can return), for the judged release; and the counterfactual under ns-2.35's."""
+    cap = max_rto(NS2_VERSION)
+    rto = d["mean_rto_s_mean"].to_numpy(float)
+    rtt = d["mean_rtt_s_mean"].to_numpy(float)
+    reach = np.fmax(rtt, rto)
+    art = d["maxrto_artefact"].to_numpy(bool)
+    alt = d["maxrto_artefact_ns235"].to_numpy(bool)
+
+    def where(mask: np.ndarray) -> str:
+        tbs = sorted({float(t) for t in d["tb_s"].to_numpy(float)[mask]})
+        return ", ".join(_tb(t) for t in tbs)
+
+    if art.any():
+        txt = (f"{int(art.sum())} of {len(d)} point(s) left out (Tb = {where(art)}): their "
+               f"mean RTT or RTO reaches ns-{NS2_VERSION}'s maxrto_ {cap:g} s, so the "
+               "timer fires before an ACK can return — a limit of the TCP's configuration, "
+               "which the model does not describe")
+    else:
+        i = int(np.nanargmax(reach))
+        txt = (f"no point left out for maxrto_: the largest mean RTT/RTO, "
+               f"{fmt(float(reach[i]))} s (Tb = {_tb(float(d['tb_s'].iloc[i]))}), is below "
+               f"ns-{NS2_VERSION}'s maxrto_ {cap:g} s")
+    if cap != NS235_MAX_RTO:
+        txt += (f"; under ns-2.35's maxrto_ {NS235_MAX_RTO:g} s, {int(alt.sum())} point(s) "
+                + (f"(Tb = {where(alt)}) " if alt.any() else "")
+                + "would reach the cap")
+    return txt
+
+
 @PAPER.claim
 def claim_model_matches(ctx: Context) -> list[Claim]:
     """Figs 5–7 (and 11): eq. 26/28 approximately match the simulation: the median over a
@@ -220,26 +254,24 @@ def claim_model_matches(ctx: Context) -> list[Claim]:
             continue
         d = figs[fig]
         m = d["model_segps"].to_numpy(float)
-        ok = np.isfinite(m) & (m > 0)
+        art = d["maxrto_artefact"].to_numpy(bool) if "maxrto_artefact" in d.columns \
+            else np.zeros(len(d), dtype=bool)
+        ok = np.isfinite(m) & (m > 0) & ~art
         ratios = [d[c].to_numpy(float)[ok] / m[ok] for c in
                   ("goodput_segps_mean", "goodput_segps_ci_lo", "goodput_segps_ci_hi")]
         med = V.Interval(float(np.median(ratios[0])), float(np.median(ratios[1])),
                          float(np.median(ratios[2])), _reps(d), "median of point intervals")
-        x = e.iloc[0]
+        dev = np.abs(ratios[0] - 1.0)
         v = V.judge(med, 1.0, kind="model", fmt=fmt)
         capped = int(d["model_capped_at_lambda"].sum()) \
             if "model_capped_at_lambda" in d.columns else 0
-        rto = d["mean_rto_s_mean"].to_numpy(float)
-        over60 = int(np.sum(np.isfinite(rto) & (rto >= 60.0)))
         extra = (f"; the model is capped at λ at {capped} of {len(d)} points" if capped
                  else "")
         if fig == "fig7":
-            extra += (f"; {over60} point(s) have a mean RTO ≥ 60 s, which ns-2.35's "
-                      f"maxrto_ 60 would cap (ns-{NS2_VERSION}'s maxrto_ is 100000 s, so "
-                      "no maxrto_ artefact enters these runs or this claim)")
-        value = (f"median simulation/model {fmt(med.estimate)} over {int(x['points'])} points; "
-                 f"median |sim/model − 1| {fmt(100 * float(x['median_abs_rel_err']), 2)} %, "
-                 f"max {fmt(100 * float(x['max_abs_rel_err']), 2)} %")
+            extra += "; " + maxrto_note(d)
+        value = (f"median simulation/model {fmt(med.estimate)} over {int(ok.sum())} points; "
+                 f"median |sim/model − 1| {fmt(100 * float(np.median(dev)), 2)} %, "
+                 f"max {fmt(100 * float(np.max(dev)), 2)} %")
         out.append(Claim(**base, burstlab_value=value, ci=med.text(fmt), verdict=v.verdict,
                          note=v.note + extra + " (see 'Simulation vs model' for where "
                                                "the model misses)"))
@@ -266,6 +298,253 @@ def claim_fig7_ati(ctx: Context) -> Claim:
     return Claim(**base, verdict=v.verdict,
                  note=f"{v.note} (widest span {fmt(spans.max(), 2)} decades; spans "
                       f"{'never grow' if mono else 'do not shrink monotonically'} with p)")
+
+
+# ---------------------------------------------------------------------------------------
+# The ranges of §IV.E in figs 5 and 7: LRI (loss-rate insensitive: the goodput hardly
+# depends on p at a given Tb) and the ATI edge against eq. 30's Tb_opt. "Within 10 %" is
+# the criterion of both ranges (as for the ATI range, :func:`check_ati`).
+
+#: A range holds the points whose goodput is within this fraction of the reference.
+RANGE_WITHIN = 0.10
+
+
+def _row_interval(x: pd.Series) -> V.Interval:
+    return V.summary_interval(float(x["goodput_segps_mean"]), float(x["goodput_segps_ci_lo"]),
+                              float(x["goodput_segps_ci_hi"]), int(x.get("n", 0)), lower=0.0)
+
+
+def check_lri(df: pd.DataFrame) -> pd.DataFrame:
+    """Per Tb: the spread of the goodput over the simulated p (the largest mean over the
+    smallest, with its delta-log interval), the p of each, and their timeouts and RTOs."""
+    rows = []
+    for tb, g in df.groupby("tb_s", sort=True):
+        if len(g) < 2:
+            continue
+        m = g["goodput_segps_mean"].to_numpy(float)
+        hi_r, lo_r = g.iloc[int(np.argmax(m))], g.iloc[int(np.argmin(m))]
+        r = V.ratio_interval(_row_interval(hi_r), _row_interval(lo_r))
+        rows.append({"tb_s": float(str(tb)), "p_best": float(hi_r["p"]), "p_worst": float(lo_r["p"]),
+                     "spread": r.estimate, "spread_ci_lo": r.lo, "spread_ci_hi": r.hi,
+                     "n": r.n, "lri": bool(r.estimate <= 1 + RANGE_WITHIN),
+                     "to_per_run_best": float(hi_r["to_events_mean"]),
+                     "to_per_run_worst": float(lo_r["to_events_mean"]),
+                     "rto_best_s": float(hi_r["mean_rto_s_mean"]),
+                     "rto_worst_s": float(lo_r["mean_rto_s_mean"]),
+                     "duration_worst_s": float(lo_r["duration_s"])})
+    return pd.DataFrame(rows)
+
+
+def _spread_interval(x: pd.Series) -> V.Interval:
+    if np.isfinite(float(x["spread_ci_lo"])):
+        return V.Interval(float(x["spread"]), float(x["spread_ci_lo"]),
+                          float(x["spread_ci_hi"]), int(x["n"]), "delta-log")
+    return V.none(float(x["spread"]), int(x["n"]))
+
+
+def _timeout_cause(x: pd.Series) -> str:
+    """Why the goodput depends on p at one Tb: the timeouts of the worst p against the
+    best p's, and the share of the run the worst p spends waiting for its RTO."""
+    idle = float(x["to_per_run_worst"]) * float(x["rto_worst_s"]) / float(x["duration_worst_s"])
+    return (f"at Tb = {_tb(float(x['tb_s']))} the goodput at p = {fmt(float(x['p_best']))} is "
+            f"{fmt(float(x['spread']))}× that at p = {fmt(float(x['p_worst']))}; there "
+            f"p = {fmt(float(x['p_worst']))} times out {fmt(float(x['to_per_run_worst']))} times "
+            f"per run (mean RTO {fmt(float(x['rto_worst_s']))} s, about "
+            f"{fmt(100 * idle, 2)} % of the run spent in RTO waits) against "
+            f"{fmt(float(x['to_per_run_best']))} at p = {fmt(float(x['p_best']))}")
+
+
+@PAPER.claim
+def claim_fig5_no_lri(ctx: Context) -> Claim:
+    """Fig. 5: no obvious LRI range: at every simulated Tb the goodput's spread over p
+    (largest over smallest) exceeds 1 + 10 %; judged as an ordering of ``spread − 1.1``."""
+    pv = ctx.data["fig5.no_lri"]
+    lri = check_lri(ctx.values["figs"]["fig5"])
+    base = dict(id="fig5.no_lri", source=pv.source,
+                statement="λ = 125 MB/s: no Tb at which the goodput is within 10 % across p "
+                          "(no LRI range)",
+                paper_value="no obvious LRI range (stated)")
+    if not len(lri):
+        return Claim(**base, burstlab_value="–", verdict="not comparable",
+                     note="this mode simulates fig. 5 at one p only")
+    diffs = []
+    for _, x in lri.iterrows():
+        s = _spread_interval(x)
+        d = V.Interval(s.estimate - 1 - RANGE_WITHIN, s.lo - 1 - RANGE_WITHIN,
+                       s.hi - 1 - RANGE_WITHIN, s.n, s.method) if s.defined \
+            else V.none(s.estimate - 1 - RANGE_WITHIN, s.n)
+        diffs.append((f"spread − 1.1 at {_tb(float(x['tb_s']))}", d))
+    v = V.judge_order(diffs)
+    k = int(lri["lri"].sum())
+    smallest = lri.iloc[int(np.argmin(lri["spread"].to_numpy(float)))]
+    return Claim(**base,
+                 burstlab_value=f"{k} of {len(lri)} Tb within 10 % across p; smallest "
+                                f"spread {fmt(float(smallest['spread']))} at "
+                                f"{_tb(float(smallest['tb_s']))}",
+                 verdict=v.verdict, note=v.note)
+
+
+def lri_edge(lri: pd.DataFrame) -> V.Interval:
+    """The upper end of the LRI range that starts at the smallest Tb: the last Tb of the
+    leading run of points whose spread over p is ≤ 1 + 10 %; as interval, from the last
+    of them whose whole spread interval is ≤ 1.1 (0 if none) to the first Tb beyond the
+    estimate whose spread interval lies above 1.1 (∞ if none)."""
+    lri = lri.sort_values("tb_s").reset_index(drop=True)
+    run = 0
+    while run < len(lri) and bool(lri["lri"].iloc[run]):
+        run += 1
+    if run == 0:
+        return V.none()
+    est = float(lri["tb_s"].iloc[run - 1])
+    inside = lri.iloc[:run]
+    sure_in = inside[inside["spread_ci_hi"] <= 1 + RANGE_WITHIN]
+    beyond = lri.iloc[run:]
+    sure_out = beyond[beyond["spread_ci_lo"] > 1 + RANGE_WITHIN]
+    lo = float(sure_in["tb_s"].max()) if len(sure_in) else 0.0
+    hi = float(sure_out["tb_s"].min()) if len(sure_out) else math.inf
+    n = int(lri["n"].min())
+    if not np.isfinite(lri["spread_ci_lo"].to_numpy(float)).all():
+        return V.none(est, n)
+    return V.Interval(est, lo, hi, n, "range edge")
+
+
+@PAPER.claim
+def claim_fig7_lri(ctx: Context) -> Claim:
+    """Fig. 7: an LRI range for Tb < 10^0.5 s: the upper end of burstlab's range of Tb at
+    which the goodput is within 10 % across the simulated p (:func:`lri_edge`), judged
+    as a location against 10^0.5 s."""
+    pv = ctx.data["fig7.lri_range"]
+    lri = check_lri(ctx.values["figs"]["fig7"])
+    base = dict(id="fig7.lri_range", source=pv.source,
+                statement="λ = 1.25 KB/s: the goodput is within 10 % across p for "
+                          "Tb < 10^0.5 s (LRI range)",
+                paper_value=f"Tb < {_tb(float(pv.value))} (read off plot; {pv.uncertainty})")
+    if not len(lri):
+        return Claim(**base, burstlab_value="–", verdict="not comparable",
+                     note="this mode simulates fig. 7 at one p only")
+    edge = lri_edge(lri)
+    first = lri.sort_values("tb_s").iloc[0]
+    if not np.isfinite(edge.estimate):
+        # No range at all: decided by the smallest Tb's spread interval.
+        s = _spread_interval(first)
+        if not s.defined or s.lo <= 1 + RANGE_WITHIN:
+            return Claim(**base, burstlab_value=f"spread {fmt(s.estimate)} at the smallest Tb",
+                         ci=s.text(fmt), verdict="not comparable",
+                         note="the spread over p at the smallest Tb is above 1.1 but not "
+                              "significantly: the runs cannot say whether an LRI range "
+                              "exists")
+        v = V.judge_event(False, True, "an LRI range (goodput within 10 % across p)")
+        g7 = ctx.values["figs"]["fig7"]
+        p_max = float(g7["p"].max())
+        sub = check_lri(g7[g7["p"] < p_max * (1 - 1e-9)])
+        sub_edge = lri_edge(sub) if len(sub) else V.none()
+        without = (f"; without p = {fmt(p_max)} the spread stays within 10 % up to "
+                   f"Tb = {_tb(sub_edge.estimate)}" if np.isfinite(sub_edge.estimate)
+                   else "")
+        return Claim(**base, burstlab_value="no LRI range: spread over p "
+                                            + ", ".join(f"{fmt(float(a))} at {_tb(float(b))}"
+                                                        for a, b in zip(lri["spread"],
+                                                                        lri["tb_s"],
+                                                                        strict=True)),
+                     ci=s.text(fmt), verdict=v.verdict,
+                     note=f"{v.note}: {_timeout_cause(first)}{without}")
+    v = V.judge(edge, float(pv.value), kind="location", precision=pv.precision, fmt=_tb)
+    value = (f"LRI range up to {_tb(edge.estimate)} (spread over p ≤ 1.1 at "
+             f"{int(lri['lri'].sum())} of {len(lri)} Tb)")
+    note = v.note
+    if v.verdict not in ("reproduces", "not comparable"):
+        out = lri[~lri["lri"]].sort_values("tb_s")
+        if len(out):
+            note += "; " + _timeout_cause(out.iloc[0])
+    return Claim(**base, burstlab_value=value, ci=edge.text(_tb), verdict=v.verdict,
+                 note=note)
+
+
+@PAPER.claim
+def claim_fig7_no_ato(ctx: Context) -> Claim:
+    """Fig. 7: no obvious ATO range: at no p does assembly raise the goodput by more than
+    10 % over its value at the smallest Tb (best over smallest-Tb goodput ≤ 1.1), judged
+    as an ordering of ``1.1 − gain`` per p."""
+    pv = ctx.data["fig7.no_ato"]
+    g7 = ctx.values["figs"]["fig7"]
+    diffs, parts = [], []
+    for p, g in g7.groupby("p", sort=True):
+        g = g.sort_values("tb_s")
+        i = int(np.nanargmax(g["goodput_segps_mean"].to_numpy(float)))
+        best, first = g.iloc[i], g.iloc[0]
+        gain = V.exact(1.0) if i == 0 else V.ratio_interval(_row_interval(best),
+                                                           _row_interval(first))
+        d = (V.Interval(1 + RANGE_WITHIN - gain.estimate, 1 + RANGE_WITHIN - gain.hi,
+                        1 + RANGE_WITHIN - gain.lo, gain.n, gain.method) if gain.defined
+             else V.none(1 + RANGE_WITHIN - gain.estimate, gain.n))
+        diffs.append((f"1.1 − gain at p = {fmt(float(p))}", d))
+        parts.append(f"{fmt(gain.estimate)} at p = {fmt(float(p))} (best Tb "
+                     f"{_tb(float(best['tb_s']))})")
+    v = V.judge_order(diffs)
+    return Claim(id="fig7.no_ato", source=pv.source,
+                 statement="λ = 1.25 KB/s: no ATO range — assembly never raises the goodput "
+                           "by more than 10 % over the smallest Tb's",
+                 paper_value="no obvious ATO range (stated)",
+                 burstlab_value="best goodput over the smallest Tb's: " + ", ".join(parts),
+                 verdict=v.verdict, note=v.note)
+
+
+def ati_edge(g: pd.DataFrame) -> V.Interval:
+    """The upper end of the ATI range of one p (:func:`check_ati`: the Tb whose goodput
+    is within 10 % of the best): the largest such Tb; as interval, from the largest Tb up
+    to it whose whole interval is within 10 % (0 if none) to the first Tb beyond it whose
+    whole interval is below (∞ if none)."""
+    g = g.sort_values("tb_s")
+    best = float(g["goodput_segps_mean"].max())
+    cut = (1 - RANGE_WITHIN) * best
+    ok = g[g["goodput_segps_mean"] >= cut]
+    est = float(ok["tb_s"].max())
+    n = _reps(g)
+    if not np.isfinite(g["goodput_segps_ci_lo"].to_numpy(float)).all():
+        return V.none(est, n)
+    sure_in = g[(g["tb_s"] <= est) & (g["goodput_segps_ci_lo"] >= cut)]
+    sure_out = g[(g["tb_s"] > est) & (g["goodput_segps_ci_hi"] < cut)]
+    lo = float(sure_in["tb_s"].max()) if len(sure_in) else 0.0
+    hi = float(sure_out["tb_s"].min()) if len(sure_out) else math.inf
+    return V.Interval(est, lo, hi, n, "range edge")
+
+
+#: The paper's eq. 30 values for fig. 7: p → Tb_opt = RTT0/2 with its measured RTT0 (s).
+EQ30_PAPER = {0.003: 9.0, 0.1: 2.7}
+
+
+@PAPER.claim
+def claim_fig7_eq30_edge(ctx: Context) -> list[Claim]:
+    """Fig. 7: eq. 30's Tb_opt = RTT0/2 lies at the edge of the ATI range, for p = 0.003
+    and 0.1: the upper end of burstlab's ATI range (:func:`ati_edge`) judged as a location
+    against eq. 30 with burstlab's measured RTT0 (the paper's numbers are shown beside)."""
+    pv = ctx.data["fig7.eq30_at_ati_edge"]
+    g7 = ctx.values["figs"]["fig7"]
+    out = []
+    for p, paper_opt in EQ30_PAPER.items():
+        g = g7[np.isclose(g7["p"], p)]
+        base = dict(id=f"fig7.eq30_at_ati_edge.p={fmt(p)}", source=pv.source,
+                    statement=f"λ = 1.25 KB/s, p = {fmt(p)}: eq. 30's Tb_opt = RTT0/2 lies "
+                              "at the upper edge of the ATI range",
+                    paper_value=f"at the edge (stated); eq. 30 with the paper's RTT0: "
+                                f"{_tb(paper_opt)}")
+        if not len(g):
+            out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
+                             note="this mode simulates no fig. 7 points at this p"))
+            continue
+        rtt0 = float(np.nanmedian(g["rtt0_measured_s"]))
+        opt = float(models.optimal_tb_unsaturated(rtt0))
+        edge = ati_edge(g)
+        v = V.judge(edge, opt, kind="location", fmt=_tb)
+        out.append(Claim(**base,
+                         burstlab_value=f"ATI range ends at {_tb(edge.estimate)}; eq. 30 with "
+                                        f"burstlab's measured RTT0 = {fmt(rtt0)} s: "
+                                        f"{_tb(opt)}",
+                         ci=edge.text(_tb), verdict=v.verdict,
+                         note=v.note + " (eq. 30's Tb_opt is the reference; interval: "
+                                       "from the last Tb surely in the range to the first "
+                                       "surely out)"))
+    return out
 
 
 def _goodput(g: pd.DataFrame, variant: str) -> V.Interval:
@@ -350,6 +629,29 @@ def claim_fig11(ctx: Context) -> list[Claim]:
     return out
 
 
+def table_cause(ctx: Context, s: int, log10_p: float, variants: tuple[str, ...]) -> str:
+    """What the runs of one table point measured, per variant: the share of timeouts among
+    loss events, the mean RTT and RTO, the mean burst size, and S·RTT (the length of
+    NewReno's one-segment-per-round repair) — the quantities yu §V.B.3 weighs."""
+    summ = ctx.results["throughput"].summary
+    g = summ[(summ["figure"] == f"table_S{s}")
+             & np.isclose(np.log10(summ["p"].astype(float)), log10_p, atol=1e-3)]
+    parts = []
+    for v in variants:
+        r = g[g["variant"] == v]
+        if not len(r):
+            continue
+        x = r.iloc[0]
+        td, to = float(x["td_events_mean"]), float(x["to_events_mean"])
+        rtt = float(x["mean_rtt_s_mean"])
+        parts.append(f"{v}: {fmt(100 * to / (td + to) if td + to else math.nan, 2)} % of "
+                     f"losses end in a timeout, RTT {fmt(rtt)} s, RTO "
+                     f"{fmt(float(x['mean_rto_s_mean']))} s, mean burst "
+                     f"{fmt(float(x['segments_per_burst_mean']))} of S = {s}"
+                     + (f", S·RTT {fmt(s * rtt)} s" if v == "newreno" else ""))
+    return "measured: " + "; ".join(parts) if parts else "no runs to explain it"
+
+
 @PAPER.claim
 def claim_tables(ctx: Context) -> list[Claim]:
     """Tables I–II, one claim per printed ratio."""
@@ -367,12 +669,37 @@ def claim_tables(ctx: Context) -> list[Claim]:
                 v = V.judge(sim, paper, kind="ratio", precision=pv.precision, fmt=fmt)
                 verdict, note = v.verdict, v.note
                 lp = float(x["log10_p"])
+                if verdict == "differs":
+                    note += "; " + table_cause(ctx, s, lp, (num, "reno"))
                 out.append(Claim(
                     id=f"table{n}.{num}_over_reno.log10p={lp:g}", source=pv.source,
                     statement=f"{name} at S = {s}, log10 p = {lp:g}",
                     paper_value=f"{fmt(paper)} (printed)", burstlab_value=fmt(r),
                     ci=_ci(lo, hi), verdict=verdict, note=note))
     return out
+
+
+def fig8_timeout_cause(x: pd.Series) -> str:
+    """Why a fig. 8 panel timed out, from its trace summary: whether the RTO fired before
+    the fast retransmission reached the receiver (and how many segments at λ it waited
+    behind), or after (then no duplicate ACKs came back for the remaining holes)."""
+    if not int(x["timeouts"]):
+        return (f"the {int(x['segments_dropped'])} lost segments were all delivered "
+                f"{fmt(float(x['repaired_rel_s']))} s after the loss without a timeout")
+    sent, rep = float(x["first_retransmit_rel_s"]), float(x["first_repair_rel_s"])
+    to = float(x["first_timeout_rel_s"])
+    wait = rep - sent
+    queued = wait * wire_lambda("125KB/s")
+    if to < rep:
+        return (f"the RTO fires at +{fmt(to)} s, before the fast retransmission (sent at "
+                f"+{fmt(sent)} s) reaches the receiver at +{fmt(rep)} s: it waits "
+                f"{fmt(wait)} s, ≈ {queued:.0f} segments at λ, behind the sender's access "
+                f"queue (W = {int(x['W_segments'])} against mean RTT "
+                f"{fmt(float(x['mean_rtt_s']))} s, mean RTO {fmt(float(x['mean_rto_s']))} s)")
+    return (f"the fast retransmission is delivered at +{fmt(rep)} s, and the RTO still fires "
+            f"at +{fmt(to)} s: no duplicate ACKs return for the remaining "
+            f"{int(x['segments_dropped']) - 1} hole(s) ({int(x['td_events'])} fast "
+            f"retransmit(s), all lost segments delivered at +{fmt(float(x['repaired_rel_s']))} s)")
 
 
 @PAPER.claim
@@ -388,9 +715,8 @@ def claim_fig8(ctx: Context) -> list[Claim]:
         note = (f"{int(x['td_events'])} fast retransmit(s) and {int(x['timeouts'])} timeout(s) "
                 f"after losing {int(x['segments_dropped'])} segments at cwnd "
                 f"{fmt(float(x['cwnd_before']))}")
-        if want != got and w == 200:
-            note += ("; the RTO fires while the fast retransmission queues behind ~185 "
-                     "segments in the access link (details in the report)")
+        if want != got:
+            note += "; " + fig8_timeout_cause(x)
         v = V.judge_event(got == "timeout", want == "timeout", "a timeout")
         out.append(Claim(id=key, source=pv.source,
                          statement=f"Reno, W = {w}, S = 5, one burst lost: {want}",
@@ -415,6 +741,17 @@ def claim_fig9(ctx: Context) -> list[Claim]:
                                               want.split(", ")))
         verdict, note = v.verdict, ("new segments sent after the loss, in the paper's "
                                     "order: " + v.note)
+        if verdict == "differs":
+            note += "; per variant: " + "; ".join(
+                f"{x['variant']} {int(x['timeouts'])} timeout(s)"
+                + (f" (first +{fmt(float(x['first_timeout_rel_s']))} s)"
+                   if int(x["timeouts"]) else "")
+                + f", {int(x['td_events'])} fast retransmit(s), "
+                + (f"lost segments delivered +{fmt(float(x['repaired_rel_s']))} s after "
+                   "the loss" if np.isfinite(float(x["repaired_rel_s"])) else
+                   f"lost segments not all delivered within the "
+                   f"{fmt(float(ctx.mode.trace_after_s))} s window")
+                for _, x in g.iterrows())
         out.append(Claim(id=key, source=pv.source,
                          statement=f"ranking after one lost burst, S = {s_seg}, W = 40",
                          paper_value=want + " (stated)",

@@ -32,6 +32,7 @@ import pandas as pd
 
 from burstlab import _core, models
 from burstlab.api import Result
+from burstlab.export.ns2 import NS2_PRESETS
 from burstlab.reproduce import traces as tr
 from burstlab.reproduce.framework import Context, Experiment, Paper
 from burstlab.reproduce.ratios import ratio_table
@@ -48,6 +49,19 @@ RTT0_NOMINAL = 0.1  # s: 2 × 50 ms of propagation (yu §V)
 #: (on 5/5/03). ns-2.35 (2011) runs beside it (``_ns235`` experiments), never judged.
 NS2_VERSION = "2.26"
 MIN_RTO = 1.0  # s: minrto_ of ns-2.26 (tcl/lib/ns-default.tcl: "minrto_ 1")
+#: ns-2.35's values of the Agent/TCP defaults the older presets change, which every
+#: preset that does not set them keeps (the same values as the ns-2.35 profile in
+#: crates/burstlab-core/src/tcp/mod.rs, e.g. "Agent/TCP maxrto_ 60").
+NS235_TCP = {"minrto_": 0.2, "maxrto_": 60.0, "rtxcur_init_": 3.0, "precisionReduce_": 1,
+             "newreno_changes1_": 1, "partial_window_deflation_": 1}
+NS235_MAX_RTO = NS235_TCP["maxrto_"]
+
+
+def max_rto(version: str) -> float:
+    """Agent/TCP ``maxrto_`` (s) of an ns-2 release preset (``NS2_PRESETS``)."""
+    return float(NS2_PRESETS[version].get("maxrto_", NS235_MAX_RTO))
+
+
 SEED = 1
 VARIANTS = ("reno", "newreno", "sack")
 
@@ -291,6 +305,13 @@ def add_models(df: pd.DataFrame) -> pd.DataFrame:
     out["model_nominal_segps"] = np.minimum(np.asarray(mn, dtype=float), lam)
     out["model_measured_S_segps"] = np.minimum(np.asarray(ms, dtype=float), lam)
     out["rel_err"] = out["goodput_segps_mean"] / out["model_segps"] - 1.0
+    # ns-2's RTO is capped at maxrto_: once the mean RTT or RTO reaches it, the timer fires
+    # before an ACK can return (Karn: no valid RTT sample), a limit of the TCP's
+    # configuration the models do not describe. Flagged for the run's release and, as a
+    # counterfactual, for ns-2.35's 60 s.
+    reach = np.fmax(out["mean_rtt_s_mean"].to_numpy(float), rto)
+    out["maxrto_artefact"] = reach >= max_rto(NS2_VERSION)
+    out["maxrto_artefact_ns235"] = reach >= NS235_MAX_RTO
     out["rel_err_nominal"] = out["goodput_segps_mean"] / out["model_nominal_segps"] - 1.0
     out["rel_err_measured_S"] = out["goodput_segps_mean"] / out["model_measured_S_segps"] - 1.0
     return out
@@ -463,6 +484,7 @@ FIG_COLUMNS = [
     "rtt0_measured_s", "rto_measured_s", "model_segps", "model_nominal_segps",
     "model_measured_S_segps", "rel_err", "rel_err_nominal", "rel_err_measured_S",
     "to_share_sim", "model_Q", "model_uncapped_segps", "model_capped_at_lambda",
+    "maxrto_artefact", "maxrto_artefact_ns235",
 ]
 RENAME = {"segments_per_burst_mean": "S_measured_mean", "n": "replications_n",
           "mean_rtt_s_mean": "rtt_measured_s", "mean_rto_s_mean": "rto_mean_s",

@@ -54,7 +54,8 @@ def plot_throughput(df: pd.DataFrame, path: Path, title: str,
                 label=f"model eq. 26/28, measured RTT0/RTO, p = {p:g}")
         ax.plot(g["tb_s"], g["model_nominal_segps"], ":", color=c, lw=1.0)
     ax.plot([], [], "k:", label="model eq. 26/28, nominal RTT0 = 0.1 s")
-    for (tb, prec, lab), ls in zip(optima, ("--", "-."), strict=False):
+    styles = ("--", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 2)))
+    for (tb, prec, lab), ls in zip(optima, styles, strict=False):
         ax.axvline(tb, color="k", ls=ls, lw=1.0, label=lab)
         ax.axvspan(tb / (1 + prec), tb * (1 + prec), color="grey", alpha=0.12)
     ax.set_xscale("log")
@@ -172,6 +173,16 @@ def _throughput_figure(fig: str) -> None:
                 v = ctx.data[key]
                 optima.append((float(v.value), float(v.precision or 0.0),
                                f"{lab} ≈ {1e3 * float(v.value):g} ms"))
+        if fig == "fig7":
+            # The paper's LRI range (Tb < 10^0.5 s, ± half a decade) and eq. 30's Tb_opt
+            # with its measured RTT0 (at the edge of the ATI range, §V.A).
+            from burstlab.reproduce.papers.yu.claims import EQ30_PAPER
+
+            v = ctx.data["fig7.lri_range"]
+            optima.append((float(v.value), float(v.precision or 0.0),
+                           "LRI range ends: paper, Tb = 10^0.5 s"))
+            optima += [(tb, 0.0, f"eq. 30 Tb_opt, p = {p:g}: paper ({tb:g} s)")
+                       for p, tb in EQ30_PAPER.items()]
         plot_throughput(ctx.values["figs"][fig], path, PAPER.figure_named(fig).caption,
                         optima)
 

@@ -18,14 +18,18 @@ from burstlab.reproduce.papers.yu.claims import (
     _tb,
     check_ati,
     check_fig11,
+    check_lri,
     check_optimum,
     ci_precision,
+    fig8_timeout_cause,
+    maxrto_note,
     model_error_summary,
 )
 from burstlab.reproduce.papers.yu.experiments import (
     FIGURES,
     MIN_RTO,
     NS2_VERSION,
+    NS235_TCP,
     PAPER,
     RTT0_NOMINAL,
     VARIANTS,
@@ -111,7 +115,16 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
                                eq30_tb_opt=ati["eq30_tb_opt_s"].map(_tb))[
                 ["p", "ati_from", "ati_to", "ati_span_decades", "sim_argmax", "eq30_tb_opt",
                  "rtt_measured_s", "max_over_min"]])
-            fig7_text(r, ati)
+            fig7_text(r, ati, df)
+        if fig in ("fig5", "fig7"):
+            lri = check_lri(df)
+            if len(lri):
+                r.p("LRI (loss-rate insensitive) check: per Tb, the goodput at the best p over "
+                    "the worst (`spread`, 95 % CI); Tb with spread ≤ 1.1 form the LRI range "
+                    "(claims `fig5.no_lri`, `fig7.lri_range`):")
+                r.table(lri.assign(tb=lri["tb_s"].map(_tb))[
+                    ["tb", "p_best", "p_worst", "spread", "spread_ci_lo", "spread_ci_hi", "lri",
+                     "to_per_run_best", "to_per_run_worst", "rto_worst_s"]])
         r.p("Per point (simulation mean [95 % CI] beside the model and relative error "
             "`sim/model − 1`):")
         r.table(point_table(df))
@@ -145,7 +158,9 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
                                                strict=True)]
         r.table(tt[["ratio_name", "log10_p", "burstlab [95 % CI]", "paper", "difference",
                     "verdict", "reno_goodput_segps", "num_goodput_segps"]])
-    tables_text(r, tables)
+    tables_text(r, tables, ctx)
+
+    penalties_text(r, ctx, figs)
 
     # -- Traces
     r.h(2, "Figures 8 and 9: packet traces around one dropped burst")
@@ -237,9 +252,10 @@ def fig5_text(r: Report, df: pd.DataFrame, opt: pd.DataFrame) -> None:
     items = [
         f"eq. 32 as printed (λ = 125 000 seg/s, RTT0 = 0.135 s): Tb_opt = {_tb(e32_p)} "
         f"(yu: ≈ 4 ms); with the measured RTT0 = {fmt(rtt0m)} s: {_tb(e32_pm)}. Derived "
-        f"(dimensionally consistent) form: {_tb(e32_d)} / {_tb(e32_dm)}. At 4 ms, "
-        f"S = λ·Tb + 1 = {s_at:.0f} > Wm = 50: the optimum lies outside eq. 32's own "
-        "validity range (S < Wm), where S is capped at Wm.",
+        f"(dimensionally consistent) form: {_tb(e32_d)} / {_tb(e32_dm)}. At "
+        f"{_tb(e32_p)}, S = λ·Tb + 1 = {s_at:.0f} "
+        + ("> Wm = 50: the optimum lies outside eq. 32's own validity range (S < Wm), "
+           "where S is capped at Wm." if s_at > 50 else "< Wm = 50, inside eq. 32's range."),
     ]
     if len(row):
         x = row.iloc[0]
@@ -251,13 +267,14 @@ def fig5_text(r: Report, df: pd.DataFrame, opt: pd.DataFrame) -> None:
             "yu's simulation peaked at the sample Tb = 1 ms.")
     gains = ", ".join(f"p = {fmt(float(a))}: {fmt(float(b))}×" for a, b in
                       zip(opt["p"], opt["gain_over_smallest_tb"], strict=True))
-    items.append(f"An optimum exists (goodput at the best Tb over goodput at the smallest "
-                 f"Tb): {gains}. The gain is the DFL gain; it is large when p is large "
-                 "enough that the window is loss-limited rather than Wm-limited.")
+    items.append(f"Goodput at the best Tb over goodput at the smallest Tb: {gains}. yu "
+                 "attributes the gain to the DFL gain √S (eq. 61), set beside the runs in "
+                 "'§IV: the gains and penalties beside the runs' (claim "
+                 "`eq61.dfl_gain.fig5`).")
     r.bullets(items)
 
 
-def fig7_text(r: Report, ati: pd.DataFrame) -> None:
+def fig7_text(r: Report, ati: pd.DataFrame, df: pd.DataFrame) -> None:
     spans = ", ".join(f"p = {fmt(float(a))}: {fmt(float(b), 2)} decades"
                       for a, b in zip(ati["p"], ati["ati_span_decades"], strict=True))
     mono = bool(np.all(np.diff(ati.sort_values("p")["ati_span_decades"].to_numpy()) <= 1e-9))
@@ -266,11 +283,20 @@ def fig7_text(r: Report, ati: pd.DataFrame) -> None:
         "monotonically with p here. Yu's measured RTT at this λ was 5.4–18 s; ours is in "
         f"{fmt(float(ati['rtt_measured_s'].min()))}–{fmt(float(ati['rtt_measured_s'].max()))}"
         " s (the access link queues up to Wm segments at 1.25 segments/s).")
-    r.p("At the largest Tb the round-trip time (≈ 2·Tb plus seconds of access queueing) "
-        "approaches the ns-2 maximum RTO of 60 s: the sender then times out before any "
-        "ACK can return, every RTT sample is ambiguous (Karn), and goodput collapses "
-        "(the points with no measured RTT in the table below). This is a limit of the "
-        "configured TCP (Agent/TCP maxrto_ 60), not of OBS.")
+    r.p("ns-2's RTO is capped at maxrto_: where the mean RTT or RTO reaches the cap, the "
+        "timer fires before an ACK can return, every RTT sample is ambiguous (Karn), and "
+        "the goodput collapses — a limit of the TCP's configuration, not of OBS; the "
+        "model claim leaves such points out. Here: " + maxrto_note(df) + ".")
+
+
+def preset_text(version: str) -> str:
+    """The Agent/TCP defaults of an ns-2 release preset as "name value" pairs
+    (``NS2_PRESETS``; ns-2.35's own values where the preset leaves them)."""
+    from burstlab.export.ns2 import NS2_PRESETS
+
+    vals = {**NS235_TCP, **NS2_PRESETS[version]}
+    units = {"minrto_": " s", "maxrto_": " s", "rtxcur_init_": " s"}
+    return ", ".join(f"{k} {float(v):g}{units.get(k, '')}" for k, v in vals.items())
 
 
 def fig11_text(r: Report, f11: pd.DataFrame) -> None:
@@ -278,10 +304,13 @@ def fig11_text(r: Report, f11: pd.DataFrame) -> None:
     uns = f11[f11["S_nominal"] < 50]
     items = []
     if len(sat):
+        spread = float(sat["spread_max_over_min"].max())
         items.append(f"S = Wm (Tb ≥ {_tb(float(sat['tb_s'].min()))}): the variants' spread "
-                     f"(max/min) is {fmt(float(sat['spread_max_over_min'].max()))} at most — "
-                     "they coincide, as yu says: a burst holds the whole window, so every "
-                     "loss is a timeout.")
+                     f"(max/min of the means) is {fmt(spread)} at most — "
+                     + ("within 5 %, as yu says (a burst holds the whole window, so every "
+                        "loss is a timeout)." if spread <= 1.05 else
+                        "more than the 5 % of 'the same' (yu: every loss is a timeout "
+                        "once a burst holds the whole window)."))
     if len(uns):
         sack_best = int(uns["sack_best_within_ci"].sum())
         items.append(f"S < Wm: SACK has the highest mean, or one within its 95 % CI, at "
@@ -294,7 +323,7 @@ def fig11_text(r: Report, f11: pd.DataFrame) -> None:
     r.bullets(items)
 
 
-def tables_text(r: Report, tables: dict[int, pd.DataFrame]) -> None:
+def tables_text(r: Report, tables: dict[int, pd.DataFrame], ctx: Context) -> None:
     items = []
     for s, t in sorted(tables.items()):
         for name, g in t.groupby("ratio_name", sort=False):
@@ -315,20 +344,31 @@ def tables_text(r: Report, tables: dict[int, pd.DataFrame]) -> None:
         f"{fmt(float(x['ratio']))} vs {fmt(float(x['paper_ratio']))}"
         for _, x in worst.iterrows()) + ". Measured mean burst size in the Reno runs: "
         + ", ".join(f"S = {s}: {fmt(v)}" for s, v in sorted(s_meas.items()))
-        + " segments — a burst is full only when cwnd allows S back-to-back segments, so "
-        "a lost burst often holds fewer than S. That shrinks both the penalty Reno pays "
-        "for several holes (fewer halvings, fewer timeouts: smaller SACK/Reno and "
-        "NewReno/Reno gains at S = 5) and NewReno's one-hole-per-RTT penalty at S = 25 "
-        "(NewReno/Reno closer to 1 than yu's 0.76).")
-    r.p("Why numbers differ. The directions the paper draws from these tables are checked "
-        "in the summary. The magnitudes depend on details yu does not give: the RTO "
-        "(ns-2's 200 ms minimum and 3 s initial value here; the relative cost of Reno's "
-        "timeout against NewReno's S-round recovery is RTO against S·RTT, yu §V.B.3), "
-        "how full bursts are (the measured mean S is below the nominal S when cwnd is "
-        "small, so a lost burst holds fewer segments than S), the queueing RTT on the "
-        "125 KB/s access link (Wm = 50 exceeds the ≈ 15-segment bandwidth-delay product, "
-        "so RTT grows to ~0.4 s and with it RTO), and ns-2 Reno details (we do not "
-        "suppress a second fast retransmit in the same window, as yu describes Reno).")
+        + " segments (a burst is full only when cwnd allows S back-to-back segments).")
+    summ = ctx.results["throughput"].summary
+    items = []
+    for s in sorted(tables):
+        for lp in (-2.0, -1.5):
+            g = summ[(summ["figure"] == f"table_S{s}")
+                     & np.isclose(np.log10(summ["p"].astype(float)), lp, atol=1e-3)]
+            if not len(g):
+                continue
+            parts = []
+            for _, x in g.set_index("variant").reindex(list(VARIANTS)).dropna(
+                    subset=["goodput_segps_mean"]).iterrows():
+                td, to = float(x["td_events_mean"]), float(x["to_events_mean"])
+                parts.append(f"{x.name} {fmt(100 * to / (td + to) if td + to else np.nan, 2)} %"
+                             f" timeouts, RTT {fmt(float(x['mean_rtt_s_mean']))} s, RTO "
+                             f"{fmt(float(x['mean_rto_s_mean']))} s")
+            rtt = float(g["mean_rtt_s_mean"].mean())
+            items.append(f"S = {s}, log10 p = {lp:g}: " + "; ".join(parts)
+                         + f" (NewReno's S-round repair: S·RTT ≈ {fmt(s * rtt)} s).")
+    r.p("Why the magnitudes differ: they depend on what yu does not give — the TCP's "
+        f"timers (here ns-{NS2_VERSION}'s {preset_text(NS2_VERSION)}), how full bursts "
+        "are, and the queueing RTT on the 125 KB/s access link. The relative cost of "
+        "Reno's timeout against NewReno's S-round recovery is RTO against S·RTT "
+        "(yu §V.B.3); measured per variant at the tables' middle columns:")
+    r.bullets(items)
 
 
 def traces_text(r: Report, s8: pd.DataFrame, s9: pd.DataFrame) -> None:
@@ -345,39 +385,19 @@ def traces_text(r: Report, s8: pd.DataFrame, s9: pd.DataFrame) -> None:
     r.bullets(items)
     b = s8[(s8["W_segments"] == 200) & (s8["min_rto_s"] <= MIN_RTO + 1e-9)]
     d = s8[(s8["W_segments"] == 200) & (s8["min_rto_s"] > MIN_RTO + 1e-9)]
-    if len(b) and int(b["timeouts"].iloc[0]) > 0:
+    if len(b):
         x = b.iloc[0]
-        text = (
-            "**Fig. 8(b) does not reproduce**: yu reports that with W = 200 Reno recovers "
-            "without a timeout; here it times out, for two reasons the traces show. "
-            f"(1) In the standard run the fast retransmission leaves at "
-            f"+{fmt(float(x['first_retransmit_rel_s']))} s but reaches the receiver only at "
-            f"+{fmt(float(x['first_repair_rel_s']))} s: with W = 200 against a "
-            "bandwidth-delay product of ≈ 15 segments, ~185 segments queue in the sender's "
-            "125 KB/s access link (≈ 1.5 s), and the retransmission waits behind them. "
-            "The RTO (SRTT + 4·RTTVAR, mean "
-            f"{fmt(float(x['mean_rto_s']))} s; RTTVAR is small because the queue is "
-            "steady) expires first, at "
-            f"+{fmt(float(x['first_timeout_rel_s']))} s.")
+        got = int(x["timeouts"]) > 0
+        text = (f"**Fig. 8(b) {'does not reproduce' if got else 'reproduces'}**: yu reports "
+                "that with W = 200 Reno recovers without a timeout; here "
+                + (f"it times out ({int(x['timeouts'])} timeout(s)): " if got
+                   else "it recovers: ") + fig8_timeout_cause(x) + ".")
         if len(d):
             y = d.iloc[0]
-            text += (
-                " (2) With the minimum RTO raised to 5 s (diagnostic panel b'), the fast "
-                f"retransmission is delivered at +{fmt(float(y['first_repair_rel_s']))} s and "
-                "its partial ACK ends Reno's fast recovery with cwnd = W/2 = 100; but "
-                "during recovery the window inflated by duplicate ACKs was capped at "
-                "Wm = 200, so no new segment left and none is in flight behind the "
-                "partial ACK: the ~195 outstanding segments exceed cwnd = 100, no "
-                "duplicate ACK can come back for the next hole, and Reno times out at "
-                f"+{fmt(float(y['first_timeout_rel_s']))} s "
-                f"({int(y['timeouts'])} timeout, {int(y['td_events'])} fast retransmit). "
-                "So with standard Reno window accounting the W = Wm = 200 case cannot "
-                "recover without a timeout; we report this rather than bend TCP. yu's "
-                "ns-2 set-up (its queue limits, its Reno's window accounting) is not "
-                "given in enough detail to say what let it recover.")
+            text += (f" With the minimum RTO raised to {fmt(float(y['min_rto_s']))} s "
+                     f"(diagnostic panel b'), {int(y['timeouts'])} timeout(s): "
+                     + fig8_timeout_cause(y) + ".")
         r.p(text)
-    else:
-        r.p("Fig. 8(b) reproduces: with W = 200 Reno recovers without a timeout.")
     items = []
     for s_seg, g in s9.groupby("S_segments"):
         rep = {str(v): float(t) for v, t in zip(g["variant"], g["repaired_rel_s"],
@@ -433,21 +453,37 @@ def model_text(r: Report, err: pd.DataFrame, figs: dict[str, pd.DataFrame]) -> N
             f"{fmt(float(good['model_Q'].median()))}. Measured S there: median "
             f"{fmt(float(bad['segments_per_burst_mean'].median()))} against a nominal "
             f"{fmt(float(bad['S_nominal'].median()))}.")
-    r.p("Where the gaps come from (compare the columns): (1) the burst holds fewer "
-        "segments than the nominal S = λ·Tb + 1 when cwnd is below λ·RTT — the sender is "
-        "ACK-clocked, not access-limited — so the model's DFL gain √S is overstated; the "
-        "`_measured_S` column removes this part. (2) With S = Wm the model's Q = 1 makes "
-        "every loss a timeout with a full RTO·f(p)/(1−p) period, and eq. 28's TDP length "
-        "assumes the window is at Wm for S/(p·Wm) rounds; after a timeout the simulated "
-        "sender restarts in slow start, which the model ignores. (3) Yu's Q(W) = "
-        "p^(W/S − 1) counts only the timeouts caused by losing every burst of a round; "
-        "at high p (0.1) most simulated losses end in a timeout even at S = 1, because "
-        "the window is too small to return three duplicate ACKs (PFTK's Q̂ = min(1, 3/W)) "
-        "and retransmissions are lost again — the model's large overestimate at p = 0.1 "
-        "(fig. 5/6) is this missing timeout term, plus a measured S far below nominal "
-        "(cwnd restarts from 1 after each timeout). (4) At 1.25 KB/s the "
-        "access link is the bottleneck (throughput ≤ λ) and RTT is dominated by queueing "
-        "(several seconds, RTO large), conditions the model's fixed RTT does not capture.")
+    def at(g: pd.DataFrame) -> str:
+        return (f"simulation/model median {fmt(float((1 + g['rel_err']).median()))}, "
+                f"TO/(TD+TO) {fmt(float(g['to_share_sim'].median()))} against the model's "
+                f"Q {fmt(float(g['model_Q'].median()))}, measured S "
+                f"{fmt(float(g['segments_per_burst_mean'].median()))} against nominal "
+                f"{fmt(float(g['S_nominal'].median()))}")
+
+    hp = allf[np.isclose(allf["p"], 0.1) & allf["figure"].isin(["fig5", "fig6"])]
+    sat = allf[(allf["S_nominal"] >= allf["wm"]) & (allf["figure"] != "fig7")]
+    items = ["The burst holds fewer segments than the nominal S = λ·Tb + 1 when cwnd is "
+             "below λ·RTT (the sender is ACK-clocked), which overstates the model's DFL "
+             "gain √S; the `_measured_S` column removes this part."]
+    if len(sat):
+        items.append("S = Wm (figs 5, 6, 11): " + at(sat) + ". There the model's Q = 1 "
+                     "makes every loss a timeout with a full RTO·f(p)/(1−p) period, and "
+                     "eq. 28 keeps the window at Wm between losses; after a timeout the "
+                     "simulated sender restarts in slow start.")
+    if len(hp):
+        items.append("p = 0.1 (figs 5, 6): " + at(hp) + ". Yu's Q(W) = p^(W/S − 1) counts "
+                     "only the timeouts of losing every burst of a round, not those of a "
+                     "window too small for three duplicate ACKs (PFTK's Q̂ = min(1, 3/W)) "
+                     "or of lost retransmissions.")
+    f7 = figs.get("fig7")
+    if f7 is not None and len(f7):
+        items.append(f"λ = 1.25 KB/s (fig. 7): the model is capped at λ at "
+                     f"{int(f7['model_capped_at_lambda'].sum())} of {len(f7)} points; the "
+                     f"measured RTT spans {fmt(float(f7['mean_rtt_s_mean'].min()))}–"
+                     f"{fmt(float(f7['mean_rtt_s_mean'].max()))} s, mostly access "
+                     "queueing, which the model's fixed RTT does not follow.")
+    r.p("Where the gaps come from (medians over the points named):")
+    r.bullets(items)
 
 
 def ns2_text(r: Report, ctx: Context) -> None:
@@ -600,10 +636,9 @@ def version_text(r: Report, ctx: Context) -> None:
     m = ctx.mode
     r.h(2, f"The ns-2 release's TCP defaults: ns-{NS2_VERSION} (judged) beside ns-2.35")
     r.p(f"Every figure and claim above runs ns-2's agents with ns-{NS2_VERSION}'s "
-        "Agent/TCP defaults (`flow.ns2_version`; docs/topics/ns2-versions.md): minrto_ "
-        "1 s, maxrto_ 100000 s, rtxcur_init_ 6 s, precisionReduce_ false, Newreno's "
-        "newreno_changes1_ and partial_window_deflation_ 0. ns-2.35's defaults (0.2 s, "
-        "60 s, 3 s, true, 1, 1) are run beside them on tables I–II "
+        "Agent/TCP defaults (`flow.ns2_version`; docs/topics/ns2-versions.md): "
+        f"{preset_text(NS2_VERSION)}. ns-2.35's defaults ({preset_text('2.35')}) are run "
+        "beside them on tables I–II "
         f"({m.rfc_reps} replications of about {m.rfc_events:g} burst losses each) and "
         "the trace panels of figs 8–10. This column is shown, not judged.")
     tt = vt.copy()
@@ -638,8 +673,7 @@ def choices_text(r: Report, ctx: Context) -> None:
     c = version_counts(ctx)
     section(r, [
         Choice("ns-2 release (its Agent/TCP defaults)",
-               f"ns-{NS2_VERSION}: minrto_ 1 s, maxrto_ 100000 s, rtxcur_init_ 6 s, "
-               "precisionReduce_ false, Newreno's RFC 2582 switches off",
+               f"ns-{NS2_VERSION}: {preset_text(NS2_VERSION)}",
                "ns-2.1b9 – ns-2.35",
                "yu used ns-2 without naming the release; the study is of 2003, and "
                f"ns-{NS2_VERSION} is that year's release",
@@ -660,3 +694,30 @@ def choices_text(r: Report, ctx: Context) -> None:
         Choice("Segment headers", "40 B", "40–52 B", "not given; TCP/IP without "
                "options", "λ in segments/s carries them; not swept"),
     ], intro="yu gives its set-up almost fully; what burstlab had to choose:")
+
+
+def penalties_text(r: Report, ctx: Context, figs: dict[str, pd.DataFrame]) -> None:
+    """§IV's gains and penalties (eqs. 56–61) beside the runs that show them (claims
+    ``eq56.*``, ``eq57.*``, ``eq58_59.*``, ``eq61.*``; :mod:`.penalties`)."""
+    from burstlab.reproduce.papers.yu.penalties import P_SMALL, check_dfl, penalty_table
+
+    r.h(2, "§IV: the gains and penalties beside the runs")
+    r.p("yu §IV quantifies the delayed-first-loss (DFL) gain √S (eq. 61), the delay "
+        "penalty (RTT0 + 2Tb)/RTT0 (eq. 56) and the retransmission penalties of NewReno "
+        "(eq. 57) and Reno (eqs. 58/59), SACK having none. Each is set beside the runs "
+        "where §V shows it: the DFL gain in fig. 5 at small Tb (the delay is negligible "
+        "and the window below Wm), the delay penalty in fig. 5 once S = Wm (the DFL gain "
+        "is then fixed), the retransmission penalties as SACK/NewReno and SACK/Reno in "
+        f"tables I–II at p = {fmt(P_SMALL)}.")
+    d = check_dfl(figs["fig5"])
+    if len(d):
+        r.p(f"DFL gain, fig. 5 at p = {fmt(P_SMALL)} (goodput × measured RTT over the "
+            "smallest Tb's; `eligible`: S/S₀ > 1.5 and the model window below Wm):")
+        r.table(d.assign(tb=d["tb_s"].map(_tb))[
+            ["tb", "S_measured", "gain_sim", "gain_ci_lo", "gain_ci_hi", "sqrt_S_ratio",
+             "model_window", "eligible"]])
+    t = penalty_table(ctx)
+    if len(t):
+        r.p("Retransmission penalties at tables I–II's points (models with b = 1 and the "
+            "Reno runs' measured RTT and RTO; `to_share`: timeouts among loss events):")
+        r.table(t)
