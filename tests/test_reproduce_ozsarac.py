@@ -363,3 +363,16 @@ def test_nobs_baseline_section_is_computed_from_its_csv(tmp_path, monkeypatch) -
     r2 = Report("t")
     rep.nobs_text(r2)
     assert "the simulators differ" in r2.markdown()
+
+
+def test_least_shared_reading_is_the_route_rule_on_its_graph() -> None:
+    from burstlab.reproduce.papers.ozsarac.mesh_search import CANDIDATES, least_shared_routes
+
+    rd = topo.MESH_READINGS["least-shared"]
+    assert least_shared_routes(rd.core, rd.attach) == rd.routes
+    assert topo.MESH_READING == "least-shared"
+    assert {c.reading.name for c in CANDIDATES} >= set(topo.MESH_READINGS)
+    # no candidate's busiest fibre carries fewer flows than the least-shared one's
+    least = max(len(v) for v in rd.shared_fibres().values())
+    assert all(max(len(v) for v in c.reading.shared_fibres().values()) >= least
+               for c in CANDIDATES)

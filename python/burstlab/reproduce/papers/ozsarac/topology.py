@@ -275,18 +275,24 @@ def mesh(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0,
          warmup: float = 0.0, seed: int = 1,
          active: dict[int, tuple[float, float | None]] | None = None,
          goodput_every: float | None = None,
-         reading: str = MESH_READING) -> dict[str, Any]:
+         reading: str | MeshReading = MESH_READING,
+         edge_wavelengths: int = 3) -> dict[str, Any]:
     """Fig. 2 (our ``reading``, :data:`MESH_READINGS`): nine FTP flows S_i → D_i over
     the mesh, every ingress with assembly ``asm``. ``active`` maps a flow to its
     (start, stop) seconds (the dynamic-flow scenario of §3.6); by default every flow
-    runs throughout."""
-    if reading not in MESH_READINGS:
+    runs throughout. ``edge_wavelengths``: wavelengths of the edge–core fibres (module
+    docs; 1 makes the flows of one edge contend on its own fibre)."""
+    if isinstance(reading, MeshReading):
+        rd = reading
+    elif reading in MESH_READINGS:
+        rd = MESH_READINGS[reading]
+    else:
         raise ValueError(f"mesh reading must be one of {', '.join(MESH_READINGS)}, got "
                          f"{reading!r}")
-    rd = MESH_READINGS[reading]
     opt = {"rate": OPTICAL_RATE, "delay": MESH_CORE_DELAY, "wavelengths": 1}
     # Edge fibres carry three wavelengths, one per flow of the edge (module docs).
-    acc = {"rate": OPTICAL_RATE, "delay": MESH_ACCESS_DELAY, "wavelengths": 3}
+    acc = {"rate": OPTICAL_RATE, "delay": MESH_ACCESS_DELAY,
+           "wavelengths": int(edge_wavelengths)}
     el = {"rate": ELECTRICAL_RATE, "delay": MESH_ACCESS_DELAY}
     nodes: list[dict[str, Any]] = [{"name": f"N{i}", "kind": "core"} for i in range(1, 9)]
     nodes += [{"name": f"N{i}", "kind": "edge"} for i in range(9, 15)]
