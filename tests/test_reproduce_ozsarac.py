@@ -269,6 +269,7 @@ def test_full_mode_cost_sums_measured_rates_over_the_run_list() -> None:
     from burstlab.reproduce.papers.ozsarac.experiments import (
         dynamic_points,
         ecwba_window_points,
+        mesh_reading_points,
     )
 
     full = MODES["full"]
@@ -280,9 +281,10 @@ def test_full_mode_cost_sums_measured_rates_over_the_run_list() -> None:
     assert len(runs) == (len(rounds) * (len(linear_points(full)) * full.reps
                                         + len(udp_on_points(full)) * full.sens_reps)
                          + len(mesh_points(full)) + len(dynamic_points(full))
-                         + len(ecwba_window_points(full)))
+                         + len(ecwba_window_points(full)) + len(mesh_reading_points(full)))
     rate = {("linear", "timer"): 0.01, ("linear", "window"): 0.02, ("mesh", "timer"): 0.1,
-            ("mesh", "window"): 0.2, ("dynamic", "timer"): 0.3, ("dynamic", "window"): 0.4}
+            ("mesh", "window"): 0.2, ("dynamic", "timer"): 0.3, ("dynamic", "window"): 0.4,
+            ("mesh_reading", "timer"): 0.05, ("mesh_reading", "window"): 0.06}
     measured = [{"experiment": e, "assembler": a, "simulated_s": 100.0,
                  "cpu_per_simulated_s": r} for (e, a), r in rate.items()]
     # a shorter run of a class does not override the longest one

@@ -133,7 +133,10 @@ def claim_timer_optimum(ctx: Context) -> list[Claim]:
                              statement="timer goodput rises then falls with the period",
                              paper_value="interior optimum (stated)", burstlab_value="",
                              verdict=V.judge(V.none(), 8.0, kind="location").verdict,
-                             note="Fewer than 3 periods run."))
+                             note=(f"{QUICK_NOT_COMPARABLE}: the timer grid runs for "
+                                   f"{', '.join(ctx.mode.timer_variants)} only in this mode."
+                                   if v not in ctx.mode.timer_variants
+                                   else "Fewer than 3 periods run.")))
             continue
         k = int(np.argmax(y))
         loc = V.location_interval(g["tb_ms"], g["goodput_Mbps_mean"], g["goodput_Mbps_ci_lo"],
