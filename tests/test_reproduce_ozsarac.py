@@ -25,6 +25,7 @@ from burstlab.reproduce.papers.ozsarac.experiments import (
 
 CLAIM_IDS = {
     "table1.gain.reno", "table1.gain.newreno", "table1.gain.sack",
+    "table1.cwba_beats_best_timer",
     "fig3.cwba_variant_independent", "fig3.timer_optimum.reno",
     "fig3.timer_optimum.newreno", "fig3.timer_optimum.sack", "fig4_5.ss_speedup",
     "fig4_5.only_timeouts", "ecwba.vs_cwba", "ecwba.estimator_error", "mcwba.t_max",
