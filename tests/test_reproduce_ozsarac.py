@@ -25,6 +25,7 @@ from burstlab.reproduce.papers.ozsarac.experiments import (
 
 CLAIM_IDS = {
     "table1.gain.reno", "table1.gain.newreno", "table1.gain.sack",
+    "table1.cwba_beats_best_timer",
     "fig3.cwba_variant_independent", "fig3.timer_optimum.reno",
     "fig3.timer_optimum.newreno", "fig3.timer_optimum.sack", "fig4_5.ss_speedup",
     "fig4_5.only_timeouts", "ecwba.vs_cwba", "ecwba.estimator_error", "mcwba.t_max",
@@ -34,7 +35,7 @@ CLAIM_IDS = {
     "dynamic.table6.gain", "mcwba.fig10_11.cases", "mesh.fig13.flow4_mcwba_better",
     "mesh.fig14.flow4_loss_above_average", "mesh.fig15.mcwba_length",
     "ecwba.estimator_error_over_time",
-}
+} | {f"mesh.table2.share.flow{i}" for i in range(1, 10)}
 
 
 @pytest.fixture(scope="module")
@@ -59,11 +60,18 @@ def test_smoke_writes_claims_with_every_id(smoke_out: Path) -> None:
     assert dyn["note"].str.startswith("not comparable (quick)").all()
     # T_max is arithmetic: it must reproduce in every mode.
     assert c.set_index("claim_id").loc["mcwba.t_max", "verdict"] == "reproduces"
+    # mesh runs shorter than full mode's are shown, never judged
+    mesh = c[c["claim_id"].str.startswith("mesh.")]
+    assert (mesh["verdict"] == "not comparable").all()
+    assert mesh["note"].str.startswith("not comparable (quick)").all()
+    # Table 1 is a paired comparison: its note names the pairs and the tied periods
+    t1 = c[c["claim_id"].str.startswith("table1.gain.")]
+    assert t1["note"].str.contains("paired over 2 replications").all()
 
 
 def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
     for name in ("fig3", "figs4_5", "fig9", "mesh_figs6_7_8_12", "figs10_11",
-                 "figs13_14_15", "figs16_18", "ecwba_error"):
+                 "figs13_14_15", "figs16_18", "ecwba_error", "table2_shares"):
         assert (smoke_out / f"{name}.png").stat().st_size > 1000, name
     html = (smoke_out / "report.html").read_text(encoding="utf-8")
     for f in PAPER.figures:  # every registered figure is drawn and shown
@@ -102,6 +110,13 @@ def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
     assert "## What burstlab had to choose" in md and "### Settled measurement" in md
     assert {"settled", "stationary", "warmup_mser_s_max", "goodput_fixed_warmup_Mbps"} \
         <= set(pts.columns)
+    sh = pd.read_csv(smoke_out / "table2_shares.csv")
+    assert set(sh["mesh_reading"]) == {topo.MESH_READING, *MODES["smoke"].mesh_readings}
+    cw = sh[sh["kind"] == "cwba"]
+    for _, g in cw.groupby("mesh_reading"):  # shares of one run add up to 100 %
+        assert g["share_pct"].sum() == pytest.approx(100.0)
+    assert ((cw["share_ci_lo_pct"] >= 0) & (cw["share_ci_hi_pct"] <= 100)).all()
+    assert "### Per-flow shares and the mesh reading" in md
     udp = pd.read_csv(smoke_out / "sensitivity_udp_on.csv")
     assert list(udp["udp_mean_on_ms"]) == list(MODES["smoke"].udp_on_ms)
 
@@ -129,7 +144,8 @@ def test_points_cover_the_grid() -> None:
     m = MODES["quick"]
     lp = linear_points(m)
     kinds = [p["assembler"] for p, _ in lp]
-    assert kinds.count("timer") == 3 * len(m.timer_ms)
+    assert kinds.count("timer") == len(m.timer_variants) * len(m.timer_ms)
+    assert m.reps >= 3  # paired intervals for Table 1 and MCWBA in quick mode
     assert kinds.count("cwba") == 3 and kinds.count("ecwba") == 1
     assert kinds.count("mcwba") == len(m.mcwba_ms)
     # MCWBA caps on both sides of T_max.
@@ -140,17 +156,59 @@ def test_points_cover_the_grid() -> None:
         m.mesh_timer_ms)
 
 
-def test_mesh_routes_contend_and_are_valid() -> None:
-    core = {frozenset(e) for e in topo.MESH_CORE}
+@pytest.mark.parametrize("name", sorted(topo.MESH_READINGS))
+def test_mesh_routes_contend_and_are_valid(name: str) -> None:
+    rd = topo.MESH_READINGS[name]
+    core = {frozenset(e) for e in rd.core}
     load: dict[tuple[str, str], int] = {}
-    for rt in topo.MESH_ROUTES.values():
-        assert rt[0] in ("N9", "N10", "N11") and rt[-1] in ("N12", "N13", "N14")
-        assert topo.MESH_ATTACH[rt[0]] == rt[1] and topo.MESH_ATTACH[rt[-1]] == rt[-2]
+    for i, rt in rd.routes.items():
+        # S1–S3 at N9, S4–S6 at N10, S7–S9 at N11; D1, D4, D7 at N12, …
+        assert rt[0] == f"N{9 + (i - 1) // 3}" and rt[-1] == f"N{12 + (i - 1) % 3}"
+        assert rd.attach[rt[0]] == rt[1] and rd.attach[rt[-1]] == rt[-2]
+        assert len(set(rt)) == len(rt)  # a simple path
         for a, b in zip(rt[1:-2], rt[2:-1], strict=True):
             assert frozenset((a, b)) in core, (a, b)
             load[(a, b)] = load.get((a, b), 0) + 1
-    assert max(load.values()) >= 3
-    assert len(topo.MESH_ROUTES) == 9
+    assert len(rd.routes) == 9
+    shared = rd.shared_fibres()
+    assert shared == {k: sorted(v) for k, v in shared.items()}
+    assert {k for k, v in load.items() if v > 1} == set(shared)
+    # the readings differ in how many flows the busiest fibre carries
+    assert max(load.values()) == {"ring-chords": 4, "least-shared": 2}[name]
+    sc = topo.mesh(topo.assembly("cwba"), reading=name, duration=0.01)
+    assert [f["route"][1:-1] for f in sc["flow"]] == list(rd.routes.values())
+
+
+def test_mesh_reading_must_be_known() -> None:
+    with pytest.raises(ValueError, match="mesh reading must be one of"):
+        topo.mesh(topo.assembly("cwba"), reading="nsfnet")
+
+
+def test_paired_best_timer_ranks_within_replications() -> None:
+    from burstlab.reproduce.papers.ozsarac.experiments import paired_best_timer
+
+    # Replications differ a lot (common random numbers: one UDP arrival pattern per
+    # replication), periods by a steady 5 Mb/s within each: only pairing separates them.
+    base = [100.0, 160.0, 130.0, 70.0]
+    rows = []
+    for r, b in enumerate(base):
+        rows += [{"kind": "timer", "variant": "reno", "tb_ms": 4.0, "replication": r,
+                  "goodput_Mbps": b + 5.0},
+                 {"kind": "timer", "variant": "reno", "tb_ms": 8.0, "replication": r,
+                  "goodput_Mbps": b + 0.2 * (-1) ** r},
+                 {"kind": "cwba", "variant": "reno", "tb_ms": 0.0, "replication": r,
+                  "goodput_Mbps": 1.2 * (b + 5.0)}]
+    pb = paired_best_timer(pd.DataFrame(rows), "reno")
+    assert pb is not None and pb["ap_opt_ms"] == 4.0
+    assert pb["tied_ms"] == [4.0]  # 8 ms is significantly below 4 ms in pairs
+    assert pb["diffs"][8.0].lo > 0
+    # CWBA is 20 % above the best timer in every pair: an exact paired gain
+    assert pb["gain"].estimate == pytest.approx(0.2)
+    assert pb["gain"].lo == pytest.approx(0.2) and pb["gain"].hi == pytest.approx(0.2)
+    # unpaired, the two periods' intervals overlap widely
+    a = V.mean_interval([b + 5 for b in base])
+    assert a.lo < sum(base) / 4 < a.hi
+    assert paired_best_timer(pd.DataFrame(rows), "sack") is None
 
 
 def test_cwba_scenario_runs_one_window_per_burst() -> None:
@@ -202,7 +260,8 @@ def test_slow_start_times() -> None:
 def test_paper_registers_figures_and_report() -> None:
     assert {f.name for f in PAPER.figures} == {"fig3", "figs4_5", "fig9",
                                                "mesh_figs6_7_8_12", "figs10_11",
-                                               "figs13_14_15", "figs16_18", "ecwba_error"}
+                                               "figs13_14_15", "figs16_18", "ecwba_error",
+                                                   "table2_shares"}
     assert PAPER.report is not None
 
 
@@ -211,6 +270,7 @@ def test_full_mode_cost_sums_measured_rates_over_the_run_list() -> None:
     from burstlab.reproduce.papers.ozsarac.experiments import (
         dynamic_points,
         ecwba_window_points,
+        mesh_reading_points,
     )
 
     full = MODES["full"]
@@ -222,9 +282,10 @@ def test_full_mode_cost_sums_measured_rates_over_the_run_list() -> None:
     assert len(runs) == (len(rounds) * (len(linear_points(full)) * full.reps
                                         + len(udp_on_points(full)) * full.sens_reps)
                          + len(mesh_points(full)) + len(dynamic_points(full))
-                         + len(ecwba_window_points(full)))
+                         + len(ecwba_window_points(full)) + len(mesh_reading_points(full)))
     rate = {("linear", "timer"): 0.01, ("linear", "window"): 0.02, ("mesh", "timer"): 0.1,
-            ("mesh", "window"): 0.2, ("dynamic", "timer"): 0.3, ("dynamic", "window"): 0.4}
+            ("mesh", "window"): 0.2, ("dynamic", "timer"): 0.3, ("dynamic", "window"): 0.4,
+            ("mesh_reading", "timer"): 0.05, ("mesh_reading", "window"): 0.06}
     measured = [{"experiment": e, "assembler": a, "simulated_s": 100.0,
                  "cpu_per_simulated_s": r} for (e, a), r in rate.items()]
     # a shorter run of a class does not override the longest one
@@ -305,3 +366,16 @@ def test_nobs_baseline_section_is_computed_from_its_csv(tmp_path, monkeypatch) -
     r2 = Report("t")
     rep.nobs_text(r2)
     assert "the simulators differ" in r2.markdown()
+
+
+def test_least_shared_reading_is_the_route_rule_on_its_graph() -> None:
+    from burstlab.reproduce.papers.ozsarac.mesh_search import CANDIDATES, least_shared_routes
+
+    rd = topo.MESH_READINGS["least-shared"]
+    assert least_shared_routes(rd.core, rd.attach) == rd.routes
+    assert topo.MESH_READING == "least-shared"
+    assert {c.reading.name for c in CANDIDATES} >= set(topo.MESH_READINGS)
+    # no candidate's busiest fibre carries fewer flows than the least-shared one's
+    least = max(len(v) for v in rd.shared_fibres().values())
+    assert all(max(len(v) for v in c.reading.shared_fibres().values()) >= least
+               for c in CANDIDATES)

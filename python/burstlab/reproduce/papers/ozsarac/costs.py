@@ -6,8 +6,11 @@ Read first: :func:`measure` (times one run of each kind on one core), then
 the full mode). Run it as ``python -m burstlab.reproduce.papers.ozsarac.costs OUT.json``;
 docs/reproductions/ozsarac.md quotes its output (``--reuse FILE`` takes earlier
 measurements from the JSON lines it printed on stderr). Measuring the full mode itself (~17 h)
-is not practical; the dynamic runs are timed at two durations to show that wall time
-grows linearly with simulated time, which is what the scaling assumes.
+is not practical; the mesh and dynamic runs are timed on shortened runs at two durations
+each (:data:`MESH_S`, :data:`DYNAMIC_S`) to show that CPU time grows linearly with
+simulated time, which is what the scaling assumes: each class is priced at the rate of
+its longest timed run. The linear rates do not depend on the mesh reading and may be
+reused (``--reuse``).
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ from burstlab.reproduce.papers.ozsarac.experiments import (
     ecwba_window_points,
     linear_points,
     mesh_points,
+    mesh_reading_points,
     mesh_starts,
 )
-from burstlab.reproduce.papers.ozsarac.topology import assembly, linear, mesh
+from burstlab.reproduce.papers.ozsarac.topology import MESH_READING, assembly, linear, mesh
 
 #: Representative runs: (experiment, assembler class, simulated seconds, scenario).
 #: "timer" stands for the timer-assembled points, "window" for CWBA/MCWBA/ECWBA.
@@ -42,7 +46,10 @@ from burstlab.reproduce.papers.ozsarac.topology import assembly, linear, mesh
 #: Simulated seconds of the timed dynamic runs: two durations, to show the cost grows
 #: linearly with simulated time (a 10 000 s run takes far longer than is practical to
 #: time here).
-DYNAMIC_S = (200.0, 400.0)
+DYNAMIC_S = (100.0, 200.0)
+#: Simulated seconds of the timed static mesh runs (full mode: 300 s): two durations,
+#: shortened like the dynamic ones; the rate of the longer one prices the 300 s runs.
+MESH_S = (60.0, 120.0)
 
 
 def _dynamic(kind: str, tb_ms: float, duration: float) -> dict[str, Any]:
@@ -65,6 +72,13 @@ def representative(full: Mode) -> list[tuple[str, str, float, dict[str, Any]]]:
     at :data:`DYNAMIC_S` seconds of the paper's 10 000 s scenario (six flows are active
     in either half: 3, 6, 7 with 1, 5, 8 and then with 2, 4, 9)."""
     m = full
+
+    def _mesh(kind: str, d: float, reading: str = MESH_READING) -> dict[str, Any]:
+        asm = (assembly("timer", 26e-3, jitter=0.1) if kind == "timer"
+               else assembly("cwba"))
+        return mesh(asm, "reno", duration=d, warmup=min(m.mesh_warmup_s, d / 2), seed=SEED,
+                    active=mesh_starts(0), reading=reading)
+
     return [
         ("linear", "timer", m.linear_s,
          linear(assembly("timer", 8e-3), "reno", duration=m.linear_s,
@@ -72,12 +86,11 @@ def representative(full: Mode) -> list[tuple[str, str, float, dict[str, Any]]]:
         ("linear", "window", m.linear_s,
          linear(assembly("cwba"), "reno", duration=m.linear_s, warmup=m.linear_warmup_s,
                 seed=SEED)),
-        ("mesh", "timer", m.mesh_s,
-         mesh(assembly("timer", 26e-3, jitter=0.1), "reno", duration=m.mesh_s,
-              warmup=m.mesh_warmup_s, seed=SEED, active=mesh_starts(0))),
-        ("mesh", "window", m.mesh_s,
-         mesh(assembly("cwba"), "reno", duration=m.mesh_s, warmup=m.mesh_warmup_s,
-              seed=SEED, active=mesh_starts(0))),
+        *[("mesh", cls, d, _mesh(kind, d)) for cls, kind in
+          (("timer", "timer"), ("window", "cwba")) for d in MESH_S],
+        *[("mesh_reading", cls, MESH_S[0], _mesh(kind, MESH_S[0], reading))
+          for reading in m.mesh_readings
+          for cls, kind in (("timer", "timer"), ("window", "cwba"))],
         *[("dynamic", cls, d, _dynamic(kind, tb, d)) for cls, kind, tb in
           (("timer", "timer", 28.0), ("window", "cwba", 0.0)) for d in DYNAMIC_S],
     ]
@@ -136,6 +149,9 @@ def full_mode_runs(full: Mode) -> list[tuple[str, str, float]]:
         rows += [("linear", cls, d) for d in rounds] * full.sens_reps
     for p, _ in mesh_points(full):
         rows.append(("mesh", "timer" if p["assembler"] == "timer" else "window",
+                     float(p["duration_s"])))
+    for p, _ in mesh_reading_points(full):
+        rows.append(("mesh_reading", "timer" if p["assembler"] == "timer" else "window",
                      float(p["duration_s"])))
     for p, _ in dynamic_points(full):
         rows.append(("dynamic", "timer" if p["assembler"] == "timer" else "window",

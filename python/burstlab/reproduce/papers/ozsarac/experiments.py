@@ -62,6 +62,12 @@ class Mode:
         udp_on_ms, sens_timer_ms, sens_reps: the sensitivity to the UDP source's mean
             on period (:mod:`.sensitivity`): its values, the timer periods run at each
             (with CWBA; Reno), and replications.
+        timer_variants: the TCP variants whose timer grid (``timer_ms``) is run; CWBA
+            runs for every variant. A variant without timer points has no Table 1
+            value in this mode.
+        mesh_readings: the readings of fig. 2 (:data:`.topology.MESH_READINGS`) other
+            than the default that run CWBA and the paper's AP_opt timer (26 ms) for the
+            mesh-reading sensitivity (:func:`mesh_reading_points`).
     """
 
     name: str
@@ -86,6 +92,8 @@ class Mode:
     udp_on_ms: tuple[float, ...] = (1.0, 10.0, 100.0)
     sens_timer_ms: tuple[float, ...] = (1, 2, 4, 8, 16, 64, 100)
     sens_reps: int = 1
+    timer_variants: tuple[str, ...] = VARIANTS
+    mesh_readings: tuple[str, ...] = ("ring-chords",)
 
 
 MODES = {
@@ -98,16 +106,18 @@ MODES = {
                  dyn_reps=3, dyn_s=10_000.0, dyn_timer_ms=(10, 20, 28, 50, 75),
                  est_windows_s=(0, 1, 2, 5, 10, 20, 50, 100, 200, 300, 400, 500, 600),
                  linear_cap_s=2400.0),
-    # Quick: the same warm-up detection and run lengths from 600 s to the same cap, one
-    # replication and a looser precision (its interval is the run's batch-means one).
-    "quick": Mode("quick", reps=1, linear_s=600.0, linear_warmup_s=10.0,
-                  timer_ms=(1, 2, 4, 8, 16, 64, 100), mcwba_ms=(10, 50, 150, 300),
+    # Quick: the same warm-up detection and run lengths from 600 s to the same cap and
+    # a looser precision; three replications (common random numbers across periods and
+    # assemblers) of the Reno timer grid, CWBA and MCWBA, so that Table 1 (Reno) and
+    # MCWBA against CWBA get paired intervals; NewReno and SACK run CWBA only.
+    "quick": Mode("quick", reps=3, linear_s=600.0, linear_warmup_s=10.0,
+                  timer_ms=(1, 2, 4, 8, 16), mcwba_ms=(10, 50, 150, 300),
                   trace_s=3.0, mesh_reps=2, mesh_s=20.0, mesh_warmup_s=2.0,
                   mesh_timer_ms=(10, 26, 50, 100), mesh_mcwba_ms=(26, 100),
                   dyn_reps=1, dyn_s=20.0, dyn_timer_ms=(10, 28),
                   est_windows_s=(0, 1, 2, 5, 10, 20, 50, 100, 200, 400, 600),
                   linear_cap_s=2400.0, rel_precision=0.20,
-                  sens_timer_ms=(1, 2, 4, 8, 16, 64)),
+                  sens_timer_ms=(1, 4, 16), timer_variants=("reno",)),
     "smoke": Mode("smoke", reps=2, linear_s=1.0, linear_warmup_s=0.1,
                   timer_ms=(4, 16), mcwba_ms=(10, 300), trace_s=0.5,
                   mesh_reps=2, mesh_s=0.5, mesh_warmup_s=0.05,
@@ -135,7 +145,8 @@ def linear_keys(m: Mode) -> list[LinearKey]:
     """Fig. 3 (timer × variant, CWBA × variant), ECWBA (Reno) and MCWBA (Reno) × cap."""
     keys: list[LinearKey] = []
     for v in VARIANTS:
-        keys += [("timer", v, float(tb)) for tb in m.timer_ms]
+        if v in m.timer_variants:
+            keys += [("timer", v, float(tb)) for tb in m.timer_ms]
         keys.append(("cwba", v, 0.0))
     keys.append(("ecwba", "reno", 0.0))
     keys += [("mcwba", "reno", float(tb)) for tb in m.mcwba_ms]
@@ -267,6 +278,28 @@ def mesh_points(m: Mode) -> list[Point]:
     return pts
 
 
+#: The timer period of the mesh-reading sensitivity: the paper's AP_opt (Table 2).
+MESH_READING_TIMER_MS = 26.0
+
+
+def mesh_reading_points(m: Mode) -> list[Point]:
+    """The mesh-reading sensitivity: for each reading of ``mesh_readings`` (not the
+    default), CWBA and the jittered timer at the paper's AP_opt (26 ms), static flows,
+    the same start sets and run lengths as :func:`mesh_points`."""
+    kw: dict[str, Any] = {"duration": m.mesh_s, "warmup": m.mesh_warmup_s, "seed": SEED}
+    pts: list[Point] = []
+    for reading in m.mesh_readings:
+        for r in range(m.mesh_reps):
+            kw["active"] = mesh_starts(r)
+            for kind, tb in (("timer", MESH_READING_TIMER_MS), ("cwba", 0.0)):
+                asm = assembly(kind, tb / 1e3 if tb else None,
+                               jitter=0.1 if kind == "timer" else 0.0)
+                pts.append(({**_params("mesh", kind, "reno", tb, m.mesh_s), "start_set": r,
+                             "mesh_reading": reading},
+                            mesh(asm, "reno", reading=reading, **kw)))
+    return pts
+
+
 #: ozsarac §3.6: flows 1, 5, 8 in the first half, 2, 4, 9 in the second, 3, 6, 7 always.
 FIRST_HALF = (1, 5, 8)
 SECOND_HALF = (2, 4, 9)
@@ -362,6 +395,7 @@ PAPER.experiments += [
     Experiment("mesh", lambda ctx: mesh_points(ctx.mode)),
     Experiment("dynamic", lambda ctx: dynamic_points(ctx.mode), keep_traces=True),
     Experiment("ecwba_windows", lambda ctx: ecwba_window_points(ctx.mode)),
+    Experiment("mesh_reading", lambda ctx: mesh_reading_points(ctx.mode)),
 ]
 
 
@@ -485,6 +519,99 @@ def best_timer(df: pd.DataFrame) -> pd.Series:
     return t.iloc[int(np.argmax(y))]
 
 
+def settled_runs(sw: Any, m: Mode) -> pd.DataFrame:
+    """One row per linear run: ``kind``, ``variant``, ``tb_ms``, ``replication`` and its
+    settled goodput (:func:`linear_settled`; NaN when the run is still drifting)."""
+    st = linear_settled(sw, m)
+    params = point_params(sw)
+    st["kind"] = [str(params.loc[p, "kind"]) for p in st["point"]]
+    st["variant"] = [str(params.loc[p, "variant"]) for p in st["point"]]
+    st["tb_ms"] = [float(params.loc[p, "tb_ms"]) for p in st["point"]]
+    st["goodput_Mbps"] = st["goodput_settled_Mbps"].where(st["stationary"])
+    return st
+
+
+def paired_best_timer(runs: pd.DataFrame, variant: str) -> dict[str, Any] | None:
+    """The best timer period for ``variant`` and CWBA against it, by paired comparisons
+    under common random numbers: replication r of every period and of CWBA runs with
+    the same seed (the same UDP on/off arrivals), so differences are taken within a
+    replication (:func:`burstlab.reproduce.verdict.paired_difference`).
+
+    ``ap_opt_ms`` is the period of the highest mean settled goodput; ``tied_ms`` the
+    periods whose paired difference to it is not significantly positive (95 % interval
+    reaching 0 or no interval), i.e. the periods the runs cannot rank below the best;
+    ``gain`` CWBA over the best timer as a fraction (paired log-ratio interval,
+    :func:`burstlab.reproduce.verdict.paired_ratio`). None when the variant has no
+    timer points."""
+    from burstlab.reproduce import verdict as V
+
+    t = runs[(runs["kind"] == "timer") & (runs["variant"] == variant)]
+    c = runs[(runs["kind"] == "cwba") & (runs["variant"] == variant)]
+    if not len(t) or not len(c):
+        return None
+    piv = t.pivot_table(index="replication", columns="tb_ms", values="goodput_Mbps",
+                        aggfunc="first", dropna=False)
+    cw = c.set_index("replication")["goodput_Mbps"].reindex(piv.index)
+    means = piv.mean(skipna=False)
+    if means.isna().all():
+        return None
+    best = float(str(means.idxmax())) if not means.isna().any() else math.nan
+    if math.isnan(best):
+        return {"ap_opt_ms": math.nan, "tied_ms": [], "best": piv.iloc[:, 0] * math.nan,
+                "cwba": cw, "gain": V.none(), "diffs": {}, "pairs_n": len(piv)}
+    diffs = {float(tb): V.paired_difference(piv[best], piv[tb]) for tb in piv.columns
+             if float(tb) != best}
+    tied = sorted([best] + [tb for tb, d in diffs.items() if not (d.defined and d.lo > 0)])
+    r = V.paired_ratio(cw, piv[best])
+    g = r.scaled(1.0, -1.0) if r.defined else V.none(r.estimate - 1.0, r.n)
+    return {"ap_opt_ms": best, "tied_ms": tied, "best": piv[best], "cwba": cw, "gain": g,
+            "diffs": diffs, "pairs_n": int((np.isfinite(cw.to_numpy(float))
+                                            & np.isfinite(piv[best].to_numpy(float))).sum())}
+
+
+def mesh_shares(sw: Any, reading: str | None = None) -> pd.DataFrame:
+    """Per mesh run (start set) and flow, its goodput (Mb/s) and its share of the run's
+    total goodput (%), for every configuration of ``sw`` (``mesh_reading`` is the
+    point's reading, or ``reading`` when the points do not carry one)."""
+    params = point_params(sw)
+    t = sw.table[sw.table["kind"] == "tcp"]
+    rows = []
+    for (p, rep), g in t.groupby(["point", "replication"]):
+        prm = params.loc[int(str(p))]
+        tot = float(g["goodput_bps"].sum())
+        rd = str(prm["mesh_reading"]) if "mesh_reading" in prm.index and isinstance(
+            prm["mesh_reading"], str) else str(reading)
+        for _, f in g.iterrows():
+            rows.append({"mesh_reading": rd, "kind": str(prm["kind"]),
+                         "tb_ms": float(str(prm["tb_ms"])),
+                         "start_set": int(str(prm.get("start_set", 0))),
+                         "replication": int(str(rep)),
+                         "flow": int(str(f["name"]).removeprefix("flow")),
+                         "goodput_Mbps": float(f["goodput_bps"]) / 1e6,
+                         "share_pct": 100.0 * float(f["goodput_bps"]) / tot if tot > 0
+                         else math.nan})
+    return pd.DataFrame(rows)
+
+
+def share_summary(shares: pd.DataFrame, paper: list[float] | None = None) -> pd.DataFrame:
+    """Per reading, assembler, period and flow: the mean share over start sets with its
+    95 % interval cut to [0, 100] %, the mean goodput, and the paper's Table 2 share."""
+    from burstlab.reproduce import verdict as V
+
+    rows = []
+    for (rd, kind, tb, flow), g in shares.groupby(["mesh_reading", "kind", "tb_ms", "flow"]):
+        iv = V.mean_interval(g["share_pct"].to_numpy(float) / 100.0, lower=0.0, upper=1.0)
+        rows.append({"mesh_reading": rd, "kind": kind, "tb_ms": tb, "flow": flow,
+                     "share_pct": 100.0 * iv.estimate,
+                     "share_ci_lo_pct": 100.0 * iv.lo, "share_ci_hi_pct": 100.0 * iv.hi,
+                     "start_sets_n": len(g),
+                     "goodput_Mbps": float(g["goodput_Mbps"].mean()),
+                     "paper_share_pct": (float(paper[int(str(flow)) - 1])
+                                         if paper is not None and kind == "cwba"
+                                         else math.nan)})
+    return pd.DataFrame(rows)
+
+
 def gain_pct(a: float, b: float) -> float:
     return 100.0 * (a / b - 1.0) if b > 0 else math.nan
 
@@ -505,19 +632,41 @@ def analyse(ctx: Context) -> None:
     stamp = ctx.stamp
     lin = linear_table(ctx.results["linear"], ctx.mode)
     mesh_pts = point_table(ctx.results["mesh"])
-    # Table 1: CWBA against the best timer, per variant.
+    # Table 1: CWBA against the best timer, per variant, paired within replications.
+    runs = settled_runs(ctx.results["linear"], ctx.mode)
     t1 = []
+    paired = {}
     for v in VARIANTS:
         d = lin[(lin["variant"] == v) & (lin["kind"].isin(["timer", "cwba"]))]
-        bt = best_timer(d)
         cw = d[d["kind"] == "cwba"].iloc[0]
-        t1.append({"variant": v, "ap_opt_ms": bt["tb_ms"],
-                   "best_timer_goodput_Mbps": bt["goodput_Mbps_mean"],
+        pb = paired_best_timer(runs, v)
+        paired[v] = pb
+        g = pb["gain"] if pb is not None else None
+        best = pb["best"] if pb is not None else None
+        t1.append({"variant": v, "ap_opt_ms": pb["ap_opt_ms"] if pb else math.nan,
+                   "tied_periods_ms": " ".join(f"{x:g}" for x in pb["tied_ms"]) if pb
+                   else "",
+                   "best_timer_goodput_Mbps": float(best.mean()) if best is not None
+                   else math.nan,
                    "cwba_goodput_Mbps": cw["goodput_Mbps_mean"],
                    "cwba_ci_lo": cw["goodput_Mbps_ci_lo"], "cwba_ci_hi": cw["goodput_Mbps_ci_hi"],
-                   "gain_pct": gain_pct(cw["goodput_Mbps_mean"], bt["goodput_Mbps_mean"]),
+                   "gain_pct": 100.0 * g.estimate if g is not None else math.nan,
+                   "gain_ci_lo_pct": 100.0 * g.lo if g is not None else math.nan,
+                   "gain_ci_hi_pct": 100.0 * g.hi if g is not None else math.nan,
+                   "pairs_n": pb["pairs_n"] if pb else 0,
                    "cwba_td_per_run": cw["td_per_run"], "cwba_to_per_run": cw["to_per_run"]})
     table1 = pd.DataFrame(t1)
+    ctx.values["table1_paired"] = paired
+    # Table 2's shares: every flow's share of the total goodput, per start set.
+    contrib = ctx.data["mesh.table2.contribution"].value
+    from burstlab.reproduce.papers.ozsarac.topology import MESH_READING
+
+    sh = mesh_shares(ctx.results["mesh"], MESH_READING)
+    if "mesh_reading" in ctx.results:
+        sh = pd.concat([sh, mesh_shares(ctx.results["mesh_reading"])], ignore_index=True)
+    sh_sum = share_summary(sh, [float(x) for x in contrib])
+    ctx.values.update(mesh_shares=sh, mesh_share_summary=sh_sum)
+    ctx.tables["table2_shares"] = sh_sum.assign(**ctx.stamp)
     cw_reno = lin[(lin["kind"] == "cwba") & (lin["variant"] == "reno")].iloc[0]
     ec = lin[lin["kind"] == "ecwba"].iloc[0]
     est = ctx.results["linear"].table
@@ -593,7 +742,7 @@ def analyse(ctx: Context) -> None:
     dyn_tot = dynamic_totals(ctx.results["dynamic"])
     ctx.values.update(dynamic=dyn, dynamic_totals=dyn_tot)
     ctx.tables["figs16_18_dynamic_totals"] = dyn_tot.assign(**stamp)
-    mc_reps = mcwba_replications(ctx.results["linear"])
+    mc_reps = mcwba_replications(runs)
     ctx.values.update(mcwba_reps=mc_reps)
     ctx.tables["figs10_11_mcwba_per_replication"] = mc_reps.assign(**stamp)
     if "ecwba_windows" in ctx.results:
@@ -613,16 +762,12 @@ def analyse(ctx: Context) -> None:
         ctx.tables[name] = df.assign(**stamp)
 
 
-def mcwba_replications(sw: Any) -> pd.DataFrame:
-    """Figs 10–11: per replication of the linear topology (its own random variable set),
-    MCWBA's goodput at each cap beside CWBA's (Reno) in the same replication; ``gain_pct``
-    is MCWBA over CWBA, ``mean_gain_below_tmax_pct`` its mean over caps below T_max
-    (which ranks the replications from optimistic to pessimistic)."""
-    params = point_params(sw)
-    runs = per_run(sw.table)
-    runs["kind"] = [params.loc[p, "kind"] for p in runs["point"]]
-    runs["variant"] = [params.loc[p, "variant"] for p in runs["point"]]
-    runs["tb_ms"] = [float(params.loc[p, "tb_ms"]) for p in runs["point"]]
+def mcwba_replications(runs: pd.DataFrame) -> pd.DataFrame:
+    """Figs 10–11: per replication of the linear topology (its own random variable set,
+    common to every cap and to CWBA), MCWBA's settled goodput (:func:`settled_runs`) at
+    each cap beside CWBA's (Reno) in the same replication; ``gain_pct`` is MCWBA over
+    CWBA, ``mean_gain_below_tmax_pct`` its mean over caps below T_max (which ranks the
+    replications from optimistic to pessimistic)."""
     cw = runs[(runs["kind"] == "cwba") & (runs["variant"] == "reno")].set_index(
         "replication")["goodput_Mbps"]
     mc = runs[runs["kind"] == "mcwba"][["replication", "tb_ms", "goodput_Mbps"]].copy()

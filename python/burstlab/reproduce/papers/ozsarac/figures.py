@@ -327,3 +327,37 @@ def ecwba_error(ctx: Context, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+@PAPER.figure("table2_shares", "Table 2 (mesh, static flows, CWBA): each flow's share of "
+                               "the total goodput — burstlab on each reading of fig. 2 "
+                               "(95 % CIs over start sets) beside the paper's")
+def table2_shares(ctx: Context, path: Path) -> None:
+    from burstlab.reproduce.papers.ozsarac.topology import MESH_READING
+
+    plt = _plt()
+    sm: pd.DataFrame = ctx.values["mesh_share_summary"]
+    cw = sm[sm["kind"] == "cwba"]
+    readings = [MESH_READING] + sorted(set(cw["mesh_reading"]) - {MESH_READING})
+    fig, ax = plt.subplots(figsize=(6.8, 4.0))
+    flows = np.arange(1, 10)
+    w = 0.8 / (len(readings) + 1)
+    for k, rd in enumerate(readings):
+        g = cw[cw["mesh_reading"] == rd].set_index("flow").reindex(flows)
+        y = g["share_pct"].to_numpy(float)
+        err = np.nan_to_num(np.vstack([y - g["share_ci_lo_pct"].to_numpy(float),
+                                       g["share_ci_hi_pct"].to_numpy(float) - y]))
+        ax.bar(flows - 0.4 + (k + 0.5) * w, y, w, yerr=err, capsize=2,
+               color=f"C{k}", label=f"burstlab, reading `{rd}`"
+               + (" (used)" if rd == MESH_READING else ""))
+    paper = ctx.data["mesh.table2.contribution"].value
+    ax.bar(flows - 0.4 + (len(readings) + 0.5) * w, [float(x) for x in paper], w,
+           color="0.6", hatch="//", edgecolor="k", label="paper (Table 2)")
+    ax.set_xticks(flows)
+    ax.set_xlabel("flow")
+    ax.set_ylabel("share of the total goodput under CWBA (%)")
+    ax.set_title("Per-flow shares in the mesh: burstlab vs paper")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

@@ -35,22 +35,32 @@ Linear topology (our reading of fig. 1)::
 
 The TCP and UDP bursts meet on the one wavelength of C1 → C2.
 
-Mesh topology (our reading of fig. 2; the text gives 14 nodes, ingress edges N9–N11,
-egress edges N12–N14, access links of 0.1 ms, core links of 2.5 ms, nine flows
-S_i → D_i): eight core nodes N1–N8 in a ring with two chords, ingress N9–N11 and egress
-N12–N14 attached to the ring, three FTP servers per ingress and three clients per
-egress. Each flow's route (:data:`MESH_ROUTES`) is a shortest path chosen so that the busiest
-core fibres carry two to four flows from different ingresses (N1 → N5: flows 1, 2, 7;
-N3 → N4: flows 3, 4, 6, 9; N7 → N6: flows 5, 8): the flows contend for the single
-core wavelength, and the routes have one to four core hops (so different round-trip
-times; flow 7 has one of the longest, as the paper says). The edge–core fibres (0.1 ms,
-like the access links) carry three wavelengths, one per flow of the edge, so that
-contention happens in the core as §3 says ("contention between nine optical burst
-flows"), not between the bursts of one edge on its own output.
+Mesh topology (fig. 2, whose picture is not in the text). The text gives 14 nodes,
+ingress edges N9–N11, egress edges N12–N14, access links of 0.1 ms, core links of
+2.5 ms, nine flows S_i → D_i, losses from "the contention between nine optical burst
+flows", flow 7 on "one of the longest routes" (§3.6), flow 4 losing more bursts than the
+average (fig. 14) and, in Table 2, every flow's share of the total goodput under CWBA
+(5.48–21.05 %). burstlab has two readings (:data:`MESH_READINGS`): eight core nodes
+N1–N8 in a ring with the chords N1–N5 and N3–N7, three FTP servers per ingress and
+three clients per egress, and
+
+- ``ring-chords`` (the first reading): busiest core fibres shared by two to four flows;
+- ``least-shared`` (the default, :data:`MESH_READING`): the edges on alternate core
+  nodes and the near-shortest routes whose busiest core fibre carries the fewest flows
+  (two): only N4 → N3 (flows 4, 6) and N7 → N8 (flows 6, 9) are shared.
+
+On a single-wavelength fibre without buffers, the flow whose whole-window bursts hold
+the wavelength keeps it and the flow it meets times out and backs off (capture); the
+fewer fibres flows share, the fewer flows starve (``ring-chords``: six of nine below
+1 % of the goodput; ``least-shared``: one; docs/reproductions/ozsarac.md has the
+numbers). The edge–core fibres (0.1 ms, like the access links) carry three wavelengths,
+one per flow of the edge, so that contention happens in the core as §3 says, not
+between the bursts of one edge on its own output.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 #: ozsarac §3.
@@ -185,47 +195,113 @@ def _off_for(mean_on: str) -> str:
     return f"{99 * float(parse_time(mean_on)):.9g}s"
 
 
-#: Mesh core fibres (our reading of fig. 2): a ring N1 … N8 and chords N1–N5, N3–N7.
-MESH_CORE = [("N1", "N2"), ("N2", "N3"), ("N3", "N4"), ("N4", "N5"), ("N5", "N6"),
-             ("N6", "N7"), ("N7", "N8"), ("N8", "N1"), ("N1", "N5"), ("N3", "N7")]
-#: Where the edges attach: ingress N9 → N1, N10 → N3, N11 → N7; egress N12 → N5,
-#: N13 → N6, N14 → N4.
-MESH_ATTACH = {"N9": "N1", "N10": "N3", "N11": "N7", "N12": "N5", "N13": "N6",
-               "N14": "N4"}
-#: Flow i: ingress, OBS route (edge to edge), egress. S1–S3 at N9, S4–S6 at N10,
-#: S7–S9 at N11; D1, D4, D7 at N12; D2, D5, D8 at N13; D3, D6, D9 at N14.
-MESH_ROUTES: dict[int, list[str]] = {
-    1: ["N9", "N1", "N5", "N12"],
-    2: ["N9", "N1", "N5", "N6", "N13"],
-    3: ["N9", "N1", "N2", "N3", "N4", "N14"],
-    4: ["N10", "N3", "N4", "N5", "N12"],
-    5: ["N10", "N3", "N7", "N6", "N13"],
-    6: ["N10", "N3", "N4", "N14"],
-    7: ["N11", "N7", "N8", "N1", "N5", "N12"],
-    8: ["N11", "N7", "N6", "N13"],
-    9: ["N11", "N7", "N3", "N4", "N14"],
-}
+@dataclass(frozen=True)
+class MeshReading:
+    """One reading of fig. 2 (whose picture is not in the text): core fibres, where the
+    edges attach, and each flow's OBS route (ingress, core nodes, egress).
+
+    Attributes:
+        name: the reading's name (a key of :data:`MESH_READINGS`).
+        core: the core fibres (both directions).
+        attach: edge node → the core node it attaches to.
+        routes: flow i → its route, edge to edge. S1–S3 at N9, S4–S6 at N10, S7–S9 at
+            N11; D1, D4, D7 at N12; D2, D5, D8 at N13; D3, D6, D9 at N14.
+        why: how the reading was chosen.
+    """
+
+    name: str
+    core: tuple[tuple[str, str], ...]
+    attach: dict[str, str]
+    routes: dict[int, list[str]]
+    why: str
+
+    def shared_fibres(self) -> dict[tuple[str, str], list[int]]:
+        """Directed core fibre → the flows whose route crosses it, for the fibres that
+        carry two or more flows (where bursts of different flows contend)."""
+        use: dict[tuple[str, str], list[int]] = {}
+        for i, r in self.routes.items():
+            for a, b in zip(r[1:-2], r[2:-1], strict=True):
+                use.setdefault((a, b), []).append(i)
+        return {k: v for k, v in sorted(use.items()) if len(v) > 1}
+
+
+_RING = tuple((f"N{i}", f"N{i % 8 + 1}") for i in range(1, 9))
+
+#: The readings of fig. 2 burstlab has run (docs/reproductions/ozsarac.md compares them).
+MESH_READINGS: dict[str, MeshReading] = {r.name: r for r in (
+    # The first reading: a ring with two chords, routes chosen so that the busiest core
+    # fibres carry two to four flows (N1 → N5: flows 1, 2, 7; N3 → N4: 3, 4, 6, 9;
+    # N7 → N6: 5, 8), flow 7 on one of the longest routes (§3.6).
+    MeshReading(
+        "ring-chords", _RING + (("N1", "N5"), ("N3", "N7")),
+        {"N9": "N1", "N10": "N3", "N11": "N7", "N12": "N5", "N13": "N6", "N14": "N4"},
+        {1: ["N9", "N1", "N5", "N12"],
+         2: ["N9", "N1", "N5", "N6", "N13"],
+         3: ["N9", "N1", "N2", "N3", "N4", "N14"],
+         4: ["N10", "N3", "N4", "N5", "N12"],
+         5: ["N10", "N3", "N7", "N6", "N13"],
+         6: ["N10", "N3", "N4", "N14"],
+         7: ["N11", "N7", "N8", "N1", "N5", "N12"],
+         8: ["N11", "N7", "N6", "N13"],
+         9: ["N11", "N7", "N3", "N4", "N14"]},
+        "busiest core fibres shared by two to four flows; flow 7 on a long route"),
+    # The least-shared reading: the same ring and chords, the edges attached to
+    # alternate core nodes, and among the routes at most one hop longer than shortest
+    # the set whose busiest directed core fibre carries the fewest flows (two), then
+    # the fewest hops. Only N4 → N3 (flows 4, 6) and N7 → N8 (flows 6, 9) are shared.
+    MeshReading(
+        "least-shared", _RING + (("N1", "N5"), ("N3", "N7")),
+        {"N9": "N1", "N10": "N4", "N11": "N7", "N12": "N3", "N13": "N5", "N14": "N8"},
+        {1: ["N9", "N1", "N2", "N3", "N12"],
+         2: ["N9", "N1", "N5", "N13"],
+         3: ["N9", "N1", "N8", "N14"],
+         4: ["N10", "N4", "N3", "N12"],
+         5: ["N10", "N4", "N5", "N13"],
+         6: ["N10", "N4", "N3", "N7", "N8", "N14"],
+         7: ["N11", "N7", "N3", "N12"],
+         8: ["N11", "N7", "N6", "N5", "N13"],
+         9: ["N11", "N7", "N8", "N14"]},
+        "fewest flows on the busiest core fibre (two) over near-shortest routes"),
+)}
+#: The reading the reproduction runs (docs/reproductions/ozsarac.md: why).
+MESH_READING = "least-shared"
+#: The default reading's fibres, attachments and routes.
+MESH_CORE = list(MESH_READINGS[MESH_READING].core)
+MESH_ATTACH = MESH_READINGS[MESH_READING].attach
+MESH_ROUTES: dict[int, list[str]] = MESH_READINGS[MESH_READING].routes
 
 
 def mesh(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0,
          warmup: float = 0.0, seed: int = 1,
          active: dict[int, tuple[float, float | None]] | None = None,
-         goodput_every: float | None = None) -> dict[str, Any]:
-    """Fig. 2 (our reading, module docs): nine FTP flows S_i → D_i over the mesh, every
-    ingress with assembly ``asm``. ``active`` maps a flow to its (start, stop) seconds
-    (the dynamic-flow scenario of §3.6); by default every flow runs throughout."""
+         goodput_every: float | None = None,
+         reading: str | MeshReading = MESH_READING,
+         edge_wavelengths: int = 3) -> dict[str, Any]:
+    """Fig. 2 (our ``reading``, :data:`MESH_READINGS`): nine FTP flows S_i → D_i over
+    the mesh, every ingress with assembly ``asm``. ``active`` maps a flow to its
+    (start, stop) seconds (the dynamic-flow scenario of §3.6); by default every flow
+    runs throughout. ``edge_wavelengths``: wavelengths of the edge–core fibres (module
+    docs; 1 makes the flows of one edge contend on its own fibre)."""
+    if isinstance(reading, MeshReading):
+        rd = reading
+    elif reading in MESH_READINGS:
+        rd = MESH_READINGS[reading]
+    else:
+        raise ValueError(f"mesh reading must be one of {', '.join(MESH_READINGS)}, got "
+                         f"{reading!r}")
     opt = {"rate": OPTICAL_RATE, "delay": MESH_CORE_DELAY, "wavelengths": 1}
     # Edge fibres carry three wavelengths, one per flow of the edge (module docs).
-    acc = {"rate": OPTICAL_RATE, "delay": MESH_ACCESS_DELAY, "wavelengths": 3}
+    acc = {"rate": OPTICAL_RATE, "delay": MESH_ACCESS_DELAY,
+           "wavelengths": int(edge_wavelengths)}
     el = {"rate": ELECTRICAL_RATE, "delay": MESH_ACCESS_DELAY}
     nodes: list[dict[str, Any]] = [{"name": f"N{i}", "kind": "core"} for i in range(1, 9)]
     nodes += [{"name": f"N{i}", "kind": "edge"} for i in range(9, 15)]
     nodes += [{"name": f"S{i}", "kind": "host"} for i in range(1, 10)]
     nodes += [{"name": f"D{i}", "kind": "host"} for i in range(1, 10)]
-    fibres = [{"a": a, "b": b, **opt} for a, b in MESH_CORE]
-    fibres += [{"a": e, "b": c, **acc} for e, c in MESH_ATTACH.items()]
+    fibres = [{"a": a, "b": b, **opt} for a, b in rd.core]
+    fibres += [{"a": e, "b": c, **acc} for e, c in rd.attach.items()]
     links, flows = [], []
-    for i, route in MESH_ROUTES.items():
+    for i, route in rd.routes.items():
         links.append({"a": f"S{i}", "b": route[0], **el})
         links.append({"a": route[-1], "b": f"D{i}", **el})
         kw: dict[str, Any] = {"route": [f"S{i}", *route, f"D{i}"]}
