@@ -122,6 +122,12 @@ def sentences(points: list[Point]) -> list[str]:
     return out
 
 
+def _setup_text() -> str:
+    """The module doc's set-up paragraph as plain text."""
+    para = (__doc__ or "").split("\n\n")[1]
+    return " ".join(para.replace("``", "").split())
+
+
 def _figure(points: list[Point], path: Path) -> None:
     import matplotlib
 
@@ -177,7 +183,7 @@ def write_page(out: Path, *, quick: bool = False) -> tuple[Path, float]:
     body = (
         "<p><strong>Extension beyond the five papers.</strong> No paper ran these "
         "controllers; this page has no paper values and no verdicts.</p>"
-        f"<p>{html.escape(__doc__.split(chr(10) + chr(10))[1])}</p>"
+        f"<p>{html.escape(_setup_text())}</p>"
         f"<p>Mode: {mode}; {len(points)} runs (one per point, lengthened until settled "
         f"or capped at {(QUICK_CAP_S if quick else CAP_S):g} s), {cpu:.0f} CPU-s.</p>"
         f"<ul>{said}</ul>"
