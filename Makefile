@@ -8,7 +8,7 @@ BIN     := $(VENV)/bin
 PYTHON  ?= python3
 OUT     ?= out
 
-.PHONY: ns2 demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz nobs docs docs-env wheel-test
+.PHONY: ns2 ns3 demo demo-variants reproduce-yu reproduce-all browser test build build-pgo env lint rust-test py-test bench bench-pgo pgo clean system-deps fuzz nobs docs docs-env wheel-test
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -63,7 +63,7 @@ rust-test:
 	cargo test -p burstlab-core --release
 	cargo test -p burstlab-core --release --features probe --test probe
 
-py-test: build system-deps nobs docs-env
+py-test: build system-deps nobs ns3 docs-env
 	$(BIN)/pytest tests
 
 # nOBS v2.1 (the OBS extension of ns-2.35), the oracle of tests/test_nobs_differential.py:
@@ -93,6 +93,33 @@ nobs:
 	sh $(REFSIM)/build-nobs.sh $(NOBS_DIR) nobs > $(NOBS_DIR)/build.log 2>&1 \
 	  || { tail -20 $(NOBS_DIR)/build.log; \
 	       echo "nOBS build failed: see $(NOBS_DIR)/build.log" | tee $(NOBS_DIR)/UNAVAILABLE; }
+
+# ns-3.44, the oracle of tests/test_ns3_bbr.py (BBR and CUBIC): PyPI's ns3 wheel unpacked
+# with --no-deps into target/ns3/wheel (its shared libraries and headers; its Python
+# bindings' dependency cppyy would be built from source for minutes and is not needed),
+# and tests/ns3/tcp_path.cc compiled against it with g++ into target/ns3/tcp_path (about
+# 10 s after a 69 MB download). g++ is installed when missing and running as root with
+# apt-get. When it cannot be built, the reason is written to target/ns3/UNAVAILABLE and
+# the ns-3 tests skip with it.
+NS3_DIR := target/ns3
+NS3_WHEEL := ns3==3.44.post0
+NS3_LIBS := point-to-point applications internet traffic-control bridge network core
+ns3: env
+	@if [ -x $(NS3_DIR)/tcp_path ] && [ $(NS3_DIR)/tcp_path -nt tests/ns3/tcp_path.cc ]; then exit 0; fi; \
+	mkdir -p $(NS3_DIR); rm -f $(NS3_DIR)/UNAVAILABLE; \
+	if ! command -v g++ >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++; \
+	  else echo "ns-3 tests need g++ (not root or no apt-get)" | tee $(NS3_DIR)/UNAVAILABLE; exit 0; fi; fi; \
+	if [ ! -d $(NS3_DIR)/wheel/ns3/lib64 ]; then \
+	  $(BIN)/pip install -q --no-deps --target $(NS3_DIR)/wheel "$(NS3_WHEEL)" \
+	    || { echo "pip could not install $(NS3_WHEEL)" | tee $(NS3_DIR)/UNAVAILABLE; exit 0; }; fi; \
+	N=$(abspath $(NS3_DIR))/wheel/ns3; \
+	g++ -std=c++20 -O1 -w -o $(NS3_DIR)/tcp_path tests/ns3/tcp_path.cc -I$$N/include \
+	  -L$$N/lib64 -Wl,-rpath,$$N/lib64 $(foreach l,$(NS3_LIBS),-lns3.44-$(l)) \
+	  > $(NS3_DIR)/build.log 2>&1 \
+	  || { tail -20 $(NS3_DIR)/build.log; \
+	       echo "compiling tests/ns3/tcp_path.cc failed: see $(NS3_DIR)/build.log" | tee $(NS3_DIR)/UNAVAILABLE; }
 
 # Debian packages some tests use: ns-2.35 (differential tests against ns-2), Chromium
 # (the site's browser test) and the llvm-profdata of rustc's LLVM (the profile-guided

@@ -193,6 +193,13 @@ class Result:
         goodput_trace: every TCP flow's in-order delivered segments, cumulative from
             the start (time_s, flow, delivered_segments), sampled every
             ``sim.trace.goodput`` seconds (a goodput time series).
+        cc_trace: the congestion controller's state of every flow with a modern
+            controller (``cc`` other than ``aimd``) after each sender call that changed
+            it, if ``sim.trace.cc`` is on: time_s, flow, cc, cwnd_segments, CUBIC's
+            cubic_w_max_segments, cubic_epoch_start_s and cubic_k_s, Vegas's
+            vegas_base_rtt_s and vegas_diff_segments, BBR's bbr_mode (0 STARTUP,
+            1 DRAIN, 2 PROBE_BW, 3 PROBE_RTT), bbr_pacing_rate_segps, bbr_btlbw_segps
+            and bbr_min_rtt_s (NaN where a column does not apply).
         cwnd_estimates: OBS, one row per flow assembled by ``ecwba``: the ingress's
             cwnd estimate against the true cwnd (mean absolute error in segments, mean
             relative error).
@@ -214,6 +221,7 @@ class Result:
         burst_trace: pd.DataFrame
         goodput_trace: pd.DataFrame
         cwnd_estimates: pd.DataFrame
+        cc_trace: pd.DataFrame
 
     def __init__(self, meta: Mapping[str, Any], raw: Mapping[str, RawTable],
                  tables: Sequence[str], optional: Sequence[str] = (),

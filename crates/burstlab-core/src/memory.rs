@@ -13,6 +13,9 @@
 //!   ways; skipped when that is zero);
 //! - `sim.trace.cwnd`: one sample per ACK at most (ACKs ≤ data segments received) plus
 //!   one per timeout (at most one per `min_rto`): ≤ `R t + t / min_rto + 2`;
+//! - `sim.trace.cc`: for flows with a modern controller, one sample per sender call at
+//!   most: ACKs, timeouts and pacing events (at most one per segment sent):
+//!   ≤ `2 R t + t / min_rto + 2`;
 //! - `sim.trace.packets`: each data segment sent is received or dropped (or still in
 //!   flight): ≤ `2 (R t + wm)`;
 //! - `sim.trace.bursts`: a burst holds at least one packet and is formed, then lost or
@@ -27,7 +30,7 @@
 //! edges without `obs.queue_limit` are not estimated.
 
 use crate::scenario::{NodeKind, Resolved, ResolvedFlowKind, ScenarioError};
-use crate::stats::{BurstSample, CwndSample, GoodputSample, PacketSample, TraceRow};
+use crate::stats::{BurstSample, CcSample, CwndSample, GoodputSample, PacketSample, TraceRow};
 use crate::units::SimTime;
 use std::collections::{HashMap, HashSet};
 
@@ -222,6 +225,7 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
         route.windows(2).filter_map(|w| hop(w[0], w[1])).collect()
     };
     let mut cwnd_rows = 0.0;
+    let mut cc_rows = 0.0;
     let mut pkt_rows = 0.0;
     let mut obs_pkts = 0.0;
     for (fi, f) in r.flows.iter().enumerate() {
@@ -254,6 +258,9 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
                 if active > 0.0 && traced(fi) {
                     let rto = cfg.min_rto.as_secs_f64().max(1e-3);
                     cwnd_rows += seg_rate * active + active / rto + 2.0;
+                    if cfg.cc != crate::tcp::CcKind::Aimd {
+                        cc_rows += 2.0 * seg_rate * active + active / rto + 2.0;
+                    }
                     pkt_rows += 2.0 * segs;
                 }
                 if crosses_obs && active > 0.0 {
@@ -308,6 +315,14 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
         2.0 * obs_pkts,
         std::mem::size_of::<BurstSample>(),
         60,
+    );
+    add(
+        r.trace.cc,
+        CcSample::SETTING,
+        CcSample::TABLE,
+        cc_rows,
+        std::mem::size_of::<CcSample>(),
+        120,
     );
     let goodput_rows = r.trace.goodput.map_or(0.0, |g| {
         r.flows.len() as f64 * (r.duration.as_secs_f64() / g.0.as_secs_f64()).floor()

@@ -202,6 +202,11 @@ pub struct TraceSpec {
     /// Record every burst formed, lost and delivered (OBS scenarios).
     #[serde(default)]
     pub bursts: bool,
+    /// Record the congestion controller's state (CUBIC's W_max, epoch and K, Vegas's
+    /// base RTT and diff, BBR's mode, pacing rate, BtlBw and RTprop) of every flow with
+    /// a modern controller (`cc` other than `aimd`) whenever a sender call changes it.
+    #[serde(default)]
+    pub cc: bool,
     /// Sample every TCP flow's in-order delivered segments (cumulative from the start)
     /// at this interval: a goodput time series for warm-up detection and batch means.
     #[serde(default)]

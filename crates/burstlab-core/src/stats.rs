@@ -72,6 +72,18 @@ pub struct CwndSample {
     pub ssthresh: u32,
 }
 
+/// The congestion controller's state after a sender call that changed it
+/// (`sim.trace.cc`; flows with a modern controller, `cc` other than `aimd`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CcSample {
+    pub time: SimTime,
+    pub flow: u32,
+    /// The controller's name (`cubic`, `highspeed`, `vegas`, `bbr`).
+    pub cc: &'static str,
+    pub cwnd: f64,
+    pub state: crate::tcp::cc::CcTrace,
+}
+
 /// A goodput sample (`sim.trace.goodput`): a TCP flow's in-order delivered segments,
 /// cumulative from the start of the run (not reset by the warm-up).
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -140,6 +152,10 @@ pub struct RunResult {
     /// when off, so results without it are unchanged).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub goodput_trace: Vec<GoodputSample>,
+    /// Controller state trace (`sim.trace.cc`; absent from the serialised result when
+    /// empty).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cc_trace: Vec<CcSample>,
     /// OBS: ECWBA's cwnd estimation error per flow (only when an `ecwba` assembler runs;
     /// absent from the serialised result otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -607,6 +623,29 @@ impl TraceRow for CwndSample {
     }
 }
 
+impl TraceRow for CcSample {
+    const TABLE: &'static str = "cc_trace";
+    const SETTING: &'static str = "sim.trace.cc";
+    fn columns(c: &[Self]) -> Vec<(&'static str, Column)> {
+        let f = |g: fn(&crate::tcp::cc::CcTrace) -> f64| Column::F64(col(c, |s| g(&s.state)));
+        vec![
+            ("time_s", Column::F64(col(c, |s| s.time.as_secs_f64()))),
+            ("flow", Column::U64(col(c, |s| s.flow as u64))),
+            ("cc", Column::Str(col(c, |s| s.cc))),
+            ("cwnd_segments", Column::F64(col(c, |s| s.cwnd))),
+            ("cubic_w_max_segments", f(|t| t.w_max_segments)),
+            ("cubic_epoch_start_s", f(|t| t.epoch_start_s)),
+            ("cubic_k_s", f(|t| t.k_s)),
+            ("vegas_base_rtt_s", f(|t| t.base_rtt_s)),
+            ("vegas_diff_segments", f(|t| t.vegas_diff_segments)),
+            ("bbr_mode", f(|t| t.bbr_mode)),
+            ("bbr_pacing_rate_segps", f(|t| t.pacing_rate_sps)),
+            ("bbr_btlbw_segps", f(|t| t.btlbw_sps)),
+            ("bbr_min_rtt_s", f(|t| t.min_rtt_s)),
+        ]
+    }
+}
+
 impl TraceRow for GoodputSample {
     const TABLE: &'static str = "goodput_trace";
     const SETTING: &'static str = "sim.trace.goodput";
@@ -719,6 +758,11 @@ impl RunResult {
                 GoodputSample::TABLE,
                 true,
                 TableData::Columns(GoodputSample::columns(&self.goodput_trace)),
+            ),
+            t(
+                CcSample::TABLE,
+                true,
+                TableData::Columns(CcSample::columns(&self.cc_trace)),
             ),
         ]
     }

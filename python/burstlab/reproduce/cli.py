@@ -82,7 +82,19 @@ def _cmd(args: argparse.Namespace) -> int:
     if args.paper == "all":
         from burstlab.reproduce.site import write_site
 
-        index = write_site(Path(args.out), outcomes)
+        extensions = []
+        if mode != "smoke":
+            # Today's TCP on yu's path (docs/topics/modern-tcp.md): about 20 CPU-s in
+            # quick mode, so it is part of the site.
+            from burstlab.reproduce import modern_tcp
+
+            page, cpu = modern_tcp.write_page(Path(args.out), quick=mode == "quick")
+            print(f"modern_tcp (extension): {page}; {cpu:.1f} s CPU")
+            extensions.append(("modern_tcp/report.html",
+                               "Today's TCP on yu's OBS path",
+                               "CUBIC, HighSpeed, Vegas and BBR beside Reno and SACK, "
+                               "goodput against the assembly period"))
+        index = write_site(Path(args.out), outcomes, extensions)
         print(f"site: {index}")
     print(f"total wall time {time.perf_counter() - t0:.1f} s, CPU "
           f"{sum(o.cpu_s for o in outcomes):.1f} s ({mode} mode)")

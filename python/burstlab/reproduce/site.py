@@ -19,8 +19,11 @@ from burstlab.reproduce.framework import (
 )
 
 
-def write_site(out: Path, outcomes: Sequence[Outcome]) -> Path:
-    """Writes ``out/index.html`` and ``out/claims.csv``; returns the index's path."""
+def write_site(out: Path, outcomes: Sequence[Outcome],
+               extensions: Sequence[tuple[str, str, str]] = ()) -> Path:
+    """Writes ``out/index.html`` and ``out/claims.csv``; returns the index's path.
+    ``extensions``: pages beyond the papers, ``(href, title, note)``, linked in their
+    own section (no claims, no verdicts)."""
     import jinja2
 
     from burstlab.reproduce.modes import load_record
@@ -48,7 +51,7 @@ def write_site(out: Path, outcomes: Sequence[Outcome]) -> Path:
         autoescape=jinja2.select_autoescape(["html"]))
     body = env.get_template("index_body.html").render(
         papers=papers, claims=shown, verdicts=VERDICTS, n_claims=len(rows),
-        quick=any_full)
+        quick=any_full, extensions=list(extensions))
     index = out / "index.html"
     index.write_text(render_page("burstlab reproductions", body), encoding="utf-8")
     return index

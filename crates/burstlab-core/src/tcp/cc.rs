@@ -101,8 +101,12 @@ pub struct CcTrace {
     pub w_max_segments: f64,
     /// Start of CUBIC's current epoch, seconds (NaN outside an epoch).
     pub epoch_start_s: f64,
+    /// CUBIC's K (RFC 9438 eq. 2): time from the epoch's start to W_max, seconds.
+    pub k_s: f64,
     /// Vegas's base RTT, seconds.
     pub base_rtt_s: f64,
+    /// Vegas's last diff: segments it estimates queued in the network.
+    pub vegas_diff_segments: f64,
     /// BBR's mode: 0 STARTUP, 1 DRAIN, 2 PROBE_BW, 3 PROBE_RTT (NaN for others).
     pub bbr_mode: f64,
     /// BBR's pacing rate, segments per second.
@@ -113,12 +117,37 @@ pub struct CcTrace {
     pub min_rtt_s: f64,
 }
 
+impl CcTrace {
+    fn fields(&self) -> [f64; 9] {
+        [
+            self.w_max_segments,
+            self.epoch_start_s,
+            self.k_s,
+            self.base_rtt_s,
+            self.vegas_diff_segments,
+            self.bbr_mode,
+            self.pacing_rate_sps,
+            self.btlbw_sps,
+            self.min_rtt_s,
+        ]
+    }
+    /// Bit-for-bit equality (NaN equals NaN): whether the trace needs a new row.
+    pub fn same_as(&self, o: &CcTrace) -> bool {
+        self.fields()
+            .iter()
+            .zip(o.fields().iter())
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    }
+}
+
 impl Default for CcTrace {
     fn default() -> Self {
         CcTrace {
             w_max_segments: f64::NAN,
             epoch_start_s: f64::NAN,
+            k_s: f64::NAN,
             base_rtt_s: f64::NAN,
+            vegas_diff_segments: f64::NAN,
             bbr_mode: f64::NAN,
             pacing_rate_sps: f64::NAN,
             btlbw_sps: f64::NAN,
@@ -161,8 +190,16 @@ impl Cc {
             Cc::Cubic(c) => {
                 t.w_max_segments = c.w_max;
                 t.epoch_start_s = c.t_epoch.map_or(f64::NAN, |e| e.as_secs_f64());
+                if c.t_epoch.is_some() {
+                    t.k_s = c.k;
+                }
             }
-            Cc::Vegas(v) if v.base_rtt.is_finite() => t.base_rtt_s = v.base_rtt,
+            Cc::Vegas(v) => {
+                if v.base_rtt.is_finite() {
+                    t.base_rtt_s = v.base_rtt;
+                }
+                t.vegas_diff_segments = v.diff;
+            }
             Cc::Bbr(b) => {
                 t.bbr_mode = b.mode as u8 as f64;
                 t.pacing_rate_sps = b.pacing_rate_sps;

@@ -12,9 +12,13 @@
 //! Units: rates in segments per second, times in seconds as `f64`, windows in segments.
 //! Differences from ns-3's TcpBbr, named: PROBE_BW's first gain-cycle phase is not drawn
 //! at random but fixed at index 2 (the first 1.0 phase after 3/4), so runs need no
-//! random substream; a loss sets ssthresh to the segments in flight (packet
-//! conservation: the recovery strategy then holds cwnd there), where ns-3 saves cwnd
-//! and runs PRR.
+//! random substream. Loss recovery follows ns-3's `TcpBbr` (its `CongestionStateSet`,
+//! `SetCwnd` and `ModulateCwndForRecovery`): entering fast recovery saves cwnd and sets
+//! it to the segments in the network plus one (packet conservation, BBR §4.2.3.4),
+//! which holds until the next round starts; the model's cwnd rule then applies on
+//! every rate sample in recovery and after a timeout as outside them (in recovery
+//! after taking out the segments newly marked lost since the last sample), and leaving
+//! recovery restores the saved cwnd (at the next rate sample).
 
 use super::cc::CongestionControl;
 use super::rate::RateSample;
@@ -74,6 +78,12 @@ pub struct Bbr {
     /// Segments delivered so far (from the rate estimator).
     delivered: u64,
     init_cwnd: f64,
+    /// In the first round of fast recovery: cwnd only keeps what is in the network
+    /// plus what was acked (BBR §4.2.3.4).
+    packet_conservation: bool,
+    /// Fast recovery ended: restore `prior_cwnd` at the next rate sample (ns-3
+    /// `CA_EVENT_COMPLETE_CWR` → `RestoreCwnd`).
+    restore_pending: bool,
 }
 
 impl Default for Bbr {
@@ -100,6 +110,8 @@ impl Default for Bbr {
             prior_cwnd: 0.0,
             delivered: 0,
             init_cwnd: 0.0,
+            packet_conservation: false,
+            restore_pending: false,
         }
     }
 }
@@ -167,7 +179,12 @@ impl Bbr {
     fn rate_sample(&mut self, tcb: &mut Tcb, now: SimTime, rs: &RateSample, delivered: u64) {
         let now_s = now.as_secs_f64();
         self.delivered = delivered;
-        let inflight = tcb.flight_size() as f64;
+        // Segments in the network (RFC 6675 pipe for SACK), as ns-3's bytesInFlight.
+        let inflight = tcb.pipe as f64;
+        if self.restore_pending {
+            self.restore_pending = false;
+            tcb.set_cwnd(tcb.cwnd().max(self.prior_cwnd));
+        }
         // Round counting (BBR §4.1.1.3).
         self.round_start = false;
         if rs.prior_delivered >= self.next_round_delivered {
@@ -175,6 +192,7 @@ impl Bbr {
             self.round_count += 1;
             self.round_start = true;
             self.probe_rtt_round_done = true;
+            self.packet_conservation = false;
         }
         // BtlBw (§4.1.1.5); burstlab's infinite sources are never application limited.
         self.filter_update(self.round_count, rs.rate_sps);
@@ -229,7 +247,7 @@ impl Bbr {
             self.mode = Mode::ProbeRtt;
             self.pacing_gain = 1.0;
             self.cwnd_gain = 1.0;
-            self.prior_cwnd = tcb.cwnd();
+            self.save_cwnd(tcb);
             self.probe_rtt_done_s = None;
         }
         if self.mode == Mode::ProbeRtt {
@@ -254,8 +272,24 @@ impl Bbr {
             }
         }
         self.set_pacing(tcb, self.pacing_gain);
-        // cwnd (§4.2.3.4), outside loss recovery.
-        if matches!(tcb.phase(), Phase::SlowStart | Phase::CongestionAvoidance) {
+        // cwnd (§4.2.3), on every sample: in the first round of fast recovery packet
+        // conservation (§4.2.3.4), otherwise the model's rule, also in recovery and
+        // after a timeout (ns-3 TcpBbr::SetCwnd).
+        let in_recovery = tcb.phase() == Phase::FastRecovery;
+        if in_recovery && tcb.lost_since_sample > 0 {
+            // Segments newly marked lost leave cwnd (ns-3 ModulateCwndForRecovery,
+            // Linux bbr_set_cwnd_to_recover_or_restore).
+            tcb.set_cwnd((tcb.cwnd() - tcb.lost_since_sample as f64).max(1.0));
+        }
+        let conserve = self.packet_conservation && in_recovery;
+        if conserve {
+            let c = tcb.cwnd().max(inflight + rs.acked as f64);
+            tcb.set_cwnd(if self.mode == Mode::ProbeRtt {
+                c.min(MIN_CWND)
+            } else {
+                c
+            });
+        } else {
             let target = self.inflight(self.cwnd_gain) + 3.0;
             let w = tcb.cwnd();
             let acked = rs.acked as f64;
@@ -272,6 +306,17 @@ impl Bbr {
             }
             tcb.set_cwnd(c);
         }
+    }
+
+    /// ns-3 `SaveCwnd`: outside recovery and PROBE_RTT the current cwnd, otherwise the
+    /// larger of it and the one saved.
+    fn save_cwnd(&mut self, tcb: &Tcb) {
+        let open = matches!(tcb.phase(), Phase::SlowStart | Phase::CongestionAvoidance);
+        self.prior_cwnd = if open && self.mode != Mode::ProbeRtt {
+            tcb.cwnd()
+        } else {
+            self.prior_cwnd.max(tcb.cwnd())
+        };
     }
 
     /// The initial pacing rate (BBR §4.2.1: high_gain · initial cwnd / RTT, with a
@@ -295,14 +340,26 @@ impl CongestionControl for Bbr {
         self.start(tcb);
     }
     fn on_loss(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
-        // Packet conservation in recovery (BBR §4.2.3.5): cwnd = segments in flight.
-        (tcb.flight_size() as f64)
-            .max(MIN_CWND)
-            .min(u32::MAX as f64) as u32
+        // Entering fast recovery (ns-3 CongestionStateSet(CA_RECOVERY)): save cwnd, and
+        // the recovery strategy sets cwnd = ssthresh = segments in the network + 1
+        // (packet conservation, BBR §4.2.3.4).
+        self.save_cwnd(tcb);
+        self.packet_conservation = true;
+        (tcb.pipe + 1).min(u32::MAX as u64) as u32
     }
     fn on_timeout(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
-        // Keeps ssthresh out of the way of BBR's cwnd after the RTO's cwnd = 1.
+        // ns-3 CongestionStateSet(CA_LOSS): save cwnd. The sender then sets cwnd = 1 and
+        // the model's rule regrows it; ssthresh is kept out of its way.
+        self.save_cwnd(tcb);
         (tcb.wm.min(u32::MAX as u64)) as u32
+    }
+    fn on_phase_change(&mut self, _tcb: &Tcb, _now: SimTime, from: Phase, to: Phase) {
+        if from == Phase::FastRecovery
+            && matches!(to, Phase::SlowStart | Phase::CongestionAvoidance)
+        {
+            self.packet_conservation = false;
+            self.restore_pending = true;
+        }
     }
     fn name(&self) -> &'static str {
         "bbr"
@@ -354,6 +411,7 @@ mod tests {
             delivered += 10;
             t.snd_una = delivered;
             t.snd_max = delivered + 100;
+            t.pipe = 100;
             b.on_rate_sample(
                 &mut t,
                 SimTime::from_ms(100 * (round + 1)),
@@ -365,6 +423,7 @@ mod tests {
         assert!((b.pacing_rate_sps - 1000.0 / HIGH_GAIN).abs() < 1e-9);
         // In flight falls to the BDP (1000 seg/s · 50 ms = 50): PROBE_BW at cycle 2.
         t.snd_max = t.snd_una + 50;
+        t.pipe = 50;
         delivered += 10;
         b.on_rate_sample(
             &mut t,
@@ -387,6 +446,7 @@ mod tests {
         let mut b = Bbr::default();
         b.on_start(&mut t);
         t.snd_max = 100;
+        t.pipe = 100;
         b.on_rate_sample(&mut t, SimTime::from_ms(50), &sample(1000.0, 0, 50), 10);
         // Later samples all have a larger RTT: RTprop expires after 10 s.
         b.on_rate_sample(&mut t, SimTime::from_secs(11), &sample(1000.0, 10, 80), 20);

@@ -70,6 +70,8 @@ pub struct Sack {
     pub sb: Scoreboard,
     /// One past the highest segment retransmitted in this recovery (HighRxt + 1).
     pub high_rxt: u64,
+    /// Segments below this have been counted by [`LossRecovery::take_newly_lost`].
+    lost_mark: u64,
     #[cfg(debug_assertions)]
     reference: RefScoreboard,
 }
@@ -79,6 +81,7 @@ impl Sack {
         Sack {
             sb: Scoreboard::new(wm),
             high_rxt: 0,
+            lost_mark: 0,
             #[cfg(debug_assertions)]
             reference: RefScoreboard::default(),
         }
@@ -137,6 +140,34 @@ impl LossRecovery {
             s.high_rxt = s.high_rxt.max(cum);
             #[cfg(debug_assertions)]
             s.check(tcb);
+        }
+    }
+
+    /// Segments in the network: RFC 6675 `pipe` for SACK (§4 SetPipe), FlightSize for
+    /// the others.
+    pub fn pipe(&self, tcb: &Tcb) -> u64 {
+        match self {
+            LossRecovery::Sack(s) => s.pipe(tcb),
+            _ => tcb.flight_size(),
+        }
+    }
+
+    /// Segments that became lost (RFC 6675 `IsLost`) since the last call: the un-SACKed
+    /// segments between the last lost bound counted and the current one (Linux's
+    /// `rs->losses`, each segment counted once). Zero for non-SACK strategies.
+    pub fn take_newly_lost(&mut self, tcb: &Tcb) -> u64 {
+        match self {
+            LossRecovery::Sack(s) => {
+                let l = s.sb.lost_bound(tcb.dupthresh).min(tcb.snd_max);
+                let from = s.lost_mark.max(s.sb.una());
+                s.lost_mark = s.lost_mark.max(l);
+                if l > from {
+                    (l - from) - s.sb.count_range(from, l)
+                } else {
+                    0
+                }
+            }
+            _ => 0,
         }
     }
 
@@ -276,6 +307,7 @@ impl LossRecovery {
             #[cfg(debug_assertions)]
             s.reference.clear();
             s.high_rxt = tcb.snd_una;
+            s.lost_mark = tcb.snd_una;
         }
     }
 

@@ -104,6 +104,9 @@ impl TcpSender {
         tcb.advance_clock(now);
         let cum = ack.cum.min(tcb.snd_max);
         self.rec.on_sack_info(tcb, cum, ack);
+        if tcb.rate.is_some() {
+            tcb.lost_since_sample += self.rec.take_newly_lost(tcb);
+        }
         if cum > tcb.snd_una {
             let newly = cum - tcb.snd_una;
             // Delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation §3.3).
@@ -113,7 +116,9 @@ impl TcpSender {
                 if let Some(rs) = rs {
                     let una = tcb.snd_una;
                     tcb.snd_una = cum;
+                    tcb.pipe = self.rec.pipe(tcb);
                     cc.on_rate_sample(tcb, now, &rs, delivered);
+                    tcb.lost_since_sample = 0;
                     tcb.snd_una = una;
                 }
             }
@@ -174,6 +179,12 @@ impl TcpSender {
                 // §3.2 step 2: recover = HighData), then the strategy enters recovery.
                 tcb.note_td(now);
                 deliver_phase_changes(cc, tcb);
+                if tcb.rate.is_some() {
+                    tcb.pipe = self.rec.pipe(tcb);
+                    // Entering recovery sets cwnd from the segments in the network,
+                    // which already leaves the lost ones out.
+                    tcb.lost_since_sample = 0;
+                }
                 let ss = cc.on_loss(tcb, now);
                 tcb.set_ssthresh(ss);
                 tcb.recover = tcb.snd_max;

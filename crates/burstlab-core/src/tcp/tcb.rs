@@ -117,6 +117,15 @@ pub struct Tcb {
     pub rate: Option<Box<super::rate::RateEstimator>>,
     /// The last send loop stopped because pacing held a segment the window allowed.
     pub pace_blocked: bool,
+    /// Segments in the network as the loss-recovery strategy counts them (RFC 6675
+    /// `pipe` for SACK: outstanding − SACKed − lost + retransmitted; FlightSize
+    /// otherwise), refreshed by the sender before each delivery-rate sample and loss
+    /// report of a flow with a rate estimator (BBR's "inflight", as ns-3's
+    /// `m_bytesInFlight`). Not maintained for other flows.
+    pub pipe: u64,
+    /// Segments newly marked lost since the last delivery-rate sample (Linux's
+    /// `rs->losses`), counted by the sender for flows with a rate estimator only.
+    pub lost_since_sample: u64,
     last_state: (f64, u32, Phase),
 }
 
@@ -152,6 +161,8 @@ impl Tcb {
             timed: None,
             pacer: super::rate::Pacer::default(),
             pace_blocked: false,
+            pipe: 0,
+            lost_since_sample: 0,
             rate: (cfg.cc == super::CcKind::Bbr)
                 .then(|| Box::new(super::rate::RateEstimator::new(wm, now))),
             stats: SenderStats::default(),

@@ -16,7 +16,8 @@
 
 use crate::scenario::{Resolved, ScenarioError};
 use crate::stats::{
-    BurstSample, CwndSample, GoodputSample, PacketEvent, PacketSample, StreamedTrace, TraceRow,
+    BurstSample, CcSample, CwndSample, GoodputSample, PacketEvent, PacketSample, StreamedTrace,
+    TraceRow,
 };
 use crate::tracefile::{Stamp, TraceFile, CHUNK_ROWS};
 use crate::units::SimTime;
@@ -131,6 +132,7 @@ pub struct Collector {
     /// The interval of the goodput samples (`sim.trace.goodput`), if on.
     pub goodput_every: Option<SimTime>,
     pub goodput_trace: Trace<GoodputSample>,
+    pub cc_trace: Trace<CcSample>,
 }
 
 /// What the traces left for the result: the records held in memory, and the files
@@ -140,6 +142,7 @@ pub struct TraceOutput {
     pub packets: Vec<PacketSample>,
     pub bursts: Vec<BurstSample>,
     pub goodput: Vec<GoodputSample>,
+    pub cc: Vec<CcSample>,
     pub streamed: Result<Vec<StreamedTrace>, ScenarioError>,
 }
 
@@ -180,6 +183,7 @@ impl Collector {
             burst_trace: trace(r.trace.bursts, dir, &stamp)?,
             goodput_every: r.trace.goodput.map(|d| d.0),
             goodput_trace: trace(r.trace.goodput.is_some(), dir, &stamp)?,
+            cc_trace: trace(r.trace.cc, dir, &stamp)?,
         })
     }
 
@@ -197,6 +201,7 @@ impl Collector {
             + self.pkt_trace.mem_bytes()
             + self.burst_trace.mem_bytes()
             + self.goodput_trace.mem_bytes()
+            + self.cc_trace.mem_bytes()
     }
 
     /// The first error writing a streamed trace, if any (the run stops on it).
@@ -207,6 +212,7 @@ impl Collector {
             .or(self.pkt_trace.error.as_ref())
             .or(self.burst_trace.error.as_ref())
             .or(self.goodput_trace.error.as_ref())
+            .or(self.cc_trace.error.as_ref())
     }
 
     /// Most trace records held at once by any trace, so far.
@@ -216,6 +222,7 @@ impl Collector {
             self.pkt_trace.peak.max(self.pkt_trace.rows.len()),
             self.burst_trace.peak.max(self.burst_trace.rows.len()),
             self.goodput_trace.peak.max(self.goodput_trace.rows.len()),
+            self.cc_trace.peak.max(self.cc_trace.rows.len()),
         ]
         .into_iter()
         .max()
@@ -253,6 +260,12 @@ impl Collector {
         }
     }
 
+    pub fn cc(&mut self, s: CcSample) {
+        if self.flow_on(s.flow, s.time) {
+            self.cc_trace.push(s);
+        }
+    }
+
     pub fn burst(&mut self, s: BurstSample) {
         if self.trace_bursts && self.window(s.time) {
             self.burst_trace.push(s);
@@ -277,12 +290,14 @@ impl Collector {
         let (packets, b) = std::mem::replace(&mut self.pkt_trace, Trace::held()).finish();
         let (bursts, c) = std::mem::replace(&mut self.burst_trace, Trace::held()).finish();
         let (goodput, d) = std::mem::replace(&mut self.goodput_trace, Trace::held()).finish();
-        let streamed = [a, b, c, d].into_iter().flatten().collect();
+        let (cc, e) = std::mem::replace(&mut self.cc_trace, Trace::held()).finish();
+        let streamed = [a, b, c, d, e].into_iter().flatten().collect();
         TraceOutput {
             cwnd,
             packets,
             bursts,
             goodput,
+            cc,
             streamed,
         }
     }

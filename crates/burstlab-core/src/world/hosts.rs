@@ -46,7 +46,7 @@ use super::packet::{Packet, PktHdr, PktKind};
 use super::Ev;
 use crate::rng::RngStream;
 use crate::scenario::{Resolved, ResolvedFlowKind};
-use crate::stats::{CwndSample, FlowRow};
+use crate::stats::{CcSample, CwndSample, FlowRow};
 use crate::tcp::ns2::boot_phase;
 use crate::tcp::tcb::Phase;
 use crate::tcp::{AckSeg, Profile, TcpConfig, TcpOutput, TcpReceiver, TcpSender};
@@ -90,6 +90,8 @@ pub enum HostAct {
     At(SimTime, Ev),
     /// The flow's cwnd or ssthresh changed (only when cwnd tracing is on).
     Cwnd(CwndSample),
+    /// The flow's controller state changed (only when `sim.trace.cc` is on).
+    Cc(CcSample),
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -132,6 +134,8 @@ struct TcpAgent {
     // --- cold
     last_cwnd: f64,
     last_ssthresh: u32,
+    /// The controller state last traced (`sim.trace.cc`).
+    last_cc: crate::tcp::cc::CcTrace,
     /// Sum and count of the (un-backed-off) RTO at the first timeout of each timeout
     /// sequence: PFTK's T0.
     rto_sum_s: f64,
@@ -197,6 +201,8 @@ pub struct Hosts {
     flows: Vec<Flow>,
     out: TcpOutput,
     trace_cwnd: bool,
+    /// `sim.trace.cc`: trace the controller state of flows with a modern controller.
+    trace_cc: bool,
     /// Whether sender marks are computed (only when an assembler reads them).
     marks: bool,
     /// Segments the last handler's sender call asked to send (in `out`), not yet sent.
@@ -265,6 +271,7 @@ impl Hosts {
                         seq0_bytes,
                         last_cwnd: snd.cwnd(),
                         last_ssthresh: snd.ssthresh(),
+                        last_cc: crate::tcp::cc::CcTrace::default(),
                         snd,
                         rcv,
                         rto_pending: None,
@@ -324,6 +331,7 @@ impl Hosts {
                 sends: Vec::with_capacity(64),
             },
             trace_cwnd: r.trace.cwnd,
+            trace_cc: r.trace.cc,
             marks: false,
             pending: None,
         }
@@ -499,6 +507,22 @@ impl Hosts {
                     cwnd: c,
                     ssthresh: s,
                 }));
+            }
+        }
+        if self.trace_cc {
+            let kind = t.snd.config().cc;
+            if kind != crate::tcp::CcKind::Aimd {
+                let st = t.snd.cc_trace();
+                if !st.same_as(&t.last_cc) {
+                    t.last_cc = st;
+                    acts.push(HostAct::Cc(CcSample {
+                        time: now,
+                        flow: fi as u32,
+                        cc: kind.name(),
+                        cwnd: t.snd.cwnd(),
+                        state: st,
+                    }));
+                }
             }
         }
     }

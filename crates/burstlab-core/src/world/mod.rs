@@ -860,6 +860,7 @@ impl World {
                 HostAct::Send { seg, injected } => self.send(now, seg, injected),
                 HostAct::At(t, ev) => self.q.push(t, ev),
                 HostAct::Cwnd(s) => self.collector.cwnd(s),
+                HostAct::Cc(s) => self.collector.cc(s),
             }
         }
     }
@@ -1553,6 +1554,7 @@ impl World {
             burst_hist,
             burst_trace: traces.bursts,
             goodput_trace: traces.goodput,
+            cc_trace: traces.cc,
             cwnd_estimates: self.edges.cwnd_est_rows(|fi| self.hosts.name(fi)),
             streamed: Vec::new(),
         }

@@ -431,6 +431,9 @@ pub struct LinuxVegas {
     pub cnt_rtt: u32,
     pub min_rtt_us: u32,
     pub base_rtt_us: u32,
+    /// The last round's `diff` (segments · 2, wrapping as the module computes it), for
+    /// the controller trace only.
+    pub last_diff: Option<u32>,
 }
 
 const V_PARAM_SHIFT: u32 = 1;
@@ -473,6 +476,7 @@ impl LinuxVegas {
                 let target = (((old_wnd as u64 * self.base_rtt_us as u64) << V_PARAM_SHIFT)
                     / rtt as u64) as u32;
                 let diff = (old_wnd << V_PARAM_SHIFT).wrapping_sub(target);
+                self.last_diff = Some(diff);
                 if tp.snd_cwnd <= tp.snd_ssthresh {
                     if diff > V_GAMMA {
                         tp.snd_ssthresh = 2;
@@ -892,10 +896,18 @@ impl LinuxAgent {
                 t.w_max_segments = c.last_max_cwnd as f64;
                 if c.epoch_start != 0 {
                     t.epoch_start_s = c.epoch_start as f64 / HZ as f64;
+                    // bic_K is in units of 2^-BICTCP_HZ s (tcp_cubic.c bictcp_update).
+                    t.k_s = c.bic_k as f64 / (1u32 << BICTCP_HZ) as f64;
                 }
             }
-            LinuxCa::Vegas(v) if v.base_rtt_us != 0x7fff_ffff && v.base_rtt_us != 0 => {
-                t.base_rtt_s = v.base_rtt_us as f64 * 1e-6;
+            LinuxCa::Vegas(v) => {
+                if v.base_rtt_us != 0x7fff_ffff && v.base_rtt_us != 0 {
+                    t.base_rtt_s = v.base_rtt_us as f64 * 1e-6;
+                }
+                if let Some(d) = v.last_diff {
+                    // The module's unsigned diff, read as signed, unscaled.
+                    t.vegas_diff_segments = (d as i32) as f64 / (1u32 << V_PARAM_SHIFT) as f64;
+                }
             }
             _ => {}
         }
