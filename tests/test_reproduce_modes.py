@@ -161,3 +161,20 @@ def test_committed_full_mode_record_is_well_formed(name: str) -> None:
     assert check_record(rec) == []
     # a committed record is of the paper's own claims (every full-mode claim id)
     assert rec.run["paper"] == name
+
+
+def test_an_incomplete_record_shows_its_estimated_cost(tmp_path: Path) -> None:
+    """A run.json without claims.csv (the full mode stopped, its cost measured) is no
+    verdict source, but the records table shows its estimate instead of 'no record'."""
+    d = tmp_path / "r" / "toy" / "full_mode"
+    d.mkdir(parents=True)
+    (d / "run.json").write_text(json.dumps({"paper": "toy", "commit": "a" * 40,
+                                            "complete": False, "when": "today",
+                                            "extrapolated": {"cpu_h": 2.5}}))
+    assert load_record("toy", tmp_path / "r") is None
+    row = records_table(["toy"], root=tmp_path / "r").iloc[0]
+    assert row["complete"] == "no" and row["CPU time"] == "≈ 2.50 h (estimate)"
+    assert row["reproduces"] == ""
+    (d / "run.json").write_text(json.dumps({"paper": "toy", "complete": False}))
+    assert records_table(["toy"], root=tmp_path / "r").iloc[0]["full-mode wall time"] \
+        == "no full-mode record"

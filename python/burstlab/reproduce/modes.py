@@ -249,6 +249,23 @@ def duration(seconds: float) -> str:
     return f"{seconds / 60:.1f} min" if seconds < 3600 else f"{seconds / 3600:.2f} h"
 
 
+def cost_estimate(paper: str, root: Path | None = None) -> tuple[float, str, str] | None:
+    """An incomplete record's estimated full-mode CPU seconds (``run.json`` without
+    ``claims.csv``: ``extrapolated_total_cpu_s``, or ``extrapolated.cpu_h``), with its
+    commit and date; None when there is no such estimate."""
+    r = (root or records_root()) / paper / RECORD_DIR / "run.json"
+    if not r.is_file():
+        return None
+    run = json.loads(r.read_text(encoding="utf-8"))
+    cpu = run.get("extrapolated_total_cpu_s")
+    if cpu is None and isinstance(run.get("extrapolated"), Mapping):
+        h = run["extrapolated"].get("cpu_h")
+        cpu = None if h is None else 3600.0 * float(h)
+    if cpu is None:
+        return None
+    return float(cpu), str(run.get("commit", ""))[:10], str(run.get("when", ""))
+
+
 def records_table(names: Sequence[str] | None = None, root: Path | None = None
                   ) -> pd.DataFrame:
     """One row per paper: full-mode wall and CPU time, commit, date, complete, and
@@ -260,6 +277,13 @@ def records_table(names: Sequence[str] | None = None, root: Path | None = None
     for name in names or paper_names():
         rec = load_record(name, root)
         if rec is None:
+            est = cost_estimate(name, root)
+            if est is not None:  # an incomplete record: its measured cost, no verdicts
+                rows.append({"paper": name, "full-mode wall time": "not run to the end",
+                             "CPU time": f"≈ {duration(est[0])} (estimate)",
+                             "commit": est[1], "when (UTC)": est[2], "complete": "no",
+                             **{v: "" for v in VERDICTS}})
+                continue
             rows.append({"paper": name, "full-mode wall time": NO_RECORD, "CPU time": "",
                          "commit": "", "when (UTC)": "", "complete": "",
                          **{v: "" for v in VERDICTS}})
