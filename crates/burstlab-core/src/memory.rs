@@ -261,6 +261,7 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
                 }
             }
             ResolvedFlowKind::Cbr { rate, packet_size }
+            | ResolvedFlowKind::Poisson { rate, packet_size }
             | ResolvedFlowKind::OnOff {
                 rate, packet_size, ..
             } => {
@@ -346,6 +347,7 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
             match &f.kind {
                 ResolvedFlowKind::Tcp { cfg, .. } => tcp_window_pkts += cfg.wm as u64,
                 ResolvedFlowKind::Cbr { rate, packet_size }
+                | ResolvedFlowKind::Poisson { rate, packet_size }
                 | ResolvedFlowKind::OnOff {
                     rate, packet_size, ..
                 } => {

@@ -321,6 +321,11 @@ pub enum FlowType {
     Cbr,
     /// UDP with exponentially distributed on and off periods; sends at `rate` while on.
     Onoff,
+    /// UDP with Poisson packet arrivals (exponential gaps) and exponentially distributed
+    /// packet sizes of mean `packet_size`, at mean `rate`: with one packet per burst,
+    /// Poisson bursts of exponential length (the Erlang B set-up,
+    /// docs/topics/contention.md).
+    Poisson,
 }
 
 /// One `[[flow]]`. A flat record (rather than an internally tagged enum) so that errors
@@ -493,6 +498,7 @@ impl FlowSpec {
             FlowType::Tcp => udp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
             FlowType::Cbr => tcp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
             FlowType::Onoff => tcp_only.iter().find(|x| x.1),
+            FlowType::Poisson => tcp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
         };
         bad.map(|x| x.0)
     }
@@ -865,6 +871,10 @@ pub enum Segmentation {
     /// Head-dropping: the contending burst loses its head up to the end of the
     /// reservation it overlaps (the earlier, scheduled burst is untouched).
     Head,
+    /// Tail-dropping: the scheduled burst whose reservation the contending burst's
+    /// head falls into loses its tail from that instant; the contending burst passes
+    /// whole.
+    Tail,
 }
 
 /// Where a pool of wavelength converters sits.
@@ -897,8 +907,9 @@ pub struct ContentionSpec {
     /// Pools per `node` or per output `fibre`.
     #[serde(default)]
     pub converter_scope: Option<ConverterScope>,
-    /// Burst segmentation: on contention, drop only the head of the contending burst
-    /// that overlaps the scheduled one (`head`), delivering the rest.
+    /// Burst segmentation: on contention, drop only the overlapping segment, the head of
+    /// the contending burst (`head`) or the tail of the scheduled one (`tail`),
+    /// delivering the rest.
     #[serde(default)]
     pub segmentation: Option<Segmentation>,
     /// Adds the `obs_channels` table: per fibre and wavelength, bursts scheduled, busy
@@ -930,7 +941,7 @@ impl ContentionSpec {
         if self.segmentation.is_some() && all_jit {
             return Err(e(
                 "obs.contention.segmentation",
-                "needs JET signalling somewhere (JIT reserves from BCP processing, so no head can be cut)",
+                "needs JET signalling somewhere (JIT reserves from BCP processing, so no segment can be cut)",
             ));
         }
         let f = |s: &str| format!("obs.contention.{s}");
@@ -1362,6 +1373,11 @@ pub enum ResolvedFlowKind {
         packet_size: u32,
         mean_on: SimTime,
         mean_off: SimTime,
+    },
+    /// Mean `rate`, exponential gaps, exponential sizes of mean `packet_size`.
+    Poisson {
+        rate: BitRate,
+        packet_size: u32,
     },
 }
 
@@ -1838,7 +1854,7 @@ impl ScenarioSpec {
                     segments: f.segments,
                     drop_segments: drop_ranges(f, &fld)?,
                 },
-                FlowType::Cbr | FlowType::Onoff => {
+                FlowType::Cbr | FlowType::Onoff | FlowType::Poisson => {
                     let rate = f
                         .rate
                         .ok_or_else(|| e(fld("rate"), "required for a UDP flow"))?
@@ -1858,6 +1874,8 @@ impl ScenarioSpec {
                     }
                     if f.kind == FlowType::Cbr {
                         ResolvedFlowKind::Cbr { rate, packet_size }
+                    } else if f.kind == FlowType::Poisson {
+                        ResolvedFlowKind::Poisson { rate, packet_size }
                     } else {
                         let mean_on = f
                             .mean_on

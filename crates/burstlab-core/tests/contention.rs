@@ -332,6 +332,15 @@ fn head_dropping_loses_only_the_overlapping_packets() {
         .find(|c| c.from == "C1" && c.to == "E2")
         .unwrap();
     assert_eq!((out.bursts_scheduled, out.bursts_segmented), (2, 1));
+    let qb = queue_of(&r, 1);
+    let row = r.bursts.iter().find(|b| b.queue == qb).unwrap();
+    assert_eq!((row.pkts_lost_head_cut, row.pkts_lost_tail_cut), (1, 0));
+    let link = r
+        .obs_links
+        .iter()
+        .find(|l| l.from == "C1" && l.to == "E2")
+        .unwrap();
+    assert_eq!((link.bursts_head_cut, link.bursts_tail_cut), (1, 0));
     // Reserved: A's 0.8 µs and B's kept [0.8, 4.1) µs.
     assert_eq!(out.busy_s, 0.8e-6 + 3.3e-6);
     // JIT everywhere cannot cut a head: an error naming the field.
@@ -417,5 +426,145 @@ fn segmentation_loses_the_overlap_only() {
     eprintln!(
         "burst loss without segmentation {burst_loss:.4}, packet loss with it {pkt_loss:.4}; \
          {n_cut} cuts, {bytes_cut} B, {cut_pkts} packets cut, {in_lost_bursts} in bursts lost whole"
+    );
+}
+
+/// Tail-dropping segmentation: A (five 1000 B packets, 4 µs) holds C1 → E2 when B (one
+/// 1000 B packet, 0.8 µs) arrives 2.05 µs later. Without segmentation B is lost whole;
+/// with `segmentation = "tail"` B passes whole and on time, and A keeps the bytes sent
+/// before B's head, ⌊2.05 µs × 10 Gb/s / 8⌋ = 2562: its first two packets (ending at
+/// byte 2000) arrive, the three that end after byte 2562 are lost, and A's delivery is
+/// its kept tail's arrival, 4 µs − 2.0496 µs earlier than alone.
+#[test]
+fn tail_dropping_cuts_the_scheduled_burst() {
+    let mk = |obs: &str| {
+        star(&["0s", "2050ns"], 1, obs).replace(
+            "src = \"s0\"\ndst = \"d\"\nrate = \"8Mb/s\"",
+            "src = \"s0\"\ndst = \"d\"\nrate = \"80Mb/s\"",
+        )
+    };
+    let a_alone = run(&star(&["0s"], 1, "").replace("8Mb/s", "80Mb/s"));
+    assert_eq!(a_alone.flows[0].segments_received, 5);
+    let a_at = fate(&a_alone, 0).0.unwrap();
+    let b_at = fate(&run(&star(&["2050ns"], 1, "")), 0).0.unwrap();
+    let r = run(&mk(""));
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+    for spelling in ["tail", "head"] {
+        let r = run(&mk(&format!(
+            "[obs.contention]\nsegmentation = \"{spelling}\"\nper_wavelength = true\n"
+        )));
+        let out = r
+            .obs_channels
+            .iter()
+            .find(|c| c.from == "C1" && c.to == "E2")
+            .unwrap();
+        let link = r
+            .obs_links
+            .iter()
+            .find(|l| l.from == "C1" && l.to == "E2")
+            .unwrap();
+        let (qa, qb) = (queue_of(&r, 0), queue_of(&r, 1));
+        let row = |q: u32| r.bursts.iter().find(|b| b.queue == q).unwrap();
+        if spelling == "tail" {
+            assert_eq!(r.flows[0].segments_received, 2, "A keeps two packets");
+            assert_eq!(r.flows[1].segments_received, 1, "B passes whole");
+            assert_eq!(fate(&r, qb).0, Some(b_at), "B on time");
+            // 2562 B kept: 2.0496 µs at 10 Gb/s instead of 4 µs.
+            assert_eq!(
+                fate(&r, qa).0,
+                Some(a_at - SimTime::from_ns(4000) + SimTime::from_ps(2_049_600))
+            );
+            assert_eq!((out.bursts_tail_cut, out.bursts_segmented), (1, 0));
+            // The cut [2.05, 4) µs: 1.95 µs = 2437.5 B, rounded up.
+            assert_eq!(out.tail_bytes_cut, 2438);
+            assert_eq!((link.bursts_tail_cut, link.bursts_head_cut), (1, 0));
+            assert_eq!(
+                (row(qa).pkts_lost_tail_cut, row(qa).pkts_lost_head_cut),
+                (3, 0)
+            );
+            assert_eq!(row(qa).bursts_lost + row(qb).bursts_lost, 0);
+            // Reserved: A's [0, 2.05) µs and B's 0.8 µs.
+            assert_eq!(out.busy_s, 2.05e-6 + 0.8e-6);
+        } else {
+            // Head-dropping instead: B lies inside A's passage, no tail of it is free,
+            // so B is lost whole and A is untouched.
+            assert_eq!(r.flows[0].segments_received, 5);
+            assert_eq!(fate(&r, qb), (None, Some(BurstLoss::Contention)));
+            assert_eq!((link.bursts_head_cut, link.bursts_tail_cut), (0, 0));
+        }
+    }
+    // JIT everywhere cannot cut a segment: an error naming the field.
+    let err = run_toml(
+        &mk("signalling = \"jit\"\n[obs.contention]\nsegmentation = \"tail\"\n"),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("obs.contention.segmentation"), "{err}");
+}
+
+/// Tail-dropping under random contention (the traffic of the test above): every packet
+/// lost is in a burst lost whole or ends within a cut tail, a cut of `c` bytes loses
+/// between ⌊c / 1000⌋ and ⌈c / 1000⌉ + 1 packets, the burst table counts exactly the
+/// packets lost to cuts, and packet loss falls below the burst loss without
+/// segmentation (the same traffic: UDP does not react to loss).
+#[test]
+fn tail_dropping_loses_the_overlap_only() {
+    let mk = |seg: &str| {
+        let mut s = star(
+            &["0s", "0s"],
+            1,
+            &format!("[obs.contention]\n{seg}per_wavelength = true\n"),
+        );
+        s = s.replace("duration = \"50ms\"", "duration = \"4s\"\nseed = 3");
+        s = s.replace("tb = \"1ms\"", "tb = \"100us\"");
+        let i = s.find("[[flow]]").unwrap();
+        s.truncate(i);
+        for k in 0..2 {
+            s += &format!("[[flow]]\ntype = \"onoff\"\nsrc = \"s{k}\"\ndst = \"d\"\nrate = \"400Mb/s\"\npacket_size = 1000\nmean_on = \"5ms\"\nmean_off = \"20ms\"\n");
+        }
+        run(&s)
+    };
+    let sent = |r: &RunResult| r.bursts.iter().map(|b| b.pkts_in).sum::<u64>();
+    let recv = |r: &RunResult| r.flows.iter().map(|f| f.segments_received).sum::<u64>();
+    let whole = mk("");
+    let burst_loss = whole.bursts.iter().map(|b| b.bursts_lost).sum::<u64>() as f64
+        / whole.bursts.iter().map(|b| b.bursts_sent).sum::<u64>() as f64;
+    let seg = mk("segmentation = \"tail\"\n");
+    assert_eq!(sent(&seg), sent(&whole));
+    let out = seg
+        .obs_channels
+        .iter()
+        .find(|c| c.from == "C1" && c.to == "E2")
+        .unwrap();
+    let (n_cut, bytes_cut) = (out.bursts_tail_cut, out.tail_bytes_cut);
+    assert!(n_cut > 20, "{n_cut}");
+    let lost = sent(&seg) - recv(&seg);
+    let in_lost_bursts: u64 = seg
+        .burst_trace
+        .iter()
+        .filter(|b| b.event == BurstEvent::Lost)
+        .map(|b| b.pkts as u64)
+        .sum();
+    let cut_pkts = lost - in_lost_bursts;
+    let counted: u64 = seg.bursts.iter().map(|b| b.pkts_lost_tail_cut).sum();
+    assert_eq!(counted, cut_pkts, "the burst table names every packet cut");
+    assert!(
+        bytes_cut / 1000 <= cut_pkts && cut_pkts <= bytes_cut.div_ceil(1000) + n_cut,
+        "{cut_pkts} packets lost to {n_cut} cuts of {bytes_cut} bytes"
+    );
+    let pkt_loss = lost as f64 / sent(&seg) as f64;
+    assert!(
+        pkt_loss < burst_loss,
+        "packet loss {pkt_loss} vs burst loss {burst_loss}"
+    );
+    eprintln!(
+        "burst loss without segmentation {burst_loss:.4}, packet loss with tail-dropping \
+         {pkt_loss:.4}; {n_cut} cuts, {bytes_cut} B, {cut_pkts} packets cut, \
+         {in_lost_bursts} in bursts lost whole"
     );
 }

@@ -1193,6 +1193,7 @@ impl World {
         bu.route.bytes = formed.bytes;
         bu.route.has_data = formed.has_data;
         bu.route.offset = formed.offset;
+        bu.route.slot = b;
         bu.formed = now;
         bu.tries = 0;
         self.burst_trace(now, b, BurstEvent::Formed, None, None);
@@ -1228,6 +1229,16 @@ impl World {
             }
         }
         let step = core.bcp(now, &mut self.bursts[b as usize].route);
+        // Tail-dropping segmentation: this burst's reservation cut the tail of another.
+        let cuts = core.tail_cuts();
+        if !cuts.is_empty() {
+            for c in cuts.drain(..) {
+                let r = &mut self.bursts[c.slot as usize].route;
+                if r.serial == c.serial {
+                    r.keep = r.keep.min(c.keep);
+                }
+            }
+        }
         self.after_step(now, b, step);
     }
 
@@ -1274,13 +1285,22 @@ impl World {
         }
         // Segmentation (obs.contention.segmentation, docs/topics/contention.md): the
         // packets that start within the bytes cut from the head are lost.
+        // With a tail cut, the packets that end after the bytes kept are lost.
         let cut = self.bursts[b as usize].route.cut_bytes;
+        let keep = self.bursts[b as usize].route.keep;
         let mut at = 0u64;
+        let (mut lost_head, mut lost_tail) = (0u64, 0u64);
         for (i, &id) in list.iter().enumerate() {
-            if cut > 0 {
+            if cut > 0 || keep != u64::MAX {
                 let start = at;
                 at += u64::from(self.pkts.hdr(id).bytes);
                 if start < cut {
+                    lost_head += 1;
+                    self.drop_packet(now, id);
+                    continue;
+                }
+                if at > keep {
+                    lost_tail += 1;
                     self.drop_packet(now, id);
                     continue;
                 }
@@ -1297,6 +1317,9 @@ impl World {
                 self.hook(egress, id);
             }
             self.node_receive(now, id);
+        }
+        if lost_head + lost_tail > 0 {
+            self.edges.pkts_cut(qi, lost_head, lost_tail);
         }
         list.clear();
         self.bursts[b as usize].pkts = list;
