@@ -735,6 +735,11 @@ pub struct ClassSpec {
     /// (hybrid §II: the offset depends on the path's switching technology).
     #[serde(default)]
     pub offset: Option<Dur>,
+    /// Priority of this class's bursts (default 0; higher wins): with
+    /// `obs.contention.preemption` a burst may take the reservation of a burst of a
+    /// lower priority.
+    #[serde(default)]
+    pub priority: Option<u32>,
 }
 
 /// The `[obs]` section. Every field has a default.
@@ -877,6 +882,20 @@ pub enum Segmentation {
     Tail,
 }
 
+/// What a higher-priority burst may take from a lower-priority one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Preemption {
+    /// Never (default).
+    #[default]
+    None,
+    /// The lower-priority burst's reservation, whole: that burst is lost.
+    Full,
+    /// Only the lower-priority burst's tail from the contending burst's arrival (the
+    /// whole reservation if it starts later).
+    Segment,
+}
+
 /// Where a pool of wavelength converters sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -912,6 +931,10 @@ pub struct ContentionSpec {
     /// delivering the rest.
     #[serde(default)]
     pub segmentation: Option<Segmentation>,
+    /// Priority preemption: after every other mechanism, a burst may take the one
+    /// reservation it overlaps if that burst's class has a lower `priority`.
+    #[serde(default)]
+    pub preemption: Option<Preemption>,
     /// Adds the `obs_channels` table: per fibre and wavelength, bursts scheduled, busy
     /// time, bursts lost waiting for it, FDL and converter use.
     #[serde(default)]
@@ -927,6 +950,7 @@ pub struct ResolvedContention {
     pub converters: u32,
     pub converter_scope: ConverterScope,
     pub segmentation: Option<Segmentation>,
+    pub preemption: Preemption,
     pub per_wavelength: bool,
 }
 
@@ -938,6 +962,12 @@ impl ContentionSpec {
         any_continuity: bool,
         all_jit: bool,
     ) -> Result<ResolvedContention, ScenarioError> {
+        if self.preemption == Some(Preemption::Segment) && all_jit {
+            return Err(e(
+                "obs.contention.preemption",
+                "\"segment\" needs JET signalling somewhere (JIT reserves from BCP processing, so no segment can be cut)",
+            ));
+        }
         if self.segmentation.is_some() && all_jit {
             return Err(e(
                 "obs.contention.segmentation",
@@ -995,6 +1025,7 @@ impl ContentionSpec {
             converters,
             converter_scope: self.converter_scope.unwrap_or_default(),
             segmentation: self.segmentation,
+            preemption: self.preemption.unwrap_or_default(),
             per_wavelength: self.per_wavelength,
         })
     }
@@ -1282,6 +1313,8 @@ pub struct ResolvedClass {
     pub fabric: Option<String>,
     /// Fixed offset of this class (wins over `ResolvedObs::offset`).
     pub offset: Option<SimTime>,
+    /// `obs.class[i].priority` (0 if unset).
+    pub priority: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -1761,6 +1794,15 @@ impl ScenarioSpec {
                     fabrics.iter().any(|f| !f.conversion),
                     fabrics.iter().all(|f| f.signalling == Signalling::Jit),
                 )?;
+                let prio = |c: &ResolvedClass| c.priority;
+                if o.contention.preemption != Preemption::None
+                    && o.classes.iter().map(prio).min() == o.classes.iter().map(prio).max()
+                {
+                    return Err(e(
+                        "obs.contention.preemption",
+                        "has no effect: every burst has the same priority (set obs.class[i].priority on two classes differently)",
+                    ));
+                }
             }
             Some(o)
         };
@@ -2043,6 +2085,7 @@ impl ScenarioSpec {
                 extra_offset: c.extra_offset.map_or(SimTime::ZERO, |d| d.0),
                 fabric: c.fabric.clone(),
                 offset: c.offset.map(|d| d.0),
+                priority: c.priority.unwrap_or(0),
             });
         }
         Ok(ResolvedObs {

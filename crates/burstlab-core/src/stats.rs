@@ -182,16 +182,20 @@ pub enum BurstLoss {
     /// Its burst control packet was lost on a fibre (`obs.control.loss`): the next
     /// node never reserved a wavelength for it.
     Control,
+    /// Its reservation was taken by a burst of a higher-priority class
+    /// (`obs.contention.preemption`).
+    Preempted,
 }
 
 impl BurstLoss {
-    pub const ALL: [BurstLoss; 6] = [
+    pub const ALL: [BurstLoss; 7] = [
         BurstLoss::Contention,
         BurstLoss::NoWavelength,
         BurstLoss::OffsetTooShort,
         BurstLoss::Random,
         BurstLoss::Injected,
         BurstLoss::Control,
+        BurstLoss::Preempted,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -201,6 +205,7 @@ impl BurstLoss {
             BurstLoss::Random => "random",
             BurstLoss::Injected => "injected",
             BurstLoss::Control => "control_lost",
+            BurstLoss::Preempted => "preempted",
         }
     }
 }
@@ -270,6 +275,8 @@ pub struct BurstRow {
     pub lost_injected: u64,
     /// Lost with their control packet (`obs.control.loss`).
     pub lost_control: u64,
+    /// Lost to a higher-priority burst (`obs.contention.preemption`).
+    pub lost_preempted: u64,
     /// Packets of delivered bursts lost to segmentation: in a head cut from the burst
     /// (`segmentation = "head"`) or in a tail cut from it (`"tail"`).
     pub pkts_lost_head_cut: u64,
@@ -352,6 +359,9 @@ pub struct ObsLinkRow {
     pub lost_random: u64,
     /// Bursts whose control packet was lost on this fibre (`obs.control.loss`).
     pub lost_control: u64,
+    /// Bursts whose reservation on this fibre a higher-priority burst took
+    /// (`obs.contention.preemption`).
+    pub lost_preempted: u64,
     /// Segmentation (`obs.contention.segmentation`): bursts scheduled here with their
     /// head cut (`head`), and scheduled bursts whose tail a contending burst cut here
     /// (`tail`). Neither counts as a loss: their other packets are delivered.

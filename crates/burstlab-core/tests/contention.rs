@@ -568,3 +568,92 @@ fn tail_dropping_loses_the_overlap_only() {
          {in_lost_bursts} in bursts lost whole"
     );
 }
+
+/// Priority preemption: A (class 0, five 1000 B packets, 4 µs) holds C1 → E2 when B
+/// (class 1, one packet, 0.8 µs) arrives 2.05 µs later. With B's class of the higher
+/// priority, `full` preemption loses A whole (`preempted`, charged to C1 → E2) and
+/// delivers B on time; `segment` cuts A's tail from B's arrival (A keeps 2562 B, its
+/// first two packets); with the priorities reversed B is lost as without preemption.
+#[test]
+fn a_higher_priority_burst_preempts_a_reservation() {
+    let mk = |prio: (u32, u32), mode: &str| {
+        let obs = format!(
+            "classifier = \"per_flow\"\n[[obs.class]]\nname = \"low\"\npriority = {}\n\
+             [[obs.class]]\nname = \"high\"\npriority = {}\n\
+             [obs.contention]\npreemption = \"{mode}\"\nper_wavelength = true\n",
+            prio.0, prio.1
+        );
+        star(&["0s", "2050ns"], 1, &obs)
+            .replace(
+                "src = \"s0\"\ndst = \"d\"\nrate = \"8Mb/s\"",
+                "src = \"s0\"\ndst = \"d\"\nrate = \"80Mb/s\"",
+            )
+            .replace(
+                "src = \"s1\"\ndst = \"d\"\n",
+                "src = \"s1\"\ndst = \"d\"\nclass = 1\n",
+            )
+    };
+    let b_at = fate(&run(&star(&["2050ns"], 1, "")), 0).0.unwrap();
+    let link = |r: &RunResult| {
+        r.obs_links
+            .iter()
+            .find(|l| l.from == "C1" && l.to == "E2")
+            .unwrap()
+            .clone()
+    };
+    // Full preemption: A lost at C1, B on time.
+    let r = run(&mk((0, 1), "full"));
+    let (qa, qb) = (queue_of(&r, 0), queue_of(&r, 1));
+    assert_eq!(fate(&r, qa), (None, Some(BurstLoss::Preempted)));
+    assert_eq!(fate(&r, qb).0, Some(b_at));
+    assert_eq!(
+        (r.flows[0].segments_received, r.flows[1].segments_received),
+        (0, 1)
+    );
+    let l = link(&r);
+    assert_eq!((l.lost_preempted, l.bursts_scheduled), (1, 2));
+    let row = r.bursts.iter().find(|b| b.queue == qa).unwrap();
+    assert_eq!((row.lost_preempted, row.bursts_lost), (1, 1));
+    let lost = r
+        .burst_trace
+        .iter()
+        .find(|b| b.queue == qa && b.event == BurstEvent::Lost)
+        .unwrap();
+    assert_eq!(lost.reason, Some(BurstLoss::Preempted));
+    // Only B's 0.8 µs stays reserved on C1 → E2.
+    let ch = r
+        .obs_channels
+        .iter()
+        .find(|c| c.from == "C1" && c.to == "E2")
+        .unwrap();
+    assert_eq!(ch.busy_s, 0.8e-6);
+    // Segment preemption: A keeps its first two packets.
+    let r = run(&mk((0, 1), "segment"));
+    let (qa, qb) = (queue_of(&r, 0), queue_of(&r, 1));
+    assert_eq!(fate(&r, qb).0, Some(b_at));
+    assert_eq!(
+        (r.flows[0].segments_received, r.flows[1].segments_received),
+        (2, 1)
+    );
+    let row = r.bursts.iter().find(|b| b.queue == qa).unwrap();
+    assert_eq!((row.pkts_lost_tail_cut, row.bursts_lost), (3, 0));
+    assert_eq!((link(&r).bursts_tail_cut, link(&r).lost_preempted), (1, 0));
+    // Priorities reversed: B cannot preempt A.
+    let r = run(&mk((1, 0), "full"));
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+    assert_eq!(r.flows[0].segments_received, 5);
+    // One priority everywhere: the setting is an error naming the field.
+    let err = run_toml(&mk((1, 1), "full"), None, None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("obs.contention.preemption"), "{err}");
+    // "none" is accepted and changes nothing.
+    let r = run(&mk((1, 1), "none"));
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+}

@@ -351,6 +351,24 @@ impl ChannelSet {
         }
     }
 
+    /// Removes channel `c`'s stored reservation that starts at `start` (preemption).
+    /// Panics if there is none.
+    pub fn remove(&mut self, c: usize, start: SimTime) {
+        let ch = &mut self.channels[c];
+        let i = ch.res.partition_point(|x| x.start < start);
+        assert!(
+            ch.res.get(i).is_some_and(|x| x.start == start),
+            "no reservation of channel {c} starts at {start:?}"
+        );
+        ch.res.remove(i);
+        self.horizon[c] = ch.res.back().map_or(ch.floor, |x| x.end.max(ch.floor));
+        #[cfg(debug_assertions)]
+        {
+            self.shadow.remove(c, start);
+            self.check();
+        }
+    }
+
     fn insert(&mut self, c: usize, r: Reservation) {
         let ch = &mut self.channels[c];
         let i = ch.res.partition_point(|x| x.start < r.start);
@@ -516,6 +534,10 @@ pub mod reference {
                 .find(|r| r.start == start)
                 .expect("a reservation starts there");
             r.end = end;
+        }
+
+        pub fn remove(&mut self, c: usize, start: SimTime) {
+            self.res[c].retain(|r| r.start != start);
         }
 
         pub fn release_before(&mut self, t: SimTime) {

@@ -37,7 +37,7 @@
 
 use crate::obs::{ChannelSet, SchedulerKind};
 use crate::rng::RngStream;
-use crate::scenario::{ConverterScope, FdlCapacity, ResolvedContention, Segmentation};
+use crate::scenario::{ConverterScope, FdlCapacity, Preemption, ResolvedContention, Segmentation};
 use crate::stats::{BurstLoss, LossCounts, ObsChannelRow, ObsLinkRow};
 use crate::units::{BitRate, SimTime};
 use std::collections::VecDeque;
@@ -113,8 +113,8 @@ struct Fibre {
     parallel: Vec<u32>,
     c: FibreCounters,
     ch: Vec<ChannelCounters>,
-    /// Tail-dropping segmentation only: per channel, who holds each stored reservation
-    /// (sorted by start, as the channel set's own list).
+    /// Tail-dropping segmentation and preemption only: per channel, who holds each
+    /// stored reservation (sorted by start, as the channel set's own list).
     owners: Vec<VecDeque<Owned>>,
 }
 
@@ -129,15 +129,19 @@ struct Owned {
     origin: SimTime,
     slot: u32,
     serial: u64,
+    priority: u32,
 }
 
-/// A tail cut the world applies to the burst in `slot` if it is still `serial`: it
-/// keeps its first `keep` bytes.
+/// What the world applies to the burst in `slot` if it is still `serial`: it keeps
+/// its first `keep` bytes (a tail cut), or, with `lost`, it was preempted on fibre
+/// `fibre` and is lost at its next event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TailCut {
     pub slot: u32,
     pub serial: u64,
     pub keep: u64,
+    pub lost: bool,
+    pub fibre: u32,
 }
 
 /// How a reservation was obtained.
@@ -152,6 +156,8 @@ enum Via {
     Segment(u64),
     /// After cutting the tail of the burst holding the overlapping reservation.
     TailCut,
+    /// After taking a lower-priority burst's reservation (whole or its tail).
+    Preempt,
 }
 
 /// Contention resolution state (`[obs.contention]`, docs/topics/contention.md).
@@ -180,6 +186,8 @@ struct Contention {
     seg_head: bool,
     /// Tail-dropping segmentation: cut the scheduled burst's tail instead.
     seg_tail: bool,
+    /// Priority preemption (`obs.contention.preemption`).
+    preempt: Preemption,
     per_wavelength: bool,
     /// Tail cuts made by the last step, for the world to apply (pre-sized).
     cuts: Vec<TailCut>,
@@ -213,6 +221,10 @@ pub struct BurstRoute {
     /// of its current departure (set by the core), naming it in a [`TailCut`].
     pub slot: u32,
     pub serial: u64,
+    /// Priority of the burst's class (`obs.class[i].priority`, set by the world).
+    pub priority: u32,
+    /// Set (to the fibre) when a higher-priority burst took this burst's reservation.
+    pub preempted: Option<u32>,
 }
 
 impl BurstRoute {
@@ -319,11 +331,12 @@ impl Core {
                 .collect(),
             seg_head: c.segmentation == Some(Segmentation::Head),
             seg_tail: c.segmentation == Some(Segmentation::Tail),
+            preempt: c.preemption,
             per_wavelength: c.per_wavelength,
             cuts: Vec::with_capacity(16),
             next_serial: 0,
         };
-        if self.cont.seg_tail {
+        if self.cont.seg_tail || self.cont.preempt != Preemption::None {
             for f in &mut self.fibres {
                 f.owners = (0..f.cs.k()).map(|_| VecDeque::with_capacity(16)).collect();
             }
@@ -397,7 +410,12 @@ impl Core {
             }
         }
         let cont = &self.cont;
-        if i > 0 && (!cont.fdl.is_empty() || cont.converters > 0 || cont.seg_head || cont.seg_tail)
+        if i > 0
+            && (!cont.fdl.is_empty()
+                || cont.converters > 0
+                || cont.seg_head
+                || cont.seg_tail
+                || cont.preempt != Preemption::None)
         {
             for k in 0..=n_alt {
                 let fi = nth(self, k);
@@ -558,6 +576,8 @@ impl Core {
                         slot: o.slot,
                         serial: o.serial,
                         keep: keep as u64,
+                        lost: false,
+                        fibre: fi,
                     });
                     return Some((c as u32, a, a + len, Via::TailCut));
                 }
@@ -566,7 +586,94 @@ impl Core {
                 f.cs.set_end(c, o.start, o.end);
             }
         }
+        // (5) preemption (after every other attempt): take the one reservation the burst
+        // overlaps from a burst of a lower priority, whole (`full`) or from `a` on
+        // (`segment`, when it started before `a`).
+        if cont.preempt != Preemption::None && !jit {
+            let want = (!free_choice).then_some(r.channel as usize);
+            if let Some((c, i)) = Self::preempt_victim(f, a, a + len, want, r.priority) {
+                let o = f.owners[c][i];
+                let seg = cont.preempt == Preemption::Segment && o.start < a;
+                if seg {
+                    f.cs.set_end(c, o.start, a);
+                } else {
+                    f.cs.remove(c, o.start);
+                }
+                if f.cs.reserve_on(c, a, a + len) {
+                    let rate = f.p.rate;
+                    let cut_from = if seg { a } else { o.start };
+                    let cut_ps = (o.end - cut_from).0 as u128;
+                    let ch = &mut f.ch[c];
+                    ch.reserved_ps = ch.reserved_ps.saturating_sub(cut_ps);
+                    f.c.reserved_ps = f.c.reserved_ps.saturating_sub(cut_ps);
+                    let keep = if seg {
+                        f.owners[c][i].end = a;
+                        ch.tail_cut += 1;
+                        ch.tail_bytes_cut +=
+                            (cut_ps * rate.bps() as u128).div_ceil(8 * 1_000_000_000_000) as u64;
+                        f.c.tail_cuts += 1;
+                        let sent = a.0.saturating_sub(o.origin.0) as u128;
+                        ((sent * rate.bps() as u128) / (8 * 1_000_000_000_000)) as u64
+                    } else {
+                        f.owners[c].remove(i);
+                        f.c.lost[BurstLoss::Preempted] += 1;
+                        0
+                    };
+                    cont.cuts.push(TailCut {
+                        slot: o.slot,
+                        serial: o.serial,
+                        keep,
+                        lost: !seg,
+                        fibre: fi,
+                    });
+                    return Some((c as u32, a, a + len, Via::Preempt));
+                }
+                // Unreachable while the owners table mirrors the channel set.
+                if seg {
+                    f.cs.set_end(c, o.start, o.end);
+                } else {
+                    assert!(f.cs.reserve_on(c, o.start, o.end));
+                }
+            }
+        }
         None
+    }
+
+    /// Preemption: the channel (any, or `want`) on which exactly one stored reservation
+    /// overlaps `[s, e)`, held by a burst of priority below `prio`, such that without
+    /// it the fibre's policy can take `[s, e)` (LAUC-VF: always; FFUC and LAUC: if it is
+    /// the channel's last reservation). The lowest such priority wins, then the lowest
+    /// channel; the channel and the reservation's index in `owners`.
+    fn preempt_victim(
+        f: &Fibre,
+        s: SimTime,
+        e: SimTime,
+        want: Option<usize>,
+        prio: u32,
+    ) -> Option<(usize, usize)> {
+        let voids = f.cs.kind().fills_voids();
+        let range = match want {
+            Some(c) if c < f.cs.k() => c..c + 1,
+            Some(_) => return None,
+            None => 0..f.cs.k(),
+        };
+        let mut best: Option<(usize, usize, u32)> = None;
+        for c in range {
+            let own = &f.owners[c];
+            let i = own.partition_point(|o| o.end <= s);
+            let Some(o) = own.get(i) else { continue };
+            if o.start >= e || o.priority >= prio {
+                continue;
+            }
+            let ok = match own.get(i + 1) {
+                None => true,
+                Some(n) => voids && n.start >= e,
+            };
+            if ok && best.is_none_or(|(_, _, p)| o.priority < p) {
+                best = Some((c, i, o.priority));
+            }
+        }
+        best.map(|(c, i, _)| (c, i))
     }
 
     /// Tail-dropping: the channel (any, or `want`) on which cutting the reservation
@@ -645,13 +752,13 @@ impl Core {
                 r.cut_bytes += cut;
                 f.c.head_cuts += 1;
             }
-            Via::TailCut => {}
+            Via::TailCut | Via::Preempt => {}
         }
         r.path[i] = fi;
         // The burst leaves this node `d` later (fibre delay line); so it arrives later
         // everywhere downstream.
         r.arrive += d;
-        if self.cont.seg_tail {
+        if !f.owners.is_empty() {
             Self::own(f, c, start, end, r);
         }
         if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {
@@ -677,6 +784,7 @@ impl Core {
                 origin: r.arrive,
                 slot: r.slot,
                 serial: r.serial,
+                priority: r.priority,
             },
         );
     }
@@ -705,6 +813,7 @@ impl Core {
         r.channel = 0;
         r.cut_bytes = 0;
         r.keep = u64::MAX;
+        r.preempted = None;
         r.serial = self.cont.next_serial;
         self.cont.next_serial += 1;
         if let Err(s) = self.reserve(now, r, 0) {
@@ -774,6 +883,7 @@ impl Core {
                 lost_offset_too_short: f.c.lost[BurstLoss::OffsetTooShort],
                 lost_random: f.c.lost[BurstLoss::Random],
                 lost_control: f.c.lost[BurstLoss::Control],
+                lost_preempted: f.c.lost[BurstLoss::Preempted],
                 bursts_head_cut: f.c.head_cuts,
                 bursts_tail_cut: f.c.tail_cuts,
                 loss_prob: ratio(f.c.lost.total(), f.c.offered),
@@ -899,9 +1009,9 @@ impl Core {
         r.arrive = t + r.offset;
         r.cut_bytes = 0;
         r.keep = u64::MAX;
+        r.preempted = None;
         r.serial = self.cont.next_serial;
         self.cont.next_serial += 1;
-        let seg_tail = self.cont.seg_tail;
         let loss_all = self.loss.applies_to_all;
         let jit = self.fabrics[self.fibres[fi as usize].p.fabric_a as usize].jit;
         let f = &mut self.fibres[fi as usize];
@@ -915,7 +1025,7 @@ impl Core {
         f.c.bytes += r.bytes;
         f.c.reserved_ps += (end - start).0 as u128;
         r.path[0] = fi;
-        if seg_tail {
+        if !f.owners.is_empty() {
             Self::own(f, c as u32, start, end, r);
         }
         if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {

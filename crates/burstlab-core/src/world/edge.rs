@@ -560,6 +560,11 @@ impl Edges {
         self.queues[qi as usize].spec.egress
     }
 
+    /// The class of queue `qi`'s bursts (`obs.class` index).
+    pub fn class(&self, qi: u32) -> u32 {
+        self.queues[qi as usize].spec.class
+    }
+
     /// Adds a queue; returns its index.
     /// The number of assembly queues (all edges).
     pub fn queue_count(&self) -> usize {
@@ -952,6 +957,7 @@ impl Edges {
                 lost_offset_too_short: s.lost[BurstLoss::OffsetTooShort],
                 lost_random: s.lost[BurstLoss::Random],
                 lost_control: s.lost[BurstLoss::Control],
+                lost_preempted: s.lost[BurstLoss::Preempted],
                 pkts_lost_head_cut: s.cut_head,
                 pkts_lost_tail_cut: s.cut_tail,
                 lost_injected: s.lost[BurstLoss::Injected],
