@@ -657,3 +657,70 @@ fn a_higher_priority_burst_preempts_a_reservation() {
         (None, Some(BurstLoss::Contention))
     );
 }
+
+/// Preemption under random contention (the traffic of the segmentation tests, flow 1 in
+/// the class of priority 1): the high-priority flow loses no more bursts than without
+/// preemption, the low-priority one loses bursts to `preempted`, and every packet lost
+/// is in a burst lost whole or in a cut tail (`segment`). Debug builds check every
+/// removal and cut against the scheduler's reference model.
+#[test]
+fn preemption_under_random_contention() {
+    let mk = |mode: &str| {
+        let obs = format!(
+            "classifier = \"per_flow\"\n[[obs.class]]\npriority = 0\n[[obs.class]]\npriority = 1\n\
+             [obs.contention]\npreemption = \"{mode}\"\n"
+        );
+        let mut s = star(&["0s", "0s"], 1, &obs);
+        s = s.replace("duration = \"50ms\"", "duration = \"4s\"\nseed = 3");
+        s = s.replace("tb = \"1ms\"", "tb = \"100us\"");
+        let i = s.find("[[flow]]").unwrap();
+        s.truncate(i);
+        for k in 0..2 {
+            s += &format!("[[flow]]\ntype = \"onoff\"\nsrc = \"s{k}\"\ndst = \"d\"\nrate = \"400Mb/s\"\npacket_size = 1000\nmean_on = \"5ms\"\nmean_off = \"20ms\"\nclass = {k}\n");
+        }
+        run(&s)
+    };
+    let lost_by = |r: &RunResult, i: usize| {
+        let q = queue_of(r, i);
+        r.bursts.iter().find(|b| b.queue == q).unwrap().clone()
+    };
+    let none = mk("none");
+    for mode in ["full", "segment"] {
+        let r = mk(mode);
+        let (lo, hi) = (lost_by(&r, 0), lost_by(&r, 1));
+        assert!(
+            hi.bursts_lost <= lost_by(&none, 1).bursts_lost,
+            "{mode}: {} > {}",
+            hi.bursts_lost,
+            lost_by(&none, 1).bursts_lost
+        );
+        assert_eq!(hi.lost_preempted, 0, "{mode}");
+        if mode == "full" {
+            assert!(lo.lost_preempted > 10, "{mode}: {}", lo.lost_preempted);
+        } else {
+            assert!(
+                lo.pkts_lost_tail_cut > 10,
+                "{mode}: {}",
+                lo.pkts_lost_tail_cut
+            );
+        }
+        let sent: u64 = r.bursts.iter().map(|b| b.pkts_in).sum();
+        let recv: u64 = r.flows.iter().map(|f| f.segments_received).sum();
+        let whole: u64 = r
+            .burst_trace
+            .iter()
+            .filter(|b| b.event == BurstEvent::Lost)
+            .map(|b| b.pkts as u64)
+            .sum();
+        let cut: u64 = r.bursts.iter().map(|b| b.pkts_lost_tail_cut).sum();
+        assert_eq!(sent - recv, whole + cut, "{mode}");
+        eprintln!(
+            "{mode}: high-priority bursts lost {} (without preemption {}), low-priority \
+             preempted {}, packets in cut tails {}",
+            hi.bursts_lost,
+            lost_by(&none, 1).bursts_lost,
+            lo.lost_preempted,
+            lo.pkts_lost_tail_cut
+        );
+    }
+}
