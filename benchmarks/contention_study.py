@@ -33,6 +33,16 @@ def _contention(**kw: Any) -> Callable[[dict[str, Any]], None]:
     return edit
 
 
+def _priority(s: dict[str, Any], mode: str) -> None:
+    """The TCP flow in a class of priority 1, the UDP source in class 0 of priority 0,
+    and ``preemption = mode``."""
+    s["obs"]["class"] = [{"name": "udp", "priority": 0}, {"name": "tcp", "priority": 1}]
+    for f in s["flow"]:
+        if f["name"] == "tcp":
+            f["class"] = 1
+    s["obs"]["contention"] = {"preemption": mode}
+
+
 #: (row name, edit of the baseline scenario). The baseline has no [obs.contention].
 ROWS: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
     ("none (bufferless, continuity)", lambda s: None),
@@ -44,6 +54,9 @@ ROWS: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
     ("FDLs 100/200/400 us, one burst each", _contention(fdl=["100us", "200us", "400us"])),
     ("1 converter + FDLs (one)", _contention(converters=1, fdl=["10us", "20us", "40us"])),
     ("head-dropping segmentation", _contention(segmentation="head")),
+    ("tail-dropping segmentation", _contention(segmentation="tail")),
+    ("TCP class preempts UDP class (full)", lambda s: _priority(s, "full")),
+    ("TCP class preempts UDP class (segment)", lambda s: _priority(s, "segment")),
     ("full conversion", lambda s: s["obs"].update(conversion=True)),
 ]
 
@@ -72,14 +85,18 @@ def baseline() -> dict[str, Any]:
     return s
 
 
-def run_study(seeds: int = 10, duration: str = "20s") -> list[dict[str, Any]]:
+def run_study(seeds: int = 10, duration: str = "20s",
+              only: list[int] | None = None) -> list[dict[str, Any]]:
     """One dict per row: goodput (segments/s) mean and 95 % half-width, loss, and the
-    paired difference to the first row."""
+    paired difference to the first row. ``only``: the row numbers to run (the
+    baseline, row 0, always runs)."""
     import burstlab
 
     base = baseline()
     per_row: list[tuple[str, list[float], list[float], list[float]]] = []
-    for name, edit in ROWS:
+    for i, (name, edit) in enumerate(ROWS):
+        if only is not None and i != 0 and i not in only:
+            continue
         spec = copy.deepcopy(base)
         spec["sim"]["duration"] = duration
         edit(spec)
@@ -112,8 +129,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--duration", default="20s")
+    ap.add_argument("--rows", default="",
+                    help="comma-separated row numbers (0 = baseline, always run) to run only "
+                         "those; every row is deterministic, so a subset gives the same "
+                         "numbers as the full table")
     a = ap.parse_args()
-    rows = run_study(a.seeds, a.duration)
+    rows = run_study(a.seeds, a.duration,
+                     [int(x) for x in a.rows.split(",") if x.strip()] or None)
     print("| mechanism | TCP goodput (seg/s) | gain vs none (seg/s) | TCP data bursts lost"
           " whole | TCP loss events (TD + TO) per s |\n|---|---|---|---|---|")
     for r in rows:

@@ -209,6 +209,7 @@ pub fn estimate(r: &Resolved) -> EventEstimate {
                     }
                 }
                 ResolvedFlowKind::Cbr { rate, packet_size }
+                | ResolvedFlowKind::Poisson { rate, packet_size }
                 | ResolvedFlowKind::OnOff {
                     rate, packet_size, ..
                 } => {

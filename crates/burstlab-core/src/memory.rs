@@ -268,6 +268,7 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
                 }
             }
             ResolvedFlowKind::Cbr { rate, packet_size }
+            | ResolvedFlowKind::Poisson { rate, packet_size }
             | ResolvedFlowKind::OnOff {
                 rate, packet_size, ..
             } => {
@@ -361,6 +362,7 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
             match &f.kind {
                 ResolvedFlowKind::Tcp { cfg, .. } => tcp_window_pkts += cfg.wm as u64,
                 ResolvedFlowKind::Cbr { rate, packet_size }
+                | ResolvedFlowKind::Poisson { rate, packet_size }
                 | ResolvedFlowKind::OnOff {
                     rate, packet_size, ..
                 } => {

@@ -326,6 +326,11 @@ pub enum FlowType {
     Cbr,
     /// UDP with exponentially distributed on and off periods; sends at `rate` while on.
     Onoff,
+    /// UDP with Poisson packet arrivals (exponential gaps) and exponentially distributed
+    /// packet sizes of mean `packet_size`, at mean `rate`: with one packet per burst,
+    /// Poisson bursts of exponential length (the Erlang B set-up,
+    /// docs/topics/contention.md).
+    Poisson,
 }
 
 /// One `[[flow]]`. A flat record (rather than an internally tagged enum) so that errors
@@ -498,6 +503,7 @@ impl FlowSpec {
             FlowType::Tcp => udp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
             FlowType::Cbr => tcp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
             FlowType::Onoff => tcp_only.iter().find(|x| x.1),
+            FlowType::Poisson => tcp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
         };
         bad.map(|x| x.0)
     }
@@ -734,6 +740,11 @@ pub struct ClassSpec {
     /// (hybrid §II: the offset depends on the path's switching technology).
     #[serde(default)]
     pub offset: Option<Dur>,
+    /// Priority of this class's bursts (default 0; higher wins): with
+    /// `obs.contention.preemption` a burst may take the reservation of a burst of a
+    /// lower priority.
+    #[serde(default)]
+    pub priority: Option<u32>,
 }
 
 /// The `[obs]` section. Every field has a default.
@@ -870,6 +881,24 @@ pub enum Segmentation {
     /// Head-dropping: the contending burst loses its head up to the end of the
     /// reservation it overlaps (the earlier, scheduled burst is untouched).
     Head,
+    /// Tail-dropping: the scheduled burst whose reservation the contending burst's
+    /// head falls into loses its tail from that instant; the contending burst passes
+    /// whole.
+    Tail,
+}
+
+/// What a higher-priority burst may take from a lower-priority one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Preemption {
+    /// Never (default).
+    #[default]
+    None,
+    /// The lower-priority burst's reservation, whole: that burst is lost.
+    Full,
+    /// Only the lower-priority burst's tail from the contending burst's arrival (the
+    /// whole reservation if it starts later).
+    Segment,
 }
 
 /// Where a pool of wavelength converters sits.
@@ -902,10 +931,15 @@ pub struct ContentionSpec {
     /// Pools per `node` or per output `fibre`.
     #[serde(default)]
     pub converter_scope: Option<ConverterScope>,
-    /// Burst segmentation: on contention, drop only the head of the contending burst
-    /// that overlaps the scheduled one (`head`), delivering the rest.
+    /// Burst segmentation: on contention, drop only the overlapping segment, the head of
+    /// the contending burst (`head`) or the tail of the scheduled one (`tail`),
+    /// delivering the rest.
     #[serde(default)]
     pub segmentation: Option<Segmentation>,
+    /// Priority preemption: after every other mechanism, a burst may take the one
+    /// reservation it overlaps if that burst's class has a lower `priority`.
+    #[serde(default)]
+    pub preemption: Option<Preemption>,
     /// Adds the `obs_channels` table: per fibre and wavelength, bursts scheduled, busy
     /// time, bursts lost waiting for it, FDL and converter use.
     #[serde(default)]
@@ -921,6 +955,7 @@ pub struct ResolvedContention {
     pub converters: u32,
     pub converter_scope: ConverterScope,
     pub segmentation: Option<Segmentation>,
+    pub preemption: Preemption,
     pub per_wavelength: bool,
 }
 
@@ -932,10 +967,16 @@ impl ContentionSpec {
         any_continuity: bool,
         all_jit: bool,
     ) -> Result<ResolvedContention, ScenarioError> {
+        if self.preemption == Some(Preemption::Segment) && all_jit {
+            return Err(e(
+                "obs.contention.preemption",
+                "\"segment\" needs JET signalling somewhere (JIT reserves from BCP processing, so no segment can be cut)",
+            ));
+        }
         if self.segmentation.is_some() && all_jit {
             return Err(e(
                 "obs.contention.segmentation",
-                "needs JET signalling somewhere (JIT reserves from BCP processing, so no head can be cut)",
+                "needs JET signalling somewhere (JIT reserves from BCP processing, so no segment can be cut)",
             ));
         }
         let f = |s: &str| format!("obs.contention.{s}");
@@ -989,6 +1030,7 @@ impl ContentionSpec {
             converters,
             converter_scope: self.converter_scope.unwrap_or_default(),
             segmentation: self.segmentation,
+            preemption: self.preemption.unwrap_or_default(),
             per_wavelength: self.per_wavelength,
         })
     }
@@ -1276,6 +1318,8 @@ pub struct ResolvedClass {
     pub fabric: Option<String>,
     /// Fixed offset of this class (wins over `ResolvedObs::offset`).
     pub offset: Option<SimTime>,
+    /// `obs.class[i].priority` (0 if unset).
+    pub priority: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -1367,6 +1411,11 @@ pub enum ResolvedFlowKind {
         packet_size: u32,
         mean_on: SimTime,
         mean_off: SimTime,
+    },
+    /// Mean `rate`, exponential gaps, exponential sizes of mean `packet_size`.
+    Poisson {
+        rate: BitRate,
+        packet_size: u32,
     },
 }
 
@@ -1750,6 +1799,15 @@ impl ScenarioSpec {
                     fabrics.iter().any(|f| !f.conversion),
                     fabrics.iter().all(|f| f.signalling == Signalling::Jit),
                 )?;
+                let prio = |c: &ResolvedClass| c.priority;
+                if o.contention.preemption != Preemption::None
+                    && o.classes.iter().map(prio).min() == o.classes.iter().map(prio).max()
+                {
+                    return Err(e(
+                        "obs.contention.preemption",
+                        "has no effect: every burst has the same priority (set obs.class[i].priority on two classes differently)",
+                    ));
+                }
             }
             Some(o)
         };
@@ -1843,7 +1901,7 @@ impl ScenarioSpec {
                     segments: f.segments,
                     drop_segments: drop_ranges(f, &fld)?,
                 },
-                FlowType::Cbr | FlowType::Onoff => {
+                FlowType::Cbr | FlowType::Onoff | FlowType::Poisson => {
                     let rate = f
                         .rate
                         .ok_or_else(|| e(fld("rate"), "required for a UDP flow"))?
@@ -1863,6 +1921,8 @@ impl ScenarioSpec {
                     }
                     if f.kind == FlowType::Cbr {
                         ResolvedFlowKind::Cbr { rate, packet_size }
+                    } else if f.kind == FlowType::Poisson {
+                        ResolvedFlowKind::Poisson { rate, packet_size }
                     } else {
                         let mean_on = f
                             .mean_on
@@ -2030,6 +2090,7 @@ impl ScenarioSpec {
                 extra_offset: c.extra_offset.map_or(SimTime::ZERO, |d| d.0),
                 fabric: c.fabric.clone(),
                 offset: c.offset.map(|d| d.0),
+                priority: c.priority.unwrap_or(0),
             });
         }
         Ok(ResolvedObs {

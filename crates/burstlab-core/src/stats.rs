@@ -198,16 +198,20 @@ pub enum BurstLoss {
     /// Its burst control packet was lost on a fibre (`obs.control.loss`): the next
     /// node never reserved a wavelength for it.
     Control,
+    /// Its reservation was taken by a burst of a higher-priority class
+    /// (`obs.contention.preemption`).
+    Preempted,
 }
 
 impl BurstLoss {
-    pub const ALL: [BurstLoss; 6] = [
+    pub const ALL: [BurstLoss; 7] = [
         BurstLoss::Contention,
         BurstLoss::NoWavelength,
         BurstLoss::OffsetTooShort,
         BurstLoss::Random,
         BurstLoss::Injected,
         BurstLoss::Control,
+        BurstLoss::Preempted,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -217,6 +221,7 @@ impl BurstLoss {
             BurstLoss::Random => "random",
             BurstLoss::Injected => "injected",
             BurstLoss::Control => "control_lost",
+            BurstLoss::Preempted => "preempted",
         }
     }
 }
@@ -286,6 +291,12 @@ pub struct BurstRow {
     pub lost_injected: u64,
     /// Lost with their control packet (`obs.control.loss`).
     pub lost_control: u64,
+    /// Lost to a higher-priority burst (`obs.contention.preemption`).
+    pub lost_preempted: u64,
+    /// Packets of delivered bursts lost to segmentation: in a head cut from the burst
+    /// (`segmentation = "head"`) or in a tail cut from it (`"tail"`).
+    pub pkts_lost_head_cut: u64,
+    pub pkts_lost_tail_cut: u64,
     /// bursts_lost / bursts_sent (NaN if none sent).
     pub loss_prob: f64,
     pub mean_bytes: f64,
@@ -339,6 +350,10 @@ pub struct ObsChannelRow {
     pub bursts_segmented: u64,
     /// Bytes cut from the heads of those bursts here.
     pub bytes_cut: u64,
+    /// Scheduled bursts whose tail was cut here (`segmentation = "tail"`).
+    pub bursts_tail_cut: u64,
+    /// Bytes cut from the tails of those bursts here.
+    pub tail_bytes_cut: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -360,6 +375,14 @@ pub struct ObsLinkRow {
     pub lost_random: u64,
     /// Bursts whose control packet was lost on this fibre (`obs.control.loss`).
     pub lost_control: u64,
+    /// Bursts whose reservation on this fibre a higher-priority burst took
+    /// (`obs.contention.preemption`).
+    pub lost_preempted: u64,
+    /// Segmentation (`obs.contention.segmentation`): bursts scheduled here with their
+    /// head cut (`head`), and scheduled bursts whose tail a contending burst cut here
+    /// (`tail`). Neither counts as a loss: their other packets are delivered.
+    pub bursts_head_cut: u64,
+    pub bursts_tail_cut: u64,
     /// All losses charged here / bursts_offered.
     pub loss_prob: f64,
     /// Reserved wavelength time / (wavelengths × measured time).

@@ -332,6 +332,15 @@ fn head_dropping_loses_only_the_overlapping_packets() {
         .find(|c| c.from == "C1" && c.to == "E2")
         .unwrap();
     assert_eq!((out.bursts_scheduled, out.bursts_segmented), (2, 1));
+    let qb = queue_of(&r, 1);
+    let row = r.bursts.iter().find(|b| b.queue == qb).unwrap();
+    assert_eq!((row.pkts_lost_head_cut, row.pkts_lost_tail_cut), (1, 0));
+    let link = r
+        .obs_links
+        .iter()
+        .find(|l| l.from == "C1" && l.to == "E2")
+        .unwrap();
+    assert_eq!((link.bursts_head_cut, link.bursts_tail_cut), (1, 0));
     // Reserved: A's 0.8 µs and B's kept [0.8, 4.1) µs.
     assert_eq!(out.busy_s, 0.8e-6 + 3.3e-6);
     // JIT everywhere cannot cut a head: an error naming the field.
@@ -418,4 +427,300 @@ fn segmentation_loses_the_overlap_only() {
         "burst loss without segmentation {burst_loss:.4}, packet loss with it {pkt_loss:.4}; \
          {n_cut} cuts, {bytes_cut} B, {cut_pkts} packets cut, {in_lost_bursts} in bursts lost whole"
     );
+}
+
+/// Tail-dropping segmentation: A (five 1000 B packets, 4 µs) holds C1 → E2 when B (one
+/// 1000 B packet, 0.8 µs) arrives 2.05 µs later. Without segmentation B is lost whole;
+/// with `segmentation = "tail"` B passes whole and on time, and A keeps the bytes sent
+/// before B's head, ⌊2.05 µs × 10 Gb/s / 8⌋ = 2562: its first two packets (ending at
+/// byte 2000) arrive, the three that end after byte 2562 are lost, and A's delivery is
+/// its kept tail's arrival, 4 µs − 2.0496 µs earlier than alone.
+#[test]
+fn tail_dropping_cuts_the_scheduled_burst() {
+    let mk = |obs: &str| {
+        star(&["0s", "2050ns"], 1, obs).replace(
+            "src = \"s0\"\ndst = \"d\"\nrate = \"8Mb/s\"",
+            "src = \"s0\"\ndst = \"d\"\nrate = \"80Mb/s\"",
+        )
+    };
+    let a_alone = run(&star(&["0s"], 1, "").replace("8Mb/s", "80Mb/s"));
+    assert_eq!(a_alone.flows[0].segments_received, 5);
+    let a_at = fate(&a_alone, 0).0.unwrap();
+    let b_at = fate(&run(&star(&["2050ns"], 1, "")), 0).0.unwrap();
+    let r = run(&mk(""));
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+    for spelling in ["tail", "head"] {
+        let r = run(&mk(&format!(
+            "[obs.contention]\nsegmentation = \"{spelling}\"\nper_wavelength = true\n"
+        )));
+        let out = r
+            .obs_channels
+            .iter()
+            .find(|c| c.from == "C1" && c.to == "E2")
+            .unwrap();
+        let link = r
+            .obs_links
+            .iter()
+            .find(|l| l.from == "C1" && l.to == "E2")
+            .unwrap();
+        let (qa, qb) = (queue_of(&r, 0), queue_of(&r, 1));
+        let row = |q: u32| r.bursts.iter().find(|b| b.queue == q).unwrap();
+        if spelling == "tail" {
+            assert_eq!(r.flows[0].segments_received, 2, "A keeps two packets");
+            assert_eq!(r.flows[1].segments_received, 1, "B passes whole");
+            assert_eq!(fate(&r, qb).0, Some(b_at), "B on time");
+            // 2562 B kept: 2.0496 µs at 10 Gb/s instead of 4 µs.
+            assert_eq!(
+                fate(&r, qa).0,
+                Some(a_at - SimTime::from_ns(4000) + SimTime::from_ps(2_049_600))
+            );
+            assert_eq!((out.bursts_tail_cut, out.bursts_segmented), (1, 0));
+            // The cut [2.05, 4) µs: 1.95 µs = 2437.5 B, rounded up.
+            assert_eq!(out.tail_bytes_cut, 2438);
+            assert_eq!((link.bursts_tail_cut, link.bursts_head_cut), (1, 0));
+            assert_eq!(
+                (row(qa).pkts_lost_tail_cut, row(qa).pkts_lost_head_cut),
+                (3, 0)
+            );
+            assert_eq!(row(qa).bursts_lost + row(qb).bursts_lost, 0);
+            // Reserved: A's [0, 2.05) µs and B's 0.8 µs.
+            assert_eq!(out.busy_s, 2.05e-6 + 0.8e-6);
+        } else {
+            // Head-dropping instead: B lies inside A's passage, no tail of it is free,
+            // so B is lost whole and A is untouched.
+            assert_eq!(r.flows[0].segments_received, 5);
+            assert_eq!(fate(&r, qb), (None, Some(BurstLoss::Contention)));
+            assert_eq!((link.bursts_head_cut, link.bursts_tail_cut), (0, 0));
+        }
+    }
+    // JIT everywhere cannot cut a segment: an error naming the field.
+    let err = run_toml(
+        &mk("signalling = \"jit\"\n[obs.contention]\nsegmentation = \"tail\"\n"),
+        None,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("obs.contention.segmentation"), "{err}");
+}
+
+/// Tail-dropping under random contention (the traffic of the test above): every packet
+/// lost is in a burst lost whole or ends within a cut tail, a cut of `c` bytes loses
+/// between ⌊c / 1000⌋ and ⌈c / 1000⌉ + 1 packets, the burst table counts exactly the
+/// packets lost to cuts, and packet loss falls below the burst loss without
+/// segmentation (the same traffic: UDP does not react to loss).
+#[test]
+fn tail_dropping_loses_the_overlap_only() {
+    let mk = |seg: &str| {
+        let mut s = star(
+            &["0s", "0s"],
+            1,
+            &format!("[obs.contention]\n{seg}per_wavelength = true\n"),
+        );
+        s = s.replace("duration = \"50ms\"", "duration = \"4s\"\nseed = 3");
+        s = s.replace("tb = \"1ms\"", "tb = \"100us\"");
+        let i = s.find("[[flow]]").unwrap();
+        s.truncate(i);
+        for k in 0..2 {
+            s += &format!("[[flow]]\ntype = \"onoff\"\nsrc = \"s{k}\"\ndst = \"d\"\nrate = \"400Mb/s\"\npacket_size = 1000\nmean_on = \"5ms\"\nmean_off = \"20ms\"\n");
+        }
+        run(&s)
+    };
+    let sent = |r: &RunResult| r.bursts.iter().map(|b| b.pkts_in).sum::<u64>();
+    let recv = |r: &RunResult| r.flows.iter().map(|f| f.segments_received).sum::<u64>();
+    let whole = mk("");
+    let burst_loss = whole.bursts.iter().map(|b| b.bursts_lost).sum::<u64>() as f64
+        / whole.bursts.iter().map(|b| b.bursts_sent).sum::<u64>() as f64;
+    let seg = mk("segmentation = \"tail\"\n");
+    assert_eq!(sent(&seg), sent(&whole));
+    let out = seg
+        .obs_channels
+        .iter()
+        .find(|c| c.from == "C1" && c.to == "E2")
+        .unwrap();
+    let (n_cut, bytes_cut) = (out.bursts_tail_cut, out.tail_bytes_cut);
+    assert!(n_cut > 20, "{n_cut}");
+    let lost = sent(&seg) - recv(&seg);
+    let in_lost_bursts: u64 = seg
+        .burst_trace
+        .iter()
+        .filter(|b| b.event == BurstEvent::Lost)
+        .map(|b| b.pkts as u64)
+        .sum();
+    let cut_pkts = lost - in_lost_bursts;
+    let counted: u64 = seg.bursts.iter().map(|b| b.pkts_lost_tail_cut).sum();
+    assert_eq!(counted, cut_pkts, "the burst table names every packet cut");
+    assert!(
+        bytes_cut / 1000 <= cut_pkts && cut_pkts <= bytes_cut.div_ceil(1000) + n_cut,
+        "{cut_pkts} packets lost to {n_cut} cuts of {bytes_cut} bytes"
+    );
+    let pkt_loss = lost as f64 / sent(&seg) as f64;
+    assert!(
+        pkt_loss < burst_loss,
+        "packet loss {pkt_loss} vs burst loss {burst_loss}"
+    );
+    eprintln!(
+        "burst loss without segmentation {burst_loss:.4}, packet loss with tail-dropping \
+         {pkt_loss:.4}; {n_cut} cuts, {bytes_cut} B, {cut_pkts} packets cut, \
+         {in_lost_bursts} in bursts lost whole"
+    );
+}
+
+/// Priority preemption: A (class 0, five 1000 B packets, 4 µs) holds C1 → E2 when B
+/// (class 1, one packet, 0.8 µs) arrives 2.05 µs later. With B's class of the higher
+/// priority, `full` preemption loses A whole (`preempted`, charged to C1 → E2) and
+/// delivers B on time; `segment` cuts A's tail from B's arrival (A keeps 2562 B, its
+/// first two packets); with the priorities reversed B is lost as without preemption.
+#[test]
+fn a_higher_priority_burst_preempts_a_reservation() {
+    let mk = |prio: (u32, u32), mode: &str| {
+        let obs = format!(
+            "classifier = \"per_flow\"\n[[obs.class]]\nname = \"low\"\npriority = {}\n\
+             [[obs.class]]\nname = \"high\"\npriority = {}\n\
+             [obs.contention]\npreemption = \"{mode}\"\nper_wavelength = true\n",
+            prio.0, prio.1
+        );
+        star(&["0s", "2050ns"], 1, &obs)
+            .replace(
+                "src = \"s0\"\ndst = \"d\"\nrate = \"8Mb/s\"",
+                "src = \"s0\"\ndst = \"d\"\nrate = \"80Mb/s\"",
+            )
+            .replace(
+                "src = \"s1\"\ndst = \"d\"\n",
+                "src = \"s1\"\ndst = \"d\"\nclass = 1\n",
+            )
+    };
+    let b_at = fate(&run(&star(&["2050ns"], 1, "")), 0).0.unwrap();
+    let link = |r: &RunResult| {
+        r.obs_links
+            .iter()
+            .find(|l| l.from == "C1" && l.to == "E2")
+            .unwrap()
+            .clone()
+    };
+    // Full preemption: A lost at C1, B on time.
+    let r = run(&mk((0, 1), "full"));
+    let (qa, qb) = (queue_of(&r, 0), queue_of(&r, 1));
+    assert_eq!(fate(&r, qa), (None, Some(BurstLoss::Preempted)));
+    assert_eq!(fate(&r, qb).0, Some(b_at));
+    assert_eq!(
+        (r.flows[0].segments_received, r.flows[1].segments_received),
+        (0, 1)
+    );
+    let l = link(&r);
+    assert_eq!((l.lost_preempted, l.bursts_scheduled), (1, 2));
+    let row = r.bursts.iter().find(|b| b.queue == qa).unwrap();
+    assert_eq!((row.lost_preempted, row.bursts_lost), (1, 1));
+    let lost = r
+        .burst_trace
+        .iter()
+        .find(|b| b.queue == qa && b.event == BurstEvent::Lost)
+        .unwrap();
+    assert_eq!(lost.reason, Some(BurstLoss::Preempted));
+    // Only B's 0.8 µs stays reserved on C1 → E2.
+    let ch = r
+        .obs_channels
+        .iter()
+        .find(|c| c.from == "C1" && c.to == "E2")
+        .unwrap();
+    assert_eq!(ch.busy_s, 0.8e-6);
+    // Segment preemption: A keeps its first two packets.
+    let r = run(&mk((0, 1), "segment"));
+    let (qa, qb) = (queue_of(&r, 0), queue_of(&r, 1));
+    assert_eq!(fate(&r, qb).0, Some(b_at));
+    assert_eq!(
+        (r.flows[0].segments_received, r.flows[1].segments_received),
+        (2, 1)
+    );
+    let row = r.bursts.iter().find(|b| b.queue == qa).unwrap();
+    assert_eq!((row.pkts_lost_tail_cut, row.bursts_lost), (3, 0));
+    assert_eq!((link(&r).bursts_tail_cut, link(&r).lost_preempted), (1, 0));
+    // Priorities reversed: B cannot preempt A.
+    let r = run(&mk((1, 0), "full"));
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+    assert_eq!(r.flows[0].segments_received, 5);
+    // One priority everywhere: the setting is an error naming the field.
+    let err = run_toml(&mk((1, 1), "full"), None, None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("obs.contention.preemption"), "{err}");
+    // "none" is accepted and changes nothing.
+    let r = run(&mk((1, 1), "none"));
+    assert_eq!(
+        fate(&r, queue_of(&r, 1)),
+        (None, Some(BurstLoss::Contention))
+    );
+}
+
+/// Preemption under random contention (the traffic of the segmentation tests, flow 1 in
+/// the class of priority 1): the high-priority flow loses no more bursts than without
+/// preemption, the low-priority one loses bursts to `preempted`, and every packet lost
+/// is in a burst lost whole or in a cut tail (`segment`). Debug builds check every
+/// removal and cut against the scheduler's reference model.
+#[test]
+fn preemption_under_random_contention() {
+    let mk = |mode: &str| {
+        let obs = format!(
+            "classifier = \"per_flow\"\n[[obs.class]]\npriority = 0\n[[obs.class]]\npriority = 1\n\
+             [obs.contention]\npreemption = \"{mode}\"\n"
+        );
+        let mut s = star(&["0s", "0s"], 1, &obs);
+        s = s.replace("duration = \"50ms\"", "duration = \"4s\"\nseed = 3");
+        s = s.replace("tb = \"1ms\"", "tb = \"100us\"");
+        let i = s.find("[[flow]]").unwrap();
+        s.truncate(i);
+        for k in 0..2 {
+            s += &format!("[[flow]]\ntype = \"onoff\"\nsrc = \"s{k}\"\ndst = \"d\"\nrate = \"400Mb/s\"\npacket_size = 1000\nmean_on = \"5ms\"\nmean_off = \"20ms\"\nclass = {k}\n");
+        }
+        run(&s)
+    };
+    let lost_by = |r: &RunResult, i: usize| {
+        let q = queue_of(r, i);
+        r.bursts.iter().find(|b| b.queue == q).unwrap().clone()
+    };
+    let none = mk("none");
+    for mode in ["full", "segment"] {
+        let r = mk(mode);
+        let (lo, hi) = (lost_by(&r, 0), lost_by(&r, 1));
+        assert!(
+            hi.bursts_lost <= lost_by(&none, 1).bursts_lost,
+            "{mode}: {} > {}",
+            hi.bursts_lost,
+            lost_by(&none, 1).bursts_lost
+        );
+        assert_eq!(hi.lost_preempted, 0, "{mode}");
+        if mode == "full" {
+            assert!(lo.lost_preempted > 10, "{mode}: {}", lo.lost_preempted);
+        } else {
+            assert!(
+                lo.pkts_lost_tail_cut > 10,
+                "{mode}: {}",
+                lo.pkts_lost_tail_cut
+            );
+        }
+        let sent: u64 = r.bursts.iter().map(|b| b.pkts_in).sum();
+        let recv: u64 = r.flows.iter().map(|f| f.segments_received).sum();
+        let whole: u64 = r
+            .burst_trace
+            .iter()
+            .filter(|b| b.event == BurstEvent::Lost)
+            .map(|b| b.pkts as u64)
+            .sum();
+        let cut: u64 = r.bursts.iter().map(|b| b.pkts_lost_tail_cut).sum();
+        assert_eq!(sent - recv, whole + cut, "{mode}");
+        eprintln!(
+            "{mode}: high-priority bursts lost {} (without preemption {}), low-priority \
+             preempted {}, packets in cut tails {}",
+            hi.bursts_lost,
+            lost_by(&none, 1).bursts_lost,
+            lo.lost_preempted,
+            lo.pkts_lost_tail_cut
+        );
+    }
 }

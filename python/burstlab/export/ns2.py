@@ -396,6 +396,10 @@ def _udp_flow(
     w: Any, i: int, f: Mapping[str, Any], src: str, dst: str, start: float,
     stop: float | None, kind: str,
 ) -> None:
+    if kind == "poisson":
+        # ns-2's traffic generators have no exponential packet sizes.
+        raise _err(f"flow[{i}].type", "a poisson flow is not exported (ns-2 and nOBS have "
+                   "no source with exponential packet sizes)")
     size = int(parse_size(f.get("packet_size", 1000)))
     rate = parse_rate(f["rate"])
     w(f"set udp({i}) [new Agent/UDP]")

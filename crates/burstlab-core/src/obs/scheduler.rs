@@ -322,6 +322,53 @@ impl ChannelSet {
         best
     }
 
+    /// The largest time passed to [`release_before`](Self::release_before).
+    pub fn released_to(&self) -> SimTime {
+        self.released_to
+    }
+
+    /// Moves the end of channel `c`'s stored reservation that starts at `start` to
+    /// `end` (tail-dropping segmentation cuts a scheduled burst's tail, and undoes the
+    /// cut with the old end). Panics if there is no such reservation, if `end ≤ start`,
+    /// or (debug builds) if the new end overlaps the next reservation.
+    pub fn set_end(&mut self, c: usize, start: SimTime, end: SimTime) {
+        assert!(start < end, "empty reservation [{start:?}, {end:?})");
+        let ch = &mut self.channels[c];
+        let i = ch.res.partition_point(|x| x.start < start);
+        assert!(
+            ch.res.get(i).is_some_and(|x| x.start == start),
+            "no reservation of channel {c} starts at {start:?}"
+        );
+        ch.res[i].end = end;
+        self.horizon[c] = ch.res.back().map_or(ch.floor, |x| x.end.max(ch.floor));
+        if end < self.next_expiry {
+            self.next_expiry = end;
+        }
+        #[cfg(debug_assertions)]
+        {
+            self.shadow.set_end(c, start, end);
+            self.check();
+        }
+    }
+
+    /// Removes channel `c`'s stored reservation that starts at `start` (preemption).
+    /// Panics if there is none.
+    pub fn remove(&mut self, c: usize, start: SimTime) {
+        let ch = &mut self.channels[c];
+        let i = ch.res.partition_point(|x| x.start < start);
+        assert!(
+            ch.res.get(i).is_some_and(|x| x.start == start),
+            "no reservation of channel {c} starts at {start:?}"
+        );
+        ch.res.remove(i);
+        self.horizon[c] = ch.res.back().map_or(ch.floor, |x| x.end.max(ch.floor));
+        #[cfg(debug_assertions)]
+        {
+            self.shadow.remove(c, start);
+            self.check();
+        }
+    }
+
     fn insert(&mut self, c: usize, r: Reservation) {
         let ch = &mut self.channels[c];
         let i = ch.res.partition_point(|x| x.start < r.start);
@@ -479,6 +526,18 @@ pub mod reference {
                 self.res[c].push(Reservation { start: s, end: e });
             }
             ok
+        }
+
+        pub fn set_end(&mut self, c: usize, start: SimTime, end: SimTime) {
+            let r = self.res[c]
+                .iter_mut()
+                .find(|r| r.start == start)
+                .expect("a reservation starts there");
+            r.end = end;
+        }
+
+        pub fn remove(&mut self, c: usize, start: SimTime) {
+            self.res[c].retain(|r| r.start != start);
         }
 
         pub fn release_before(&mut self, t: SimTime) {

@@ -37,9 +37,10 @@
 
 use crate::obs::{ChannelSet, SchedulerKind};
 use crate::rng::RngStream;
-use crate::scenario::{ConverterScope, FdlCapacity, ResolvedContention, Segmentation};
+use crate::scenario::{ConverterScope, FdlCapacity, Preemption, ResolvedContention, Segmentation};
 use crate::stats::{BurstLoss, LossCounts, ObsChannelRow, ObsLinkRow};
 use crate::units::{BitRate, SimTime};
+use std::collections::VecDeque;
 
 /// One switching fabric of an OBS node (hybrid §II: a slow MEMS and a fast SOA fabric
 /// may sit side by side in one node).
@@ -80,6 +81,10 @@ struct FibreCounters {
     lost: LossCounts,
     bytes: u64,
     reserved_ps: u128,
+    /// Bursts scheduled here with their head cut, and scheduled bursts whose tail was
+    /// cut here (segmentation).
+    head_cuts: u64,
+    tail_cuts: u64,
 }
 
 /// Per-wavelength counters (`obs_channels`), indexed by channel.
@@ -96,6 +101,9 @@ struct ChannelCounters {
     /// Bursts scheduled here with their head cut (segmentation), and the bytes cut.
     segmented: u64,
     bytes_cut: u64,
+    /// Scheduled bursts whose tail was cut here (tail-dropping), and the bytes cut.
+    tail_cut: u64,
+    tail_bytes_cut: u64,
 }
 
 struct Fibre {
@@ -105,6 +113,35 @@ struct Fibre {
     parallel: Vec<u32>,
     c: FibreCounters,
     ch: Vec<ChannelCounters>,
+    /// Tail-dropping segmentation and preemption only: per channel, who holds each
+    /// stored reservation (sorted by start, as the channel set's own list).
+    owners: Vec<VecDeque<Owned>>,
+}
+
+/// A reservation `[start, end)` and the burst that holds it (tail-dropping
+/// segmentation must find the burst whose tail it cuts).
+#[derive(Clone, Copy, Debug)]
+struct Owned {
+    start: SimTime,
+    end: SimTime,
+    /// When the burst's head reaches this fibre's far end minus its delay: the time
+    /// its byte 0 is (or would have been, before a head cut) sent on the fibre.
+    origin: SimTime,
+    slot: u32,
+    serial: u64,
+    priority: u32,
+}
+
+/// What the world applies to the burst in `slot` if it is still `serial`: it keeps
+/// its first `keep` bytes (a tail cut), or, with `lost`, it was preempted on fibre
+/// `fibre` and is lost at its next event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TailCut {
+    pub slot: u32,
+    pub serial: u64,
+    pub keep: u64,
+    pub lost: bool,
+    pub fibre: u32,
 }
 
 /// How a reservation was obtained.
@@ -117,6 +154,10 @@ enum Via {
     Fdl(usize, bool),
     /// With `0` more bytes cut from its head (segmentation).
     Segment(u64),
+    /// After cutting the tail of the burst holding the overlapping reservation.
+    TailCut,
+    /// After taking a lower-priority burst's reservation (whole or its tail).
+    Preempt,
 }
 
 /// Contention resolution state (`[obs.contention]`, docs/topics/contention.md).
@@ -143,7 +184,15 @@ struct Contention {
     /// Converter pools, indexed by node (`node` scope) or fibre (`fibre` scope).
     pools: Vec<ChannelSet>,
     seg_head: bool,
+    /// Tail-dropping segmentation: cut the scheduled burst's tail instead.
+    seg_tail: bool,
+    /// Priority preemption (`obs.contention.preemption`).
+    preempt: Preemption,
     per_wavelength: bool,
+    /// Tail cuts made by the last step, for the world to apply (pre-sized).
+    cuts: Vec<TailCut>,
+    /// The next burst departure's serial number.
+    next_serial: u64,
 }
 
 /// Where a burst is on its path; owned by the burst, updated by the core.
@@ -165,6 +214,25 @@ pub struct BurstRoute {
     /// Bytes cut from the burst's head by segmentation (`obs.contention.segmentation`);
     /// the packets that start within them are lost at the egress.
     pub cut_bytes: u64,
+    /// Tail-dropping segmentation: the burst keeps only its first `keep` bytes (the
+    /// packets that end after them are lost at the egress); `u64::MAX` when uncut.
+    pub keep: u64,
+    /// The burst's slot in the world's pool (set by the world) and the serial number
+    /// of its current departure (set by the core), naming it in a [`TailCut`].
+    pub slot: u32,
+    pub serial: u64,
+    /// Priority of the burst's class (`obs.class[i].priority`, set by the world).
+    pub priority: u32,
+    /// Set (to the fibre) when a higher-priority burst took this burst's reservation.
+    pub preempted: Option<u32>,
+}
+
+impl BurstRoute {
+    /// The bytes the burst still occupies a wavelength for (its tail cut off).
+    #[inline]
+    fn kept(&self) -> u64 {
+        self.bytes.min(self.keep)
+    }
 }
 
 /// The outcome of one BCP processing step.
@@ -213,6 +281,7 @@ impl Core {
                     p,
                     parallel: Vec::new(),
                     c: FibreCounters::default(),
+                    owners: Vec::new(),
                 }
             })
             .collect();
@@ -261,8 +330,17 @@ impl Core {
                 .map(|_| ChannelSet::new(c.converters as usize, SchedulerKind::LaucVf))
                 .collect(),
             seg_head: c.segmentation == Some(Segmentation::Head),
+            seg_tail: c.segmentation == Some(Segmentation::Tail),
+            preempt: c.preemption,
             per_wavelength: c.per_wavelength,
+            cuts: Vec::with_capacity(16),
+            next_serial: 0,
         };
+        if self.cont.seg_tail || self.cont.preempt != Preemption::None {
+            for f in &mut self.fibres {
+                f.owners = (0..f.cs.k()).map(|_| VecDeque::with_capacity(16)).collect();
+            }
+        }
         self
     }
 
@@ -318,7 +396,7 @@ impl Core {
         for k in 0..=n_alt {
             let fi = nth(self, k);
             let f = &mut self.fibres[fi as usize];
-            let end = r.arrive + burst_time(f.p.rate, r.bytes);
+            let end = r.arrive + burst_time(f.p.rate, r.kept());
             let start = if jit {
                 now
             } else if r.cut_bytes > 0 {
@@ -331,7 +409,14 @@ impl Core {
                 return self.commit(i, fi, c, start, end, r, Via::Direct);
             }
         }
-        if i > 0 && (!self.cont.fdl.is_empty() || self.cont.converters > 0 || self.cont.seg_head) {
+        let cont = &self.cont;
+        if i > 0
+            && (!cont.fdl.is_empty()
+                || cont.converters > 0
+                || cont.seg_head
+                || cont.seg_tail
+                || cont.preempt != Preemption::None)
+        {
             for k in 0..=n_alt {
                 let fi = nth(self, k);
                 if let Some((c, start, end, via)) = self.resolve(now, r, fi, jit, free_choice) {
@@ -384,7 +469,7 @@ impl Core {
         free_choice: bool,
     ) -> Option<(u32, SimTime, SimTime, Via)> {
         let node = self.fibres[fi as usize].p.from as usize;
-        let len = burst_time(self.fibres[fi as usize].p.rate, r.bytes);
+        let len = burst_time(self.fibres[fi as usize].p.rate, r.kept());
         let a = r.arrive;
         let Core { fibres, cont, .. } = self;
         let f = &mut fibres[fi as usize];
@@ -445,6 +530,8 @@ impl Core {
             let s0 = a + rate.tx_time(r.cut_bytes);
             let end = a + len;
             if s0 < end {
+                // (`len` is the whole burst: a head cut never follows a tail cut, as
+                // one run uses one mode.)
                 let want = if free_choice {
                     None
                 } else {
@@ -462,7 +549,168 @@ impl Core {
                 }
             }
         }
+        // (4') segmentation, tail-dropping (JET only): the burst holding the reservation
+        // that overlaps `a` loses its tail from `a` on; this burst passes whole.
+        if cont.seg_tail && !jit {
+            let want = (!free_choice).then_some(r.channel as usize);
+            if let Some((c, i)) = Self::tail_victim(f, a, a + len, want) {
+                let o = f.owners[c][i];
+                f.cs.set_end(c, o.start, a);
+                if f.cs.reserve_on(c, a, a + len) {
+                    let rate = f.p.rate;
+                    // Bytes sent whole before `a` on this fibre (a byte partly cut is lost).
+                    let sent = a.0.saturating_sub(o.origin.0) as u128;
+                    let keep = (sent * rate.bps() as u128) / (8 * 1_000_000_000_000);
+                    let cut_ps = (o.end - a).0 as u128;
+                    f.owners[c][i].end = a;
+                    let ch = &mut f.ch[c];
+                    // The cut part is no longer reserved (saturating: the reservation
+                    // may predate the end of warm-up, when the counters were zeroed).
+                    ch.reserved_ps = ch.reserved_ps.saturating_sub(cut_ps);
+                    f.c.reserved_ps = f.c.reserved_ps.saturating_sub(cut_ps);
+                    ch.tail_cut += 1;
+                    ch.tail_bytes_cut +=
+                        (cut_ps * rate.bps() as u128).div_ceil(8 * 1_000_000_000_000) as u64;
+                    f.c.tail_cuts += 1;
+                    cont.cuts.push(TailCut {
+                        slot: o.slot,
+                        serial: o.serial,
+                        keep: keep as u64,
+                        lost: false,
+                        fibre: fi,
+                    });
+                    return Some((c as u32, a, a + len, Via::TailCut));
+                }
+                // The owners table mirrors the channel set, so this cannot happen; if it
+                // did, the reservation is restored and the burst is lost as before.
+                f.cs.set_end(c, o.start, o.end);
+            }
+        }
+        // (5) preemption (after every other attempt): take the one reservation the burst
+        // overlaps from a burst of a lower priority, whole (`full`) or from `a` on
+        // (`segment`, when it started before `a`).
+        if cont.preempt != Preemption::None && !jit {
+            let want = (!free_choice).then_some(r.channel as usize);
+            if let Some((c, i)) = Self::preempt_victim(f, a, a + len, want, r.priority) {
+                let o = f.owners[c][i];
+                let seg = cont.preempt == Preemption::Segment && o.start < a;
+                if seg {
+                    f.cs.set_end(c, o.start, a);
+                } else {
+                    f.cs.remove(c, o.start);
+                }
+                if f.cs.reserve_on(c, a, a + len) {
+                    let rate = f.p.rate;
+                    let cut_from = if seg { a } else { o.start };
+                    let cut_ps = (o.end - cut_from).0 as u128;
+                    let ch = &mut f.ch[c];
+                    ch.reserved_ps = ch.reserved_ps.saturating_sub(cut_ps);
+                    f.c.reserved_ps = f.c.reserved_ps.saturating_sub(cut_ps);
+                    let keep = if seg {
+                        f.owners[c][i].end = a;
+                        ch.tail_cut += 1;
+                        ch.tail_bytes_cut +=
+                            (cut_ps * rate.bps() as u128).div_ceil(8 * 1_000_000_000_000) as u64;
+                        f.c.tail_cuts += 1;
+                        let sent = a.0.saturating_sub(o.origin.0) as u128;
+                        ((sent * rate.bps() as u128) / (8 * 1_000_000_000_000)) as u64
+                    } else {
+                        f.owners[c].remove(i);
+                        f.c.lost[BurstLoss::Preempted] += 1;
+                        0
+                    };
+                    cont.cuts.push(TailCut {
+                        slot: o.slot,
+                        serial: o.serial,
+                        keep,
+                        lost: !seg,
+                        fibre: fi,
+                    });
+                    return Some((c as u32, a, a + len, Via::Preempt));
+                }
+                // Unreachable while the owners table mirrors the channel set.
+                if seg {
+                    f.cs.set_end(c, o.start, o.end);
+                } else {
+                    assert!(f.cs.reserve_on(c, o.start, o.end));
+                }
+            }
+        }
         None
+    }
+
+    /// Preemption: the channel (any, or `want`) on which exactly one stored reservation
+    /// overlaps `[s, e)`, held by a burst of priority below `prio`, such that without
+    /// it the fibre's policy can take `[s, e)` (LAUC-VF: always; FFUC and LAUC: if it is
+    /// the channel's last reservation). The lowest such priority wins, then the lowest
+    /// channel; the channel and the reservation's index in `owners`.
+    fn preempt_victim(
+        f: &Fibre,
+        s: SimTime,
+        e: SimTime,
+        want: Option<usize>,
+        prio: u32,
+    ) -> Option<(usize, usize)> {
+        let voids = f.cs.kind().fills_voids();
+        let range = match want {
+            Some(c) if c < f.cs.k() => c..c + 1,
+            Some(_) => return None,
+            None => 0..f.cs.k(),
+        };
+        let mut best: Option<(usize, usize, u32)> = None;
+        for c in range {
+            let own = &f.owners[c];
+            let i = own.partition_point(|o| o.end <= s);
+            let Some(o) = own.get(i) else { continue };
+            if o.start >= e || o.priority >= prio {
+                continue;
+            }
+            let ok = match own.get(i + 1) {
+                None => true,
+                Some(n) => voids && n.start >= e,
+            };
+            if ok && best.is_none_or(|(_, _, p)| o.priority < p) {
+                best = Some((c, i, o.priority));
+            }
+        }
+        best.map(|(c, i, _)| (c, i))
+    }
+
+    /// Tail-dropping: the channel (any, or `want`) on which cutting the reservation
+    /// that contains `s` (it starts before `s`, ends after it) back to `[start, s)`
+    /// lets `[s, e)` be reserved by the fibre's policy, with the shortest cut (ties:
+    /// lowest channel); the channel and the reservation's index in `owners`.
+    fn tail_victim(
+        f: &Fibre,
+        s: SimTime,
+        e: SimTime,
+        want: Option<usize>,
+    ) -> Option<(usize, usize)> {
+        let voids = f.cs.kind().fills_voids();
+        let range = match want {
+            Some(c) if c < f.cs.k() => c..c + 1,
+            Some(_) => return None,
+            None => 0..f.cs.k(),
+        };
+        let mut best: Option<(usize, usize, SimTime)> = None;
+        for c in range {
+            let own = &f.owners[c];
+            let i = own.partition_point(|o| o.end <= s);
+            let Some(o) = own.get(i) else { continue };
+            if o.start >= s {
+                continue;
+            }
+            // After the cut the next reservation bounds the gap from `s`: LAUC-VF may
+            // use it if `[s, e)` fits, FFUC and LAUC only if there is none.
+            let ok = match own.get(i + 1) {
+                None => true,
+                Some(n) => voids && n.start >= e,
+            };
+            if ok && best.is_none_or(|(_, _, cut)| o.end < cut) {
+                best = Some((c, i, o.end));
+            }
+        }
+        best.map(|(c, i, _)| (c, i))
     }
 
     /// Books a successful reservation of channel `c` on fibre `fi` and applies the
@@ -502,18 +750,49 @@ impl Core {
                 ch.segmented += 1;
                 ch.bytes_cut += cut;
                 r.cut_bytes += cut;
+                f.c.head_cuts += 1;
             }
+            Via::TailCut | Via::Preempt => {}
         }
         r.path[i] = fi;
         // The burst leaves this node `d` later (fibre delay line); so it arrives later
         // everywhere downstream.
         r.arrive += d;
+        if !f.owners.is_empty() {
+            Self::own(f, c, start, end, r);
+        }
         if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {
             f.c.lost[BurstLoss::Random] += 1;
             return Err(Step::Lost(BurstLoss::Random, fi));
         }
         r.channel = c;
         Ok(())
+    }
+
+    /// Records that `r` holds `[start, end)` on channel `c` of `f` (tail-dropping), and
+    /// forgets the entries the channel set has forgotten.
+    fn own(f: &mut Fibre, c: u32, start: SimTime, end: SimTime, r: &BurstRoute) {
+        let own = &mut f.owners[c as usize];
+        let floor = own.partition_point(|o| o.end <= f.cs.released_to());
+        own.drain(..floor);
+        let at = own.partition_point(|o| o.start < start);
+        own.insert(
+            at,
+            Owned {
+                start,
+                end,
+                origin: r.arrive,
+                slot: r.slot,
+                serial: r.serial,
+                priority: r.priority,
+            },
+        );
+    }
+
+    /// The tail cuts made since the last call, for the world to apply
+    /// ([`BurstRoute::keep`]); the list is emptied by the caller.
+    pub fn tail_cuts(&mut self) -> &mut Vec<TailCut> {
+        &mut self.cont.cuts
     }
 
     /// Moves `r` from node `n_hop` onto fibre `path[hop]` (reserved): the next BCP time.
@@ -533,6 +812,10 @@ impl Core {
         r.arrive = now + r.offset;
         r.channel = 0;
         r.cut_bytes = 0;
+        r.keep = u64::MAX;
+        r.preempted = None;
+        r.serial = self.cont.next_serial;
+        self.cont.next_serial += 1;
         if let Err(s) = self.reserve(now, r, 0) {
             return s;
         }
@@ -558,7 +841,7 @@ impl Core {
                 return Step::Lost(BurstLoss::Random, incoming);
             }
             let f = &self.fibres[incoming as usize];
-            return Step::Egress(r.arrive + burst_time(f.p.rate, r.bytes));
+            return Step::Egress(r.arrive + burst_time(f.p.rate, r.kept()));
         }
         if let Err(s) = self.reserve(now, r, hop) {
             return s;
@@ -600,6 +883,9 @@ impl Core {
                 lost_offset_too_short: f.c.lost[BurstLoss::OffsetTooShort],
                 lost_random: f.c.lost[BurstLoss::Random],
                 lost_control: f.c.lost[BurstLoss::Control],
+                lost_preempted: f.c.lost[BurstLoss::Preempted],
+                bursts_head_cut: f.c.head_cuts,
+                bursts_tail_cut: f.c.tail_cuts,
                 loss_prob: ratio(f.c.lost.total(), f.c.offered),
                 utilisation: if span_s > 0.0 {
                     f.c.reserved_ps as f64 / 1e12 / (span_s * f.cs.k() as f64)
@@ -638,6 +924,8 @@ impl Core {
                     bursts_converted: ch.converted,
                     bursts_segmented: ch.segmented,
                     bytes_cut: ch.bytes_cut,
+                    bursts_tail_cut: ch.tail_cut,
+                    tail_bytes_cut: ch.tail_bytes_cut,
                 });
             }
         }
@@ -719,6 +1007,11 @@ impl Core {
     pub fn depart_at(&mut self, t: SimTime, fi: u32, r: &mut BurstRoute) -> Step {
         r.hop = 0;
         r.arrive = t + r.offset;
+        r.cut_bytes = 0;
+        r.keep = u64::MAX;
+        r.preempted = None;
+        r.serial = self.cont.next_serial;
+        self.cont.next_serial += 1;
         let loss_all = self.loss.applies_to_all;
         let jit = self.fabrics[self.fibres[fi as usize].p.fabric_a as usize].jit;
         let f = &mut self.fibres[fi as usize];
@@ -732,6 +1025,9 @@ impl Core {
         f.c.bytes += r.bytes;
         f.c.reserved_ps += (end - start).0 as u128;
         r.path[0] = fi;
+        if !f.owners.is_empty() {
+            Self::own(f, c as u32, start, end, r);
+        }
         if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {
             f.c.lost[BurstLoss::Random] += 1;
             return Step::Lost(BurstLoss::Random, fi);

@@ -30,6 +30,9 @@ struct QueueStats {
     ack_bursts: u64,
     delivered: u64,
     lost: LossCounts,
+    /// Packets of delivered bursts lost in a head or a tail segment cut off.
+    cut_head: u64,
+    cut_tail: u64,
     bytes_sum: u64,
     bytes_min: u64,
     bytes_max: u64,
@@ -557,6 +560,11 @@ impl Edges {
         self.queues[qi as usize].spec.egress
     }
 
+    /// The class of queue `qi`'s bursts (`obs.class` index).
+    pub fn class(&self, qi: u32) -> u32 {
+        self.queues[qi as usize].spec.class
+    }
+
     /// Adds a queue; returns its index.
     /// The number of assembly queues (all edges).
     pub fn queue_count(&self) -> usize {
@@ -882,6 +890,14 @@ impl Edges {
         self.cons_out += pkts as u64;
     }
 
+    /// Burst of queue `qi`, delivered, lost `head` packets in its cut head and `tail`
+    /// in its cut tail (segmentation).
+    pub fn pkts_cut(&mut self, qi: u32, head: u64, tail: u64) {
+        let s = &mut self.queues[qi as usize].s;
+        s.cut_head += head;
+        s.cut_tail += tail;
+    }
+
     /// Zeroes the statistics at the end of warm-up (conservation counters are kept).
     pub fn warmup(&mut self) {
         for q in &mut self.queues {
@@ -941,6 +957,9 @@ impl Edges {
                 lost_offset_too_short: s.lost[BurstLoss::OffsetTooShort],
                 lost_random: s.lost[BurstLoss::Random],
                 lost_control: s.lost[BurstLoss::Control],
+                lost_preempted: s.lost[BurstLoss::Preempted],
+                pkts_lost_head_cut: s.cut_head,
+                pkts_lost_tail_cut: s.cut_tail,
                 lost_injected: s.lost[BurstLoss::Injected],
                 loss_prob: ratio(lost, s.bursts),
                 mean_bytes: ratio(s.bytes_sum, s.bursts),

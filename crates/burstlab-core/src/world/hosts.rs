@@ -148,6 +148,8 @@ struct UdpAgent {
     rate: BitRate,
     size: u32,
     onoff: Option<(f64, f64, RngStream)>,
+    /// `type = "poisson"`: exponential gaps and sizes drawn from this stream.
+    poisson: Option<RngStream>,
     on: bool,
     next_seq: u64,
     recv: u64,
@@ -234,6 +236,7 @@ impl Hosts {
                     size,
                     on: onoff.is_none(),
                     onoff,
+                    poisson: None,
                     next_seq: 0,
                     recv: 0,
                     pending_send: false,
@@ -284,6 +287,17 @@ impl Hosts {
                     }))
                 }
                 ResolvedFlowKind::Cbr { rate, packet_size } => udp(*rate, *packet_size, None),
+                ResolvedFlowKind::Poisson { rate, packet_size } => {
+                    let mut a = udp(*rate, *packet_size, None);
+                    if let Agent::Udp(u) = &mut a {
+                        u.poisson = Some(RngStream::derive(
+                            r.seed,
+                            r.replication,
+                            &format!("flow/{fi}/poisson"),
+                        ));
+                    }
+                    a
+                }
                 ResolvedFlowKind::OnOff {
                     rate,
                     packet_size,
@@ -691,8 +705,24 @@ impl Hosts {
         let seq = u.next_seq;
         u.next_seq += 1;
         u.pending_send = true;
+        let (bytes, gap) = match &mut u.poisson {
+            None => (u.size, u.rate.tx_time(u.size.into())),
+            Some(rng) => {
+                // Exponential size of mean `size`, in whole bytes (rounded up, so at
+                // least 1; capped at 1 GiB, the largest packet a scenario may state),
+                // and an exponential gap of mean `size` bits over `rate`: a Poisson
+                // process of mean rate `rate`.
+                let b = rng
+                    .exponential(f64::from(u.size))
+                    .ceil()
+                    .clamp(1.0, (1u32 << 30) as f64);
+                let mean_gap = f64::from(u.size) * 8.0 / u.rate.bps() as f64;
+                let gap = SimTime::from_secs_f64(rng.exponential(mean_gap)).unwrap_or(SimTime::MAX);
+                (b as u32, gap)
+            }
+        };
         acts.push(HostAct::At(
-            now + u.rate.tx_time(u.size.into()),
+            now.checked_add(gap).unwrap_or(SimTime::MAX),
             Ev::UdpSend(fi),
         ));
         acts.push(HostAct::Send {
@@ -700,7 +730,7 @@ impl Hosts {
                 kind: PktKind::Udp,
                 flow: fi,
                 seq,
-                bytes: u.size,
+                bytes,
                 retransmit: false,
                 mark: false,
                 route: f.fwd,
@@ -817,7 +847,13 @@ impl Hosts {
                     )
                 }
                 Agent::Udp(u) => (
-                    if u.onoff.is_some() { "onoff" } else { "cbr" },
+                    if u.onoff.is_some() {
+                        "onoff"
+                    } else if u.poisson.is_some() {
+                        "poisson"
+                    } else {
+                        "cbr"
+                    },
                     "",
                     "",
                     String::new(),

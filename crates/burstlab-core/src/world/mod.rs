@@ -247,6 +247,9 @@ pub struct World {
     /// `obs.retransmit`: (most retransmissions per burst, how long the ingress keeps a
     /// copy from the burst's formation).
     retransmit: Option<(u32, SimTime)>,
+    /// `obs.class[i].priority` by class (empty: every burst has priority 0), for
+    /// `obs.contention.preemption`.
+    class_priority: Vec<u32>,
     /// `obs.control.rate`: the control channel's queues (`None`: BCPs never queue).
     control_chan: Option<control::ControlChannel>,
     /// The world's data have outgrown the caches: the event loop fetches the next
@@ -375,6 +378,12 @@ impl World {
                 .and_then(|o| o.ingress)
                 .map(ingress::IngressBuffer::new),
             retransmit: r.obs.as_ref().and_then(|o| o.retransmit),
+            class_priority: r
+                .obs
+                .as_ref()
+                .filter(|o| o.contention.preemption != crate::scenario::Preemption::None)
+                .map(|o| o.classes.iter().map(|c| c.priority).collect())
+                .unwrap_or_default(),
             control_chan: r
                 .obs
                 .as_ref()
@@ -1194,6 +1203,11 @@ impl World {
         bu.route.bytes = formed.bytes;
         bu.route.has_data = formed.has_data;
         bu.route.offset = formed.offset;
+        bu.route.slot = b;
+        bu.route.priority = match self.class_priority.get(self.edges.class(qi) as usize) {
+            Some(&p) => p,
+            None => 0,
+        };
         bu.formed = now;
         bu.tries = 0;
         self.burst_trace(now, b, BurstEvent::Formed, None, None);
@@ -1219,6 +1233,11 @@ impl World {
     // ---------------------------------------------------------------- OBS core
 
     fn bcp(&mut self, now: SimTime, b: u32) {
+        if let Some(f) = self.bursts[b as usize].route.preempted {
+            // A higher-priority burst took its reservation (the core charged `f`).
+            self.lose_burst(now, b, BurstLoss::Preempted, Some(f));
+            return;
+        }
         let core = self.core.as_mut().expect("a burst implies an OBS core");
         if let Some((p, rng)) = self.control_loss.as_mut() {
             // The BCP crossed one fibre to get here: lost on it with `obs.control.loss`.
@@ -1229,6 +1248,20 @@ impl World {
             }
         }
         let step = core.bcp(now, &mut self.bursts[b as usize].route);
+        // Tail-dropping segmentation: this burst's reservation cut the tail of another.
+        let cuts = core.tail_cuts();
+        if !cuts.is_empty() {
+            for c in cuts.drain(..) {
+                let r = &mut self.bursts[c.slot as usize].route;
+                if r.serial == c.serial {
+                    if c.lost {
+                        r.preempted = Some(c.fibre);
+                    } else {
+                        r.keep = r.keep.min(c.keep);
+                    }
+                }
+            }
+        }
         self.after_step(now, b, step);
     }
 
@@ -1263,6 +1296,10 @@ impl World {
     /// packets is pipelined: the record [`BURST_RECORDS_AHEAD`] packets ahead, and
     /// [`BURST_STATE_AHEAD`] ahead what the record says the packet will need.
     fn burst_arrive(&mut self, now: SimTime, b: u32) {
+        if let Some(f) = self.bursts[b as usize].route.preempted {
+            self.lose_burst(now, b, BurstLoss::Preempted, Some(f));
+            return;
+        }
         self.burst_trace(now, b, BurstEvent::Delivered, None, None);
         let mut list = std::mem::take(&mut self.bursts[b as usize].pkts);
         let qi = self.bursts[b as usize].queue;
@@ -1275,13 +1312,22 @@ impl World {
         }
         // Segmentation (obs.contention.segmentation, docs/topics/contention.md): the
         // packets that start within the bytes cut from the head are lost.
+        // With a tail cut, the packets that end after the bytes kept are lost.
         let cut = self.bursts[b as usize].route.cut_bytes;
+        let keep = self.bursts[b as usize].route.keep;
         let mut at = 0u64;
+        let (mut lost_head, mut lost_tail) = (0u64, 0u64);
         for (i, &id) in list.iter().enumerate() {
-            if cut > 0 {
+            if cut > 0 || keep != u64::MAX {
                 let start = at;
                 at += u64::from(self.pkts.hdr(id).bytes);
                 if start < cut {
+                    lost_head += 1;
+                    self.drop_packet(now, id);
+                    continue;
+                }
+                if at > keep {
+                    lost_tail += 1;
                     self.drop_packet(now, id);
                     continue;
                 }
@@ -1298,6 +1344,9 @@ impl World {
                 self.hook(egress, id);
             }
             self.node_receive(now, id);
+        }
+        if lost_head + lost_tail > 0 {
+            self.edges.pkts_cut(qi, lost_head, lost_tail);
         }
         list.clear();
         self.bursts[b as usize].pkts = list;
