@@ -25,12 +25,25 @@ fn run(text: &str, set: fn(&mut World, bool), on: bool) -> (String, u64) {
     (format!("{res:?}"), events)
 }
 
-/// A duration in seconds: a number, or a string in seconds ("5s").
+/// A duration in seconds: a number, or a string with a unit ("5s", "200ms", "1us").
 fn secs(v: &toml::Value) -> f64 {
     match v {
         toml::Value::Float(x) => *x,
         toml::Value::Integer(x) => *x as f64,
-        toml::Value::String(x) => x.strip_suffix('s').unwrap().parse().unwrap(),
+        toml::Value::String(x) => {
+            let x = x.trim();
+            let (num, scale) = [
+                ("ns", 1e-9),
+                ("us", 1e-6),
+                ("µs", 1e-6),
+                ("ms", 1e-3),
+                ("s", 1.0),
+            ]
+            .iter()
+            .find_map(|(u, f)| x.strip_suffix(u).map(|n| (n, *f)))
+            .unwrap_or_else(|| panic!("duration {x:?}"));
+            num.trim().parse::<f64>().unwrap() * scale
+        }
         other => panic!("duration {other:?}"),
     }
 }
