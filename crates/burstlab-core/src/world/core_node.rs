@@ -639,6 +639,16 @@ impl Core {
         None
     }
 
+    /// The channels a victim may be sought on: `want` alone when given (none when it is
+    /// out of range), else every channel of the fibre.
+    fn victim_channels(f: &Fibre, want: Option<usize>) -> Option<std::ops::Range<usize>> {
+        match want {
+            Some(c) if c < f.cs.k() => Some(c..c + 1),
+            Some(_) => None,
+            None => Some(0..f.cs.k()),
+        }
+    }
+
     /// Preemption: the channel (any, or `want`) on which exactly one stored reservation
     /// overlaps `[s, e)`, held by a burst of priority below `prio`, such that without
     /// it the fibre's policy can take `[s, e)` (LAUC-VF: always; FFUC and LAUC: if it is
@@ -652,11 +662,7 @@ impl Core {
         prio: u32,
     ) -> Option<(usize, usize)> {
         let voids = f.cs.kind().fills_voids();
-        let range = match want {
-            Some(c) if c < f.cs.k() => c..c + 1,
-            Some(_) => return None,
-            None => 0..f.cs.k(),
-        };
+        let range = Self::victim_channels(f, want)?;
         let mut best: Option<(usize, usize, u32)> = None;
         for c in range {
             let own = &f.owners[c];
@@ -687,11 +693,7 @@ impl Core {
         want: Option<usize>,
     ) -> Option<(usize, usize)> {
         let voids = f.cs.kind().fills_voids();
-        let range = match want {
-            Some(c) if c < f.cs.k() => c..c + 1,
-            Some(_) => return None,
-            None => 0..f.cs.k(),
-        };
+        let range = Self::victim_channels(f, want)?;
         let mut best: Option<(usize, usize, SimTime)> = None;
         for c in range {
             let own = &f.owners[c];
