@@ -85,6 +85,50 @@ fn us(x: u64) -> SimTime {
 /// A burst that meets a busy wavelength at C1 is delayed by exactly one FDL: its
 /// delivery is the undisturbed delivery plus the line's length, and it is counted on
 /// the wavelength it took.
+/// The random-contention traffic of the segmentation and preemption tests: `star` with
+/// one wavelength, two exponential on/off sources at 400 Mb/s (mean on 5 ms, off
+/// 20 ms) instead of the one-packet flows, 100 µs timer assembly, 4 s; `obs` is the
+/// `[obs]` body, and with `classed` flow k is in class k.
+fn onoff_contention(obs: &str, classed: bool) -> RunResult {
+    let mut s = star(&["0s", "0s"], 1, obs);
+    s = s.replace("duration = \"50ms\"", "duration = \"4s\"\nseed = 3");
+    s = s.replace("tb = \"1ms\"", "tb = \"100us\"");
+    let i = s.find("[[flow]]").unwrap();
+    s.truncate(i);
+    for k in 0..2 {
+        s += &format!("[[flow]]\ntype = \"onoff\"\nsrc = \"s{k}\"\ndst = \"d\"\nrate = \"400Mb/s\"\npacket_size = 1000\nmean_on = \"5ms\"\nmean_off = \"20ms\"\n");
+        if classed {
+            s += &format!("class = {k}\n");
+        }
+    }
+    run(&s)
+}
+
+/// Packets that entered a burst.
+fn sent(r: &RunResult) -> u64 {
+    r.bursts.iter().map(|b| b.pkts_in).sum()
+}
+
+/// Packets the destinations received.
+fn recv(r: &RunResult) -> u64 {
+    r.flows.iter().map(|f| f.segments_received).sum()
+}
+
+/// Bursts lost over bursts sent.
+fn burst_loss(r: &RunResult) -> f64 {
+    r.bursts.iter().map(|b| b.bursts_lost).sum::<u64>() as f64
+        / r.bursts.iter().map(|b| b.bursts_sent).sum::<u64>() as f64
+}
+
+/// The packets of the bursts lost whole, from the burst trace.
+fn pkts_in_bursts_lost_whole(r: &RunResult) -> u64 {
+    r.burst_trace
+        .iter()
+        .filter(|b| b.event == BurstEvent::Lost)
+        .map(|b| b.pkts as u64)
+        .sum()
+}
+
 #[test]
 fn a_burst_is_delayed_by_exactly_one_fdl() {
     // Undisturbed delivery times (each flow alone).
@@ -362,35 +406,14 @@ fn head_dropping_loses_only_the_overlapping_packets() {
 /// react to loss).
 #[test]
 fn segmentation_loses_the_overlap_only() {
-    let mk = |seg: bool| {
-        let mut s = star(
-            &["0s", "0s"],
-            1,
-            if seg {
-                "[obs.contention]\nsegmentation = \"head\"\nper_wavelength = true\n"
-            } else {
-                "[obs.contention]\nper_wavelength = true\n"
-            },
-        );
-        s = s.replace("duration = \"50ms\"", "duration = \"4s\"\nseed = 3");
-        s = s.replace("tb = \"1ms\"", "tb = \"100us\"");
-        // Exponential on/off sources at 400 Mb/s (mean on 5 ms, off 20 ms) instead of
-        // the one-packet flows.
-        let i = s.find("[[flow]]").unwrap();
-        s.truncate(i);
-        for k in 0..2 {
-            s += &format!("[[flow]]\ntype = \"onoff\"\nsrc = \"s{k}\"\ndst = \"d\"\nrate = \"400Mb/s\"\npacket_size = 1000\nmean_on = \"5ms\"\nmean_off = \"20ms\"\n");
-        }
-        run(&s)
-    };
-    let sent = |r: &RunResult| r.bursts.iter().map(|b| b.pkts_in).sum::<u64>();
-    let recv = |r: &RunResult| r.flows.iter().map(|f| f.segments_received).sum::<u64>();
-    let whole = mk(false);
+    let whole = onoff_contention("[obs.contention]\nper_wavelength = true\n", false);
     let lost_whole = sent(&whole) - recv(&whole);
-    let burst_loss = whole.bursts.iter().map(|b| b.bursts_lost).sum::<u64>() as f64
-        / whole.bursts.iter().map(|b| b.bursts_sent).sum::<u64>() as f64;
+    let burst_loss = burst_loss(&whole);
     assert!(lost_whole > 100, "contention happens: {lost_whole}");
-    let seg = mk(true);
+    let seg = onoff_contention(
+        "[obs.contention]\nsegmentation = \"head\"\nper_wavelength = true\n",
+        false,
+    );
     let out = seg
         .obs_channels
         .iter()
@@ -399,13 +422,7 @@ fn segmentation_loses_the_overlap_only() {
     let (n_cut, bytes_cut) = (out.bursts_segmented, out.bytes_cut);
     assert!(n_cut > 20, "{n_cut}");
     let lost = sent(&seg) - recv(&seg);
-    // The packets of the bursts lost whole, from the burst trace.
-    let in_lost_bursts: u64 = seg
-        .burst_trace
-        .iter()
-        .filter(|b| b.event == BurstEvent::Lost)
-        .map(|b| b.pkts as u64)
-        .sum();
+    let in_lost_bursts = pkts_in_bursts_lost_whole(&seg);
     let cut_pkts = lost - in_lost_bursts;
     assert!(
         bytes_cut / 1000 <= cut_pkts && cut_pkts <= bytes_cut.div_ceil(1000) + n_cut,
@@ -514,27 +531,12 @@ fn tail_dropping_cuts_the_scheduled_burst() {
 /// segmentation (the same traffic: UDP does not react to loss).
 #[test]
 fn tail_dropping_loses_the_overlap_only() {
-    let mk = |seg: &str| {
-        let mut s = star(
-            &["0s", "0s"],
-            1,
-            &format!("[obs.contention]\n{seg}per_wavelength = true\n"),
-        );
-        s = s.replace("duration = \"50ms\"", "duration = \"4s\"\nseed = 3");
-        s = s.replace("tb = \"1ms\"", "tb = \"100us\"");
-        let i = s.find("[[flow]]").unwrap();
-        s.truncate(i);
-        for k in 0..2 {
-            s += &format!("[[flow]]\ntype = \"onoff\"\nsrc = \"s{k}\"\ndst = \"d\"\nrate = \"400Mb/s\"\npacket_size = 1000\nmean_on = \"5ms\"\nmean_off = \"20ms\"\n");
-        }
-        run(&s)
-    };
-    let sent = |r: &RunResult| r.bursts.iter().map(|b| b.pkts_in).sum::<u64>();
-    let recv = |r: &RunResult| r.flows.iter().map(|f| f.segments_received).sum::<u64>();
-    let whole = mk("");
-    let burst_loss = whole.bursts.iter().map(|b| b.bursts_lost).sum::<u64>() as f64
-        / whole.bursts.iter().map(|b| b.bursts_sent).sum::<u64>() as f64;
-    let seg = mk("segmentation = \"tail\"\n");
+    let whole = onoff_contention("[obs.contention]\nper_wavelength = true\n", false);
+    let burst_loss = burst_loss(&whole);
+    let seg = onoff_contention(
+        "[obs.contention]\nsegmentation = \"tail\"\nper_wavelength = true\n",
+        false,
+    );
     assert_eq!(sent(&seg), sent(&whole));
     let out = seg
         .obs_channels
@@ -544,12 +546,7 @@ fn tail_dropping_loses_the_overlap_only() {
     let (n_cut, bytes_cut) = (out.bursts_tail_cut, out.tail_bytes_cut);
     assert!(n_cut > 20, "{n_cut}");
     let lost = sent(&seg) - recv(&seg);
-    let in_lost_bursts: u64 = seg
-        .burst_trace
-        .iter()
-        .filter(|b| b.event == BurstEvent::Lost)
-        .map(|b| b.pkts as u64)
-        .sum();
+    let in_lost_bursts = pkts_in_bursts_lost_whole(&seg);
     let cut_pkts = lost - in_lost_bursts;
     let counted: u64 = seg.bursts.iter().map(|b| b.pkts_lost_tail_cut).sum();
     assert_eq!(counted, cut_pkts, "the burst table names every packet cut");
@@ -670,15 +667,7 @@ fn preemption_under_random_contention() {
             "classifier = \"per_flow\"\n[[obs.class]]\npriority = 0\n[[obs.class]]\npriority = 1\n\
              [obs.contention]\npreemption = \"{mode}\"\n"
         );
-        let mut s = star(&["0s", "0s"], 1, &obs);
-        s = s.replace("duration = \"50ms\"", "duration = \"4s\"\nseed = 3");
-        s = s.replace("tb = \"1ms\"", "tb = \"100us\"");
-        let i = s.find("[[flow]]").unwrap();
-        s.truncate(i);
-        for k in 0..2 {
-            s += &format!("[[flow]]\ntype = \"onoff\"\nsrc = \"s{k}\"\ndst = \"d\"\nrate = \"400Mb/s\"\npacket_size = 1000\nmean_on = \"5ms\"\nmean_off = \"20ms\"\nclass = {k}\n");
-        }
-        run(&s)
+        onoff_contention(&obs, true)
     };
     let lost_by = |r: &RunResult, i: usize| {
         let q = queue_of(r, i);
@@ -704,16 +693,12 @@ fn preemption_under_random_contention() {
                 lo.pkts_lost_tail_cut
             );
         }
-        let sent: u64 = r.bursts.iter().map(|b| b.pkts_in).sum();
-        let recv: u64 = r.flows.iter().map(|f| f.segments_received).sum();
-        let whole: u64 = r
-            .burst_trace
-            .iter()
-            .filter(|b| b.event == BurstEvent::Lost)
-            .map(|b| b.pkts as u64)
-            .sum();
         let cut: u64 = r.bursts.iter().map(|b| b.pkts_lost_tail_cut).sum();
-        assert_eq!(sent - recv, whole + cut, "{mode}");
+        assert_eq!(
+            sent(&r) - recv(&r),
+            pkts_in_bursts_lost_whole(&r) + cut,
+            "{mode}"
+        );
         eprintln!(
             "{mode}: high-priority bursts lost {} (without preemption {}), low-priority \
              preempted {}, packets in cut tails {}",
