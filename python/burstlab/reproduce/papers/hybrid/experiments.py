@@ -73,6 +73,7 @@ import pandas as pd
 
 from burstlab import _core
 from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.units import parse_size
 
 SEED = 1
 MSS = 512  # B (hybrid §IV.A)
@@ -271,23 +272,15 @@ def burst_trace_bound(n: int, duration_s: float) -> float:
     forms at most ``t/Tmax + 1`` timer bursts plus ``bytes/Lmax`` length bursts, and
     its bytes are at most what the N access links carry (100 Mb/s each)."""
     tmax = min(float(k["tmax_s"]) for k in CLASSES.values())
-    lmax = min(_bytes(k["lmax"]) for k in CLASSES.values())
+    lmax = min(parse_size(k["lmax"]) for k in CLASSES.values())
     return QUEUES * (duration_s / tmax + 1.0) + n * ACCESS_BPS / 8.0 * duration_s / lmax
-
-
-def _bytes(size: str) -> float:
-    units = {"KB": 1e3, "MB": 1e6, "B": 1.0}
-    for u, f in units.items():
-        if size.endswith(u):
-            return float(size[: -len(u)]) * f
-    raise ValueError(f"size {size!r}")
 
 
 def burst_trace_budget(spec: dict[str, Any], n: int, duration_s: float) -> int:
     """``sim.max_memory`` for a run with the burst trace. burstlab's generic estimate of
     a burst trace assumes one burst per packet (55 GiB for 300 s of the slow class at
     N = 80, whose bursts hold about 12 000 segments); :func:`burst_trace_bound` bounds
-    this network's bursts from its assembly instead (≤ 0.4 GiB for every run of the
+    this network's bursts from its assembly instead (≤ 1.3 GiB for every run of the
     full mode). The budget lets the generic guard pass only when that bound is within
     :data:`BURST_TRACE_LIMIT`; otherwise the guard refuses the run as it would."""
     import burstlab
