@@ -335,3 +335,58 @@ fn bad_deflection_settings_name_the_field() {
         assert!(e.contains(field) && e.contains(why), "{cont}\n=> {e}");
     }
 }
+
+/// `examples/deflection.toml` over 4 s: every burst C1 deflects is scheduled on
+/// C1 → C2 and then on C2 → E2 (nothing else uses them), the TCP flow loses fewer
+/// bursts than without the deflection table, and the offsets are long enough that no
+/// burst is lost to `deflection_offset` or `offset_too_short`.
+#[test]
+fn the_example_deflects_and_tcp_loses_fewer_bursts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let text = std::fs::read_to_string(dir.join("deflection.toml"))
+        .unwrap()
+        .replace("duration = \"10s\"", "duration = \"4s\"");
+    let on = run(&text);
+    let c1c2 = link(&on, "C1", "C2");
+    let c2e2 = link(&on, "C2", "E2");
+    let direct = link(&on, "C1", "E2");
+    assert!(c1c2.bursts_deflected > 10, "{c1c2:?}");
+    assert_eq!(c1c2.bursts_deflected, c1c2.bursts_scheduled);
+    assert_eq!(c2e2.bursts_offered, c1c2.bursts_scheduled);
+    assert_eq!(direct.lost_deflection_offset, 0);
+    assert!(on.obs_links.iter().all(|l| l.lost_offset_too_short == 0));
+    // Without the table (the same extra offset, so the same timeline until the first
+    // contention).
+    let a = text.find("[[obs.contention.deflection]]").unwrap();
+    let off_text = text[..a]
+        .replace("max_deflections = 1\n", "")
+        .replace("deflection_offset = \"20us\"\n", "")
+        .replace("[obs]\n", "[obs]\nextra_offset = \"20us\"\n")
+        + &text[text.find("[[flow]]").unwrap()..];
+    let off = run(&off_text);
+    let lost = |r: &RunResult| {
+        let q = r.bursts.iter().find(|b| b.edge == "E0").unwrap();
+        (q.bursts_lost, q.bursts_sent)
+    };
+    let (lost_on, lost_off) = (lost(&on), lost(&off));
+    let tcp = |r: &RunResult| {
+        r.flows
+            .iter()
+            .find(|f| f.name == "tcp")
+            .unwrap()
+            .goodput_segps
+    };
+    eprintln!(
+        "deflected {} (lost deflection_failed {}), TCP bursts lost/sent {:?} vs {:?} without; goodput {:.1} vs {:.1} seg/s",
+        c1c2.bursts_deflected,
+        direct.lost_deflection_failed,
+        lost_on,
+        lost_off,
+        tcp(&on),
+        tcp(&off)
+    );
+    assert!(
+        lost_off.0 > 0 && lost_on.0 < lost_off.0,
+        "{lost_on:?} {lost_off:?}"
+    );
+}
