@@ -944,6 +944,27 @@ pub struct ContentionSpec {
     /// time, bursts lost waiting for it, FDL and converter use.
     #[serde(default)]
     pub per_wavelength: bool,
+    /// Deflection routing: per node, the neighbours a burst that finds no wavelength
+    /// on its output fibre may be sent to instead (`[[obs.contention.deflection]]`),
+    /// continuing from there on the shortest path to its egress.
+    #[serde(default)]
+    pub deflection: Vec<DeflectionSpec>,
+    /// How often one burst may be deflected on its way (default 1).
+    #[serde(default)]
+    pub max_deflections: Option<u32>,
+    /// Extra offset every burst gets at its ingress so that a deflected (longer) path
+    /// still leaves time for its BCP processing (default 0).
+    #[serde(default)]
+    pub deflection_offset: Option<Dur>,
+}
+
+/// One `[[obs.contention.deflection]]` entry: at `node`, try the fibres to `via` in
+/// this order when the burst's own output fibre has no wavelength.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeflectionSpec {
+    pub node: String,
+    pub via: Vec<String>,
 }
 
 /// Resolved `[obs.contention]`.
@@ -957,6 +978,12 @@ pub struct ResolvedContention {
     pub segmentation: Option<Segmentation>,
     pub preemption: Preemption,
     pub per_wavelength: bool,
+    /// Deflection table: (node, neighbours in the order tried); empty = off.
+    pub deflection: Vec<(u32, Vec<u32>)>,
+    /// Deflections allowed per burst (0 when deflection is off).
+    pub max_deflections: u32,
+    /// Added to every burst's offset at its ingress.
+    pub deflection_offset: SimTime,
 }
 
 impl ContentionSpec {
@@ -1032,7 +1059,88 @@ impl ContentionSpec {
             segmentation: self.segmentation,
             preemption: self.preemption.unwrap_or_default(),
             per_wavelength: self.per_wavelength,
+            deflection: Vec::new(),
+            max_deflections: 0,
+            deflection_offset: SimTime::ZERO,
         })
+    }
+
+    /// Validates the deflection settings into `out` (node names against `by_name`,
+    /// every `via` a neighbour reached by a fibre from the node).
+    pub fn resolve_deflection(
+        &self,
+        out: &mut ResolvedContention,
+        nodes: &[(String, NodeKind)],
+        by_name: &HashMap<&str, u32>,
+        fibres: &[ResolvedFibre],
+    ) -> Result<(), ScenarioError> {
+        let f = |s: &str| format!("obs.contention.{s}");
+        if self.deflection.is_empty() {
+            if self.max_deflections.is_some() {
+                return Err(e(f("max_deflections"), "needs obs.contention.deflection"));
+            }
+            if self.deflection_offset.is_some() {
+                return Err(e(f("deflection_offset"), "needs obs.contention.deflection"));
+            }
+            return Ok(());
+        }
+        let max = self.max_deflections.unwrap_or(1);
+        if max == 0 {
+            return Err(e(
+                f("max_deflections"),
+                "must be at least 1 (leave out obs.contention.deflection for none)",
+            ));
+        }
+        if max > 64 {
+            return Err(e(f("max_deflections"), format!("at most 64 (got {max})")));
+        }
+        let mut table: Vec<(u32, Vec<u32>)> = Vec::with_capacity(self.deflection.len());
+        for (i, d) in self.deflection.iter().enumerate() {
+            let fld = |s: &str| format!("obs.contention.deflection[{i}].{s}");
+            let Some(&n) = by_name.get(d.node.as_str()) else {
+                return Err(e(fld("node"), format!("no node named '{}'", d.node)));
+            };
+            if !nodes[n as usize].1.is_obs() {
+                return Err(e(
+                    fld("node"),
+                    format!("'{}' is not an OBS node (edge or core)", d.node),
+                ));
+            }
+            if let Some(j) = table.iter().position(|(m, _)| *m == n) {
+                return Err(e(
+                    fld("node"),
+                    format!(
+                        "'{}' already has a deflection entry (deflection[{j}])",
+                        d.node
+                    ),
+                ));
+            }
+            if d.via.is_empty() {
+                return Err(e(fld("via"), "must list at least one neighbour"));
+            }
+            let mut via = Vec::with_capacity(d.via.len());
+            for (k, name) in d.via.iter().enumerate() {
+                let fv = format!("obs.contention.deflection[{i}].via[{k}]");
+                let Some(&v) = by_name.get(name.as_str()) else {
+                    return Err(e(fv, format!("no node named '{name}'")));
+                };
+                if v == n {
+                    return Err(e(fv, "a node cannot deflect to itself"));
+                }
+                if via.contains(&v) {
+                    return Err(e(fv, format!("'{name}' is listed twice")));
+                }
+                if !fibres.iter().any(|x| x.from == n && x.to == v) {
+                    return Err(e(fv, format!("no fibre from '{}' to '{name}'", d.node)));
+                }
+                via.push(v);
+            }
+            table.push((n, via));
+        }
+        out.deflection = table;
+        out.max_deflections = max;
+        out.deflection_offset = self.deflection_offset.map_or(SimTime::ZERO, |d| d.0);
+        Ok(())
     }
 }
 
@@ -1799,6 +1907,7 @@ impl ScenarioSpec {
                     fabrics.iter().any(|f| !f.conversion),
                     fabrics.iter().all(|f| f.signalling == Signalling::Jit),
                 )?;
+                c.resolve_deflection(&mut o.contention, &nodes, &by_name, &fibres)?;
                 let prio = |c: &ResolvedClass| c.priority;
                 if o.contention.preemption != Preemption::None
                     && o.classes.iter().map(prio).min() == o.classes.iter().map(prio).max()

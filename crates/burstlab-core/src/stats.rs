@@ -201,10 +201,16 @@ pub enum BurstLoss {
     /// Its reservation was taken by a burst of a higher-priority class
     /// (`obs.contention.preemption`).
     Preempted,
+    /// Deflection routing: its output fibre had no wavelength and neither had the
+    /// fibre to any neighbour of the node's deflection table.
+    DeflectionFailed,
+    /// Deflection routing: its output fibre had no wavelength and its remaining offset
+    /// was too short for the BCP processing of every deflected path.
+    DeflectionOffset,
 }
 
 impl BurstLoss {
-    pub const ALL: [BurstLoss; 7] = [
+    pub const ALL: [BurstLoss; 9] = [
         BurstLoss::Contention,
         BurstLoss::NoWavelength,
         BurstLoss::OffsetTooShort,
@@ -212,6 +218,8 @@ impl BurstLoss {
         BurstLoss::Injected,
         BurstLoss::Control,
         BurstLoss::Preempted,
+        BurstLoss::DeflectionFailed,
+        BurstLoss::DeflectionOffset,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -222,6 +230,8 @@ impl BurstLoss {
             BurstLoss::Injected => "injected",
             BurstLoss::Control => "control_lost",
             BurstLoss::Preempted => "preempted",
+            BurstLoss::DeflectionFailed => "deflection_failed",
+            BurstLoss::DeflectionOffset => "deflection_offset",
         }
     }
 }
@@ -293,6 +303,11 @@ pub struct BurstRow {
     pub lost_control: u64,
     /// Lost to a higher-priority burst (`obs.contention.preemption`).
     pub lost_preempted: u64,
+    /// Deflection routing (`obs.contention.deflection`): lost because no neighbour of
+    /// the deflection table had a wavelength, or because the remaining offset was too
+    /// short for every deflected path.
+    pub lost_deflection_failed: u64,
+    pub lost_deflection_offset: u64,
     /// Packets of delivered bursts lost to segmentation: in a head cut from the burst
     /// (`segmentation = "head"`) or in a tail cut from it (`"tail"`).
     pub pkts_lost_head_cut: u64,
@@ -378,6 +393,14 @@ pub struct ObsLinkRow {
     /// Bursts whose reservation on this fibre a higher-priority burst took
     /// (`obs.contention.preemption`).
     pub lost_preempted: u64,
+    /// Deflection routing (`obs.contention.deflection`): bursts that wanted this fibre
+    /// and were lost because every deflection failed (`deflection_failed`) or their
+    /// remaining offset was too short for every deflected path (`deflection_offset`),
+    /// and bursts deflected onto this fibre (`bursts_deflected`, counted in
+    /// `bursts_scheduled` too).
+    pub lost_deflection_failed: u64,
+    pub lost_deflection_offset: u64,
+    pub bursts_deflected: u64,
     /// Segmentation (`obs.contention.segmentation`): bursts scheduled here with their
     /// head cut (`head`), and scheduled bursts whose tail a contending burst cut here
     /// (`tail`). Neither counts as a loss: their other packets are delivered.

@@ -85,6 +85,8 @@ struct FibreCounters {
     /// cut here (segmentation).
     head_cuts: u64,
     tail_cuts: u64,
+    /// Bursts deflected onto this fibre (deflection routing).
+    deflected: u64,
 }
 
 /// Per-wavelength counters (`obs_channels`), indexed by channel.
@@ -158,6 +160,40 @@ enum Via {
     TailCut,
     /// After taking a lower-priority burst's reservation (whole or its tail).
     Preempt,
+    /// On a fibre of the node's deflection table instead of the burst's own.
+    Deflect,
+}
+
+/// Deflection routing (`obs.contention.deflection`, docs/topics/contention.md).
+///
+/// At node `n` after the ingress, when the burst finds no wavelength on its output
+/// fibre (and its parallels) and every other mechanism has failed, the neighbours `v`
+/// of `n`'s table are tried in order (the burst's own next node skipped): each fibre
+/// `n → v` that leaves through the fabric the burst arrived on, in fibre order, with a
+/// direct reservation. The burst then continues from `v` on the shortest path (fewest
+/// fibres, never back through `n`; lowest fibre index first on a tie) to its egress.
+/// The alternative is taken only if the burst's remaining offset `a − t` covers the
+/// new path's BCP processing and set-up ([`Core::min_safe_offset`] of it). All tables
+/// are built once: no allocation per burst (the burst's path keeps its capacity).
+#[derive(Default)]
+struct Deflection {
+    /// Deflections allowed per burst; 0 = off.
+    max: u32,
+    /// Node count (the stride of `tail`).
+    nodes: usize,
+    /// Per node: range into `alts`.
+    by_node: Vec<(u32, u32)>,
+    /// Per table entry: the neighbour and its range into `fibres`.
+    alts: Vec<(u32, u32, u32)>,
+    /// Fibres `n → v` of every entry, in fibre order.
+    fibres: Vec<u32>,
+    /// Per (entry of `fibres`, egress node): the rest of the path after that fibre
+    /// (range into `paths`) and the offset it needs, or `None` if the egress cannot
+    /// be reached.
+    tail: Vec<Option<(u32, u32, SimTime)>>,
+    paths: Vec<u32>,
+    /// The longest path a deflection can make (the burst's path is pre-sized to it).
+    max_len: usize,
 }
 
 /// Contention resolution state (`[obs.contention]`, docs/topics/contention.md).
@@ -225,6 +261,8 @@ pub struct BurstRoute {
     pub priority: u32,
     /// Set (to the fibre) when a higher-priority burst took this burst's reservation.
     pub preempted: Option<u32>,
+    /// Deflections so far on this departure (`obs.contention.max_deflections`).
+    pub deflections: u32,
 }
 
 impl BurstRoute {
@@ -261,6 +299,7 @@ pub struct Core {
     fibres: Vec<Fibre>,
     loss: LossModel,
     cont: Contention,
+    defl: Deflection,
 }
 
 /// Transmission time of a burst of `bytes` at `rate` (at least 1 ps, so that even an
@@ -298,6 +337,7 @@ impl Core {
             fibres: out,
             loss,
             cont: Contention::default(),
+            defl: Deflection::default(),
         }
     }
 
@@ -341,7 +381,92 @@ impl Core {
                 f.owners = (0..f.cs.k()).map(|_| VecDeque::with_capacity(16)).collect();
             }
         }
+        if c.max_deflections > 0 {
+            self.build_deflection(nodes, &c.deflection, c.max_deflections);
+        }
         self
+    }
+
+    /// Builds the deflection tables ([`Deflection`]): for every fibre `n → v` of the
+    /// table and every egress, the shortest continuation by breadth-first search over
+    /// fibres (a fibre may follow another if it leaves the node the other reaches,
+    /// through the fabric the other arrives on), never entering `n` again.
+    fn build_deflection(&mut self, nodes: usize, table: &[(u32, Vec<u32>)], max: u32) {
+        let mut d = Deflection {
+            max,
+            nodes,
+            by_node: vec![(0, 0); nodes],
+            ..Deflection::default()
+        };
+        let nf = self.fibres.len();
+        let mut prev: Vec<u32> = vec![u32::MAX; nf];
+        let mut queue: VecDeque<u32> = VecDeque::with_capacity(nf);
+        let mut best: Vec<Option<u32>> = vec![None; nodes];
+        let mut rev: Vec<u32> = Vec::new();
+        for (n, via) in table {
+            let lo = d.alts.len() as u32;
+            for &v in via {
+                let flo = d.fibres.len() as u32;
+                for (g, f) in self.fibres.iter().enumerate() {
+                    if f.p.from != *n || f.p.to != v {
+                        continue;
+                    }
+                    d.fibres.push(g as u32);
+                    // Breadth-first search from `g`: `best[e]` is the first fibre
+                    // found that reaches `e`.
+                    prev.fill(u32::MAX);
+                    best.fill(None);
+                    queue.clear();
+                    queue.push_back(g as u32);
+                    prev[g] = g as u32;
+                    best[v as usize] = Some(g as u32);
+                    while let Some(x) = queue.pop_front() {
+                        let fx = &self.fibres[x as usize].p;
+                        for (h, fh) in self.fibres.iter().enumerate() {
+                            let ph = &fh.p;
+                            if ph.from != fx.to
+                                || ph.fabric_a != fx.fabric_b
+                                || ph.to == *n
+                                || prev[h] != u32::MAX
+                            {
+                                continue;
+                            }
+                            prev[h] = x;
+                            if best[ph.to as usize].is_none() {
+                                best[ph.to as usize] = Some(h as u32);
+                            }
+                            queue.push_back(h as u32);
+                        }
+                    }
+                    for reach in &best {
+                        let entry = reach.and_then(|last| {
+                            rev.clear();
+                            let mut x = last;
+                            while x != g as u32 {
+                                rev.push(x);
+                                x = prev[x as usize];
+                            }
+                            let start = d.paths.len() as u32;
+                            d.paths.extend(rev.iter().rev());
+                            let len = rev.len() as u32;
+                            let mut whole = Vec::with_capacity(rev.len() + 1);
+                            whole.push(g as u32);
+                            whole.extend(rev.iter().rev());
+                            let need = self.min_safe_offset(&whole)?;
+                            Some((start, len, need))
+                        });
+                        d.tail.push(entry);
+                    }
+                }
+                d.alts.push((v, flo, d.fibres.len() as u32));
+            }
+            d.by_node[*n as usize] = (lo, d.alts.len() as u32);
+        }
+        // A path grows by at most the longest continuation plus one fibre per
+        // deflection.
+        let longest = d.tail.iter().flatten().map(|t| t.1 as usize + 1).max();
+        d.max_len = longest.unwrap_or(0).saturating_mul(max as usize);
+        self.defl = d;
     }
 
     /// The fabric that processes a burst arriving on fibre `f` (its `to` end).
@@ -425,6 +550,18 @@ impl Core {
             }
         }
         let fi = nth(self, n_alt);
+        if i > 0 && r.deflections < self.defl.max {
+            match self.deflect(now, r, i, jit, free_choice) {
+                Some(Ok(taken)) => return taken,
+                Some(Err(why)) => {
+                    let f = &mut self.fibres[fi as usize];
+                    f.c.offered += 1;
+                    f.c.lost[why] += 1;
+                    return Err(Step::Lost(why, fi));
+                }
+                None => {}
+            }
+        }
         let f = &mut self.fibres[fi as usize];
         f.c.offered += 1;
         let why = if free_choice {
@@ -437,6 +574,77 @@ impl Core {
         };
         f.c.lost[why] += 1;
         Err(Step::Lost(why, fi))
+    }
+
+    /// Deflection routing at node `n_i` (see [`Deflection`]) after path fibre `i` and
+    /// its parallels had no wavelength: `Some(Ok(_))` when the burst was deflected
+    /// (the commit's outcome; `r.path` from `i` on is the deflected path),
+    /// `Some(Err(why))` when the node's table had alternatives but none could take the
+    /// burst (`deflection_offset` if every one was too long for its remaining offset),
+    /// `None` when it had none (no entry, or only the burst's own next node).
+    fn deflect(
+        &mut self,
+        now: SimTime,
+        r: &mut BurstRoute,
+        i: usize,
+        jit: bool,
+        free_choice: bool,
+    ) -> Option<Result<Result<(), Step>, BurstLoss>> {
+        let first = &self.fibres[r.path[i] as usize].p;
+        let (n, next) = (first.from, first.to);
+        let egress = self.fibres[*r.path.last()? as usize].p.to as usize;
+        let in_fab = self.fibres[r.path[i - 1] as usize].p.fabric_b;
+        let (lo, hi) = *self.defl.by_node.get(n as usize)?;
+        // The offset left at this node: the burst's head arrives `left` after now.
+        let left = r.arrive.saturating_sub(now);
+        let (mut tried, mut short) = (false, false);
+        for a in lo..hi {
+            let (v, flo, fhi) = self.defl.alts[a as usize];
+            if v == next {
+                continue;
+            }
+            for k in flo..fhi {
+                let g = self.defl.fibres[k as usize];
+                if self.fibres[g as usize].p.fabric_a != in_fab {
+                    continue;
+                }
+                let Some((ps, pl, need)) = self.defl.tail[k as usize * self.defl.nodes + egress]
+                else {
+                    continue;
+                };
+                if left < need {
+                    short = true;
+                    continue;
+                }
+                tried = true;
+                let f = &mut self.fibres[g as usize];
+                let end = r.arrive + burst_time(f.p.rate, r.kept());
+                let start = if jit {
+                    now
+                } else if r.cut_bytes > 0 {
+                    r.arrive + f.p.rate.tx_time(r.cut_bytes)
+                } else {
+                    r.arrive
+                };
+                f.cs.release_before(now);
+                if let Some(c) = Self::try_on(f, free_choice, r.channel, start, end) {
+                    f.c.deflected += 1;
+                    r.path.truncate(i);
+                    r.path.push(g);
+                    r.path
+                        .extend_from_slice(&self.defl.paths[ps as usize..(ps + pl) as usize]);
+                    r.deflections += 1;
+                    return Some(Ok(self.commit(i, g, c, start, end, r, Via::Deflect)));
+                }
+            }
+        }
+        if tried {
+            Some(Err(BurstLoss::DeflectionFailed))
+        } else if short {
+            Some(Err(BurstLoss::DeflectionOffset))
+        } else {
+            None
+        }
     }
 
     /// A direct reservation on `f`: any channel by the policy (`free_choice`) or only
@@ -754,7 +962,7 @@ impl Core {
                 r.cut_bytes += cut;
                 f.c.head_cuts += 1;
             }
-            Via::TailCut | Via::Preempt => {}
+            Via::TailCut | Via::Preempt | Via::Deflect => {}
         }
         r.path[i] = fi;
         // The burst leaves this node `d` later (fibre delay line); so it arrives later
@@ -816,6 +1024,11 @@ impl Core {
         r.cut_bytes = 0;
         r.keep = u64::MAX;
         r.preempted = None;
+        r.deflections = 0;
+        if self.defl.max > 0 {
+            // A deflection rewrites the path: room for the longest, once per slot.
+            r.path.reserve(self.defl.max_len);
+        }
         r.serial = self.cont.next_serial;
         self.cont.next_serial += 1;
         if let Err(s) = self.reserve(now, r, 0) {
@@ -888,6 +1101,9 @@ impl Core {
                 lost_preempted: f.c.lost[BurstLoss::Preempted],
                 bursts_head_cut: f.c.head_cuts,
                 bursts_tail_cut: f.c.tail_cuts,
+                lost_deflection_failed: f.c.lost[BurstLoss::DeflectionFailed],
+                lost_deflection_offset: f.c.lost[BurstLoss::DeflectionOffset],
+                bursts_deflected: f.c.deflected,
                 loss_prob: ratio(f.c.lost.total(), f.c.offered),
                 utilisation: if span_s > 0.0 {
                     f.c.reserved_ps as f64 / 1e12 / (span_s * f.cs.k() as f64)
@@ -1012,6 +1228,10 @@ impl Core {
         r.cut_bytes = 0;
         r.keep = u64::MAX;
         r.preempted = None;
+        r.deflections = 0;
+        if self.defl.max > 0 {
+            r.path.reserve(self.defl.max_len);
+        }
         r.serial = self.cont.next_serial;
         self.cont.next_serial += 1;
         let loss_all = self.loss.applies_to_all;

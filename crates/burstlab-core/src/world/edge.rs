@@ -958,6 +958,8 @@ impl Edges {
                 lost_random: s.lost[BurstLoss::Random],
                 lost_control: s.lost[BurstLoss::Control],
                 lost_preempted: s.lost[BurstLoss::Preempted],
+                lost_deflection_failed: s.lost[BurstLoss::DeflectionFailed],
+                lost_deflection_offset: s.lost[BurstLoss::DeflectionOffset],
                 pkts_lost_head_cut: s.cut_head,
                 pkts_lost_tail_cut: s.cut_tail,
                 lost_injected: s.lost[BurstLoss::Injected],

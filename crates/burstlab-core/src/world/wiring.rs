@@ -342,6 +342,16 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                             ScenarioError::new("obs.extra_offset", "the offset time overflows")
                         })?,
                 };
+                // Deflection routing (obs.contention.deflection_offset): room for the
+                // BCP processing of a longer, deflected path.
+                let offset = offset
+                    .checked_add(o.contention.deflection_offset)
+                    .ok_or_else(|| {
+                        ScenarioError::new(
+                            "obs.contention.deflection_offset",
+                            "the offset time overflows",
+                        )
+                    })?;
                 let egress_name = &r.nodes[egress as usize].0;
                 let keystr = match o.classifier {
                     Classifier::PerFlow => f.name.clone(),
