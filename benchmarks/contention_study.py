@@ -43,6 +43,19 @@ def _priority(s: dict[str, Any], mode: str) -> None:
     s["obs"]["contention"] = {"preemption": mode}
 
 
+def _deflection(s: dict[str, Any]) -> None:
+    """examples/deflection.toml's second way to the egress (C1 -> C2 -> E2, one more
+    core node, 2 ms longer) and its table: C1 deflects to C2, once per burst, with the
+    20 us of extra offset the longer path's BCP processing needs. The new node and
+    fibres carry nothing unless a burst is deflected (the routes stay shortest paths)."""
+    s["node"].append({"name": "C2", "kind": "core"})
+    for a, b in (("C1", "C2"), ("C2", "E2")):
+        s["fibre"].append({"a": a, "b": b, "rate": "1Gb/s", "delay": "1ms",
+                           "wavelengths": 2})
+    s["obs"]["contention"] = {"deflection": [{"node": "C1", "via": ["C2"]}],
+                              "max_deflections": 1, "deflection_offset": "20us"}
+
+
 #: (row name, edit of the baseline scenario). The baseline has no [obs.contention].
 ROWS: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
     ("none (bufferless, continuity)", lambda s: None),
@@ -58,6 +71,7 @@ ROWS: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
     ("TCP class preempts UDP class (full)", lambda s: _priority(s, "full")),
     ("TCP class preempts UDP class (segment)", lambda s: _priority(s, "segment")),
     ("full conversion", lambda s: s["obs"].update(conversion=True)),
+    ("deflection at C1 via C2 (+20 us offset)", _deflection),
 ]
 
 T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306,

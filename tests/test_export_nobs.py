@@ -97,6 +97,20 @@ def test_refusals_name_the_field(obs: dict[str, object], field: str) -> None:
         export_nobs(edge_core_edge(**obs))
 
 
+@pytest.mark.parametrize(("contention", "field"), [
+    ({"segmentation": "head"}, "obs.contention.segmentation"),
+    ({"preemption": "full"}, "obs.contention.preemption"),
+    ({"deflection": [{"node": "C1", "via": ["E2"]}]}, "obs.contention.deflection"),
+])
+def test_contention_nobs_lacks_is_refused(contention: dict[str, object],
+                                          field: str) -> None:
+    # (preemption with one priority is refused before the export, naming the same field)
+    with pytest.raises(burstlab.ScenarioError, match="^" + re.escape(field) + ": "):
+        export_nobs(edge_core_edge(contention=contention))
+    # "none" is the default preemption and exports as nOBS's behaviour
+    export_nobs(edge_core_edge(contention={"preemption": "none"}))
+
+
 def test_refusals_of_the_network() -> None:
     s = edge_core_edge()
     s["fibre"][1]["rate"] = "2Gb/s"

@@ -399,6 +399,9 @@ SECTIONS = [
     ("obs.class[]", "`[[obs.class]]`", "Per-class overrides (`per_class` classifier)."),
     ("obs.contention", "`[obs.contention]`",
      "Contention resolution at the nodes after the ingress (topics/contention.md)."),
+    ("obs.contention.deflection[]", "`[[obs.contention.deflection]]`",
+     "Deflection tables: the neighbours a node may send a contending burst to "
+     "(topics/contention.md)."),
     ("obs.ingress", "`[obs.ingress]`",
      "Ingress electronic buffer ([control plane](../topics/control-plane.md))."),
     ("obs.control", "`[obs.control]`",

@@ -376,6 +376,12 @@ def to_nobs(
     # optical/op-sragent.cc: nodetype_ 1 = converters, 2 = FDLs, 3 = both, tried at every
     # node after the ingress, as burstlab's [obs.contention].
     cont: Mapping[str, Any] = obs.get("contention") or {}
+    # nOBS resolves contention with converters and FDLs only: a scenario that relies on
+    # segmentation, preemption or deflection would run a different network there.
+    for key in ("segmentation", "preemption", "deflection"):
+        if cont.get(key) not in (None, "none", [], ""):
+            raise _err(f"obs.contention.{key}", f"nOBS has no {key}; it resolves "
+                       "contention with wavelength converters and FDLs only")
     fdls = [parse_time(x) for x in cont.get("fdl", []) or []]
     converters = int(cont.get("converters", 0) or 0)
     if converters and str(cont.get("converter_scope", "node")) != "node":
