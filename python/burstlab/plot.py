@@ -181,8 +181,7 @@ def figure(
         mean = g[f"{y}_mean"].to_numpy(dtype=float) / scale
         lo = g[f"{y}_ci_lo"].to_numpy(dtype=float) / scale
         hi = g[f"{y}_ci_hi"].to_numpy(dtype=float) / scale
-        err = np.vstack([np.nan_to_num(np.maximum(mean - lo, 0.0)),
-                         np.nan_to_num(np.maximum(hi - mean, 0.0))])
+        err = error_bars(mean, lo, hi)  # the summary cut non-negative metrics at 0
         parts = []
         if by:
             val = kv[by]

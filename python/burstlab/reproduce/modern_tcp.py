@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import Any
 import numpy as np
 
 import burstlab
+from burstlab.plot import error_bars
 from burstlab.topologies import yu_path
 
 #: (label, variant, cc, profile) of the senders compared.
@@ -78,7 +78,9 @@ def measure_point(tb: str, label: str, variant: str, cc: str, profile: str, *,
 
     rl = run_length_control(measure, start_s=start_s, cap_s=cap_s)
     r = rl.result
-    return Point(tb, label, r.mean, r.lo, r.hi, r.settled, r.reason, r.duration_s, r.warmup_s)
+    # a goodput is >= 0: its batch-means interval cut there (docs/topics/verdicts.md)
+    return Point(tb, label, r.mean, max(r.lo, 0.0), r.hi, r.settled, r.reason, r.duration_s,
+                 r.warmup_s)
 
 
 def run_grid(quick: bool = False) -> list[Point]:
@@ -139,8 +141,8 @@ def _figure(points: list[Point], path: Path) -> None:
         ps = sorted((p for p in points if p.sender == label), key=lambda p: _ms(p.tb))
         x = [_ms(p.tb) for p in ps]
         y = [p.mean_segps for p in ps]
-        err = [[p.mean_segps - p.lo_segps if math.isfinite(p.lo_segps) else 0 for p in ps],
-               [p.hi_segps - p.mean_segps if math.isfinite(p.hi_segps) else 0 for p in ps]]
+        # a goodput is >= 0: its interval cut there (burstlab.plot.error_bars)
+        err = error_bars(y, [p.lo_segps for p in ps], [p.hi_segps for p in ps], lower=0)
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=label)
     ax.set_xscale("log")
     ax.set_xlabel("assembly period Tb (ms)")

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from burstlab.plot import error_bars
 from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.ozsarac.experiments import PAPER, VARIANTS
 from burstlab.reproduce.papers.ozsarac.topology import t_max_s
@@ -26,9 +27,8 @@ def _plt() -> Any:
 def _err(g: pd.DataFrame) -> np.ndarray:
     """Error bars of the goodput's 95 % interval, cut at 0 (a goodput is ≥ 0; the cut
     interval keeps its coverage, docs/topics/verdicts.md)."""
-    y = g["goodput_Mbps_mean"].to_numpy(float)
-    lo = np.maximum(g["goodput_Mbps_ci_lo"].to_numpy(float), 0.0)
-    return np.nan_to_num(np.vstack([y - lo, g["goodput_Mbps_ci_hi"].to_numpy(float) - y]))
+    return error_bars(g["goodput_Mbps_mean"], g["goodput_Mbps_ci_lo"], g["goodput_Mbps_ci_hi"],
+                      lower=0)
 
 
 @PAPER.figure("fig3", "Fig. 3 (linear): goodput of the FTP flow vs the timer period for "
@@ -345,8 +345,7 @@ def table2_shares(ctx: Context, path: Path) -> None:
     for k, rd in enumerate(readings):
         g = cw[cw["mesh_reading"] == rd].set_index("flow").reindex(flows)
         y = g["share_pct"].to_numpy(float)
-        err = np.nan_to_num(np.vstack([y - g["share_ci_lo_pct"].to_numpy(float),
-                                       g["share_ci_hi_pct"].to_numpy(float) - y]))
+        err = error_bars(y, g["share_ci_lo_pct"], g["share_ci_hi_pct"], lower=0, upper=100)
         ax.bar(flows - 0.4 + (k + 0.5) * w, y, w, yerr=err, capsize=2,
                color=f"C{k}", label=f"burstlab, reading `{rd}`"
                + (" (used)" if rd == MESH_READING else ""))

@@ -163,9 +163,9 @@ def plot_starts(changes: pd.DataFrame, paper: dict[str, float], path: Path,
             if len(m):
                 y = 100 * float(m["change"].iloc[0])
                 # a change is ≥ −100 %: its interval cut there
-                lo, hi = max(100 * float(m["change_ci_lo"].iloc[0]), -100.0), \
-                    100 * float(m["change_ci_hi"].iloc[0])
-                ax.errorbar([k], [y], yerr=[[y - lo], [hi - y]], fmt="_", color="k",
+                err = error_bars([y], [100 * float(m["change_ci_lo"].iloc[0])],
+                                 [100 * float(m["change_ci_hi"].iloc[0])], lower=-100)
+                ax.errorbar([k], [y], yerr=err, fmt="_", color="k",
                             ms=18, capsize=4)
             for pat, mk in marks.items():
                 f = g[g["pattern"] == pat]

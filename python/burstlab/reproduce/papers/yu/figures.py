@@ -234,7 +234,7 @@ def draw_tables_profiles(ctx: Context, path: Path) -> None:
                 lo = g[f"{col}_ci_lo"].to_numpy(float)
                 hi = g[f"{col}_ci_hi"].to_numpy(float)
                 ax.errorbar(x + (2 * j + k - 1.5) * 0.04, v,
-                            yerr=np.nan_to_num(np.vstack([v - lo, hi - v])), fmt="o",
+                            yerr=error_bars(v, lo, hi, lower=0), fmt="o",
                             color=c, mfc=mfc, capsize=3, label=f"{name}, {lab}")
             ax.plot(x, g["paper"], "x--", color=c, lw=0.8, label=f"{name}, yu (paper)")
         ax.axhline(1.0, color="k", lw=0.6)
