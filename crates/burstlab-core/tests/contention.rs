@@ -4,9 +4,13 @@
 //! scenario errors. The golden tables (tests/golden.rs) guard that everything is off by
 //! default.
 
+mod common;
+
 use burstlab_core::run_toml;
+
 use burstlab_core::stats::{BurstEvent, BurstLoss, RunResult};
 use burstlab_core::units::SimTime;
+use common::{fate, one_packet_flows, queue_of, run};
 
 /// Ingress edges `E1..En` (host `s_i` each, 1 Gb/s, 1 ms) → core `C1` → egress `E2` →
 /// host `d`; fibres 10 Gb/s, 1 ms, `k` wavelengths. Flow `i` is one 1000 B packet
@@ -45,37 +49,8 @@ fn star(starts: &[&str], k: u32, obs: &str) -> String {
     s += "[obs]\nassembly = { type = \"timer\", tb = \"1ms\" }\nscheduler = \"ffuc\"\n";
     s += obs;
     s += "\n";
-    for (i, st) in starts.iter().enumerate() {
-        // One packet: the next would leave 1 ms later.
-        let ns = burstlab_core::units::parse_duration(st).unwrap().0 / 1000;
-        let stop = ns + 500_000;
-        s += &format!("[[flow]]\ntype = \"cbr\"\nsrc = \"s{i}\"\ndst = \"d\"\nrate = \"8Mb/s\"\npacket_size = 1000\nstart = \"{ns}ns\"\nstop = \"{stop}ns\"\n");
-    }
+    s += &one_packet_flows(starts);
     s
-}
-
-fn run(text: &str) -> RunResult {
-    run_toml(text, None, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-/// Delivery time (or `None` if lost) of the burst of queue `q`, and its loss reason.
-fn fate(r: &RunResult, q: u32) -> (Option<SimTime>, Option<BurstLoss>) {
-    let ev: Vec<_> = r
-        .burst_trace
-        .iter()
-        .filter(|b| b.queue == q && b.event != BurstEvent::Formed)
-        .collect();
-    assert_eq!(ev.len(), 1, "one fate per burst: {ev:?}");
-    match ev[0].event {
-        BurstEvent::Delivered => (Some(ev[0].time), None),
-        _ => (None, ev[0].reason),
-    }
-}
-
-/// The queue of the flow sent from ingress `E{i+3}`.
-fn queue_of(r: &RunResult, i: usize) -> u32 {
-    let name = format!("E{}", i + 3);
-    r.bursts.iter().find(|b| b.edge == name).unwrap().queue
 }
 
 fn us(x: u64) -> SimTime {

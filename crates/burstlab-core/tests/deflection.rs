@@ -4,9 +4,13 @@
 //! two loss reasons, and the scenario errors. The golden tables (tests/golden.rs)
 //! guard that it is off by default.
 
+mod common;
+
 use burstlab_core::run_toml;
-use burstlab_core::stats::{BurstEvent, BurstLoss, RunResult};
+
+use burstlab_core::stats::{BurstLoss, RunResult};
 use burstlab_core::units::SimTime;
+use common::{fate, one_packet_flows, queue_of, run};
 
 /// Ingress edges `E3, E4, …` (host `s_i` each, 1 Gb/s, 1 ms) → core `C1` → egress
 /// `E2` → host `d`, with a longer way round `C1 → C2 → E2` and `C2 → C3 → E2`; every
@@ -53,11 +57,7 @@ fn two_path(starts: &[&str], at_c2: &[usize], obs: &str) -> String {
     s += "[obs]\nassembly = { type = \"timer\", tb = \"1ms\" }\nscheduler = \"ffuc\"\n";
     s += obs;
     s += "\n";
-    for (i, st) in starts.iter().enumerate() {
-        let ns = burstlab_core::units::parse_duration(st).unwrap().0 / 1000;
-        let stop = ns + 500_000;
-        s += &format!("[[flow]]\ntype = \"cbr\"\nsrc = \"s{i}\"\ndst = \"d\"\nrate = \"8Mb/s\"\npacket_size = 1000\nstart = \"{ns}ns\"\nstop = \"{stop}ns\"\n");
-    }
+    s += &one_packet_flows(starts);
     s
 }
 
@@ -67,30 +67,6 @@ fn table(extra: &str) -> String {
         "[obs.contention]\n{extra}\n[[obs.contention.deflection]]\nnode = \"C1\"\nvia = [\"C2\"]\n\
          [[obs.contention.deflection]]\nnode = \"C2\"\nvia = [\"C3\"]\n"
     )
-}
-
-fn run(text: &str) -> RunResult {
-    run_toml(text, None, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-/// Delivery time (or `None` if lost) of the burst of queue `q`, its loss reason and
-/// the fibre it was charged to.
-fn fate(r: &RunResult, q: u32) -> (Option<SimTime>, Option<BurstLoss>) {
-    let ev: Vec<_> = r
-        .burst_trace
-        .iter()
-        .filter(|b| b.queue == q && b.event != BurstEvent::Formed)
-        .collect();
-    assert_eq!(ev.len(), 1, "one fate per burst: {ev:?}");
-    match ev[0].event {
-        BurstEvent::Delivered => (Some(ev[0].time), None),
-        _ => (None, ev[0].reason),
-    }
-}
-
-fn queue_of(r: &RunResult, i: usize) -> u32 {
-    let name = format!("E{}", i + 3);
-    r.bursts.iter().find(|b| b.edge == name).unwrap().queue
 }
 
 /// (bursts scheduled, bursts deflected onto it) on fibre `a → b`.

@@ -271,6 +271,22 @@ impl BurstRoute {
     fn kept(&self) -> u64 {
         self.bytes.min(self.keep)
     }
+
+    /// The interval the burst asks a fibre of `rate` for, its BCP processed at `now`:
+    /// from `now` under JIT, else from its arrival (after the head a segmentation cut
+    /// off), to the end of what it still carries.
+    #[inline]
+    fn window(&self, rate: BitRate, jit: bool, now: SimTime) -> (SimTime, SimTime) {
+        let end = self.arrive + burst_time(rate, self.kept());
+        let start = if jit {
+            now
+        } else if self.cut_bytes > 0 {
+            self.arrive + rate.tx_time(self.cut_bytes)
+        } else {
+            self.arrive
+        };
+        (start, end)
+    }
 }
 
 /// The outcome of one BCP processing step.
@@ -521,14 +537,7 @@ impl Core {
         for k in 0..=n_alt {
             let fi = nth(self, k);
             let f = &mut self.fibres[fi as usize];
-            let end = r.arrive + burst_time(f.p.rate, r.kept());
-            let start = if jit {
-                now
-            } else if r.cut_bytes > 0 {
-                r.arrive + f.p.rate.tx_time(r.cut_bytes)
-            } else {
-                r.arrive
-            };
+            let (start, end) = r.window(f.p.rate, jit, now);
             f.cs.release_before(now);
             if let Some(c) = Self::try_on(f, free_choice, r.channel, start, end) {
                 return self.commit(i, fi, c, start, end, r, Via::Direct);
@@ -618,14 +627,7 @@ impl Core {
                 }
                 tried = true;
                 let f = &mut self.fibres[g as usize];
-                let end = r.arrive + burst_time(f.p.rate, r.kept());
-                let start = if jit {
-                    now
-                } else if r.cut_bytes > 0 {
-                    r.arrive + f.p.rate.tx_time(r.cut_bytes)
-                } else {
-                    r.arrive
-                };
+                let (start, end) = r.window(f.p.rate, jit, now);
                 f.cs.release_before(now);
                 if let Some(c) = Self::try_on(f, free_choice, r.channel, start, end) {
                     f.c.deflected += 1;

@@ -3,7 +3,10 @@
 // Each test crate compiles this module and uses only some of its builders.
 #![allow(dead_code)]
 
+use burstlab_core::run_toml;
 use burstlab_core::scenario::ScenarioSpec;
+use burstlab_core::stats::{BurstEvent, BurstLoss, RunResult};
+use burstlab_core::units::SimTime;
 use burstlab_core::world::World;
 
 /// The world of scenario `text` (TOML), built and not yet run.
@@ -69,4 +72,42 @@ pub fn obs_chain(cores: usize, k: u32, obs: &str, flows: &str, duration: &str) -
     s += "\n";
     s += flows;
     s
+}
+
+/// The result of scenario `text`; a scenario error panics with the scenario.
+pub fn run(text: &str) -> RunResult {
+    run_toml(text, None, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// `[[flow]]` tables: flow `i` sends one 1000 B packet from host `s{i}` to `d` at
+/// `starts[i]` (an 8 Mb/s CBR source stopped before its second packet, 1 ms later).
+pub fn one_packet_flows(starts: &[&str]) -> String {
+    let mut s = String::new();
+    for (i, st) in starts.iter().enumerate() {
+        let ns = burstlab_core::units::parse_duration(st).unwrap().0 / 1000;
+        let stop = ns + 500_000;
+        s += &format!("[[flow]]\ntype = \"cbr\"\nsrc = \"s{i}\"\ndst = \"d\"\nrate = \"8Mb/s\"\npacket_size = 1000\nstart = \"{ns}ns\"\nstop = \"{stop}ns\"\n");
+    }
+    s
+}
+
+/// Delivery time (or `None` if lost) of the one burst of queue `q`, and its loss
+/// reason.
+pub fn fate(r: &RunResult, q: u32) -> (Option<SimTime>, Option<BurstLoss>) {
+    let ev: Vec<_> = r
+        .burst_trace
+        .iter()
+        .filter(|b| b.queue == q && b.event != BurstEvent::Formed)
+        .collect();
+    assert_eq!(ev.len(), 1, "one fate per burst: {ev:?}");
+    match ev[0].event {
+        BurstEvent::Delivered => (Some(ev[0].time), None),
+        _ => (None, ev[0].reason),
+    }
+}
+
+/// The queue of the flow sent from ingress `E{i+3}`.
+pub fn queue_of(r: &RunResult, i: usize) -> u32 {
+    let name = format!("E{}", i + 3);
+    r.bursts.iter().find(|b| b.edge == name).unwrap().queue
 }
