@@ -67,7 +67,7 @@ impl TcpSender {
     /// `cfg.cc` is not consulted.
     pub fn with_cc(cfg: TcpConfig, now: SimTime, cc: Cc) -> Self {
         let tcb = Tcb::new(&cfg, now);
-        let rec = LossRecovery::new(cfg.variant, tcb.wm);
+        let rec = LossRecovery::new(cfg.variant, cfg.recovery, tcb.wm);
         let ns2 = (cfg.profile == super::Profile::Ns2).then(|| Box::new(Ns2Sender::new(&cfg, now)));
         TcpSender {
             cfg,
