@@ -60,7 +60,10 @@ pub struct TcpSender {
 impl TcpSender {
     /// A sender with the controller `cfg.cc` and the recovery strategy `cfg.variant`.
     pub fn new(cfg: TcpConfig, now: SimTime) -> Self {
-        let cc = Cc::new(cfg.cc);
+        let mut cc = Cc::new(cfg.cc);
+        if let Cc::Cubic(c) = &mut cc {
+            c.ssthresh_from_cwnd = cfg.cubic_ssthresh == super::CubicSsthresh::Cwnd;
+        }
         Self::with_cc(cfg, now, cc)
     }
     /// A sender with a given controller instance (e.g. one with non-default parameters);
