@@ -34,13 +34,15 @@ def test_ozsarac_sentences_compare_cwba_with_the_best_timer() -> None:
         return OzPoint(sender, asm, tb, v, v - half, v + half, True, "", 60.0, 5.0)
 
     pts = [pt("reno", "cwba", 0, 300.0, 10), pt("reno", "timer", 1, 100.0, 10),
-           pt("reno", "timer", 4, 150.0, 10), pt("sack", "cwba", 0, 300.0, 10),
+           pt("reno", "timer", 4, 150.0, 10), pt("reno", "timer", 16, 120.0, 10),
+           pt("sack", "cwba", 0, 300.0, 10), pt("sack", "timer", 1, 100.0, 10),
            pt("sack", "timer", 4, 290.0, 30), pt("bbr", "cwba", 0, 10.0, 1),
            pt("bbr", "timer", 16, 500.0, 20)]
     said = oz_sentences(pts)
     assert said[0] == ("reno: CWBA 300 segments/s against the best timer (Tb = 4 ms) 150 "
                        "segments/s, 2.00×; above it, the 95 % intervals apart.")
-    assert said[1].endswith("1.03×; the 95 % intervals overlap.")
+    assert said[1].endswith("1.03×; the 95 % intervals overlap (the largest period run: "
+                            "a better timer may lie above it).")
     assert said[2].endswith("0.02×; below it, the 95 % intervals apart.")
     assert "same goodput to the last digit (300.00" in said[3]
     assert len(said) == 4

@@ -172,9 +172,11 @@ def oz_sentences(points: list[OzPoint]) -> list[str]:
             verdict = "below it, the 95 % intervals apart"
         else:
             verdict = "the 95 % intervals overlap"
+        edge = (" (the largest period run: a better timer may lie above it)"
+                if len(timers) > 1 and best.tb_ms == max(p.tb_ms for p in timers) else "")
         out.append(f"{label}: CWBA {cwba.mean_segps:.0f} segments/s against the best timer "
                    f"(Tb = {best.tb_ms:g} ms) {best.mean_segps:.0f} segments/s, "
-                   f"{ratio:.2f}×; {verdict}.")
+                   f"{ratio:.2f}×; {verdict}{edge}.")
     cw = {p.sender: p for p in points if p.assembler == "cwba"}
     if "reno" in cw and "sack" in cw and cw["reno"].mean_segps == cw["sack"].mean_segps:
         out.append(f"With CWBA Reno and SACK give the same goodput to the last digit "
