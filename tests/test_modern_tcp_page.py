@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from burstlab.reproduce import modern_tcp
-from burstlab.reproduce.modern_tcp import Point, sentences
+from burstlab.reproduce.modern_tcp import OzPoint, Point, oz_sentences, sentences
 
 
 def _points(reno: float, sack: float) -> list[Point]:
@@ -29,11 +29,33 @@ def test_sentences_are_computed_from_the_points() -> None:
     assert any("same goodput" in s for s in sentences(_points(reno=200.0, sack=200.0)))
 
 
+def test_ozsarac_sentences_compare_cwba_with_the_best_timer() -> None:
+    def pt(sender: str, asm: str, tb: float, v: float, half: float) -> OzPoint:
+        return OzPoint(sender, asm, tb, v, v - half, v + half, True, "", 60.0, 5.0)
+
+    pts = [pt("reno", "cwba", 0, 300.0, 10), pt("reno", "timer", 1, 100.0, 10),
+           pt("reno", "timer", 4, 150.0, 10), pt("reno", "timer", 16, 120.0, 10),
+           pt("sack", "cwba", 0, 300.0, 10), pt("sack", "timer", 1, 100.0, 10),
+           pt("sack", "timer", 4, 290.0, 30), pt("bbr", "cwba", 0, 10.0, 1),
+           pt("bbr", "timer", 16, 500.0, 20)]
+    said = oz_sentences(pts)
+    assert said[0] == ("reno: CWBA 300 segments/s against the best timer (Tb = 4 ms) 150 "
+                       "segments/s, 2.00×; above it, the 95 % intervals apart.")
+    assert said[1].endswith("1.03×; the 95 % intervals overlap (the largest period run: "
+                            "a better timer may lie above it).")
+    assert said[2].endswith("0.02×; below it, the 95 % intervals apart.")
+    assert "same goodput to the last digit (300.00" in said[3]
+    assert len(said) == 4
+
+
 def test_page_is_an_extension_with_its_table(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(modern_tcp, "QUICK_TBS", ("20ms",))
     monkeypatch.setattr(modern_tcp, "QUICK_START_S", 30.0)
     monkeypatch.setattr(modern_tcp, "QUICK_CAP_S", 30.0)
+    monkeypatch.setattr(modern_tcp, "QUICK_OZ_TIMERS_MS", (16.0,))
+    monkeypatch.setattr(modern_tcp, "QUICK_OZ_START_S", 30.0)
+    monkeypatch.setattr(modern_tcp, "QUICK_OZ_CAP_S", 30.0)
     page, cpu = modern_tcp.write_page(tmp_path, quick=True)
     text = page.read_text(encoding="utf-8")
     assert "Extension beyond the five papers" in text and "no verdicts" in text
@@ -42,6 +64,13 @@ def test_page_is_an_extension_with_its_table(tmp_path: Path,
         rows = list(csv.DictReader(f))
     assert [r["sender"] for r in rows] == [s[0] for s in modern_tcp.SENDERS]
     assert all(float(r["goodput_segps"]) > 0 for r in rows)
+    assert "CWBA against the best timer" in text
+    assert (page.parent / "ozsarac_cwba_vs_timer.png").exists()
+    with open(page.parent / "ozsarac_cwba.csv") as f:
+        oz = list(csv.DictReader(f))
+    assert [(r["sender"], r["assembler"]) for r in oz] == [
+        (s[0], a) for s in modern_tcp.OZ_SENDERS for a in ("cwba", "timer")]
+    assert all(float(r["goodput_segps"]) > 0 for r in oz)
     assert cpu >= 0
 
 

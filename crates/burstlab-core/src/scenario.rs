@@ -8,7 +8,7 @@
 //! sizes `"1000B"`; bare numbers mean seconds, bits per second and bytes respectively.
 
 use crate::obs::AssemblerConfig;
-use crate::tcp::{CcKind, Ns2Version, Profile, TcpConfig, Variant};
+use crate::tcp::{CcKind, CubicSsthresh, Ns2Version, Profile, RecoveryKind, TcpConfig, Variant};
 use crate::units::{parse_bytes, parse_duration, parse_rate, BitRate, SimTime};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
@@ -360,6 +360,14 @@ pub struct FlowSpec {
     /// Congestion controller, independent of the variant (default `aimd`).
     #[serde(default)]
     pub cc: Option<CcKind>,
+    /// cwnd during SACK fast recovery under the `rfc` profile: `"rfc6675"` (default,
+    /// cwnd = ssthresh at once) or `"prr"` (Proportional Rate Reduction, RFC 6937).
+    #[serde(default)]
+    pub recovery: Option<RecoveryKind>,
+    /// CUBIC under the `rfc` profile: ssthresh = β_cubic · `"flight_size"` (default, RFC
+    /// 9438 §4.6) or · `"cwnd"` (Linux's and ns-3's).
+    #[serde(default)]
+    pub cubic_ssthresh: Option<CubicSsthresh>,
     #[serde(default)]
     pub profile: Option<Profile>,
     /// ns-2 release whose `Agent/TCP` defaults the `ns2` profile starts from (default
@@ -459,6 +467,8 @@ impl FlowSpec {
         let tcp_only = [
             ("variant", self.variant.is_some()),
             ("cc", self.cc.is_some()),
+            ("recovery", self.recovery.is_some()),
+            ("cubic_ssthresh", self.cubic_ssthresh.is_some()),
             ("profile", self.profile.is_some()),
             ("ns2_version", self.ns2_version.is_some()),
             ("segments", self.segments.is_some()),
@@ -2604,6 +2614,58 @@ fn tcp_config(t: &FlowSpec, fld: &dyn Fn(&str) -> String) -> Result<TcpConfig, S
             "clock_granularity",
             "the ns2 profile's RTT clock needs a positive tick".into(),
         ));
+    }
+    if let Some(r) = t.recovery {
+        if r != RecoveryKind::Rfc6675 {
+            if ns2 {
+                return Err(e(
+                    "recovery",
+                    format!(
+                        "\"{}\" is the rfc profile's SACK recovery; the ns2 profile runs \
+                         ns-2's own agents: set profile = \"rfc\"",
+                        r.name()
+                    ),
+                ));
+            }
+            if c.variant != Variant::Sack {
+                return Err(e(
+                    "recovery",
+                    format!(
+                        "\"{}\" sets cwnd from RFC 6675's pipe: it needs variant = \"sack\" \
+                         (got \"{}\")",
+                        r.name(),
+                        c.variant.name()
+                    ),
+                ));
+            }
+            if c.cc == CcKind::Bbr {
+                return Err(e(
+                    "recovery",
+                    format!(
+                        "cc = \"bbr\" sets cwnd itself during recovery (as ns-3's TcpBbr, \
+                         which bypasses the recovery algorithm); leave recovery unset \
+                         (got \"{}\")",
+                        r.name()
+                    ),
+                ));
+            }
+        }
+        c.recovery = r;
+    }
+    if let Some(b) = t.cubic_ssthresh {
+        if b != CubicSsthresh::FlightSize && (ns2 || c.cc != CcKind::Cubic) {
+            return Err(e(
+                "cubic_ssthresh",
+                format!(
+                    "\"{}\" applies to cc = \"cubic\" under profile = \"rfc\" (got cc = \
+                     \"{}\", profile = \"{}\"; under ns2, Linux's cubic module uses cwnd)",
+                    b.name(),
+                    c.cc.name(),
+                    if ns2 { "ns2" } else { "rfc" }
+                ),
+            ));
+        }
+        c.cubic_ssthresh = b;
     }
     if ns2 && c.cc == CcKind::Bbr {
         // ns-2.35 has no BBR (its Agent/TCP/Linux modules are Linux 2.6.22's).

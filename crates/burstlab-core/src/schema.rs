@@ -106,6 +106,8 @@ pub fn tcp_defaults(profile: &str) -> Option<Vec<(&'static str, String)>> {
     Some(vec![
         ("variant", "reno".to_string()),
         ("cc", "aimd".to_string()),
+        ("recovery", "rfc6675".to_string()),
+        ("cubic_ssthresh", "flight_size".to_string()),
         ("profile", "ns2".to_string()),
         ("mss", format!("{} B", c.mss)),
         ("header_bytes", format!("{} B", c.header_bytes)),

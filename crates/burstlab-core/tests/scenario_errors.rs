@@ -48,6 +48,47 @@ fn unknown_variant_names_the_field() {
 }
 
 #[test]
+fn prr_recovery_needs_rfc_sack_and_not_bbr() {
+    let f = "[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\n";
+    let e = err(&format!("{f}variant = \"sack\"\nrecovery = \"prr\"\n"));
+    assert!(
+        e.starts_with("flow[0].recovery") && e.contains("profile"),
+        "{e}"
+    );
+    let e = err(&format!("{f}profile = \"rfc\"\nrecovery = \"prr\"\n"));
+    assert!(
+        e.starts_with("flow[0].recovery") && e.contains("sack"),
+        "{e}"
+    );
+    let e = err(&format!(
+        "{f}profile = \"rfc\"\nvariant = \"sack\"\ncc = \"bbr\"\nrecovery = \"prr\"\n"
+    ));
+    assert!(
+        e.starts_with("flow[0].recovery") && e.contains("bbr"),
+        "{e}"
+    );
+    let e = err(&format!("{f}recovery = \"rate-halving\"\n"));
+    assert!(
+        e.starts_with("flow[0].recovery") && e.contains("prr"),
+        "{e}"
+    );
+    let e = err(&format!(
+        "{f}profile = \"rfc\"\ncubic_ssthresh = \"cwnd\"\n"
+    ));
+    assert!(
+        e.starts_with("flow[0].cubic_ssthresh") && e.contains("cubic"),
+        "{e}"
+    );
+    let e = err(&format!(
+        "{f}variant = \"sack\"\ncc = \"cubic\"\ncubic_ssthresh = \"cwnd\"\n"
+    ));
+    assert!(
+        e.starts_with("flow[0].cubic_ssthresh") && e.contains("rfc"),
+        "{e}"
+    );
+}
+
+#[test]
 fn unknown_congestion_control_names_the_field_and_the_choices() {
     let e = err("[[flow]]\ntype = \"tcp\"\nsrc = \"a\"\ndst = \"b\"\ncc = \"bbr2\"\n");
     assert!(e.starts_with("flow[0].cc"), "{e}");

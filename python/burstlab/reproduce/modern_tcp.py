@@ -1,5 +1,6 @@
 """Extension beyond the five papers (no paper verdicts): today's controllers on yu's OBS
-path, as a page of its own, ``OUT/modern_tcp/report.html``.
+path and on ozsarac's linear topology, as a page of its own,
+``OUT/modern_tcp/report.html``.
 
 yu §V's path (figs 5–6 set-up: one flow, per-flow timer assembly with period Tb, burst
 loss p = 0.01 on data bursts; ``burstlab.topologies.yu_path``) with Reno and SACK
@@ -12,6 +13,14 @@ window does not hide the controllers' differences (yu's runs use 50).
 Each point is one settled run (``settle.run_length_control``: goodput per second, MSER
 warm-up, batch means, doubling the run until the 95 % interval is within 10 % of the
 mean or the cap is reached). The sentences of the page are computed from the runs.
+
+ozsarac's part (:func:`ozsarac_grid`): ozsarac's linear topology (fig. 1: one FTP flow
+against the on/off real-time source, scenarios from
+``burstlab.reproduce.papers.ozsarac.topology``) with CWBA (the sender marks the segment
+that completes its window) against timer assembly at each period of ``OZ_TIMERS_MS``,
+for Reno, SACK, CUBIC (``Agent/TCP/Linux``, ``ns2`` profile) and BBR (``rfc``
+profile), each point a settled run as above; the best timer of a sender is its period
+of highest mean goodput.
 
 Run: ``python -m burstlab.reproduce.modern_tcp --out OUT [--quick]``
 (docs/topics/modern-tcp.md).
@@ -89,6 +98,127 @@ def run_grid(quick: bool = False) -> list[Point]:
     return [measure_point(tb, *s, start_s=start, cap_s=cap) for tb in tbs for s in SENDERS]
 
 
+#: ozsarac's part: (label, variant, cc, profile), timer periods (ms), run-length control.
+OZ_SENDERS = [("reno", "reno", "aimd", "ns2"), ("sack", "sack", "aimd", "ns2"),
+              ("cubic", "sack", "cubic", "ns2"), ("bbr", "sack", "bbr", "rfc")]
+OZ_TIMERS_MS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+QUICK_OZ_TIMERS_MS = (1.0, 4.0, 16.0)
+OZ_START_S, OZ_CAP_S = 60.0, 960.0
+QUICK_OZ_START_S, QUICK_OZ_CAP_S = 30.0, 120.0
+
+
+@dataclass
+class OzPoint:
+    """One settled run on ozsarac's linear topology: ``assembler`` is ``cwba`` or
+    ``timer`` (period ``tb_ms``; 0 for CWBA)."""
+    sender: str
+    assembler: str
+    tb_ms: float
+    mean_segps: float
+    lo_segps: float
+    hi_segps: float
+    settled: bool
+    why: str
+    duration_s: float
+    warmup_s: float
+
+
+def oz_spec(assembler: str, tb_ms: float, variant: str, cc: str, profile: str,
+            duration_s: float) -> dict[str, Any]:
+    from burstlab.reproduce.papers.ozsarac.topology import assembly, linear
+
+    asm = assembly("timer", tb_ms / 1e3) if assembler == "timer" else assembly(assembler)
+    spec = linear(asm, variant, duration=duration_s, seed=1, goodput_every=1.0)
+    spec["flow"][0].update(cc=cc, profile=profile)
+    return spec
+
+
+def oz_point(assembler: str, tb_ms: float, label: str, variant: str, cc: str,
+             profile: str, *, start_s: float, cap_s: float) -> OzPoint:
+    from burstlab.reproduce.settle import goodput_series, run_length_control
+
+    def measure(d: float) -> tuple[np.ndarray, np.ndarray]:
+        g = burstlab.run(oz_spec(assembler, tb_ms, variant, cc, profile, d)).goodput_trace
+        g = g[g.flow == 0]
+        return goodput_series(g.time_s.to_numpy(), g.delivered_segments.to_numpy(), 1.0)
+
+    r = run_length_control(measure, start_s=start_s, cap_s=cap_s).result
+    return OzPoint(label, assembler, tb_ms, r.mean, r.lo, r.hi, r.settled, r.reason,
+                   r.duration_s, r.warmup_s)
+
+
+def ozsarac_grid(quick: bool = False) -> list[OzPoint]:
+    timers = QUICK_OZ_TIMERS_MS if quick else OZ_TIMERS_MS
+    start, cap = (QUICK_OZ_START_S, QUICK_OZ_CAP_S) if quick else (OZ_START_S, OZ_CAP_S)
+    out = []
+    for s in OZ_SENDERS:
+        out.append(oz_point("cwba", 0.0, *s, start_s=start, cap_s=cap))
+        out += [oz_point("timer", tb, *s, start_s=start, cap_s=cap) for tb in timers]
+    return out
+
+
+def oz_sentences(points: list[OzPoint]) -> list[str]:
+    """CWBA against each sender's best timer, computed from the runs."""
+    out = []
+    for label in dict.fromkeys(p.sender for p in points):
+        mine = [p for p in points if p.sender == label]
+        cwba = next((p for p in mine if p.assembler == "cwba"), None)
+        timers = [p for p in mine if p.assembler == "timer"]
+        if cwba is None or not timers:
+            continue
+        best = max(timers, key=lambda p: p.mean_segps)
+        ratio = cwba.mean_segps / best.mean_segps if best.mean_segps > 0 else math.nan
+        if cwba.lo_segps > best.hi_segps:
+            verdict = "above it, the 95 % intervals apart"
+        elif cwba.hi_segps < best.lo_segps:
+            verdict = "below it, the 95 % intervals apart"
+        else:
+            verdict = "the 95 % intervals overlap"
+        edge = (" (the largest period run: a better timer may lie above it)"
+                if len(timers) > 1 and best.tb_ms == max(p.tb_ms for p in timers) else "")
+        out.append(f"{label}: CWBA {cwba.mean_segps:.0f} segments/s against the best timer "
+                   f"(Tb = {best.tb_ms:g} ms) {best.mean_segps:.0f} segments/s, "
+                   f"{ratio:.2f}×; {verdict}{edge}.")
+    cw = {p.sender: p for p in points if p.assembler == "cwba"}
+    if "reno" in cw and "sack" in cw and cw["reno"].mean_segps == cw["sack"].mean_segps:
+        out.append(f"With CWBA Reno and SACK give the same goodput to the last digit "
+                   f"({cw['sack'].mean_segps:.2f} segments/s): their runs did not diverge.")
+    unsettled = [p for p in points if not p.settled]
+    if unsettled:
+        out.append(f"{len(unsettled)} of {len(points)} runs did not settle within their cap "
+                   "(marked in the table).")
+    return out
+
+
+def _oz_figure(points: list[OzPoint], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for i, label in enumerate(dict.fromkeys(p.sender for p in points)):
+        color = f"C{i}"
+        ts = sorted((p for p in points if p.sender == label and p.assembler == "timer"
+                     and math.isfinite(p.mean_segps)), key=lambda p: p.tb_ms)
+        err = [[p.mean_segps - p.lo_segps if math.isfinite(p.lo_segps) else 0 for p in ts],
+               [p.hi_segps - p.mean_segps if math.isfinite(p.hi_segps) else 0 for p in ts]]
+        ax.errorbar([p.tb_ms for p in ts], [p.mean_segps for p in ts], yerr=err,
+                    marker="o", capsize=3, color=color, label=f"{label}, timer")
+        for c in (p for p in points if p.sender == label and p.assembler == "cwba"
+                  and math.isfinite(p.mean_segps)):
+            ax.axhline(c.mean_segps, color=color, linestyle="--", label=f"{label}, CWBA")
+    ax.set_xscale("log")
+    ax.set_xlabel("timer period Tb (ms)")
+    ax.set_ylabel("FTP goodput (segments/s)")
+    ax.set_title("ozsarac's linear topology: timer assembly (points) and CWBA (dashed)")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def _ms(tb: str) -> float:
     return float(tb.removesuffix("ms"))
 
@@ -164,7 +294,9 @@ def write_page(out: Path, *, quick: bool = False) -> tuple[Path, float]:
     d.mkdir(parents=True, exist_ok=True)
     cpu0 = time.process_time()
     points = run_grid(quick)
+    oz = ozsarac_grid(quick)
     cpu = time.process_time() - cpu0
+    _oz_figure(oz, d / "ozsarac_cwba_vs_timer.png")
     _figure(points, d / "goodput_vs_tb.png")
     import csv
 
@@ -175,6 +307,21 @@ def write_page(out: Path, *, quick: bool = False) -> tuple[Path, float]:
         for p in points:
             w.writerow([_ms(p.tb), p.sender, p.mean_segps, p.lo_segps, p.hi_segps,
                         p.settled, p.duration_s, p.warmup_s])
+    with open(d / "ozsarac_cwba.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["sender", "assembler", "tb_ms", "goodput_segps", "ci95_lo_segps",
+                    "ci95_hi_segps", "settled", "duration_s", "warmup_s"])
+        for q in oz:
+            w.writerow([q.sender, q.assembler, q.tb_ms, q.mean_segps, q.lo_segps,
+                        q.hi_segps, q.settled, q.duration_s, q.warmup_s])
+    oz_rows = "".join(
+        f"<tr><td>{q.sender}</td><td>{q.assembler}</td>"
+        f"<td>{q.tb_ms:g}</td><td>{q.mean_segps:.0f}</td>"
+        f"<td>{q.lo_segps:.0f} – {q.hi_segps:.0f}</td><td>{q.duration_s:g}</td>"
+        f"<td>{'yes' if q.settled else 'no: ' + html.escape(q.why)}</td></tr>" for q in oz)
+    oz_said = "".join(f"<li>{html.escape(x)}</li>" for x in oz_sentences(oz))
+    oz_para = " ".join((__doc__ or "").split("\n\n")[3].replace("``", "")
+                       .replace(":func:", "").replace("`", "").split())
     rows = "".join(
         f"<tr><td>{html.escape(p.tb)}</td><td>{p.sender}</td>"
         f"<td>{p.mean_segps:.0f}</td><td>{p.lo_segps:.0f} – {p.hi_segps:.0f}</td>"
@@ -186,14 +333,25 @@ def write_page(out: Path, *, quick: bool = False) -> tuple[Path, float]:
         "<p><strong>Extension beyond the five papers.</strong> No paper ran these "
         "controllers; this page has no paper values and no verdicts.</p>"
         f"<p>{html.escape(_setup_text())}</p>"
-        f"<p>Mode: {mode}; {len(points)} runs (one per point, lengthened until settled "
-        f"or capped at {(QUICK_CAP_S if quick else CAP_S):g} s), {cpu:.0f} CPU-s.</p>"
+        f"<p>Mode: {mode}; {len(points)} + {len(oz)} runs (one per point, lengthened "
+        f"until settled or capped at {(QUICK_CAP_S if quick else CAP_S):g} s on yu's path "
+        f"and {(QUICK_OZ_CAP_S if quick else OZ_CAP_S):g} s on ozsarac's), "
+        f"{cpu:.0f} CPU-s.</p>"
         f"<ul>{said}</ul>"
         '<img src="goodput_vs_tb.png" alt="goodput against assembly period, one line per '
         'controller, 95 % intervals">'
         "<table><tr><th>Tb</th><th>sender</th><th>goodput (segments/s)</th>"
         "<th>95 % interval (segments/s)</th><th>run (simulated s)</th><th>settled</th></tr>"
-        f"{rows}</table>")
+        f"{rows}</table>"
+        "<h2>ozsarac's CWBA against the best timer</h2>"
+        f"<p>{html.escape(oz_para)}</p>"
+        f"<ul>{oz_said}</ul>"
+        '<img src="ozsarac_cwba_vs_timer.png" alt="FTP goodput against the timer period, '
+        'one line per sender, CWBA dashed">'
+        "<table><tr><th>sender</th><th>assembler</th><th>Tb (ms)</th>"
+        "<th>goodput (segments/s)</th><th>95 % interval (segments/s)</th>"
+        "<th>run (simulated s)</th><th>settled</th></tr>"
+        f"{oz_rows}</table>")
     page = d / "report.html"
     page.write_text(render_page("Today's TCP on yu's OBS path (extension)", body,
                                 nav=(("../index.html", "all papers"),)), encoding="utf-8")

@@ -33,6 +33,9 @@ pub struct Cubic {
     pub k: f64,
     /// Reno-friendly window estimate (§4.3 eq. 4).
     pub w_est: f64,
+    /// ssthresh = cwnd · β_cubic instead of flight_size · β_cubic (§4.6 allows it; Linux
+    /// and ns-3's TcpCubic do so). Scenario key `cubic_ssthresh = "cwnd"`.
+    pub ssthresh_from_cwnd: bool,
 }
 
 impl Default for Cubic {
@@ -43,6 +46,7 @@ impl Default for Cubic {
             cwnd_epoch: 0.0,
             k: 0.0,
             w_est: 0.0,
+            ssthresh_from_cwnd: false,
         }
     }
 }
@@ -78,9 +82,14 @@ impl Cubic {
             cwnd
         };
         self.t_epoch = None;
-        // §4.6: ssthresh = flight_size · β_cubic (at least 2 segments, RFC 5681 eq. 4).
-        let flight = tcb.flight_size().max(1) as f64;
-        ((flight * BETA_CUBIC) as u32).max(2)
+        // §4.6: ssthresh = flight_size · β_cubic (at least 2 segments, RFC 5681 eq. 4),
+        // or cwnd · β_cubic ("some implementations … use cwnd instead of flight_size").
+        let base = if self.ssthresh_from_cwnd {
+            cwnd
+        } else {
+            tcb.flight_size().max(1) as f64
+        };
+        ((base * BETA_CUBIC) as u32).max(2)
     }
 }
 
@@ -162,6 +171,20 @@ mod tests {
         assert_eq!(s.w_max_segments, 100.0);
         assert_eq!(s.epoch_start_s, 0.25);
         assert!(s.base_rtt_s.is_nan());
+    }
+
+    #[test]
+    fn test_ssthresh_from_flight_size_or_cwnd() {
+        // cwnd 100 with 160 segments outstanding (a hole held snd_una while SACKed
+        // segments were replaced): §4.6's flight_size gives 112, cwnd gives 70.
+        let mut t = tcb(1000, 100, 50);
+        t.snd_max = 160;
+        assert_eq!(Cubic::default().on_loss(&t, SimTime::ZERO), 112);
+        let mut c = Cubic {
+            ssthresh_from_cwnd: true,
+            ..Cubic::default()
+        };
+        assert_eq!(c.on_loss(&t, SimTime::ZERO), 70);
     }
 
     #[test]

@@ -135,6 +135,49 @@ impl CcKind {
     }
 }
 
+/// How a SACK sender under the `rfc` profile sets cwnd during fast recovery. Scenario
+/// key `recovery`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecoveryKind {
+    /// RFC 6675 §5 (4.2): cwnd = ssthresh when recovery begins.
+    #[default]
+    Rfc6675,
+    /// Proportional Rate Reduction (RFC 6937 §3): cwnd falls towards ssthresh in
+    /// proportion to the data delivered during recovery (`recovery.rs`, `Prr`).
+    Prr,
+}
+
+impl RecoveryKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RecoveryKind::Rfc6675 => "rfc6675",
+            RecoveryKind::Prr => "prr",
+        }
+    }
+}
+
+/// What CUBIC's ssthresh is β_cubic times at a congestion event under the `rfc` profile
+/// (RFC 9438 §4.6). Scenario key `cubic_ssthresh`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CubicSsthresh {
+    /// flight_size, RFC 9438 §4.6's formula.
+    #[default]
+    FlightSize,
+    /// cwnd, as Linux's `bictcp_recalc_ssthresh` and ns-3's TcpCubic (§4.6 allows it).
+    Cwnd,
+}
+
+impl CubicSsthresh {
+    pub fn name(self) -> &'static str {
+        match self {
+            CubicSsthresh::FlightSize => "flight_size",
+            CubicSsthresh::Cwnd => "cwnd",
+        }
+    }
+}
+
 /// Which set of parameter defaults a flow starts from (explicit settings override them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -216,6 +259,10 @@ pub struct TcpConfig {
     pub variant: Variant,
     /// Congestion controller.
     pub cc: CcKind,
+    /// cwnd during SACK fast recovery under the `rfc` profile (RFC 6675 or PRR).
+    pub recovery: RecoveryKind,
+    /// CUBIC's ssthresh base under the `rfc` profile (flight_size or cwnd).
+    pub cubic_ssthresh: CubicSsthresh,
     pub profile: Profile,
     /// Payload bytes per segment.
     pub mss: u32,
@@ -304,6 +351,8 @@ pub fn default_config(variant: Variant, profile: Profile) -> TcpConfig {
         Profile::Ns2 => TcpConfig {
             variant,
             cc: CcKind::Aimd, // ns-2 Agent/TCP: standard Reno-style AIMD
+            recovery: RecoveryKind::Rfc6675, // not read under the ns2 profile
+            cubic_ssthresh: CubicSsthresh::FlightSize, // not read under the ns2 profile
             profile,
             mss: 1000,          // Agent/TCP packetSize_ 1000 (bytes incl. nothing else)
             header_bytes: 40,   // Agent/TCP tcpip_base_hdr_size_ 40
@@ -336,7 +385,9 @@ pub fn default_config(variant: Variant, profile: Profile) -> TcpConfig {
             let mss = 1460;
             TcpConfig {
                 variant,
-                cc: CcKind::Aimd, // RFC 5681 §3.1
+                cc: CcKind::Aimd,                          // RFC 5681 §3.1
+                recovery: RecoveryKind::Rfc6675,           // RFC 6675 §5
+                cubic_ssthresh: CubicSsthresh::FlightSize, // RFC 9438 §4.6
                 profile,
                 mss,
                 header_bytes: 40,

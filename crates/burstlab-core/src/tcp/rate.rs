@@ -12,7 +12,8 @@
 //! Delivered counting is segment granular. A segment leaves the network when a
 //! cumulative ACK covers it or, before that, when a duplicate ACK reports it (Linux's
 //! `tcp_add_reno_sack` bookkeeping: each duplicate ACK counts one segment delivered,
-//! and the cumulative ACK that follows counts only the rest). Samples are taken only
+//! and the cumulative ACK that follows counts the hole it fills plus the segments no
+//! duplicate ACK counted, `tcp_remove_reno_sacks`). Samples are taken only
 //! from cumulative ACKs, whose delivered segment is known exactly.
 
 use crate::units::{SimTime, PS_PER_SEC};
@@ -106,7 +107,11 @@ impl RateEstimator {
             return None;
         }
         let n = cum - old_una;
-        let credited = n.min(self.dup_credit);
+        // Linux `tcp_remove_reno_sacks`: "One ACK acked hole. The rest eat duplicate
+        // ACKs": the first segment a cumulative ACK covers is the hole the duplicate
+        // ACKs were waiting for, never one of the segments they reported, so at least
+        // one segment is newly delivered (and every sample has `delivered` ≥ 1).
+        let credited = (n - 1).min(self.dup_credit);
         self.dup_credit -= credited;
         self.delivered += n - credited;
         self.delivered_time = now;
@@ -213,6 +218,33 @@ mod tests {
         assert_eq!(r.delivered, 5);
         assert_eq!(rs.acked, 5);
         assert_eq!(rs.rtt, Some(SimTime::from_ms(20)));
+    }
+
+    #[test]
+    fn test_cumulative_ack_of_a_hole_delivers_it() {
+        // Segments 0–9 sent; 0–4 lost together (one lost burst), 5–9 reported by five
+        // duplicate ACKs. The retransmissions of 0–3 are acked one at a time, then the
+        // one of 4 acks everything: every partial ACK delivers its hole (Linux
+        // `tcp_remove_reno_sacks`), so no sample has nothing delivered.
+        let mut r = RateEstimator::new(16, SimTime::ZERO);
+        for s in 0..10u64 {
+            r.on_send(s, SimTime::from_ms(s), false, s == 0);
+        }
+        for k in 0..5u64 {
+            r.on_dupack(SimTime::from_ms(100 + k));
+        }
+        assert_eq!(r.delivered, 5);
+        for s in 0..5u64 {
+            r.on_send(s, SimTime::from_ms(200 + s), true, false);
+        }
+        for s in 0..4u64 {
+            let rs = r.on_ack(s, s + 1, SimTime::from_ms(300 + s)).unwrap();
+            assert_eq!(rs.delivered, 1 + s, "partial ACK {s}");
+            assert_eq!(r.delivered, 6 + s);
+        }
+        let rs = r.on_ack(4, 10, SimTime::from_ms(304)).unwrap();
+        assert_eq!(r.delivered, 10);
+        assert_eq!(rs.delivered, 5);
     }
 
     #[test]

@@ -20,13 +20,14 @@
 //!   `Agent/TCP/Newreno` restarts it on the first partial ACK only, `newreno_changes1_`;
 //!   that is the ns2 profile's agent in `ns2.rs`.)
 //! - **SACK**: RFC 6675 scoreboard, `pipe` and `NextSeg`; all holes of a burst are
-//!   retransmitted within about one RTT.
+//!   retransmitted within about one RTT. cwnd in recovery is RFC 6675's (ssthresh at
+//!   once) or, with `recovery = "prr"`, Proportional Rate Reduction ([`Prr`], RFC 6937).
 
 use super::scoreboard::Scoreboard;
 #[cfg(debug_assertions)]
 use super::scoreboard::{check_against, RefScoreboard};
 use super::tcb::{Phase, Tcb};
-use super::{AckSeg, TcpOutput, Variant};
+use super::{AckSeg, RecoveryKind, TcpOutput, Variant};
 use crate::units::SimTime;
 
 /// What a duplicate ACK meant to the strategy.
@@ -64,6 +65,48 @@ pub struct Reno;
 #[derive(Clone, Debug, Default)]
 pub struct NewReno;
 
+/// Proportional Rate Reduction (RFC 6937 §3), in segments: during fast recovery cwnd
+/// is recomputed on every ACK so that the segments sent since recovery began track
+/// `ssthresh / RecoverFS` of those delivered (while `pipe` > ssthresh), then rise
+/// towards ssthresh no faster than slow start (PRR-SSRB, the RFC's recommended bound).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Prr {
+    /// prr_delivered: segments delivered since recovery began.
+    delivered: u64,
+    /// prr_out: segments sent since recovery began.
+    out: u64,
+    /// RecoverFS: FlightSize when recovery began.
+    recover_fs: u64,
+    /// DeliveredData of the last ACK: change in snd.una plus change in SACKed segments.
+    last_delivered: u64,
+    /// An ACK arrived whose cwnd has not been computed yet.
+    ack_pending: bool,
+}
+
+impl Prr {
+    /// RFC 6937 §3 "On every ACK starting or during fast recovery": cwnd = pipe + sndcnt.
+    fn cwnd(&mut self, pipe: u64, ssthresh: u64) -> u64 {
+        self.delivered += self.last_delivered;
+        let sndcnt = if pipe > ssthresh {
+            // Proportional Rate Reduction: CEIL(prr_delivered · ssthresh / RecoverFS)
+            // − prr_out.
+            let num = self.delivered.checked_mul(ssthresh).expect("PRR overflow");
+            num.div_ceil(self.recover_fs.max(1))
+                .saturating_sub(self.out)
+        } else {
+            // PRR-SSRB: limit = MAX(prr_delivered − prr_out, DeliveredData) + 1 segment;
+            // sndcnt = MIN(ssthresh − pipe, limit).
+            let limit = self
+                .delivered
+                .saturating_sub(self.out)
+                .max(self.last_delivered)
+                + 1;
+            (ssthresh - pipe).min(limit)
+        };
+        pipe + sndcnt
+    }
+}
+
 /// SACK-based recovery (RFC 6675).
 #[derive(Clone, Debug)]
 pub struct Sack {
@@ -72,6 +115,8 @@ pub struct Sack {
     pub high_rxt: u64,
     /// Segments below this have been counted by [`LossRecovery::take_newly_lost`].
     lost_mark: u64,
+    /// PRR's state (`recovery = "prr"`); `None`: RFC 6675's cwnd = ssthresh.
+    pub prr: Option<Prr>,
     #[cfg(debug_assertions)]
     reference: RefScoreboard,
 }
@@ -82,6 +127,7 @@ impl Sack {
             sb: Scoreboard::new(wm),
             high_rxt: 0,
             lost_mark: 0,
+            prr: None,
             #[cfg(debug_assertions)]
             reference: RefScoreboard::default(),
         }
@@ -116,18 +162,25 @@ pub enum LossRecovery {
 }
 
 impl LossRecovery {
-    pub fn new(v: Variant, wm: u64) -> Self {
+    /// The strategy of `v`; `recovery` chooses a SACK sender's cwnd rule (the scenario
+    /// accepts `prr` only with `variant = "sack"`).
+    pub fn new(v: Variant, recovery: RecoveryKind, wm: u64) -> Self {
         match v {
             Variant::Tahoe => LossRecovery::Tahoe(Tahoe),
             Variant::Reno => LossRecovery::Reno(Reno),
             Variant::NewReno => LossRecovery::NewReno(NewReno),
-            Variant::Sack => LossRecovery::Sack(Sack::new(wm)),
+            Variant::Sack => {
+                let mut s = Sack::new(wm);
+                s.prr = (recovery == RecoveryKind::Prr).then(Prr::default);
+                LossRecovery::Sack(s)
+            }
         }
     }
 
     /// Every ACK, before anything else: SACK blocks update the scoreboard.
     pub fn on_sack_info(&mut self, tcb: &mut Tcb, cum: u64, ack: &AckSeg) {
         if let LossRecovery::Sack(s) = self {
+            let sacked_before = s.sb.sacked_count();
             s.sb.advance(cum);
             #[cfg(debug_assertions)]
             s.reference.advance(cum);
@@ -138,6 +191,12 @@ impl LossRecovery {
                 s.reference.mark(b.start, end);
             }
             s.high_rxt = s.high_rxt.max(cum);
+            if let Some(p) = s.prr.as_mut() {
+                // RFC 6937 §3: DeliveredData = change_in(snd.una) + change_in(SACKd).
+                let acked = cum.saturating_sub(tcb.snd_una);
+                p.last_delivered = (acked + s.sb.sacked_count()).saturating_sub(sacked_before);
+                p.ack_pending = true;
+            }
             #[cfg(debug_assertions)]
             s.check(tcb);
         }
@@ -224,10 +283,20 @@ impl LossRecovery {
                 tcb.restart_timer(now);
             }
             LossRecovery::Sack(s) => {
-                // RFC 6675 §5 (4.2) cwnd = ssthresh.
-                tcb.set_cwnd(tcb.ssthresh() as f64);
+                if let Some(p) = s.prr.as_mut() {
+                    // RFC 6937 §3 "Initialization on entering recovery": prr_delivered
+                    // = prr_out = 0, RecoverFS = snd.nxt − snd.una; cwnd is set by `send`
+                    // on this ACK (its DeliveredData counts).
+                    p.delivered = 0;
+                    p.out = 1; // the retransmission (4.3) below
+                    p.recover_fs = tcb.snd_max - tcb.snd_una;
+                } else {
+                    // RFC 6675 §5 (4.2) cwnd = ssthresh.
+                    tcb.set_cwnd(tcb.ssthresh() as f64);
+                }
                 tcb.set_phase(Phase::FastRecovery, now);
-                // (4.3) retransmit the first segment presumed dropped.
+                // (4.3) retransmit the first segment presumed dropped (with PRR counted
+                // in prr_out; Linux's `tcp_cwnd_reduction` also always allows it).
                 let una = tcb.snd_una;
                 s.high_rxt = una + 1;
                 tcb.transmit(now, una, out);
@@ -288,7 +357,12 @@ impl LossRecovery {
             LossRecovery::Sack(s) => {
                 if tcb.snd_una >= tcb.recover {
                     // RFC 6675 §5 (B.?)/(3): recovery ends when RecoveryPoint is acked;
-                    // cwnd stays at ssthresh.
+                    // cwnd stays at ssthresh. PRR's cwnd may be below it: recovery ends
+                    // with cwnd = ssthresh (RFC 6937 §3, the ACK that concludes the
+                    // episode is not counted; as Linux's `tcp_end_cwnd_reduction`).
+                    if s.prr.is_some() {
+                        tcb.set_cwnd(tcb.ssthresh() as f64);
+                    }
                     s.high_rxt = tcb.snd_una;
                     tcb.set_open_phase(now);
                     AckVerdict::RecoveryExit
@@ -316,8 +390,13 @@ impl LossRecovery {
         match self {
             LossRecovery::Sack(s) if tcb.phase() == Phase::FastRecovery => {
                 // RFC 6675 §5 (C): while cwnd − pipe ≥ 1 segment, send NextSeg().
-                let cwnd = tcb.cwnd() as u64;
                 let mut pipe = s.pipe(tcb);
+                if let Some(p) = s.prr.as_mut().filter(|p| p.ack_pending) {
+                    p.ack_pending = false;
+                    let w = p.cwnd(pipe, tcb.ssthresh() as u64);
+                    tcb.set_cwnd(w as f64);
+                }
+                let cwnd = tcb.cwnd() as u64;
                 tcb.pace_blocked = false;
                 while cwnd > pipe {
                     if tcb.pacer.blocked(now) {
@@ -342,6 +421,9 @@ impl LossRecovery {
                     };
                     tcb.transmit(now, seg, out);
                     pipe += 1; // (C.4)
+                    if let Some(p) = s.prr.as_mut() {
+                        p.out += 1; // RFC 6937 §3 "On any data transmission or retransmission"
+                    }
                 }
             }
             _ => tcb.send_window_loop(now, out),

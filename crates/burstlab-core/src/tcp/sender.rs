@@ -60,14 +60,17 @@ pub struct TcpSender {
 impl TcpSender {
     /// A sender with the controller `cfg.cc` and the recovery strategy `cfg.variant`.
     pub fn new(cfg: TcpConfig, now: SimTime) -> Self {
-        let cc = Cc::new(cfg.cc);
+        let mut cc = Cc::new(cfg.cc);
+        if let Cc::Cubic(c) = &mut cc {
+            c.ssthresh_from_cwnd = cfg.cubic_ssthresh == super::CubicSsthresh::Cwnd;
+        }
         Self::with_cc(cfg, now, cc)
     }
     /// A sender with a given controller instance (e.g. one with non-default parameters);
     /// `cfg.cc` is not consulted.
     pub fn with_cc(cfg: TcpConfig, now: SimTime, cc: Cc) -> Self {
         let tcb = Tcb::new(&cfg, now);
-        let rec = LossRecovery::new(cfg.variant, tcb.wm);
+        let rec = LossRecovery::new(cfg.variant, cfg.recovery, tcb.wm);
         let ns2 = (cfg.profile == super::Profile::Ns2).then(|| Box::new(Ns2Sender::new(&cfg, now)));
         TcpSender {
             cfg,

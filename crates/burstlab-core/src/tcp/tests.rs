@@ -475,3 +475,58 @@ fn test_deterministic_replay() {
     assert_eq!(a.sends, b.sends);
     assert_eq!(a.states(), b.states());
 }
+
+/// One loss (segment 30) in slow start at cwnd = 32 on a 10 Mb/s link (ACKs 0.832 ms
+/// apart), SACK with RFC 6675's or PRR's cwnd in recovery: the new-data sends in
+/// recovery (as the index of the ACK after the one that entered recovery that sent
+/// each), the segments sent in recovery, and the harness.
+fn one_loss_recovery(kind: RecoveryKind) -> (Vec<u64>, usize, Harness) {
+    let mut c = cfg(Variant::Sack, 100);
+    c.recovery = kind;
+    let rate = Some(BitRate(10_000_000));
+    let mut h = Harness::new(c, SimTime::from_ms(50), rate, vec![Drop::FirstTx(30, 30)]);
+    h.start();
+    h.run_until(SimTime::from_secs(3), |_| false);
+    assert_eq!(h.td_times().len(), 1);
+    assert!(h.to_times().is_empty());
+    assert_eq!(h.retransmitted(), vec![30]);
+    let td = h.td_times()[0];
+    let exit = h.time_delivered(31).unwrap() + SimTime::from_ms(50);
+    let slot = SimTime::from_ps(832_000_000); // 1040 bytes at 10 Mb/s
+    let new: Vec<u64> = h
+        .sends
+        .iter()
+        .filter(|s| !s.retransmit && s.t >= td && s.t < exit)
+        .map(|s| (s.t - td).ps().div_ceil(slot.ps()))
+        .collect();
+    let n = h.sends.iter().filter(|s| s.t >= td && s.t < exit).count();
+    (new, n, h)
+}
+
+#[test]
+fn test_prr_spreads_recovery_sends_rfc6675_pauses() {
+    let (rfc, n_rfc, h_rfc) = one_loss_recovery(RecoveryKind::Rfc6675);
+    let (prr, n_prr, h_prr) = one_loss_recovery(RecoveryKind::Prr);
+    // ssthresh = 16. RFC 6675 §5 (4.2): cwnd = 16 at once while pipe is 29 (32
+    // outstanding, 3 SACKed, 1 lost, 1 retransmitted): no new segment until pipe < 16,
+    // 14 ACKs later.
+    assert_eq!(rfc[0], 14, "{rfc:?}");
+    // RFC 6937 §3: sndcnt = CEIL(prr_delivered · 16 / 32) − prr_out, prr_out = 1 (the
+    // retransmission): the first new segment 2 ACKs after entering, then one every
+    // other ACK while pipe > ssthresh, then PRR-SSRB.
+    assert_eq!(prr[0], 2, "{prr:?}");
+    assert!(prr.windows(2).all(|w| w[1] - w[0] <= 3), "{prr:?}");
+    let first_half = prr.iter().filter(|&&k| k < 14).count();
+    assert_eq!(first_half, 6, "{prr:?}");
+    // Both send ssthresh segments in recovery and leave it with cwnd = ssthresh.
+    assert_eq!((n_rfc, n_prr), (16, 16));
+    for h in [&h_rfc, &h_prr] {
+        let st = h.states();
+        let exit = st
+            .iter()
+            .skip_while(|s| s.2 != Phase::FastRecovery)
+            .find(|s| s.2 != Phase::FastRecovery)
+            .unwrap();
+        assert_eq!((exit.0, exit.1), (16.0, 16));
+    }
+}
