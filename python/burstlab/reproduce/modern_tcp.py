@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,7 +144,8 @@ def oz_point(assembler: str, tb_ms: float, label: str, variant: str, cc: str,
         return goodput_series(g.time_s.to_numpy(), g.delivered_segments.to_numpy(), 1.0)
 
     r = run_length_control(measure, start_s=start_s, cap_s=cap_s).result
-    return OzPoint(label, assembler, tb_ms, r.mean, r.lo, r.hi, r.settled, r.reason,
+    # a goodput is >= 0: its batch-means interval cut there
+    return OzPoint(label, assembler, tb_ms, r.mean, max(r.lo, 0.0), r.hi, r.settled, r.reason,
                    r.duration_s, r.warmup_s)
 
 
@@ -201,8 +203,8 @@ def _oz_figure(points: list[OzPoint], path: Path) -> None:
         color = f"C{i}"
         ts = sorted((p for p in points if p.sender == label and p.assembler == "timer"
                      and math.isfinite(p.mean_segps)), key=lambda p: p.tb_ms)
-        err = [[p.mean_segps - p.lo_segps if math.isfinite(p.lo_segps) else 0 for p in ts],
-               [p.hi_segps - p.mean_segps if math.isfinite(p.hi_segps) else 0 for p in ts]]
+        err = error_bars([p.mean_segps for p in ts], [p.lo_segps for p in ts],
+                         [p.hi_segps for p in ts], lower=0)  # a goodput is >= 0
         ax.errorbar([p.tb_ms for p in ts], [p.mean_segps for p in ts], yerr=err,
                     marker="o", capsize=3, color=color, label=f"{label}, timer")
         for c in (p for p in points if p.sender == label and p.assembler == "cwba"
