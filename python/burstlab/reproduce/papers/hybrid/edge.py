@@ -113,12 +113,19 @@ def edge_summary(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def edge_sentence(summary: pd.DataFrame) -> str:
-    """The report's sentence on the edge models, from :func:`edge_summary`."""
+#: :data:`.experiments.EDGE_MAX_WAIT` as the report writes it.
+EDGE_WAIT_TEXT = EDGE_MAX_WAIT.replace("us", " µs")
+
+
+def edge_sentence(summary: pd.DataFrame, paper: dict[tuple[int, float], float] | None = None
+                  ) -> str:
+    """The report's sentence on the edge models, from :func:`edge_summary`; ``paper``:
+    the paper's printed aggregate (Gb/s) per (Wm, p) where it gives one."""
     if summary.empty:
         return "This mode does not run the edge sensitivity."
     parts = []
-    for (wm, p), g in summary.groupby(["wm", "p"], sort=False):
+    for key, g in summary.groupby(["wm", "p"], sort=False):
+        wm, p = (float(x) for x in key)  # type: ignore[arg-type]
         a = g[g["edge"] == "bufferless"].iloc[0]
         b = g[g["edge"] == "buffered"].iloc[0]
 
@@ -126,7 +133,7 @@ def edge_sentence(summary: pd.DataFrame) -> str:
             return f" [{fmt(lo)}, {fmt(hi)}]" if math.isfinite(lo) else ""
 
         parts.append(
-            f"at Wm {wm}, p {p:g} ({int(a['replications'])} replications, first "
+            f"at Wm {wm:g}, p {p:g} ({int(a['replications'])} replications, first "
             f"{fmt(a['window_s'])} s) the bufferless edge lost {int(a['contention_losses'])} "
             f"bursts to contention and {int(a['random_losses'])} at random, the buffered "
             f"edge {int(b['contention_losses'])} and {int(b['random_losses'])}; delivered "
@@ -135,8 +142,10 @@ def edge_sentence(summary: pd.DataFrame) -> str:
             f"{fmt(b['delivered_Gbps_at_paper_n'])}"
             f"{iv(b['delivered_ci_lo_Gbps'], b['delivered_ci_hi_Gbps'])} Gb/s buffered "
             f"(paired difference {float(b['vs_bufferless_Gbps']):+.3g}"
-            f"{iv(b['vs_bufferless_ci_lo_Gbps'], b['vs_bufferless_ci_hi_Gbps'])} Gb/s)")
-    return (f"Ingress edge with a {EDGE_MAX_WAIT} electronic buffer against the grid's "
+            f"{iv(b['vs_bufferless_ci_lo_Gbps'], b['vs_bufferless_ci_hi_Gbps'])} Gb/s)"
+            + next((f", against the paper's printed {fmt(v)} Gb/s" for (w, q), v in
+                    (paper or {}).items() if w == wm and math.isclose(q, p)), ""))
+    return (f"Ingress edge with a {EDGE_WAIT_TEXT} electronic buffer against the grid's "
             "bufferless edge (fast class, N = 320): " + "; ".join(parts) + ".")
 
 
@@ -158,6 +167,16 @@ def _analyse_with_edge(ctx: Context) -> None:
 
 
 PAPER.analyse = _analyse_with_edge
+
+
+def paper_values(ctx: Context) -> dict[tuple[int, float], float]:
+    """The paper's printed fast aggregates (Gb/s) at the edge points."""
+    out = {}
+    for wm, p in ctx.mode.edge_points:
+        v = _paper_value(ctx, wm, p)
+        if math.isfinite(v):
+            out[(wm, p)] = v
+    return out
 
 
 def _paper_value(ctx: Context, wm: int, p: float) -> float:
@@ -196,6 +215,7 @@ def draw_edge(ctx: Context, path: Any) -> None:
         ax.plot(x, pv, "*", color="gold", mec="k", ms=12, ls="none",
                 label="paper (§IV.B, printed)")
         ax.set_xticks(x, [f"Wm {int(w)}\np = {float(p):g}" for w, p in pts])
+        ax.set_xlim(-0.6, len(pts) - 0.4)
         ax.legend(fontsize=7)
     ax.set_xlabel("fast grid point")
     ax.set_ylabel("delivered payload rate at N = 320 (Gb/s)")

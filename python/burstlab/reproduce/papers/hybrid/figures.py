@@ -183,5 +183,5 @@ def draw_fig13(ctx: Context, path: Path) -> None:
     ax.set_xlabel("burst loss probability p")
     ax.set_ylabel("aggregate average throughput (Gb/s)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper right")
     _save(fig, path)

@@ -14,7 +14,6 @@ from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.papers.hybrid.experiments import (
     CLASSES,
     DELTA,
-    EDGE_MAX_WAIT,
     PAPER,
     SLOW_BURSTS_PER_S,
     n_flows,
@@ -72,11 +71,12 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
     sw = ctx.results["grid"]
     r = Report(PAPER.title)
     scaled = ns != CLASSES["slow"]["n"] or nf != CLASSES["fast"]["n"]
-    by_p = "".join(f", {s:g} s at p = {q:g}" for q, s in m.fast_s_by_p)
+    by_p = "".join(f", {s:g} s at p = {q:g}" for c, q, s in m.s_by_p if c == "fast")
+    slow_by_p = "".join(f"; {s:g} s at p = {q:g}" for c, q, s in m.s_by_p if c == "slow")
     r.p(f"Mode **{m.name}**: {sw.stats.get('total')} grid runs (fast: {m.fast_s:g} "
         f"simulated seconds each{by_p}; slow: long enough for {m.slow_events:g} expected burst "
         f"losses at {SLOW_BURSTS_PER_S:g} bursts/s, between {m.slow_min_s:g} and "
-        f"{m.slow_max_s:g} s), 8 cwnd runs (slow {m.cwnd_slow_s:g} s, fast "
+        f"{m.slow_max_s:g} s{slow_by_p}), 8 cwnd runs (slow {m.cwnd_slow_s:g} s, fast "
         f"{m.cwnd_fast_s:g} s) and 3 fixed-RTO runs; {m.replications} replications of each "
         "grid point (one of the others); one seed per loss probability p "
         "(independent loss instants across p, common random numbers across class and Wm "
@@ -187,7 +187,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
 def edge_section(r: Report, ctx: Context) -> None:
     """The ingress edge model: the paper's set-up, the grid's bufferless edge and the
     buffered one measured beside it (:mod:`.edge`)."""
-    from burstlab.reproduce.papers.hybrid.edge import edge_sentence
+    from burstlab.reproduce.papers.hybrid.edge import EDGE_WAIT_TEXT, edge_sentence, paper_values
 
     s: pd.DataFrame = ctx.values.get("edge", pd.DataFrame())
     r.h(2, "The ingress edge model")
@@ -199,11 +199,11 @@ def edge_section(r: Report, ctx: Context) -> None:
         "a bufferless one. burstlab's grid, and so every claim above and full mode's "
         "record, runs a bufferless edge with 4 wavelengths per fibre, which drops a "
         "burst that finds them all busy (contention, on top of p). The buffered edge "
-        f"(`[obs.ingress]`, a burst waits at most {EDGE_MAX_WAIT} for the earliest free "
+        f"(`[obs.ingress]`, a burst waits at most {EDGE_WAIT_TEXT} for the earliest free "
         "wavelength) changes full mode's scenarios, so it is measured here beside the "
         "grid rather than used by it; the next full-mode run should adopt it for the "
         "grid.")
-    r.p(edge_sentence(s))
+    r.p(edge_sentence(s, paper_values(ctx)))
     if not s.empty:
         r.table(s)
     img(r, "edge")
@@ -253,14 +253,22 @@ def choices_text(r: Report, ctx: Context) -> None:
                "the `rto_fixed` runs above measure the other reading"),
         Choice("Flow start times", "flow i at i·10 ms/N", "0–1 RTT spread",
                "not given; equal starts make the first windows contend", "not swept"),
-        _edge_choice(ctx.values["runs"], ctx.values.get("edge", pd.DataFrame())),
+        _edge_choice(ctx.values["runs"], ctx.values.get("edge", pd.DataFrame()),
+                     edge_paper_values(ctx)),
     ])
 
 
-def _edge_choice(runs: pd.DataFrame, edge: pd.DataFrame) -> Choice:
+def edge_paper_values(ctx: Context) -> dict[tuple[int, float], float]:
+    from burstlab.reproduce.papers.hybrid.edge import paper_values
+
+    return paper_values(ctx)
+
+
+def _edge_choice(runs: pd.DataFrame, edge: pd.DataFrame,
+                 paper: dict[tuple[int, float], float]) -> Choice:
     """The ingress edge model, with the contention losses the grid runs measured and
     the buffered edge's effect (:mod:`.edge`)."""
-    from burstlab.reproduce.papers.hybrid.edge import edge_sentence
+    from burstlab.reproduce.papers.hybrid.edge import EDGE_WAIT_TEXT, edge_sentence
 
     g = runs[(runs["rto"] == "floor") & runs["bursts_lost"].notna()]
     parts, decisive = [], False
@@ -273,12 +281,12 @@ def _edge_choice(runs: pd.DataFrame, edge: pd.DataFrame) -> Choice:
     effect = (f"{total} contention losses over the grid runs: " + "; ".join(parts)
               if total else "no contention loss in any grid run")
     if not edge.empty:
-        effect += ". " + edge_sentence(edge)
+        effect += ". " + edge_sentence(edge, paper)
     return Choice("Ingress edge and wavelengths per fibre",
                   "4 wavelengths, no burst buffer: a burst finding all busy is dropped "
                   "(the paper's scheduler implies a buffered edge: the next full run "
                   "should adopt it)",
-                  f"bufferless / buffered edge (max wait {EDGE_MAX_WAIT})",
+                  f"bufferless / buffered edge (max wait {EDGE_WAIT_TEXT})",
                   "the paper's edge schedules every burst for transmission and counts "
                   "only random burst loss", effect, decisive)
 
