@@ -153,7 +153,7 @@ def draw_fig13(ctx: Context, path: Path) -> None:
     plt = _plt()
     r: pd.DataFrame = ctx.values["runs"]
     r = r[r["rto"] == "floor"]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(8, 5.4))
     for cls, wm, mk in (("fast", 64, "s-"), ("slow", 512, "o-"), ("fast", 128, "^")):
         g = r[(r["class"] == cls) & (r["wm"] == wm)]
         if cls == "fast" and wm == 128:
@@ -183,5 +183,6 @@ def draw_fig13(ctx: Context, path: Path) -> None:
     ax.set_xlabel("burst loss probability p")
     ax.set_ylabel("aggregate average throughput (Gb/s)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper right")
+    # Below the axes: inside, the legend would cover one of the paper's points.
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     _save(fig, path)

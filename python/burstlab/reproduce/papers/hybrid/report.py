@@ -80,7 +80,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         f"{m.cwnd_fast_s:g} s) and 3 fixed-RTO runs; {m.replications} replications of each "
         "grid point (one of the others); one seed per loss probability p "
         "(independent loss instants across p, common random numbers across class and Wm "
-        "at one p), burstlab {ctx.stamp['burstlab_version']}; wall time so far "
+        f"at one p), burstlab {ctx.stamp['burstlab_version']}; wall time so far "
         f"{ctx.wall_s:.0f} s.")
     if scaled:
         cls_text = " and ".join(
