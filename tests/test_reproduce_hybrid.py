@@ -188,6 +188,8 @@ def test_edge_summary_pairs_replications_and_counts_losses() -> None:
     assert int(s[s["edge"] == "bufferless"]["contention_losses"].iloc[0]) == 270
     text = edge_sentence(s)
     assert "270 bursts to contention" in text and "stays zero" not in text
+    assert "further from it" in edge_sentence(s, {(128, 1e-4): 7.0})
+    assert "closer to it" in edge_sentence(s, {(128, 1e-4): 9.2})
 
 
 def _ctx(runs: pd.DataFrame, tmp: Path) -> Context:

@@ -143,8 +143,12 @@ def edge_sentence(summary: pd.DataFrame, paper: dict[tuple[int, float], float] |
             f"{iv(b['delivered_ci_lo_Gbps'], b['delivered_ci_hi_Gbps'])} Gb/s buffered "
             f"(paired difference {float(b['vs_bufferless_Gbps']):+.3g}"
             f"{iv(b['vs_bufferless_ci_lo_Gbps'], b['vs_bufferless_ci_hi_Gbps'])} Gb/s)"
-            + next((f", against the paper's printed {fmt(v)} Gb/s" for (w, q), v in
-                    (paper or {}).items() if w == wm and math.isclose(q, p)), ""))
+            + next((f", against the paper's printed {fmt(v)} Gb/s (the buffered edge is "
+                    + ("closer to it" if abs(float(b["delivered_Gbps_at_paper_n"]) - v)
+                       < abs(float(a["delivered_Gbps_at_paper_n"]) - v)
+                       else "further from it") + ")"
+                    for (w, q), v in (paper or {}).items()
+                    if w == wm and math.isclose(q, p)), ""))
     return (f"Ingress edge with a {EDGE_WAIT_TEXT} electronic buffer against the grid's "
             "bufferless edge (fast class, N = 320): " + "; ".join(parts) + ".")
 
