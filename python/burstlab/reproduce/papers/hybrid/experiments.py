@@ -20,7 +20,10 @@ Burst loss: independent, probability ``p`` per burst at the egress (per path, da
 bursts only). 4 wavelengths per fibre; the ingress edge has no burst buffer, so a
 burst that finds every wavelength of its fibre busy is dropped (a contention loss, on
 top of the random ones): the runs count both, the report states them, and "What
-burstlab had to choose" names this edge model. MSS 512 B (40 B of headers on top).
+burstlab had to choose" names this edge model. The paper's edge schedules every burst
+for transmission (§II), i.e. a buffered edge; :mod:`.edge` measures that one beside the
+grid (:func:`edge_points`), which keeps the bufferless edge so that full mode's record
+stays valid. MSS 512 B (40 B of headers on top).
 
 Interpretations (the paper does not say; the report repeats them):
 
