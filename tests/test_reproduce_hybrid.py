@@ -73,6 +73,13 @@ def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
     assert (ratio - g["n_paper"] / g["n"]).abs().max() < 1e-9
     md = (smoke_out / "report.md").read_text(encoding="utf-8")
     assert "Scaled down" in md and "min_rto" in md and "bypass" in md
+    # The edge sensitivity: both edge models at each edge point, losses by reason.
+    assert "The ingress edge model" in md and "next full-mode run should adopt" in md
+    assert (smoke_out / "edge.png").stat().st_size > 1000
+    e = pd.read_csv(smoke_out / "edge_model.csv")
+    assert sorted(e["edge"]) == ["buffered", "bufferless"]
+    assert (e[["contention_losses", "random_losses"]] >= 0).all().all()
+    assert (e["delivered_Gbps_at_paper_n"] > 0).all()
     ts = pd.read_csv(smoke_out / "throughput_vs_time.csv")
     assert (ts["avg_Gbps_at_paper_n"] >= 0).all()
 
@@ -128,6 +135,61 @@ def test_modes_scale_n_and_full_mode_is_the_paper() -> None:
     assert sum(p["path_class"] == "slow" for p, _ in pts) == 16
     assert any(p["path_class"] == "fast" and p["Wm"] == 128 and p["p_loss"] == 1e-4
                for p, _ in pts)
+
+
+def test_quick_mode_measures_full_modes_regime() -> None:
+    q, f = MODES["quick"], MODES["full"]
+    # Intervals over as many replications as full mode (with two, t(1) = 12.7).
+    assert q.replications == f.replications == 3
+    # The points quick keeps run as long as in full mode where the regime needs it:
+    # slow at p = 1e-3 (20 expected losses) and fast at p = 1e-4 (contention after 10 s).
+    assert q.duration("slow", 1e-3) == f.duration("slow", 1e-3) == 222.0
+    assert q.duration("fast", 1e-4) == f.duration("fast", 1e-4) == 20.0
+    assert set(q.slow_grid) <= set(f.slow_grid) and set(q.fast_grid) <= set(f.fast_grid)
+    assert n_flows("slow", q) == 8  # the slow class's aggregate does not move with N
+
+
+def test_edge_sensitivity_buffers_only_its_own_runs() -> None:
+    from burstlab.reproduce.papers.hybrid.experiments import EDGE_MAX_WAIT, edge_points
+
+    for name, m in MODES.items():
+        # The grid (and so full mode's record) keeps the bufferless edge.
+        assert all("ingress" not in sc["obs"] for _, sc in grid(m)), name
+        pts = edge_points(m)
+        assert len(pts) == len(m.edge_points)
+        for params, sc in pts:
+            assert sc["obs"]["ingress"] == {"max_wait": EDGE_MAX_WAIT}
+            # Its bufferless counterpart is the grid's run, at least as long.
+            assert (params["Wm"], params["p_loss"]) in m.fast_grid, name
+            assert m.duration("fast", params["p_loss"]) >= m.edge_s == sc["sim"]["duration"]
+    res = burstlab.run(scenario("fast", 64, 1e-3, 4, 0.05, ingress=True))
+    assert res.flows["segments_delivered"].sum() > 0
+
+
+def test_edge_summary_pairs_replications_and_counts_losses() -> None:
+    from burstlab.reproduce.papers.hybrid.edge import _window, edge_sentence, edge_summary
+
+    trace = pd.DataFrame({"time_s": [0.1, 0.2, 0.3, 0.4, 1.5],
+                          "event": ["delivered", "lost", "lost", "delivered", "delivered"],
+                          "pkts": [10, 46, 46, 30, 99],
+                          "reason": ["", "contention", "random", "", ""]})
+    w = _window(trace, 1.0, 2.0)
+    assert (w["contention_losses"], w["random_losses"], w["other_losses"]) == (1, 1, 0)
+    assert w["delivered_Gbps_at_paper_n"] == pytest.approx(40 * 512 * 8 / 1e9 * 2)
+    rows = [{"wm": 128, "p": 1e-4, "n": 320, "replication": r, "edge": e, "window_s": 10.0,
+             "contention_losses": c, "random_losses": 5, "other_losses": 0,
+             "delivered_Gbps_at_paper_n": g}
+            for r, (c0, g0, g1) in enumerate(((100, 7.0, 9.0), (80, 7.5, 9.6), (90, 6.9, 9.1)))
+            for e, c, g in (("bufferless", c0, g0), ("buffered", 0, g1))]
+    s = edge_summary(pd.DataFrame(rows))
+    b = s[s["edge"] == "buffered"].iloc[0]
+    assert b["vs_bufferless_Gbps"] == pytest.approx((2.0 + 2.1 + 2.2) / 3)
+    assert b["vs_bufferless_ci_lo_Gbps"] > 1.5  # paired: the spread of the differences
+    assert int(s[s["edge"] == "bufferless"]["contention_losses"].iloc[0]) == 270
+    text = edge_sentence(s)
+    assert "270 bursts to contention" in text and "stays zero" not in text
+    assert "further from it" in edge_sentence(s, {(128, 1e-4): 7.0})
+    assert "closer to it" in edge_sentence(s, {(128, 1e-4): 9.2})
 
 
 def _ctx(runs: pd.DataFrame, tmp: Path) -> Context:

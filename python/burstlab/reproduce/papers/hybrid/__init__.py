@@ -4,10 +4,11 @@ core nodes" (§II–IV): slow connections on a MEMS fabric, fast ones on an SOA 
 ``paper.toml`` holds the paper's numbers; :mod:`.experiments` the network, the runs
 and their analysis (and :data:`PAPER`); :mod:`.figures`, :mod:`.claims` and
 :mod:`.report` register the figures, the claims and the report body on it;
-:mod:`.sensitivity` measures how the scaled-down modes' N moves the results.
+:mod:`.sensitivity` measures how the scaled-down modes' N moves the results,
+:mod:`.edge` the ingress edge model (bufferless against buffered).
 """
 
-from burstlab.reproduce.papers.hybrid import claims, figures, report, sensitivity
+from burstlab.reproduce.papers.hybrid import claims, edge, figures, report, sensitivity
 from burstlab.reproduce.papers.hybrid.experiments import PAPER
 
-__all__ = ["PAPER", "claims", "figures", "report", "sensitivity"]
+__all__ = ["PAPER", "claims", "edge", "figures", "report", "sensitivity"]

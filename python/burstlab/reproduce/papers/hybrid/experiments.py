@@ -20,7 +20,10 @@ Burst loss: independent, probability ``p`` per burst at the egress (per path, da
 bursts only). 4 wavelengths per fibre; the ingress edge has no burst buffer, so a
 burst that finds every wavelength of its fibre busy is dropped (a contention loss, on
 top of the random ones): the runs count both, the report states them, and "What
-burstlab had to choose" names this edge model. MSS 512 B (40 B of headers on top).
+burstlab had to choose" names this edge model. The paper's edge schedules every burst
+for transmission (§II), i.e. a buffered edge; :mod:`.edge` measures that one beside the
+grid (:func:`edge_points`), which keeps the bufferless edge so that full mode's record
+stays valid. MSS 512 B (40 B of headers on top).
 
 Interpretations (the paper does not say; the report repeats them):
 
@@ -117,6 +120,16 @@ class Mode:
         fast_grid: (Wm, p) points of the fast class (figs 3, 13).
         cwnd_slow_s, cwnd_fast_s: simulated seconds of the cwnd runs (figs 5–12).
         replications: runs per grid point (independent substreams; intervals over them).
+        s_by_p: ``(class, p, seconds)`` triples overriding the run length of that
+            class's grid runs at that p: quick runs the fast class at p = 1e-4 as long
+            as full mode (the bufferless edge's contention losses set its throughput
+            only after ≈ 10 s) and shortens the points whose regime settles early.
+        edge_points: fast (Wm, p) points of the ingress edge sensitivity
+            (:func:`edge_points`): each grid point rerun with an electronic buffer at
+            the ingress edge (:data:`EDGE_MAX_WAIT`).
+        edge_s: simulated seconds of the buffered runs; both edge models are compared
+            over ``[0, edge_s]`` (the bufferless runs are the grid's own, at least as
+            long).
     """
 
     name: str
@@ -131,9 +144,15 @@ class Mode:
     cwnd_slow_s: float
     cwnd_fast_s: float
     replications: int = 1
+    s_by_p: tuple[tuple[str, float, float], ...] = ()
+    edge_points: tuple[tuple[int, float], ...] = ()
+    edge_s: float = 0.0
 
     def duration(self, cls: str, p: float) -> float:
         """Simulated seconds of a grid run of class ``cls`` at burst loss ``p``."""
+        s = next((s for c, q, s in self.s_by_p if c == cls and math.isclose(q, p)), None)
+        if s is not None:
+            return s
         if cls == "fast":
             return self.fast_s
         want = self.slow_events / (p * SLOW_BURSTS_PER_S) if p > 0 else self.slow_max_s
@@ -162,17 +181,33 @@ def _quick_fast_grid() -> tuple[tuple[int, float], ...]:
     return ((64, 1e-3), (512, 1e-3), (64, 1e-2), (64, 1e-5), (128, 1e-4))
 
 
+#: Fast points whose grid runs lose the most bursts to contention at the bufferless
+#: ingress edge in the full-mode record (793, 373 and 894 contention against 76, 67 and
+#: 345 random losses in one replication).
+_EDGE_FULL = ((128, 1e-4), (64, 1e-4), (512, 1e-3))
+
 MODES = {
     "full": Mode("full", 1.0, 1.0, 20.0, 20.0, 20.0, 300.0, _slow_grid(), _fast_grid(),
-                 30.0, 5.0, replications=3),
-    # Quick runs the fast class at the paper's N = 320: at N = 80 (a quarter) its
-    # aggregate came out 10–14 % higher (segments per burst change with N; the
-    # sensitivity table of :mod:`.sensitivity` measures it). The slow class's scaling is
-    # measured there too. Quick has fewer points, same run lengths as its settled runs.
-    "quick": Mode("quick", 0.1, 1.0, 8.0, 8.0, 10.0, 90.0, _quick_slow_grid(),
-                  _quick_fast_grid(), 30.0, 3.0, replications=2),
+                 30.0, 5.0, replications=3, edge_points=_EDGE_FULL, edge_s=20.0),
+    # Quick measures full mode's regime with fewer points: the fast class at the paper's
+    # N = 320 (at N = 80 its aggregate came out 10–14 % higher: segments per burst change
+    # with N, see :mod:`.sensitivity`); the slow class at N = 8 (its aggregate at the
+    # paper's N does not move with N: a Tmax-closed burst keeps each flow's share) with
+    # full mode's run length at p = 1e-3 (20 expected losses, 222 s); three replications
+    # as in full mode (with two, a 95 % interval uses t(1) = 12.7 instead of t(2) = 4.3
+    # and no claim's interval decides). Fast runs at p = 1e-4 last as long as full
+    # mode's (contention at the bufferless edge sets their throughput after ≈ 10 s);
+    # points whose regime settles early are shorter: slow at p ≤ 1e-4 (0–2 losses in
+    # full mode's 300 s) 90 s, fast at p = 1e-5 (running average within 1 % of its 20 s
+    # value from 4 s on) 4 s.
+    "quick": Mode("quick", 0.1, 1.0, 8.0, 20.0, 20.0, 222.0, _quick_slow_grid(),
+                  _quick_fast_grid(), 30.0, 3.0, replications=3,
+                  s_by_p=(("fast", 1e-4, 20.0), ("fast", 1e-5, 4.0), ("slow", 1e-4, 90.0),
+                          ("slow", 1e-5, 90.0)),
+                  edge_points=((128, 1e-4),), edge_s=5.0),
     "smoke": Mode("smoke", 0.05, 0.05, 1.0, 1.0, 1.0, 2.0, ((512, 1e-3), (64, 1e-3)),
-                  ((64, 1e-3), (512, 1e-3)), 1.0, 0.5, replications=2),
+                  ((64, 1e-3), (512, 1e-3)), 1.0, 0.5, replications=2,
+                  edge_points=((64, 1e-3),), edge_s=0.5),
 }
 
 
@@ -199,10 +234,13 @@ def line_rate_scale(cls: str, mode: Mode) -> float:
 
 def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
              rto_fixed: bool = False, trace: str = "",
-             rate_scale: float = 1.0) -> dict[str, Any]:
+             rate_scale: float = 1.0, ingress: bool = False) -> dict[str, Any]:
     """The hybrid network of §II–IV with ``n`` TCP flows of class ``cls``; ``trace``:
     ``"bursts"`` (every burst) or ``"cwnd"`` (flow 0's window). ``rate_scale``
-    multiplies the line rate of ``cls``'s fabric (:func:`line_rate_scale`).
+    multiplies the line rate of ``cls``'s fabric (:func:`line_rate_scale`);
+    ``ingress`` gives the ingress edge an electronic burst buffer (``[obs.ingress]``,
+    ``max_wait`` :data:`EDGE_MAX_WAIT`) instead of dropping a burst that finds every
+    wavelength busy.
 
     Both fabrics and both fibre pairs are always present (the hybrid core); a run
     carries one class's flows, as each of the paper's scenarios does.
@@ -247,15 +285,24 @@ def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
         sim["trace"] = {"bursts": True}
     elif trace == "cwnd":
         sim["trace"] = {"cwnd": True, "flows": [0]}
-    spec = {"name": f"hybrid-{cls}-wm{wm}-p{p:g}", "sim": sim, "node": nodes,
+    spec: dict[str, Any] = {"name": f"hybrid-{cls}-wm{wm}-p{p:g}", "sim": sim, "node": nodes,
             "link": links, "fibre": fibres, "flow": flows,
             "obs": {"classifier": "per_class", "ack_mode": "bypass", "signalling": "jet",
                     "scheduler": "laucvf", "bcp_processing": DELTA,
                     "loss": {"p": p, "scope": "per_path", "applies_to": "data"},
                     "class": classes}}
+    if ingress:
+        spec["obs"]["ingress"] = {"max_wait": EDGE_MAX_WAIT}
     if trace == "bursts":
         sim["max_memory"] = burst_trace_budget(spec, n, duration_s)
     return spec
+
+
+#: The longest a burst may wait for a wavelength in the buffered ingress edge of the
+#: edge sensitivity: ten fast bursts' time on a wavelength (25 KB at 40 Gb/s = 5 µs),
+#: 0.5 % of the fast round trip, so the edge adds no noticeable queueing delay (§IV.A,
+#: §IV.B: "no queueing delays are considered").
+EDGE_MAX_WAIT = "50us"
 
 
 #: Assembly queues of a run, at most: one per (direction, class) at the two edges
@@ -340,6 +387,21 @@ def rto_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
                      "rto_mode": "fixed"},
                     scenario(cls, wm, 1e-3, n, mode.duration(cls, 1e-3),
                              rto_fixed=True, rate_scale=line_rate_scale(cls, mode))))
+    return out
+
+
+def edge_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The ingress edge sensitivity: the fast grid points of ``mode.edge_points`` with a
+    buffered ingress edge, ``mode.edge_s`` long, with the burst trace (the bufferless
+    counterpart is the grid's run of the same point and replication, read over the
+    same first ``edge_s`` seconds)."""
+    out = []
+    n = n_flows("fast", mode)
+    for wm, p in mode.edge_points:
+        out.append(({"path_class": "fast", "Wm": wm, "p_loss": p, "n_flows": n,
+                     "rto_mode": "floor", "edge": "buffered"},
+                    scenario("fast", wm, p, n, mode.edge_s, trace="bursts",
+                             rate_scale=line_rate_scale("fast", mode), ingress=True)))
     return out
 
 

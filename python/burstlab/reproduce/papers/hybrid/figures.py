@@ -2,7 +2,9 @@
 
 Read first: the registered functions; each draws one PNG of the report from the tables
 :func:`.experiments.analyse` put in ``ctx.values``. Aggregate throughputs are at the
-paper's N (burstlab's sum × N_paper / N_run; equal to the sum in full mode).
+paper's N (burstlab's sum × N_paper / N_run; equal to the sum in full mode). The
+paper's figures survive as captions only: every paper value drawn is a number or a
+statement printed in its text (labelled "printed" or "stated"); none is digitised.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pandas as pd
 
 from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.hybrid.experiments import CWND_FIGS, PAPER, PS, WMS
+from burstlab.stats import t_ppf
 
 
 def _plt() -> Any:
@@ -80,12 +83,34 @@ def draw_fig4(ctx: Context, path: Path) -> None:
     g = m[m["p"] == PS[0]].sort_values("wm")
     ax.plot(g["wm"], g["ideal_Gbps"], ":", color="grey",
             label="model: ideal MSS·Wm·N/RTT (RTT 30 ms)")
+    # The one value of fig. 4's set-up the paper prints (§IV.A): the ideal aggregate at
+    # Wm = 512; its curves are not in the text (captions only), so none is digitised.
+    v = ctx.data["slow.ideal"]
+    ax.errorbar([512], [float(v.value) / 1e9], yerr=[float(v.precision or 0.0) / 1e9],
+                fmt="*", color="gold", mec="k", ms=12,
+                label="paper: ideal at Wm = 512, 5.592 Gb/s (§IV.A, printed)")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("Wm (segments)")
     ax.set_ylabel("aggregate throughput (Gb/s)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
     _save(fig, path)
+
+
+#: What the paper says about each cwnd figure (figs 5–12 survive as captions only, so
+#: no curve is digitised; these are its printed statements and numbers, §IV.A, §IV.B).
+_CWND_PAPER: dict[tuple[str, int, float], str] = {
+    ("slow", 512, 1e-3): "losses always end in RTO, cwnd back to 1 MSS; 12 360 segments "
+                         "per burst, ≈ 154 of a flow (§IV.A, printed)",
+    ("slow", 512, 1e-4): "Wm = 512 can be reached (§IV.A, stated)",
+    ("slow", 512, 1e-2): "not enough to completely open the window to Wm (§IV.A, stated)",
+    ("fast", 512, 1e-3): "cwnd never reaches Wm; 44 segments per burst; losses mostly "
+                         "TD (§IV.B, printed)",
+    ("fast", 128, 1e-3): "cwnd never reaches Wm = 128 either (§IV.B, stated)",
+    ("fast", 64, 1e-3): "most losses detected by TD, cwnd halves (§IV.B, stated)",
+    ("fast", 64, 1e-2): "aggregate 298 Mb/s for this set-up (§IV.B, printed)",
+    ("fast", 128, 1e-4): "aggregate 9.2 Gb/s for this set-up (§IV.B, printed)",
+}
 
 
 def _draw_cwnd(ctx: Context, path: Path, cls: str, wm: int, p: float) -> None:
@@ -99,6 +124,10 @@ def _draw_cwnd(ctx: Context, path: Path, cls: str, wm: int, p: float) -> None:
     else:
         ax.text(0.5, 0.5, "not run in this mode", ha="center", transform=ax.transAxes)
     ax.axhline(wm, color="grey", ls=":", lw=0.8, label=f"Wm = {wm}")
+    note = _CWND_PAPER.get((cls, wm, p))
+    if note:
+        ax.text(0.01, 0.97, f"paper: {note}", transform=ax.transAxes, fontsize=7,
+                va="top", bbox={"facecolor": "lightyellow", "alpha": 0.9, "lw": 0.5})
     ax.legend(fontsize=7, loc="lower right")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("cwnd (segments)")
@@ -124,20 +153,36 @@ def draw_fig13(ctx: Context, path: Path) -> None:
     plt = _plt()
     r: pd.DataFrame = ctx.values["runs"]
     r = r[r["rto"] == "floor"]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for cls, wm, mk in (("fast", 64, "s-"), ("slow", 512, "o-")):
-        g = r[(r["class"] == cls) & (r["wm"] == wm)].sort_values("p")
-        ax.plot(g["p"], g["aggregate_at_paper_n_Gbps"], mk, label=f"{cls}, Wm = {wm}, burstlab")
+    fig, ax = plt.subplots(figsize=(8, 5.4))
+    for cls, wm, mk in (("fast", 64, "s-"), ("slow", 512, "o-"), ("fast", 128, "^")):
+        g = r[(r["class"] == cls) & (r["wm"] == wm)]
+        if cls == "fast" and wm == 128:
+            g = g[g["p"] == 1e-4]
+        if g.empty:
+            continue
+        # Mean over replications with its 95 % interval (t over replications).
+        a = g.groupby("p")["aggregate_at_paper_n_Gbps"]
+        mean, sd, k = a.mean(), a.std(ddof=1).fillna(0.0), a.count()
+        h = [t_ppf(0.975, int(n) - 1) * float(s) / float(n) ** 0.5 if n > 1 else 0.0
+             for s, n in zip(sd, k, strict=True)]
+        ax.errorbar(mean.index, mean.to_numpy(), yerr=h, fmt=mk, capsize=3,
+                    mfc="none" if wm == 128 else None,
+                    label=f"{cls}, Wm = {wm}, burstlab (mean, 95 % interval)")
     # The paper's printed aggregates (§IV.B), drawn beside burstlab's: 2.2 Gb/s at
     # p = 1e-3 (any Wm), 298 Mb/s at 1e-2 (Wm 64), 9.2 Gb/s at 1e-4 (Wm 128).
     pts = [(1e-3, float(ctx.data["fast.throughput_p1e-3"].value)),
            (1e-2, float(ctx.data["fast.p1e-2_wm64"].value)),
            (1e-4, float(ctx.data["fast.p1e-4_wm128"].value))]
     ax.plot([x for x, _ in pts], [y / 1e9 for _, y in pts], "*", color="gold", mec="k",
-            ms=12, ls="none", label="fast, paper (§IV.B, printed)")
+            ms=12, ls="none", label="fast, paper (§IV.B, printed: any Wm at 1e-3, "
+                                    "Wm 64 at 1e-2, Wm 128 at 1e-4)")
+    ideal = float(ctx.data["slow.ideal"].value) / 1e9
+    ax.axhline(ideal, color="grey", ls="--", lw=0.8,
+               label=f"slow, paper: ideal at Wm = 512, {ideal:g} Gb/s (§IV.A, printed)")
     ax.set_xscale("log")
     ax.set_xlabel("burst loss probability p")
     ax.set_ylabel("aggregate average throughput (Gb/s)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    # Below the axes: inside, the legend would cover one of the paper's points.
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     _save(fig, path)
