@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from burstlab.plot import error_bars
 from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Context, Experiment
 from burstlab.reproduce.papers.hybrid.experiments import (
@@ -211,9 +212,8 @@ def draw_edge(ctx: Context, path: Any) -> None:
                                              ("buffered", "s", 0.12))):
             g = s[s["edge"] == edge].set_index(["wm", "p"]).loc[pts]
             y = g["delivered_Gbps_at_paper_n"].to_numpy(float)
-            lo = np.nan_to_num(y - g["delivered_ci_lo_Gbps"].to_numpy(float))
-            hi = np.nan_to_num(g["delivered_ci_hi_Gbps"].to_numpy(float) - y)
-            ax.errorbar(x + dx, y, yerr=[lo, hi], fmt=mk, capsize=3, color=f"C{k}",
+            err = error_bars(y, g["delivered_ci_lo_Gbps"], g["delivered_ci_hi_Gbps"], lower=0)
+            ax.errorbar(x + dx, y, yerr=err, fmt=mk, capsize=3, color=f"C{k}",
                         label=f"burstlab, {edge} edge")
         pv = [_paper_value(ctx, int(w), float(p)) for w, p in pts]
         ax.plot(x, pv, "*", color="gold", mec="k", ms=12, ls="none",

@@ -12,8 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from burstlab.plot import error_bars
 from burstlab.reproduce.framework import Context
 from burstlab.reproduce.papers.hybrid.experiments import CWND_FIGS, PAPER, PS, WMS
 from burstlab.stats import t_ppf
@@ -163,9 +165,10 @@ def draw_fig13(ctx: Context, path: Path) -> None:
         # Mean over replications with its 95 % interval (t over replications).
         a = g.groupby("p")["aggregate_at_paper_n_Gbps"]
         mean, sd, k = a.mean(), a.std(ddof=1).fillna(0.0), a.count()
-        h = [t_ppf(0.975, int(n) - 1) * float(s) / float(n) ** 0.5 if n > 1 else 0.0
-             for s, n in zip(sd, k, strict=True)]
-        ax.errorbar(mean.index, mean.to_numpy(), yerr=h, fmt=mk, capsize=3,
+        h = np.array([t_ppf(0.975, int(n) - 1) * float(s) / float(n) ** 0.5 if n > 1 else 0.0
+                      for s, n in zip(sd, k, strict=True)])
+        y = mean.to_numpy(float)
+        ax.errorbar(mean.index, y, yerr=error_bars(y, y - h, y + h, lower=0), fmt=mk, capsize=3,
                     mfc="none" if wm == 128 else None,
                     label=f"{cls}, Wm = {wm}, burstlab (mean, 95 % interval)")
     # The paper's printed aggregates (§IV.B), drawn beside burstlab's: 2.2 Gb/s at
