@@ -85,16 +85,17 @@ def _cmd(args: argparse.Namespace) -> int:
 
         extensions = []
         if mode != "smoke":
-            # Today's TCP on yu's path (docs/topics/modern-tcp.md): about 20 CPU-s in
-            # quick mode, so it is part of the site.
+            # Today's TCP on OBS (docs/topics/modern-tcp.md): about 46 CPU-s in quick
+            # mode, so it is part of the site.
             from burstlab.reproduce import modern_tcp
 
             page, ext_cpu = modern_tcp.write_page(Path(args.out), quick=mode == "quick")
             print(f"modern_tcp (extension): {page}; {ext_cpu:.1f} s CPU")
             extensions.append(("modern_tcp/report.html",
-                               "Today's TCP on yu's OBS path",
-                               "CUBIC, HighSpeed, Vegas and BBR beside Reno and SACK, "
-                               "goodput against the assembly period"))
+                               "Today's TCP on OBS",
+                               "CUBIC, HighSpeed, Vegas and BBR beside Reno and SACK: "
+                               "goodput against the assembly period on yu's path, and "
+                               "ozsarac's CWBA against the best timer"))
         index = write_site(Path(args.out), outcomes, extensions)
         print(f"site: {index}")
     print(f"total wall time {time.perf_counter() - t0:.1f} s, CPU "

@@ -355,7 +355,7 @@ def write_page(out: Path, *, quick: bool = False) -> tuple[Path, float]:
         "<th>run (simulated s)</th><th>settled</th></tr>"
         f"{oz_rows}</table>")
     page = d / "report.html"
-    page.write_text(render_page("Today's TCP on yu's OBS path (extension)", body,
+    page.write_text(render_page("Today's TCP on OBS (extension)", body,
                                 nav=(("../index.html", "all papers"),)), encoding="utf-8")
     return page, cpu
 
