@@ -15,7 +15,8 @@ from burstlab.reproduce.modern_tcp import OzPoint, Point, oz_sentences, sentence
 def _points(reno: float, sack: float) -> list[Point]:
     vals = {"reno": reno, "sack": sack, "cubic": 2 * sack, "highspeed": 1.5 * sack,
             "vegas": 0.5 * sack, "bbr": 3 * sack}
-    return [Point("1ms", s, v, 0.9 * v, 1.1 * v, True, "", 100.0, 10.0)
+    return [Point(tb="1ms", sender=s, mean_segps=v, lo_segps=0.9 * v, hi_segps=1.1 * v,
+                  settled=True, why="", duration_s=100.0, warmup_s=10.0)
             for s, v in vals.items()]
 
 
@@ -31,7 +32,9 @@ def test_sentences_are_computed_from_the_points() -> None:
 
 def test_ozsarac_sentences_compare_cwba_with_the_best_timer() -> None:
     def pt(sender: str, asm: str, tb: float, v: float, half: float) -> OzPoint:
-        return OzPoint(sender, asm, tb, v, v - half, v + half, True, "", 60.0, 5.0)
+        return OzPoint(sender=sender, assembler=asm, tb_ms=tb, mean_segps=v,
+                       lo_segps=v - half, hi_segps=v + half, settled=True, why="",
+                       duration_s=60.0, warmup_s=5.0)
 
     pts = [pt("reno", "cwba", 0, 300.0, 10), pt("reno", "timer", 1, 100.0, 10),
            pt("reno", "timer", 4, 150.0, 10), pt("reno", "timer", 16, 120.0, 10),

@@ -57,10 +57,11 @@ START_S, CAP_S = 100.0, 3200.0
 QUICK_START_S, QUICK_CAP_S = 100.0, 800.0
 
 
-@dataclass
-class Point:
-    tb: str
-    sender: str
+@dataclass(kw_only=True)
+class Settled:
+    """One run-length-controlled measurement (:mod:`burstlab.reproduce.settle`): the
+    settled goodput, its 95 % interval (cut at 0), whether it settled and why not, the
+    run's length and its warm-up."""
     mean_segps: float
     lo_segps: float
     hi_segps: float
@@ -68,6 +69,21 @@ class Point:
     why: str
     duration_s: float
     warmup_s: float
+
+    @classmethod
+    def of(cls, r: Any, **key: Any) -> Any:
+        """From a :func:`~burstlab.reproduce.settle.run_length_control` result; a goodput
+        is >= 0, so its batch-means interval is cut there."""
+        return cls(**key, mean_segps=r.mean, lo_segps=max(r.lo, 0.0), hi_segps=r.hi,
+                   settled=r.settled, why=r.reason, duration_s=r.duration_s,
+                   warmup_s=r.warmup_s)
+
+
+@dataclass(kw_only=True)
+class Point(Settled):
+    """yu's path at assembly period ``tb`` with one sender."""
+    tb: str
+    sender: str
 
 
 def spec_for(tb: str, variant: str, cc: str, profile: str, duration_s: float,
@@ -88,9 +104,7 @@ def measure_point(tb: str, label: str, variant: str, cc: str, profile: str, *,
 
     rl = run_length_control(measure, start_s=start_s, cap_s=cap_s)
     r = rl.result
-    # a goodput is >= 0: its batch-means interval cut there (docs/topics/verdicts.md)
-    return Point(tb, label, r.mean, max(r.lo, 0.0), r.hi, r.settled, r.reason, r.duration_s,
-                 r.warmup_s)
+    return Point.of(r, tb=tb, sender=label)
 
 
 def run_grid(quick: bool = False) -> list[Point]:
@@ -108,20 +122,13 @@ OZ_START_S, OZ_CAP_S = 60.0, 960.0
 QUICK_OZ_START_S, QUICK_OZ_CAP_S = 30.0, 120.0
 
 
-@dataclass
-class OzPoint:
+@dataclass(kw_only=True)
+class OzPoint(Settled):
     """One settled run on ozsarac's linear topology: ``assembler`` is ``cwba`` or
     ``timer`` (period ``tb_ms``; 0 for CWBA)."""
     sender: str
     assembler: str
     tb_ms: float
-    mean_segps: float
-    lo_segps: float
-    hi_segps: float
-    settled: bool
-    why: str
-    duration_s: float
-    warmup_s: float
 
 
 def oz_spec(assembler: str, tb_ms: float, variant: str, cc: str, profile: str,
@@ -144,9 +151,7 @@ def oz_point(assembler: str, tb_ms: float, label: str, variant: str, cc: str,
         return goodput_series(g.time_s.to_numpy(), g.delivered_segments.to_numpy(), 1.0)
 
     r = run_length_control(measure, start_s=start_s, cap_s=cap_s).result
-    # a goodput is >= 0: its batch-means interval cut there
-    return OzPoint(label, assembler, tb_ms, r.mean, max(r.lo, 0.0), r.hi, r.settled, r.reason,
-                   r.duration_s, r.warmup_s)
+    return OzPoint.of(r, sender=label, assembler=assembler, tb_ms=tb_ms)
 
 
 def ozsarac_grid(quick: bool = False) -> list[OzPoint]:
