@@ -223,6 +223,23 @@ fn scenario_schema() -> String {
     burstlab_core::schema::schema_json()
 }
 
+/// `{release: {ns-2 setting: value}}`: the `Agent/TCP` settings of each
+/// `flow.ns2_version` preset that differ from ns-2.35's (`Ns2Version::tcl_overrides`,
+/// the table the core applies), for `burstlab export ns2`.
+#[pyfunction]
+fn ns2_presets(py: Python<'_>) -> PyResult<Py<PyDict>> {
+    use burstlab_core::tcp::Ns2Version;
+    let out = PyDict::new(py);
+    for v in Ns2Version::ALL {
+        let d = PyDict::new(py);
+        for &(name, value) in v.tcl_overrides() {
+            d.set_item(name, value)?;
+        }
+        out.set_item(v.name(), d)?;
+    }
+    Ok(out.unbind())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", burstlab_core::VERSION)?;
@@ -233,5 +250,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(event_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(ns2_presets, m)?)?;
     Ok(())
 }

@@ -68,16 +68,11 @@ _NS2_SWITCHES = {"syn": "syn_", "limited_transmit": "singledup_",
                  "sack_partial_ack": "partial_ack_"}
 
 #: ``flow.ns2_version`` presets: the Agent/TCP defaults of an older ns-2 release that
-#: differ from ns-2.35's, as the ``Agent/TCP set`` values written into the script (the
-#: same values as ``Ns2Version::apply`` in crates/burstlab-core/src/tcp/mod.rs, from each
-#: release's tcl/lib/ns-default.tcl; docs/topics/ns2-versions.md).
-_OLD_TCP = {"minrto_": 1.0, "maxrto_": 100000.0, "rtxcur_init_": 6.0, "precisionReduce_": 0}
-NS2_PRESETS: dict[str, dict[str, float]] = {
-    "2.1b9": {**_OLD_TCP, "newreno_changes1_": 0, "partial_window_deflation_": 0},
-    "2.26": {**_OLD_TCP, "newreno_changes1_": 0, "partial_window_deflation_": 0},
-    "2.27": {**_OLD_TCP, "newreno_changes1_": 1, "partial_window_deflation_": 1},
-    "2.35": {},
-}
+#: differ from ns-2.35's, as the ``Agent/TCP set`` values written into the script. The
+#: table is the core's (``Ns2Version::tcl_overrides`` in crates/burstlab-core/src/tcp/
+#: mod.rs, from each release's tcl/lib/ns-default.tcl; docs/topics/ns2-versions.md), so
+#: burstlab's runs and the exported scripts cannot drift apart.
+NS2_PRESETS: dict[str, dict[str, float]] = _core.ns2_presets()
 _NEWRENO_ONLY = ("newreno_changes1_", "partial_window_deflation_")
 
 #: Unlimited queues: large enough that nothing is dropped.

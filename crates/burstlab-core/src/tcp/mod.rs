@@ -233,23 +233,58 @@ impl Ns2Version {
     /// `bugFix_` true, `srtt_init_` 0, `rttvar_init_` 12, `T_SRTT_BITS` 3, `window_` 20,
     /// `packetSize_` 1000, `maxSackBlocks_` 3, DelAck `interval_` 100 ms.
     pub fn apply(self, c: &mut TcpConfig) {
-        if self == Ns2Version::V2_35 {
-            return;
+        for &(name, value) in self.tcl_overrides() {
+            let on = value != 0.0;
+            match name {
+                "minrto_" => c.min_rto = secs(value),
+                "maxrto_" => c.max_rto = secs(value),
+                "rtxcur_init_" => c.init_rto = secs(value),
+                "precisionReduce_" => c.precision_reduce = on,
+                "newreno_changes1_" => c.newreno_changes1 = on,
+                "partial_window_deflation_" => c.partial_window_deflation = on,
+                _ => unreachable!("ns-2 setting {name} has no TcpConfig field"),
+            }
         }
+    }
+
+    /// The `Agent/TCP` settings in which this release differs from ns-2.35, by their ns-2
+    /// names, as [`Ns2Version::apply`] uses them and `burstlab export ns2` writes them
+    /// (`$tcp set NAME VALUE`; booleans as 0 and 1). The last two are
+    /// `Agent/TCP/Newreno`'s and apply to NewReno flows only.
+    pub fn tcl_overrides(self) -> &'static [(&'static str, f64)] {
         // "Agent/TCP set minrto_ 1 ; # Default set to 1 on 2001/05/14." (0.2 from 2004/10/14)
-        c.min_rto = SimTime::from_secs(1);
         // "Agent/TCP set maxrto_ 100000" (60 from 2007/03/28)
-        c.max_rto = SimTime::from_secs(100_000);
         // "Agent/TCP set rtxcur_init_ 6.0" (3.0 from 2006/01/21)
-        c.init_rto = SimTime::from_secs(6);
         // "Agent/TCP set precisionReduce_ false" (true from 2006/1/24)
-        c.precision_reduce = false;
         // "Agent/TCP/Newreno set newreno_changes1_ 0" and "partial_window_deflation_ 0"
         // up to ns-2.26; 1 from ns-2.27 (changed 5/5/03).
-        let newreno_2582 = self == Ns2Version::V2_27;
-        c.newreno_changes1 = newreno_2582;
-        c.partial_window_deflation = newreno_2582;
+        const UP_TO_2_26: [(&str, f64); 6] = [
+            ("minrto_", 1.0),
+            ("maxrto_", 100_000.0),
+            ("rtxcur_init_", 6.0),
+            ("precisionReduce_", 0.0),
+            ("newreno_changes1_", 0.0),
+            ("partial_window_deflation_", 0.0),
+        ];
+        const V2_27: [(&str, f64); 6] = [
+            ("minrto_", 1.0),
+            ("maxrto_", 100_000.0),
+            ("rtxcur_init_", 6.0),
+            ("precisionReduce_", 0.0),
+            ("newreno_changes1_", 1.0),
+            ("partial_window_deflation_", 1.0),
+        ];
+        match self {
+            Ns2Version::V2_1b9 | Ns2Version::V2_26 => &UP_TO_2_26,
+            Ns2Version::V2_27 => &V2_27,
+            Ns2Version::V2_35 => &[],
+        }
     }
+}
+
+/// Whole seconds of an ns-2 time setting (every preset value is one).
+fn secs(value: f64) -> SimTime {
+    SimTime::from_secs_f64(value).expect("ns-2 preset times are non-negative and finite")
 }
 
 /// All TCP parameters of one flow (sender and receiver side).
