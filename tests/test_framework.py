@@ -161,6 +161,51 @@ def test_pipeline_rejects_unknown_mode_and_cycles(tmp_path: Path) -> None:
         reproduce(paper, tmp_path / "o", mode="quick", progress=False, log=lambda s: None)
 
 
+def test_stored_only_judges_from_the_store_and_leaves_out_what_is_missing(
+        tmp_path: Path) -> None:
+    import json
+
+    from burstlab.sweep import NotStored, sweep_points
+
+    paper = _toy_paper(tmp_path)
+    out = tmp_path / "out"
+    quiet = {"jobs": 1, "progress": False, "log": lambda s: None}
+    with pytest.raises(FileNotFoundError, match="no store"):
+        reproduce(paper, out, mode="quick", stored_only=True, **quiet)
+    first = reproduce(paper, out, mode="quick", **quiet)
+    again = reproduce(paper, out, mode="quick", stored_only=True, **quiet)
+    assert again.ctx.missing == {}
+    assert again.ctx.results["follow"].stats["ran"] == 0
+    assert [c.verdict for c in again.claims] == [c.verdict for c in first.claims]
+    assert json.loads((out / "toy" / "run.json").read_text("utf-8"))["complete"] is True
+    # Full mode wants a second replication of "follow", which the store lacks: it is
+    # left out, nothing runs, and the claim that needs it says so.
+    paper.analyse = lambda ctx: None
+    paper.claim_fns.clear()
+
+    @paper.claim
+    def follow_rate(ctx: Context) -> Claim:
+        got = ctx.missing.get("follow")
+        return Claim(id="rate", source="§1", statement="rate", paper_value="1000",
+                     burstlab_value="", verdict="not comparable",
+                     note=f"{got[0]} of {got[1]} runs stored" if got else "all stored")
+
+    log: list[str] = []
+    part = reproduce(paper, out, mode="full", stored_only=True, jobs=1, progress=False,
+                     log=log.append)
+    assert part.ctx.missing == {"follow": (2, 4)}
+    assert set(part.ctx.results) == {"probe"}
+    assert part.claims[0].note == "2 of 4 runs stored"
+    assert any("left out, the store holds 2 of its 4 runs" in x for x in log)
+    run = json.loads((out / "toy" / "run.json").read_text("utf-8"))
+    assert run["complete"] is False and run["missing"] == {"follow": {"stored": 2, "total": 4}}
+    pts = [({"rate": r}, two_host_cbr(rate=r, duration=1.0)) for r in ("4Mb/s", "8Mb/s")]
+    with pytest.raises(NotStored) as e:
+        sweep_points(pts, replications=2, store=out / "toy" / "runs.sqlite",
+                     stored_only=True, executor="serial", progress=False)
+    assert (e.value.stored, e.value.total) == (2, 4)
+
+
 def test_kept_traces_equal_a_direct_run(tmp_path: Path) -> None:
     """A trace run through the store returns exactly what burstlab.run returns."""
     import burstlab

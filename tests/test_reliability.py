@@ -371,6 +371,16 @@ def test_reproduce_killed_and_resumed_gives_the_same_tables(tmp_path: Path) -> N
 
     ref = tmp_path / "ref"
     subprocess.run(cmd(ref), check=True, timeout=300, capture_output=True)
+    # --stored-only judges from a complete store alone: the same tables, no run added.
+    tables = _tables(ref / "zhou")
+    rows = _finished(ref / "zhou" / "runs.sqlite")
+    r = subprocess.run(cmd(ref) + ["--stored-only"], timeout=300, capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert _tables(ref / "zhou") == tables and _finished(ref / "zhou" / "runs.sqlite") == rows
+    r = subprocess.run(cmd(tmp_path / "none") + ["--stored-only"], timeout=300,
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "no store" in r.stderr and "Traceback" not in r.stderr
     out = tmp_path / "killed"
     store = out / "zhou" / "runs.sqlite"
     rng = random.Random(43)

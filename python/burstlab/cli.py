@@ -167,4 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # ``python -m burstlab.cli`` runs this file as ``__main__``: take main from the
+    # package's module, so that the sub-commands' ``burstlab.cli.CliError`` is the class
+    # main catches (else it escapes as a traceback with exit code 1).
+    from burstlab.cli import main as _main
+
+    sys.exit(_main())

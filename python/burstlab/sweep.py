@@ -164,6 +164,21 @@ class StoreError(ValueError):
     """The store file cannot be used (not SQLite, damaged, another schema)."""
 
 
+class NotStored(LookupError):
+    """``stored_only`` was asked and the store lacks some of the runs.
+
+    Attributes:
+        stored: runs of the sweep the store holds.
+        total: runs of the sweep.
+    """
+
+    def __init__(self, stored: int, total: int) -> None:
+        super().__init__(f"the store holds {stored} of the sweep's {total} runs "
+                         "(stored_only: nothing was run)")
+        self.stored = stored
+        self.total = total
+
+
 class Store:
     """The SQLite file of finished runs (see the module docstring for why SQLite).
 
@@ -812,6 +827,7 @@ def sweep_points(
     retry_errors: bool = False,
     keep_traces: bool = False,
     scheduler: str | None = None,
+    stored_only: bool = False,
 ) -> SweepResult:
     """Runs a list of ``(params, scenario)`` points, ``replications`` times each, like
     :func:`sweep` (same store, executors, progress bar and tables).
@@ -829,6 +845,9 @@ def sweep_points(
 
     ``scheduler`` (a Dask scheduler address, ``tcp://host:8786``) runs the points on that
     cluster, as in :func:`sweep`.
+
+    ``stored_only`` runs nothing: the result comes from the store alone, and
+    :class:`NotStored` is raised when the store lacks a run (or holds a failed one).
     """
     t_start = time.perf_counter()
     if scheduler:
@@ -858,7 +877,7 @@ def sweep_points(
     return _run_points(triples, params, axes, info, replications=replications, store=store,
                        executor=executor, jobs=jobs, scheduler=scheduler,
                        progress=progress, retry_errors=retry_errors, t_start=t_start,
-                       keep_traces=keep_traces)
+                       keep_traces=keep_traces, stored_only=stored_only)
 
 
 def _or_int(v: Any) -> Any:
@@ -901,9 +920,11 @@ def _run_points(
     retry_errors: bool,
     t_start: float,
     keep_traces: bool = False,
+    stored_only: bool = False,
 ) -> SweepResult:
     """Runs ``(params, scenario, seed)`` points and assembles the tables (arguments
-    already checked by :func:`_check_run_args`)."""
+    already checked by :func:`_check_run_args`); with ``stored_only``, runs nothing and
+    raises :class:`NotStored` unless the store holds every run, successful."""
     version = _core.__version__
     tasks: list[Task] = []
     point_params: list[dict[str, Value]] = []
@@ -928,8 +949,11 @@ def _run_points(
     st = Store(store) if store is not None else Store(":memory:")
     with ExitStack() as stack:
         stack.callback(st.close)
-        done = st.finished((t.key for t in tasks), include_errors=not retry_errors)
+        done = st.finished((t.key for t in tasks),
+                           include_errors=not (retry_errors or stored_only))
         todo = [t for t in tasks if t.key not in done]
+        if stored_only and todo:
+            raise NotStored(len(tasks) - len(todo), len(tasks))
         bar = Progress(len(todo), len(tasks) - len(todo), enabled=progress)
         bar.draw(final=not todo)
         stack.callback(bar.close)

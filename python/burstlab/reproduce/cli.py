@@ -49,6 +49,13 @@ def _cmd(args: argparse.Namespace) -> int:
     names = list(paper_names()) if args.paper == "all" else [args.paper]
     papers = [load(n) for n in names]  # unknown names fail here, before any run
     mode = "smoke" if args.smoke else ("quick" if args.quick else "full")
+    if args.stored_only:
+        if args.scheduler is not None:
+            raise CliError("--stored-only runs nothing: drop --scheduler")
+        for n in names:
+            if not (Path(args.out) / n / "runs.sqlite").is_file():
+                raise CliError(f"--stored-only: no store {Path(args.out) / n / 'runs.sqlite'} "
+                               "to judge from (run the paper without it first)")
     from burstlab.reproduce.framework import Outcome, reproduce, verdict_counts
 
     t0 = time.perf_counter()
@@ -66,16 +73,23 @@ def _cmd(args: argparse.Namespace) -> int:
     from burstlab.sweep import _usable_cores
 
     workers = min(len(papers), args.jobs or _usable_cores())
-    if args.scheduler is None and workers >= 2:
+    if args.scheduler is None and workers >= 2 and not args.stored_only:
         run_concurrently(papers, args.out, mode, args.jobs or _usable_cores(), done)
     else:
         for paper in papers:
             try:
                 res = reproduce(paper, args.out, mode=mode, jobs=args.jobs,
-                                progress=not args.no_progress, scheduler=args.scheduler)
+                                progress=not args.no_progress, scheduler=args.scheduler,
+                                stored_only=args.stored_only)
             except ValueError as e:
                 if args.scheduler is not None and "Dask scheduler" in str(e):
                     raise CliError(str(e)) from None
+                raise
+            except KeyError as e:
+                if args.stored_only:  # the paper's analysis cannot leave that one out
+                    raise CliError(f"--stored-only: {paper.name}'s analysis needs "
+                                   f"{e}, which the store does not hold all runs of; run "
+                                   "the paper without --stored-only to complete it") from None
                 raise
             done(res)
     outcomes.sort(key=lambda o: names.index(o.paper.name))
@@ -182,5 +196,10 @@ def add_parser(subparsers: Any) -> None:
                         "OUT/<paper>/runs.sqlite)")
     r.add_argument("--out", default="out", help="output root; writes OUT/<paper>/ (default out)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument("--stored-only", action="store_true",
+                   help="run nothing: judge the paper from the runs OUT/<paper>/runs.sqlite "
+                        "already holds (an interrupted long run); experiments with runs "
+                        "missing are left out, their claims not comparable, and run.json "
+                        "says complete: false")
     r.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)
     r.set_defaults(func=_cmd)

@@ -253,6 +253,9 @@ class Context:
         values: anything else the analysis computes for figures, claims and report.
         stamp: seed, replications, version, mode (columns of every CSV).
         files: files written so far.
+        missing: experiments left out of a ``stored_only`` run, each with the runs its
+            store held and the runs it needs (``{name: (stored, total)}``); empty when
+            every experiment ran.
     """
 
     paper: Paper
@@ -265,6 +268,7 @@ class Context:
     stamp: dict[str, Any] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
     wall_s: float = 0.0
+    missing: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 FigureFn = Callable[[Context, Path], None]
@@ -385,13 +389,18 @@ MAX_ROUNDS = 16
 
 
 def run_experiments(ctx: Context, *, jobs: int | None, progress: bool,
-                    log: Callable[[str], None], scheduler: str | None = None) -> None:
+                    log: Callable[[str], None], scheduler: str | None = None,
+                    stored_only: bool = False) -> None:
     """Runs the paper's experiments through the sweep store ``OUT/<paper>/runs.sqlite``,
     each after those it depends on; on the Dask cluster at ``scheduler``
     (``tcp://host:8786``) when given, else in local worker processes. Runs already in
     the store are read from it, so an interrupted reproduction resumes where it
-    stopped, on either executor."""
-    from burstlab.sweep import sweep_points
+    stopped, on either executor.
+
+    ``stored_only`` runs nothing: an experiment whose runs the store does not all hold
+    (in any round of its run-length control), and every experiment after it, is left
+    out of ``ctx.results`` and named in ``ctx.missing``."""
+    from burstlab.sweep import NotStored, sweep_points
 
     store = ctx.out_dir / "runs.sqlite"
     pending = list(ctx.paper.experiments)
@@ -401,6 +410,12 @@ def run_experiments(ctx: Context, *, jobs: int | None, progress: bool,
         if missing:
             raise ValueError(f"experiment {e.name} depends on unknown {missing}")
     while pending:
+        for e in [e for e in pending if any(a in ctx.missing for a in e.after)]:
+            log(f"  {e.name}: left out (it needs {', '.join(e.after)})")
+            ctx.missing[e.name] = (0, 0)
+            pending.remove(e)
+        if not pending:
+            break
         ready = [e for e in pending if all(a in ctx.results for a in e.after)]
         if not ready:
             raise ValueError("experiments depend on each other in a cycle: "
@@ -411,9 +426,15 @@ def run_experiments(ctx: Context, *, jobs: int | None, progress: bool,
             log(f"  {e.name}: {len(pts)} points × {reps} replications")
             rounds = 0
             while True:
-                sw = sweep_points(pts, replications=reps, store=store, jobs=jobs,
-                                  progress=progress, keep_traces=e.keep_traces,
-                                  scheduler=scheduler)
+                try:
+                    sw = sweep_points(pts, replications=reps, store=store, jobs=jobs,
+                                      progress=progress, keep_traces=e.keep_traces,
+                                      scheduler=scheduler, stored_only=stored_only)
+                except NotStored as ns:
+                    log(f"  {e.name}: left out, the store holds {ns.stored} of its "
+                        f"{ns.total} runs" + (f" (round {rounds + 1})" if rounds else ""))
+                    ctx.missing[e.name] = (ns.stored, ns.total)
+                    break
                 if len(sw.errors):
                     first = sw.errors.iloc[0]
                     raise RuntimeError(f"{e.name}: {len(sw.errors)} runs failed, "
@@ -427,7 +448,8 @@ def run_experiments(ctx: Context, *, jobs: int | None, progress: bool,
                                        f"{MAX_ROUNDS} rounds (its refine must reach a cap)")
                 pts = nxt
                 log(f"  {e.name}: round {rounds + 1}, {len(pts)} points")
-            ctx.results[e.name] = sw
+            if e.name not in ctx.missing:
+                ctx.results[e.name] = sw
             pending.remove(e)
 
 
@@ -440,9 +462,16 @@ def reproduce(
     progress: bool = True,
     log: Callable[[str], None] = print,
     scheduler: str | None = None,
+    stored_only: bool = False,
 ) -> Outcome:
     """Runs ``paper`` and writes everything under ``OUT/<paper>/`` (its simulations on
-    the Dask cluster at ``scheduler`` when given: :func:`run_experiments`)."""
+    the Dask cluster at ``scheduler`` when given: :func:`run_experiments`).
+
+    ``stored_only`` judges the paper from the runs its store already holds and runs
+    nothing: experiments with runs missing are left out (``ctx.missing``), the paper's
+    analysis and claims see only the others (a claim whose experiment is missing is
+    ``not comparable``), and ``run.json`` says ``"complete": false`` with what is
+    missing."""
     from burstlab.reproduce.report import write_page
 
     if mode not in paper.modes:
@@ -454,7 +483,11 @@ def reproduce(
     ctx = Context(paper=paper, data=paper.load_data(), mode=paper.modes[mode], out_dir=d)
     ctx.stamp = paper.stamp(ctx)
     log(f"burstlab reproduce {paper.name} ({mode}): store {d / 'runs.sqlite'}")
-    run_experiments(ctx, jobs=jobs, progress=progress, log=log, scheduler=scheduler)
+    if stored_only and not (d / "runs.sqlite").is_file():
+        raise FileNotFoundError(f"{d / 'runs.sqlite'}: no store to judge from "
+                                "(stored_only runs nothing)")
+    run_experiments(ctx, jobs=jobs, progress=progress, log=log, scheduler=scheduler,
+                    stored_only=stored_only)
     paper.analyse(ctx)
     for name, df in ctx.tables.items():
         p = d / f"{name}.csv"
@@ -485,6 +518,9 @@ def reproduce(
     (d / "run.json").write_text(json.dumps(
         {**ctx.stamp, "paper": paper.name, "wall_s": wall, "cpu_s": cpu,
          "runs": {k: v.stats for k, v in ctx.results.items()},
+         "complete": not ctx.missing,
+         **({"missing": {k: {"stored": a, "total": b} for k, (a, b) in ctx.missing.items()}}
+            if ctx.missing else {}),
          "verdicts": verdict_counts(c.verdict for c in claims)},
         indent=2, default=str), encoding="utf-8")
     ctx.files.append(d / "run.json")

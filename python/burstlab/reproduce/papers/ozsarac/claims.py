@@ -435,11 +435,15 @@ def claim_dynamic(ctx: Context) -> list[Claim]:
         pv = ctx.data[cid]
         df = dyn.get(w)
         if df is None or not len(df):
+            got = ctx.missing.get("dynamic")
             out.append(Claim(id=cid, source=pv.source, statement=pv.unit,
                              paper_value=f"+{pv.value:g} %", burstlab_value="",
                              verdict=V.judge(V.none(), float(pv.value) / 100.0,
                                              kind="change").verdict,
-                             note="no dynamic-flow runs."))
+                             note="no dynamic-flow runs" + (
+                                 f": judged from the store, which holds {got[0]} of the "
+                                 f"{got[1]} dynamic-flow runs of {fmt(ctx.mode.dyn_s)} s"
+                                 if got else "") + "."))
             continue
         tot = df[df["flow"] == "total"].iloc[0]
         g = float(tot["gain_pct"])

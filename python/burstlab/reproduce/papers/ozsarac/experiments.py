@@ -738,10 +738,13 @@ def analyse(ctx: Context) -> None:
                    "cwba_Mbps": float(cw_m.get(name, math.nan)),
                    "gain_pct": gain_pct(b["goodput_Mbps"], float(cw_m.get(name, math.nan)))})
     table3 = pd.DataFrame(t3)
-    dyn = dynamic_tables(ctx.results["dynamic"])
-    dyn_tot = dynamic_totals(ctx.results["dynamic"])
-    ctx.values.update(dynamic=dyn, dynamic_totals=dyn_tot)
-    ctx.tables["figs16_18_dynamic_totals"] = dyn_tot.assign(**stamp)
+    if "dynamic" in ctx.results:  # left out of a --stored-only run while not stored
+        dyn = dynamic_tables(ctx.results["dynamic"])
+        dyn_tot = dynamic_totals(ctx.results["dynamic"])
+        ctx.values.update(dynamic=dyn, dynamic_totals=dyn_tot)
+        ctx.tables["figs16_18_dynamic_totals"] = dyn_tot.assign(**stamp)
+    else:
+        dyn = {}
     mc_reps = mcwba_replications(runs)
     ctx.values.update(mcwba_reps=mc_reps)
     ctx.tables["figs10_11_mcwba_per_replication"] = mc_reps.assign(**stamp)

@@ -267,9 +267,16 @@ DYN_GAINS = {"all": ("dynamic.table4.gain", "Table 4"),
                            "run, its first half and its second half; CWBA as dashed lines")
 def figs16_18(ctx: Context, path: Path) -> None:
     plt = _plt()
-    tot: pd.DataFrame = ctx.values["dynamic_totals"]
+    tot: pd.DataFrame | None = ctx.values.get("dynamic_totals")
     fig, axs = plt.subplots(1, 3, figsize=(13, 3.9))
     for ax, (win, title) in zip(axs, DYN_WINDOWS, strict=True):
+        if tot is None:  # a --stored-only run without the dynamic-flow runs
+            ax.text(0.5, 0.5, "dynamic-flow runs not in the store", ha="center",
+                    transform=ax.transAxes)
+            ax.set_title(f"{title}, T = {ctx.mode.dyn_s:g} s", fontsize=9)
+            ax.set_xlabel("assembly period (ms)")
+            ax.set_ylabel("total goodput (Mb/s)")
+            continue
         g = tot[tot["window"] == win]
         tm = g[g["kind"] == "timer"].sort_values("tb_ms")
         cw = g[g["kind"] == "cwba"]

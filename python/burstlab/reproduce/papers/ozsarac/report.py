@@ -166,6 +166,11 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         "seeded start times. A flow's goodput is over its own active time within the "
         "window (burstlab's `measured_s`), so a half-run flow's rate is not halved in "
         "table 4; the `total` rows add these rates.")
+    if "dynamic" in ctx.missing:
+        got, need = ctx.missing["dynamic"]
+        r.p(f"This report was judged from the store (`--stored-only`), which holds {got} "
+            f"of the {need} dynamic-flow runs: figs 16–18 and tables 4–6 are left out, "
+            "and their claims are not comparable until the runs are in the store.")
     img(r, "figs16_18")
     for win, number in (("all", 4), ("first", 5), ("second", 6)):
         d = ctx.values.get("dynamic", {}).get(win)
