@@ -705,8 +705,8 @@ def newreno_vs_reno_cause(df: pd.DataFrame, diffs: list[tuple[str, V.Interval]],
     against = [tb for (_, d), tb in zip(diffs, tbs, strict=True) if d.defined and d.hi < 0]
     if not against:
         return ""
-    # The presets list what differs from ns-2.35, whose Agent/TCP/Newreno sets
-    # newreno_changes1_ 1 (tcl/lib/ns-default.tcl; crates/burstlab-core/src/tcp/mod.rs).
+    # The presets list what differs from ns-2.35, whose Newreno sets newreno_changes1_ 1
+    # (the 2.35 defaults: crates/burstlab-core/src/tcp/mod.rs).
     ch1 = _core.ns2_presets().get(NS2_VERSION, {}).get("newreno_changes1_", 1.0)
     reset = (f"; ns-{NS2_VERSION}'s newreno_changes1_ = {fmt(ch1)}: NewReno restarts its "
              "timer on " + ("every partial ACK" if ch1 == 0 else "the first partial ACK only"))
