@@ -155,10 +155,11 @@ def claim_model_optimum(ctx: Context) -> Claim:
         f"; the model's optimum moves by ×{fmt(spread)} across Pb"
     if worst in ("differs", "same direction") and "sens" in ctx.values:
         sens: pd.DataFrame = ctx.values["sens"]
-        shared = sorted(set.intersection(*(
-            {float(p) for p in g["pb"] if float(p) > 0}
-            for _, g in sens[sens["setup"].isin(rtt_setups())].groupby("setup"))))
-        cause = model_rtt0_sensitivity(sens, shared, paper_us, pv.precision)
+        per_setup = [{float(p) for p in g["pb"] if float(p) > 0}
+                     for _, g in sens[sens["setup"].isin(rtt_setups())].groupby("setup")]
+        shared = sorted(set.intersection(*per_setup)) if per_setup else []
+        cause = model_rtt0_sensitivity(sens, shared, paper_us, pv.precision) if shared \
+            else ""
         note += f"; {cause}" if cause else ""
     return Claim(**base, burstlab_value=value, verdict=worst, note=note)
 
