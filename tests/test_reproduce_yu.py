@@ -8,6 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -416,3 +417,92 @@ def test_maxrto_points_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
     note = C.maxrto_note(d)
     assert note.startswith("2 of 3 point(s) left out (Tb = 31.6 s, 100 s)")
     assert "maxrto_ 60 s" in note and "would reach" not in note
+
+
+def _pts(rows: list[tuple[str, float, float, float, float, float, float]]) -> pd.DataFrame:
+    """Fig. 11-like points: (variant, Tb, S nominal, S measured, goodput, model, share of
+    losses ending in a timeout) per point; Wm = 50, eq. 25's Q = 0 below Wm, 1 at it."""
+    d = pd.DataFrame(rows, columns=["variant", "tb_s", "S_nominal", "segments_per_burst_mean",
+                                    "goodput_segps_mean", "model_segps", "to_share_sim"])
+    return d.assign(wm=50.0, model_Q=np.where(d["S_nominal"] >= 50, 1.0, 0.0),
+                    to_events_mean=100.0, td_events_mean=300.0, mean_rto_s_mean=1.0,
+                    duration_s=1000.0, mean_rtt_s_mean=0.1, maxrto_artefact=False,
+                    goodput_segps_ci_lo=d["goodput_segps_mean"] * 0.99,
+                    goodput_segps_ci_hi=d["goodput_segps_mean"] * 1.01, n=4)
+
+
+def test_model_miss_cause_is_computed() -> None:
+    """The fig. 11 cause names the points the model misses by more than the model
+    kind's band, per regime, with the runs' timeouts and bursts against the model's."""
+    from burstlab.reproduce.papers.yu.claims import MODEL_TOLERANCE, model_miss_cause
+
+    assert MODEL_TOLERANCE == 0.25
+    d = _pts([("sack", 1e-5, 2.0, 2.0, 60.0, 100.0, 0.3),
+              ("reno", 1e-5, 2.0, 2.0, 90.0, 100.0, 0.3),
+              ("sack", 1e-3, 50.0, 32.0, 70.0, 100.0, 1.0)])
+    note = model_miss_cause(d)
+    assert note.startswith("the model misses by more than 25 % at 2 of 3 points")
+    assert "S = Wm at 1 point(s) (Tb = 1 ms): simulation/model 0.7" in note
+    assert "bursts hold 32 segments against S = 50 — smaller bursts" in note
+    assert "S < Wm, sack at 1 point(s)" in note and "reno" not in note
+    assert "30 % of losses end in a timeout against the model's Q 0 %" in note
+    assert "more timeouts than the model counts" in note
+    # Without the excess timeouts the cause no longer names them.
+    calm = model_miss_cause(d.assign(to_share_sim=d["model_Q"]))
+    assert "more timeouts" not in calm and "smaller bursts" in calm
+    assert model_miss_cause(d.assign(goodput_segps_mean=d["model_segps"])).startswith(
+        "the model is within 25 % of every point")
+
+
+def test_eq30_edge_cause_uses_eq27_with_the_plus_one() -> None:
+    """Eq. 27 with S = λ·Tb + 1 peaks at RTT0/2 − 2/λ (eq. 30 drops the + 1); at an RTT0
+    too short for that to be positive it peaks at the smallest Tb, and the cause says so
+    with the numbers of the runs."""
+    from burstlab.reproduce.papers.yu.claims import eq27_optimum, eq30_edge_cause
+
+    lam = 1.2
+    peak, edge = eq27_optimum(5.4, lam, 0.1)
+    assert abs(peak / (5.4 / 2 - 2 / lam) - 1) < 0.01 and edge > peak
+    peak, edge = eq27_optimum(2.0, lam, 0.1, lo=0.01)
+    assert peak == 0.01 and 0.01 < edge < 1.0
+    g = _pts([("sack", t, lam * t + 1, 1.0, 0.8, 1.2, 0.45) for t in (0.01, 0.1, 1.0, 10.0)])
+    g = g.assign(lambda_segps=lam, rtt0_measured_s=2.0)
+    note = eq30_edge_cause(g, 0.1)
+    assert "RTT0/2 − 2/λ = 1 − 1.67 = -0.667 s" in note and "peaks at Tb = 10 ms" in note
+    assert "bursts hold 1 segments at Tb = 1 s (S = λ·Tb + 1 = 2.2)" in note
+    assert "45 % of their losses end in a timeout" in note
+    assert "= 2 − 1.67 = 0.333 s" in eq30_edge_cause(g.assign(rtt0_measured_s=4.0), 0.1)
+
+
+def test_optimum_cause_compares_burst_growth() -> None:
+    from burstlab.reproduce.papers.yu.claims import optimum_cause
+
+    g = _pts([("sack", 0.05, 25.0, 8.0, 20.0, 60.0, 0.9),
+              ("sack", 0.1, 50.0, 10.0, 18.0, 70.0, 1.0)])
+    note = optimum_cause(g, 0.05, 0.1)
+    assert "grow from 8 to 10 segments (×1.25), the model's S from 25 to 50 (×2)" in note
+    assert "the window, not Tb, bounds" in note
+    grown = g.assign(segments_per_burst_mean=[8.0, 16.0])
+    assert "(×2)" in optimum_cause(grown, 0.05, 0.1)
+    assert "the window, not Tb" not in optimum_cause(grown, 0.05, 0.1)
+    assert "share their nearest grid point" in optimum_cause(g, 0.05, 0.051)
+
+
+def test_newreno_vs_reno_cause_names_the_comparisons_against() -> None:
+    from burstlab.reproduce import verdict as V
+    from burstlab.reproduce.papers.yu.claims import newreno_vs_reno_cause
+
+    d = _pts([("reno", 1e-5, 2.0, 2.0, 40.0, 40.0, 0.2), ("newreno", 1e-5, 2.0, 2.0, 50.0, 50.0, 0.1),
+              ("reno", 2e-4, 27.0, 16.0, 140.0, 150.0, 0.7),
+              ("newreno", 2e-4, 27.0, 14.0, 145.0, 300.0, 0.5)])
+    d.loc[d["variant"] == "reno", "to_events_mean"] = 250.0
+    diffs = [("a", V.Interval(0.25, 0.2, 0.3, 4, "delta-log")),
+             ("b", V.Interval(-0.03, -0.05, -0.01, 4, "delta-log"))]
+    note = newreno_vs_reno_cause(d, diffs, [1e-5, 2e-4])
+    assert note.startswith("at 200 µs Reno spends 25 % of the run waiting for RTOs against "
+                           "NewReno's 10 %")
+    assert "newreno 100 timeouts and 300 fast retransmits per run (50 % timeouts" in note
+    assert "S·RTT 1.4 s against RTO 1 s" in note and "newreno_changes1_" in note
+    assert "10 µs" not in note
+    assert newreno_vs_reno_cause(d, diffs[:1] + [("b", V.Interval(0.1, 0.05, 0.2, 4, "x"))],
+                                 [1e-5, 2e-4]) == ""

@@ -270,15 +270,18 @@ def test_fig4_network_runs_r1_identical_r0_starved() -> None:
     assert 0 < half["ack_share"].iloc[0] <= 0.5
 
 
-def f5table(curves: dict[str, tuple[list[float], list[float]]], half: float = 0.02
-            ) -> pd.DataFrame:
+def f5table(curves: dict[str, tuple[list[float], list[float]]], half: float = 0.02,
+            per_flow: dict[str, float] | None = None) -> pd.DataFrame:
     """A fig. 5 summary: per R_MAX label (goodput per load, burst loss per load), with
-    95 % CIs of ±``half`` relative."""
+    95 % CIs of ±``half`` relative; ``per_flow`` gives each label's fast retransmits per
+    flow (1 if absent; timeouts 2, RTT 0.8 s and 100 KB bursts for every label)."""
     rows = []
     for lab, (gp, p) in curves.items():
         for load, g, q in zip((0.1, 0.3, 0.5), gp, p, strict=True):
             row: dict[str, object] = {"rmax": lab, "load": load, "n": 5}
-            for m, v in (("goodput_Mbps", g), ("p_tcp_bursts", q), ("ack_share", 0.0)):
+            for m, v in (("goodput_Mbps", g), ("p_tcp_bursts", q), ("ack_share", 0.0),
+                         ("td_per_flow", (per_flow or {}).get(lab, 1.0)),
+                         ("to_per_flow", 2.0), ("rtt_s", 0.8), ("mean_burst_KB", 100.0)):
                 row.update({f"{m}_mean": v, f"{m}_ci_lo": v * (1 - half),
                             f"{m}_ci_hi": v * (1 + half)})
             rows.append(row)
@@ -308,6 +311,52 @@ def test_fig5_checks_on_hand_made_tables() -> None:
     assert ackratio.check_intermediate(f5table({"conv": conv, "0.3": up})).verdict == \
         "same direction"
     assert ackratio.check_intermediate(f5table({"conv": conv})).verdict == "not comparable"
+
+
+def test_intermediate_cause_is_computed() -> None:
+    """Where the best intermediate R_MAX loses goodput beyond the CIs, the note gives the
+    runs' burst loss and per-flow counts against conventional's, from the table."""
+    conv = ([0.5, 0.3, 0.1], [0.001, 0.01, 0.05])
+    worse = ([0.4, 0.29, 0.08], [0.0008, 0.01, 0.05])
+    c = ackratio.check_intermediate(f5table({"conv": conv, "0.5": worse},
+                                            per_flow={"conv": 1.0, "0.5": 3.0}))
+    assert c.verdict == "differs"
+    assert "at the loads where R_MAX = 0.5 loses goodput beyond the CIs (0.1, 0.5:" in c.note
+    assert "burst loss differs by -20 % … +0 % from conventional's (0.1 … 5 %)" in c.note
+    assert "fast retransmits change ×3" in c.note
+    assert "lowers the burst loss beyond the CIs at 1 of these 2 loads" in c.note
+    same = ackratio.check_intermediate(f5table({"conv": conv, "0.5": worse}))
+    assert "fast retransmits change ×1" in same.note and "fast-retransmit at least" not in \
+        same.note
+
+
+def test_rtt0_sensitivity_notes() -> None:
+    """The optimum-period notes follow the base-RTT sweep's table: the simulated optima
+    per access delay, the first RTT0 with the paper's optimum at every Pb, and yu's
+    model at each set-up's measured RTT0."""
+    from burstlab.reproduce.papers.zhou.claims import model_rtt0_sensitivity, rtt0_sensitivity
+
+    fit = pd.DataFrame({"access_delay": ["10us", "1ms"], "rtt0_measured_us": [430.0, 4300.0],
+                        "optimum_us_pb0.1%": [50.0, 250.0], "optimum_us_pb0.2%": [50.0, None],
+                        "optimum_us_pb0.8%": [50.0, 250.0], "misfit": [2.8, 0.7]})
+    note = rtt0_sensitivity(fit, 250.0)
+    assert "best period at Pb = 0.1 %, 0.8 % is 10us (RTT0 430 µs): 50, 50 µs; 1ms (RTT0 " \
+           "4.3 ms): 250, 250 µs" in note
+    assert "first at RTT0 4.3 ms" in note and "access delay 1ms" in note
+    moved = rtt0_sensitivity(fit.assign(**{"optimum_us_pb0.8%": [50.0, 500.0]}), 250.0)
+    assert "at no swept RTT0" in moved and "250, 500 µs" in moved
+    rows = []
+    for name, rtt0 in (("base", 409e-6), ("access_delay_1ms", 4.29e-3)):
+        for pb in (0.001, 0.008):
+            rows.append({"setup": name, "pb": pb, "rtt0_measured_s": rtt0,
+                         "rto_measured_s": 0.2})
+    sens = pd.DataFrame(rows)
+    m = model_rtt0_sensitivity(sens, [0.001, 0.008], 250.0)
+    from burstlab.reproduce.papers.zhou.experiments import model_argmax_us
+
+    base_opt = model_argmax_us(0.001, BASE, 409e-6, 0.2)
+    assert f"10us (RTT0 409 µs): {base_opt:.3g}" in m and "1ms (RTT0 4.29 ms)" in m
+    assert "first at RTT0 4.29 ms" in m
 
 
 def test_base_assumes_sack_and_shows_newreno() -> None:

@@ -9,11 +9,12 @@ Nothing here is asserted: a claim that does not reproduce says so, with numbers.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
-from burstlab import models
+from burstlab import _core, models
 from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.papers.yu.experiments import (
@@ -32,6 +33,14 @@ from burstlab.sweep import SweepResult
 
 #: Tables I–II print ratios to two decimals: their precision.
 TABLE_PRECISION = 0.005
+
+#: The ``model`` kind's tolerance of the verdict rule (|simulation/model − 1|).
+MODEL_TOLERANCE = V.KINDS["model"].band
+
+#: A cause names "more timeouts than the model counts" when the runs' share of loss
+#: events ending in a timeout exceeds the model's Q (eq. 25) by more than this, in the
+#: median over the points it explains.
+TIMEOUT_EXCESS = 0.02
 
 
 def _tb(x: float) -> str:
@@ -233,6 +242,60 @@ def maxrto_note(d: pd.DataFrame) -> str:
     return txt
 
 
+def _span(x: np.ndarray, f: Callable[[float], str] = fmt) -> str:
+    """``a`` or ``a … b``: the range of finite values, as text."""
+    x = x[np.isfinite(x)]
+    if not len(x):
+        return "–"
+    lo, hi = f(float(np.min(x))), f(float(np.max(x)))
+    return lo if lo == hi else f"{lo} … {hi}"
+
+
+def model_miss_cause(d: pd.DataFrame, tol: float = MODEL_TOLERANCE) -> str:
+    """Where eq. 26/28 (34, 52/53) misses a figure's simulation by more than ``tol``
+    (|simulation/model − 1|), per regime (S = Wm pooled, S < Wm per variant), and what
+    the runs measured there against the model's assumptions: the share of loss events
+    ending in a timeout beside the model's Q (eq. 25), the share of the run spent
+    waiting for RTOs, and the segments per burst beside the model's S = min(λ·Tb + 1, Wm)."""
+    m = d["model_segps"].to_numpy(float)
+    ok = np.isfinite(m) & (m > 0)
+    if "maxrto_artefact" in d.columns:
+        ok &= ~d["maxrto_artefact"].to_numpy(bool)
+    g = d[ok].assign(ratio=d["goodput_segps_mean"].to_numpy(float)[ok] / m[ok])
+    miss = g[(g["ratio"] - 1.0).abs() > tol]
+    if not len(miss):
+        return f"the model is within {fmt(100 * tol)} % of every point"
+    sat = miss["S_nominal"].to_numpy(float) >= miss["wm"].to_numpy(float)
+    groups = [("S = Wm", miss[sat])] + [
+        (f"S < Wm, {v}", miss[~sat & (miss["variant"] == v).to_numpy()])
+        for v in sorted(miss.loc[~sat, "variant"].unique())]
+    parts = []
+    for name, x in groups:
+        if not len(x):
+            continue
+        share = x["to_share_sim"].to_numpy(float)
+        q = x["model_Q"].to_numpy(float)
+        wait = (x["to_events_mean"] * x["mean_rto_s_mean"] / x["duration_s"]).to_numpy(float)
+        s_meas = x["segments_per_burst_mean"].to_numpy(float)
+        s_nom = x["S_nominal"].to_numpy(float)
+        why = []
+        if np.nanmedian(share - q) > TIMEOUT_EXCESS:
+            why.append("more timeouts than the model counts")
+        if np.nanmedian(s_meas / s_nom) < 0.9:
+            why.append("smaller bursts than the model's S")
+        parts.append(
+            f"{name} at {len(x)} point(s) (Tb = {_span(x['tb_s'].to_numpy(float), _tb)}): "
+            f"simulation/model {_span(x['ratio'].to_numpy(float))}; "
+            f"{_span(100 * share)} % of losses end in a timeout against the model's "
+            f"Q {_span(100 * q)} %, {_span(100 * wait)} % of the run waiting "
+            f"for RTOs (mean "
+            f"RTO {_span(x['mean_rto_s_mean'].to_numpy(float))} s); bursts hold "
+            f"{_span(s_meas)} segments against S = {_span(s_nom)}"
+            + (f" — {' and '.join(why)}" if why else ""))
+    return (f"the model misses by more than {fmt(100 * tol)} % at {len(miss)} of {len(g)} "
+            f"points: " + "; ".join(parts))
+
+
 @PAPER.claim
 def claim_model_matches(ctx: Context) -> list[Claim]:
     """Figs 5–7 (and 11): eq. 26/28 approximately match the simulation: the median over a
@@ -272,6 +335,8 @@ def claim_model_matches(ctx: Context) -> list[Claim]:
         value = (f"median simulation/model {fmt(med.estimate)} over {int(ok.sum())} points; "
                  f"median |sim/model − 1| {fmt(100 * float(np.median(dev)), 2)} %, "
                  f"max {fmt(100 * float(np.max(dev)), 2)} %")
+        if v.verdict in ("differs", "same direction"):
+            extra += "; " + model_miss_cause(d)
         out.append(Claim(**base, burstlab_value=value, ci=med.text(fmt), verdict=v.verdict,
                          note=v.note + extra + " (see 'Simulation vs model' for where "
                                                "the model misses)"))
@@ -509,6 +574,45 @@ def ati_edge(g: pd.DataFrame) -> V.Interval:
     return V.Interval(est, lo, hi, n, "range edge")
 
 
+def eq27_optimum(rtt0: float, lam: float, p: float, wm: int = 50,
+                 lo: float = 1e-3, hi: float = 1e3) -> tuple[float, float]:
+    """Where the leading term of yu eq. 27, ``√(3S/(2bp)) / (RTT0 + 2Tb)`` with eq. 26's
+    burst ``S = min(λ·Tb + 1, Wm)``, peaks on ``[lo, hi]`` (s, fine log grid), and the
+    upper end of its range within 10 % of that peak. Eq. 30's ``Tb_opt = RTT0/2`` is its
+    maximum for ``S = λ·Tb``; with the ``+ 1`` the derivative vanishes at
+    ``Tb = RTT0/2 − 2/λ``, so eq. 30 holds only while ``λ·RTT0/2 ≫ 2``."""
+    tb = np.logspace(np.log10(lo), np.log10(hi), 2401)
+    b = np.asarray(models.sack_throughput_leading(p, tb, lam=lam, wm=wm, rtt0=rtt0), float)
+    i = int(np.nanargmax(b))
+    return float(tb[i]), float(tb[b >= (1 - RANGE_WITHIN) * b[i]].max())
+
+
+def eq30_edge_cause(g: pd.DataFrame, p: float) -> str:
+    """Why the ATI range of one fig. 7 curve ends before eq. 30's ``Tb_opt = RTT0/2``:
+    eq. 30 drops the ``+ 1`` of ``S = λ·Tb + 1``; what eq. 27 gives with it, at
+    burstlab's measured RTT0 and the grid's smallest Tb, beside the burst sizes and
+    timeouts the runs measured between the smallest Tb and eq. 30's."""
+    g = g.sort_values("tb_s")
+    lam = float(g["lambda_segps"].iloc[0])
+    rtt0 = float(np.nanmedian(g["rtt0_measured_s"]))
+    tb0 = float(g["tb_s"].iloc[0])
+    peak, edge = eq27_optimum(rtt0, lam, p, lo=tb0)
+    stat = rtt0 / 2 - 2 / lam
+    near = g.iloc[int(np.argmin(np.abs(np.log(g["tb_s"].to_numpy(float) / (rtt0 / 2)))))]
+    upto = g[g["tb_s"] <= float(near["tb_s"])]
+    share = upto["to_share_sim"].to_numpy(float)
+    return (f"eq. 30 maximises eq. 27 with S = λ·Tb; with eq. 26's S = λ·Tb + 1 the maximum "
+            f"is at Tb = RTT0/2 − 2/λ = {fmt(rtt0 / 2)} − {fmt(2 / lam)} = {fmt(stat)} s "
+            f"(λ·RTT0/2 = {fmt(lam * rtt0 / 2)} segments), so on burstlab's grid eq. 27 "
+            f"peaks at Tb = {_tb(peak)} and stays within 10 % of its peak up to "
+            f"{_tb(edge)}; the runs' bursts hold "
+            f"{fmt(float(near['segments_per_burst_mean']))} segments at "
+            f"Tb = {_tb(float(near['tb_s']))} (S = λ·Tb + 1 = {fmt(float(near['S_nominal']))})"
+            f", and up to that Tb {_span(100 * share)} % of their losses end in a timeout "
+            f"(mean RTO {_span(upto['mean_rto_s_mean'].to_numpy(float))} s), which eq. 27 "
+            "does not count")
+
+
 #: The paper's eq. 30 values for fig. 7: p → Tb_opt = RTT0/2 with its measured RTT0 (s).
 EQ30_PAPER = {0.003: 9.0, 0.1: 2.7}
 
@@ -536,6 +640,8 @@ def claim_fig7_eq30_edge(ctx: Context) -> list[Claim]:
         opt = float(models.optimal_tb_unsaturated(rtt0))
         edge = ati_edge(g)
         v = V.judge(edge, opt, kind="location", fmt=_tb)
+        cause = ("; " + eq30_edge_cause(g, p)) if v.verdict in ("differs",
+                                                                 "same direction") else ""
         out.append(Claim(**base,
                          burstlab_value=f"ATI range ends at {_tb(edge.estimate)}; eq. 30 with "
                                         f"burstlab's measured RTT0 = {fmt(rtt0)} s: "
@@ -543,7 +649,7 @@ def claim_fig7_eq30_edge(ctx: Context) -> list[Claim]:
                          ci=edge.text(_tb), verdict=v.verdict,
                          note=v.note + " (eq. 30's Tb_opt is the reference; interval: "
                                        "from the last Tb surely in the range to the first "
-                                       "surely out)"))
+                                       "surely out)" + cause))
     return out
 
 
@@ -561,6 +667,60 @@ def _lead(a: V.Interval, b: V.Interval) -> V.Interval:
     r = V.ratio_interval(a, b)
     return V.Interval(r.estimate - 1, r.lo - 1, r.hi - 1, r.n, r.method) if r.defined \
         else V.none(r.estimate - 1, r.n)
+
+
+def variant_cause(df: pd.DataFrame, tbs: list[float], variants: tuple[str, ...]) -> str:
+    """What the runs of fig. 11 measured per variant at the given Tb: timeouts and fast
+    retransmits per run, the share of the run spent waiting for RTOs, the segments per
+    burst, and for NewReno the length of its one-segment-per-round repair (S·RTT)
+    against its RTO — the quantities yu §V.B.3 weighs."""
+    parts = []
+    for tb in tbs:
+        g = df[np.isclose(df["tb_s"], tb)].set_index("variant")
+        per = []
+        for v in variants:
+            if v not in g.index:
+                continue
+            x = g.iloc[int(np.flatnonzero(g.index == v)[0])]
+            wait = float(x["to_events_mean"]) * float(x["mean_rto_s_mean"]) / float(
+                x["duration_s"])
+            s_b, rtt = float(x["segments_per_burst_mean"]), float(x["mean_rtt_s_mean"])
+            per.append(f"{v} {float(x['to_events_mean']):.0f} timeouts and "
+                       f"{float(x['td_events_mean']):.0f} fast retransmits per run "
+                       f"({fmt(100 * float(x['to_share_sim']))} % timeouts, "
+                       f"{fmt(100 * wait)} % of the run waiting for RTOs), "
+                       f"{fmt(s_b)} segments per burst"
+                       + (f", S·RTT {fmt(s_b * rtt)} s against RTO "
+                          f"{fmt(float(x['mean_rto_s_mean']))} s" if v == "newreno" else ""))
+        if per:
+            parts.append(f"at {_tb(tb)}: " + "; ".join(per))
+    return " | ".join(parts)
+
+
+def newreno_vs_reno_cause(df: pd.DataFrame, diffs: list[tuple[str, V.Interval]],
+                          tbs: list[float]) -> str:
+    """The comparisons that go against the paper's statement, and what the runs of the
+    two variants measured there (:func:`variant_cause`); ns-2's NewReno of the judged
+    release resets its timer on every partial ACK unless ``newreno_changes1_`` is set."""
+    against = [tb for (_, d), tb in zip(diffs, tbs, strict=True) if d.defined and d.hi < 0]
+    if not against:
+        return ""
+    # The presets list what differs from ns-2.35, whose Newreno sets newreno_changes1_ 1
+    # (the 2.35 defaults: crates/burstlab-core/src/tcp/mod.rs).
+    ch1 = _core.ns2_presets().get(NS2_VERSION, {}).get("newreno_changes1_", 1.0)
+    reset = (f"; ns-{NS2_VERSION}'s newreno_changes1_ = {fmt(ch1)}: NewReno restarts its "
+             "timer on " + ("every partial ACK" if ch1 == 0 else "the first partial ACK only"))
+    waits = []
+    for tb in against:
+        g = df[np.isclose(df["tb_s"], tb)].set_index("variant")
+        if {"reno", "newreno"} <= set(g.index):
+            w = g["to_events_mean"] * g["mean_rto_s_mean"] / g["duration_s"]
+            if float(w["reno"]) > float(w["newreno"]):
+                waits.append(f"at {_tb(tb)} Reno spends {fmt(100 * float(w['reno']))} % of "
+                             f"the run waiting for RTOs against NewReno's "
+                             f"{fmt(100 * float(w['newreno']))} %")
+    return ("; ".join(waits) + (" — " if waits else "")
+            + variant_cause(df, against, ("reno", "newreno")) + reset)
 
 
 @PAPER.claim
@@ -613,16 +773,18 @@ def claim_fig11(ctx: Context) -> list[Claim]:
     small = uns[uns["tb_s"] < 1e-4]
     mid = uns[(uns["tb_s"] > 1e-4) & (uns["tb_s"] < 1e-3)]
     if len(small) and len(mid):
-        diffs = []
+        diffs, tbs = [], []
         for tb, (a, b) in [(float(t), ("newreno", "reno")) for t in small["tb_s"]] + \
                 [(float(t), ("reno", "newreno")) for t in mid["tb_s"]]:
             g = df[np.isclose(df["tb_s"], tb)]
             diffs.append((f"{a}/{b} − 1 at {_tb(tb)}", _lead(_goodput(g, a), _goodput(g, b))))
+            tbs.append(tb)
         v = V.judge_order(diffs)
         k = sum(d.lo > 0 for _, d in diffs if d.defined)
+        cause = newreno_vs_reno_cause(df, diffs, tbs) if v.verdict == "differs" else ""
         out.append(Claim(**base, burstlab_value=f"the claimed variant significantly ahead "
                                                 f"in {k} of {len(diffs)} comparisons",
-                         verdict=v.verdict, note=v.note))
+                         verdict=v.verdict, note=v.note + (f"; {cause}" if cause else "")))
     else:
         out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
                          note="this mode has no Tb points on both sides of 0.1 ms"))
@@ -958,6 +1120,35 @@ def claim_fig5_lower_p(ctx: Context) -> Claim:
                  verdict=v.verdict, note=v.note)
 
 
+def optimum_cause(g: pd.DataFrame, tb_sim: float, tb_model: float) -> str:
+    """Why a simulated optimum Tb differs from the model's (eq. 26/28): between the grid
+    points nearest the two, how the bursts grow in the runs against the model's
+    ``S = min(λ·Tb + 1, Wm)``, how the round trip grows, and the timeouts there."""
+    g = g.sort_values("tb_s")
+    tbs = g["tb_s"].to_numpy(float)
+
+    def row(t: float) -> pd.Series:
+        return g.iloc[int(np.argmin(np.abs(np.log(tbs / t))))]
+
+    a, b = row(tb_sim), row(tb_model)
+    if float(a["tb_s"]) == float(b["tb_s"]):
+        return "the two optima share their nearest grid point"
+    s_a, s_b = float(a["segments_per_burst_mean"]), float(b["segments_per_burst_mean"])
+    n_a, n_b = float(a["S_nominal"]), float(b["S_nominal"])
+    r_a, r_b = float(a["mean_rtt_s_mean"]), float(b["mean_rtt_s_mean"])
+    return (f"from Tb = {_tb(float(a['tb_s']))} (simulated peak) to {_tb(float(b['tb_s']))} "
+            f"(nearest the model's) the runs' bursts grow from {fmt(s_a)} to {fmt(s_b)} "
+            f"segments (×{fmt(s_b / s_a)}), the model's S from {fmt(n_a)} to {fmt(n_b)} "
+            f"(×{fmt(n_b / n_a)}), while the measured RTT grows ×{fmt(r_b / r_a)} "
+            f"({fmt(r_a)} → {fmt(r_b)} s); {fmt(100 * float(a['to_share_sim']))} % and "
+            f"{fmt(100 * float(b['to_share_sim']))} % of losses end in a timeout (the "
+            f"model's Q: {fmt(100 * float(a['model_Q']))} % and "
+            f"{fmt(100 * float(b['model_Q']))} %)"
+            + (", each restarting the window at one segment: the window, not Tb, bounds "
+               "the runs' bursts, and a longer Tb adds delay without the model's larger "
+               "burst" if s_b / s_a < 0.75 * n_b / n_a else ""))
+
+
 @PAPER.claim
 def claim_fig6_optimum(ctx: Context) -> list[Claim]:
     """Fig. 6: the simulated optimum Tb matches the model's (eq. 26/28 with the measured
@@ -981,7 +1172,9 @@ def claim_fig6_optimum(ctx: Context) -> list[Claim]:
             paper_value=f"match (stated); the model (eq. 26/28, measured RTT0/RTO) peaks at "
                         f"{_tb(m)}",
             burstlab_value=f"simulated peak at {_tb(loc.estimate)}", ci=loc.text(_tb),
-            verdict=v.verdict, note=v.note + " (the model's optimum is the reference)"))
+            verdict=v.verdict, note=v.note + " (the model's optimum is the reference)"
+            + (("; " + optimum_cause(g, loc.estimate, m))
+               if v.verdict in ("differs", "same direction") else "")))
     return out
 
 

@@ -369,6 +369,48 @@ def intermediate_table(s: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _range(x: pd.Series, f: Any = None) -> str:
+    lo, hi = float(x.min()), float(x.max())
+    f = f or (lambda v: f"{v:.3g}")
+    return f(lo) if f(lo) == f(hi) else f"{f(lo)} … {f(hi)}"
+
+
+def intermediate_cause(s: pd.DataFrame, rmax: str) -> str:
+    """What the runs measured where ``rmax`` loses goodput to conventional assembly beyond
+    both CIs: its TCP burst loss against conventional's (the gain zhou §3.2 expects),
+    and per flow its fast retransmits, timeouts and round trip against conventional's,
+    with the ACK share of bursts and the mean burst size."""
+    conv, c = _curve(s, CONVENTIONAL), _curve(s, rmax)
+    loads = c.index.intersection(conv.index)
+    worse = [ld for ld in loads
+             if float(c.loc[ld, "goodput_Mbps_ci_hi"]) < float(conv.loc[ld, "goodput_Mbps_ci_lo"])]
+    if not worse:
+        return ""
+    a, b = c.loc[worse], conv.loc[worse]
+
+    def ratio(m: str) -> str:
+        return _range(a[f"{m}_mean"] / b[f"{m}_mean"], lambda v: f"×{v:.3g}")
+
+    td = a["td_per_flow_mean"] / b["td_per_flow_mean"]
+    lower = int((a["p_tcp_bursts_ci_hi"] < b["p_tcp_bursts_ci_lo"]).sum())
+    summary = (f" — R_MAX = {rmax} lowers the burst loss beyond the CIs at {lower} of these "
+               f"{len(worse)} loads, while its flows fast-retransmit at least ×"
+               f"{float(td.min()):.3g} as often" if float(td.min()) > 1 else "")
+
+    return (f"at the loads where R_MAX = {rmax} loses goodput beyond the CIs ("
+            + ", ".join(f"{ld:g}" for ld in worse)
+            + f": {_range(a['goodput_Mbps_mean'] / b['goodput_Mbps_mean'] - 1, _pct)}), its "
+            f"TCP burst loss differs by "
+            f"{_range(a['p_tcp_bursts_mean'] / b['p_tcp_bursts_mean'] - 1, _pct)} from "
+            f"conventional's ({_range(100 * b['p_tcp_bursts_mean'])} %), while per "
+            f"flow its fast retransmits change {ratio('td_per_flow')}, its timeouts "
+            f"{ratio('to_per_flow')} and its RTT {ratio('rtt_s')}; the ACK share of its "
+            f"bursts is {_range(a['ack_share_mean'])} against "
+            f"{_range(b['ack_share_mean'])}, its mean burst "
+            f"{_range(a['mean_burst_KB_mean'])} KB against "
+            f"{_range(b['mean_burst_KB_mean'])} KB{summary}")
+
+
 def check_intermediate(s: pd.DataFrame) -> Check:
     """zhou §3.2: an intermediate R_MAX lowers the burst loss probability and raises
     TCP throughput. Judged on the R_MAX with the best mean relative goodput over the
@@ -397,8 +439,10 @@ def check_intermediate(s: pd.DataFrame) -> Check:
             _iv(conv.loc[ld], "p_tcp_bursts"), _iv(c.loc[ld], "p_tcp_bursts"))))
     v = V.judge_order(diffs)
     short = v.note.split(" (")[0]
+    cause = intermediate_cause(s, best) if v.verdict == "differs" else ""
     return Check(v.verdict, value, f"{short} ({len(diffs)} comparisons over {n} loads; "
-                                   "R_MAX chosen by its mean goodput on the same runs)")
+                                   "R_MAX chosen by its mean goodput on the same runs)"
+                 + (f"; {cause}" if cause else ""))
 
 
 def check_rmax0_starves(s: pd.DataFrame) -> Check:

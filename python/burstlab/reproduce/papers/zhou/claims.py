@@ -16,8 +16,8 @@ from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.papers.zhou import ackratio
 from burstlab.reproduce.papers.zhou.checks import checks_for
-from burstlab.reproduce.papers.zhou.experiments import PAPER, model_argmax_us
-from burstlab.reproduce.papers.zhou.testbed import BASE
+from burstlab.reproduce.papers.zhou.experiments import PAPER, model_argmax_us, rtt_setups
+from burstlab.reproduce.papers.zhou.testbed import BASE, setups
 from burstlab.reproduce.report import fmt
 
 #: What each fig. 2 claim says, in short, and the paper's value as text.
@@ -44,16 +44,81 @@ SOURCES = {"fig2.drop_to_3000us.pb=0.1%": "fig2.drop_to_3000us",
            "fig2.drop_larger_at_low_pb": "fig2.drop_to_3000us"}
 
 
+def _us(x: float) -> str:
+    return f"{fmt(x)} µs" if x < 1000 else f"{fmt(x / 1000)} ms"
+
+
+def rtt0_sensitivity(fit: pd.DataFrame, paper_us: float) -> str:
+    """The simulated optimum period across the base-RTT sweep (:func:`.experiments.
+    rtt_fit`): zhou §2.1 gives no base round trip, an unstated parameter; at which RTT0
+    the paper's optimum is the best period at every Pb the sweep shares, and the sweep's
+    best fit."""
+    cols = [c for c in fit.columns if c.startswith("optimum_us_pb")]
+    common = [c for c in cols if fit[c].notna().all()]
+    if fit.empty or not common:
+        return ""
+    pbs = ", ".join(c.removeprefix("optimum_us_pb").replace("%", " %") for c in common)
+    rows = [f"{r['access_delay']} (RTT0 {_us(float(r['rtt0_measured_us']))}): "
+            + ", ".join(f"{float(r[c]):g}" for c in common) + " µs"
+            for _, r in fit.iterrows()]
+    hit = fit[np.isclose(fit[common].to_numpy(float), paper_us).all(axis=1)]
+    best = fit.iloc[int(np.nanargmin(fit["misfit"].to_numpy(float)))]
+    first = (f"the paper's {_us(paper_us)} is the best period at every one of these Pb "
+             f"first at RTT0 {_us(float(hit['rtt0_measured_us'].min()))}" if len(hit)
+             else f"the paper's {_us(paper_us)} is the best period at every one of these "
+                  "Pb at no swept RTT0")
+    return (f"zhou gives no base round trip (an unstated parameter), and the optimum "
+            f"follows it: the best period at Pb = {pbs} is {'; '.join(rows)}; {first}; "
+            f"best fit of the sweep: access delay {best['access_delay']} (RTT0 "
+            f"{_us(float(best['rtt0_measured_us']))})")
+
+
+def model_rtt0_sensitivity(sens: pd.DataFrame, pbs: list[float], paper_us: float,
+                           precision: float = 0.0) -> str:
+    """yu's model optimum (:func:`.experiments.model_argmax_us`) at each set-up of the
+    base-RTT sweep, with that set-up's measured RTT0 and RTO (medians over its lossy
+    points), for the Pb every set-up simulated; and the first RTT0 at which the verdict
+    rule finds every one of them at the paper's optimum."""
+    parts, meets = [], []
+    every = setups()
+    for name in rtt_setups():
+        g = sens[(sens["setup"] == name) & (sens["pb"] > 0)]
+        if g.empty or name not in every:
+            continue
+        rtt0 = float(np.nanmedian(g["rtt0_measured_s"]))
+        rto = float(np.nanmedian(g["rto_measured_s"]))
+        opts = [model_argmax_us(p, every[name], rtt0, rto) for p in pbs]
+        parts.append(f"{every[name].access_delay} (RTT0 {_us(rtt0 * 1e6)}): "
+                     + ", ".join(fmt(t) for t in opts) + " µs")
+        if all(V.judge(V.exact(t), paper_us, kind="location", precision=precision).verdict
+               == "reproduces" for t in opts):
+            meets.append(rtt0)
+    if not parts:
+        return ""
+    return ("zhou gives no base round trip (an unstated parameter), and the model's "
+            f"optimum follows it: at Pb = {', '.join(f'{100 * p:g} %' for p in pbs)} it is "
+            + "; ".join(parts) + "; "
+            + (f"every one meets the paper's {_us(paper_us)} first at RTT0 "
+               f"{_us(min(meets) * 1e6)}" if meets else
+               f"at no swept RTT0 does every one meet the paper's {_us(paper_us)}"))
+
+
 @PAPER.claim
 def claim_fig2(ctx: Context) -> list[Claim]:
     """zhou §2.2 (fig. 2) on the base set-up."""
     df = ctx.values["fig2"]
+    fit: pd.DataFrame = ctx.values.get("rtt_fit", pd.DataFrame())
+    paper_us = float(ctx.data["fig2.optimal_period"].value) * 1e6
     out = []
     for cid, c in checks_for(df, ctx.data).items():
         statement, paper_value = STATEMENTS[cid]
         src = ctx.data[SOURCES.get(cid, cid)].source
+        note = c.note
+        if cid == "fig2.optimal_period" and c.verdict in ("differs", "same direction"):
+            cause = rtt0_sensitivity(fit, paper_us)
+            note += f"; {cause}" if cause else ""
         out.append(Claim(id=cid, source=src, statement=statement, paper_value=paper_value,
-                         burstlab_value=c.value, ci=c.ci, verdict=c.verdict, note=c.note))
+                         burstlab_value=c.value, ci=c.ci, verdict=c.verdict, note=note))
     return out
 
 
@@ -88,6 +153,14 @@ def claim_model_optimum(ctx: Context) -> Claim:
     worst = min((v.verdict for v in vs.values()), key=lambda x: V.RANK[x])
     note = "; ".join(f"Pb = {100 * p:g} %: {v.note}" for p, v in vs.items()) + \
         f"; the model's optimum moves by ×{fmt(spread)} across Pb"
+    if worst in ("differs", "same direction") and "sens" in ctx.values:
+        sens: pd.DataFrame = ctx.values["sens"]
+        per_setup = [{float(p) for p in g["pb"] if float(p) > 0}
+                     for _, g in sens[sens["setup"].isin(rtt_setups())].groupby("setup")]
+        shared = sorted(set.intersection(*per_setup)) if per_setup else []
+        cause = model_rtt0_sensitivity(sens, shared, paper_us, pv.precision) if shared \
+            else ""
+        note += f"; {cause}" if cause else ""
     return Claim(**base, burstlab_value=value, verdict=worst, note=note)
 
 
