@@ -291,3 +291,16 @@ def test_full_mode_burst_traces_pass_the_memory_guard() -> None:
     assert huge["sim"]["max_memory"] == 16 << 30
     with pytest.raises(burstlab.ScenarioError, match="sim.trace.bursts"):
         _core.validate(json.dumps(huge), "json")
+
+
+def test_paper_pftk_note_compares_the_printed_value_with_the_model_at_its_parameters() -> None:
+    from burstlab.reproduce.papers.hybrid.claims import paper_pftk_note, pftk_aggregate
+
+    row = pd.Series({"wm": 64, "p": 1e-3, "mean_rtt_ms": 12.0})
+    model = pftk_aggregate(row, rtt_s=10.5e-3)
+    # The paper's parameters, not burstlab's measured round trip, feed the model.
+    assert model != pytest.approx(pftk_aggregate(row))
+    assert model > pftk_aggregate(row)  # a shorter round trip, more throughput
+    for paper in (2.2e9, 4.4e9):
+        note = paper_pftk_note(row, paper)
+        assert f"{model / paper:.3g}×" in note and "RTT 10.5 ms" in note
