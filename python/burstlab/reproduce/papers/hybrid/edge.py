@@ -1,4 +1,4 @@
-"""hybrid: the ingress edge model, bufferless (the grid's) against buffered.
+"""hybrid: the ingress edge model, buffered (every run's) against bufferless.
 
 Read first: :func:`edge_runs` (one row per run and edge model), :func:`edge_summary`
 (means, intervals, paired differences) and :func:`edge_sentence`.
@@ -6,16 +6,14 @@ Read first: :func:`edge_runs` (one row per run and edge model), :func:`edge_summ
 The paper's edge (§II, fig. 1) ends in "output interfaces, equipped with a scheduler":
 an assembled burst "must be transmitted" / "is scheduled for transmission", and §IV.A,
 §IV.B add that "no queueing delays are considered". Its only loss is the burst loss
-probability p. burstlab's grid runs a bufferless edge with 4 wavelengths per fibre: at
-N = 320 the fast class's flows send in step (a delivered burst carries one segment of
-≈ 46 flows, whose ACKs return together), up to 320 segments reach E1 within a
-microsecond, several 25 KB bursts close at once and the fifth finds every wavelength
-busy: a contention loss on top of p. The buffered edge (``[obs.ingress]``, a burst waits
-at most :data:`.experiments.EDGE_MAX_WAIT` in the electronic domain for the earliest
-free wavelength) is the paper's scheduler. Changing the grid's edge would change full
-mode's scenarios, so the buffered edge is measured here, beside the grid, on the points
-where the bufferless edge loses most bursts to contention; the next full-mode run should
-adopt it for the grid.
+probability p. So every run of the paper's experiments has a buffered edge
+(``[obs.ingress]``, a burst waits at most :data:`.experiments.EDGE_MAX_WAIT` in the
+electronic domain for the earliest free wavelength), the paper's scheduler. The
+bufferless edge, with 4 wavelengths per fibre, is measured here beside the grid, on the
+points where it loses most bursts to contention: at N = 320 the fast class's flows send
+in step (a delivered burst carries one segment of ≈ 46 flows, whose ACKs return
+together), up to 320 segments reach E1 within a microsecond, several 25 KB bursts close
+at once and the fifth finds every wavelength busy: a contention loss on top of p.
 
 Both edge models are read over the first ``edge_s`` seconds of their runs (the grid's
 runs are at least that long) from their burst traces: bursts lost to contention and at
@@ -76,8 +74,8 @@ def edge_runs(ctx: Context) -> pd.DataFrame:
                              f"edge_s = {t_end:g} s")
         scale = CLASSES["fast"]["n"] / n
         for rep in range(m.replications):
-            for edge, res in (("bufferless", sw_g.result(j, rep)),
-                              ("buffered", sw_e.result(i, rep))):
+            for edge, res in (("buffered", sw_g.result(j, rep)),
+                              ("bufferless", sw_e.result(i, rep))):
                 rows.append({"wm": wm, "p": p, "n": n, "replication": rep, "edge": edge,
                              "window_s": t_end,
                              **_window(res.burst_trace, t_end, scale)})
@@ -86,15 +84,15 @@ def edge_runs(ctx: Context) -> pd.DataFrame:
 
 def edge_summary(runs: pd.DataFrame) -> pd.DataFrame:
     """Per point and edge model: losses (sum over replications), the delivered rate's
-    mean and 95 % interval, and for the buffered edge the paired difference from the
-    bufferless one (same seed per replication)."""
+    mean and 95 % interval, and for the bufferless edge the paired difference from the
+    buffered one, the grid's (same seed per replication)."""
     rows = []
     if runs.empty:
         return pd.DataFrame()
     for key, g in runs.groupby(["wm", "p"], sort=False):
         wm, p = (float(x) for x in key)  # type: ignore[arg-type]
-        base = g[g["edge"] == "bufferless"].sort_values("replication")
-        for edge in ("bufferless", "buffered"):
+        base = g[g["edge"] == "buffered"].sort_values("replication")
+        for edge in ("buffered", "bufferless"):
             x = g[g["edge"] == edge].sort_values("replication")
             iv = V.mean_interval(x["delivered_Gbps_at_paper_n"].to_numpy(float), lower=0.0)
             row = {"wm": int(wm), "p": float(p), "edge": edge,
@@ -103,13 +101,13 @@ def edge_summary(runs: pd.DataFrame) -> pd.DataFrame:
                    "random_losses": int(x["random_losses"].sum()),
                    "delivered_Gbps_at_paper_n": iv.estimate,
                    "delivered_ci_lo_Gbps": iv.lo, "delivered_ci_hi_Gbps": iv.hi,
-                   "vs_bufferless_Gbps": math.nan, "vs_bufferless_ci_lo_Gbps": math.nan,
-                   "vs_bufferless_ci_hi_Gbps": math.nan}
-            if edge == "buffered":
+                   "vs_buffered_Gbps": math.nan, "vs_buffered_ci_lo_Gbps": math.nan,
+                   "vs_buffered_ci_hi_Gbps": math.nan}
+            if edge == "bufferless":
                 d = V.paired_difference(x["delivered_Gbps_at_paper_n"].to_numpy(float),
                                         base["delivered_Gbps_at_paper_n"].to_numpy(float))
-                row.update(vs_bufferless_Gbps=d.estimate, vs_bufferless_ci_lo_Gbps=d.lo,
-                           vs_bufferless_ci_hi_Gbps=d.hi)
+                row.update(vs_buffered_Gbps=d.estimate, vs_buffered_ci_lo_Gbps=d.lo,
+                           vs_buffered_ci_hi_Gbps=d.hi)
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -142,15 +140,15 @@ def edge_sentence(summary: pd.DataFrame, paper: dict[tuple[int, float], float] |
             f"{iv(a['delivered_ci_lo_Gbps'], a['delivered_ci_hi_Gbps'])} Gb/s bufferless, "
             f"{fmt(b['delivered_Gbps_at_paper_n'])}"
             f"{iv(b['delivered_ci_lo_Gbps'], b['delivered_ci_hi_Gbps'])} Gb/s buffered "
-            f"(paired difference {float(b['vs_bufferless_Gbps']):+.3g}"
-            f"{iv(b['vs_bufferless_ci_lo_Gbps'], b['vs_bufferless_ci_hi_Gbps'])} Gb/s)"
+            f"(paired difference bufferless − buffered {float(a['vs_buffered_Gbps']):+.3g}"
+            f"{iv(a['vs_buffered_ci_lo_Gbps'], a['vs_buffered_ci_hi_Gbps'])} Gb/s)"
             + next((f", against the paper's printed {fmt(v)} Gb/s (the buffered edge is "
                     + ("closer to it" if abs(float(b["delivered_Gbps_at_paper_n"]) - v)
                        < abs(float(a["delivered_Gbps_at_paper_n"]) - v)
                        else "further from it") + ")"
                     for (w, q), v in (paper or {}).items()
                     if w == wm and math.isclose(q, p)), ""))
-    return (f"Ingress edge with a {EDGE_WAIT_TEXT} electronic buffer against the grid's "
+    return (f"The grid's ingress edge with a {EDGE_WAIT_TEXT} electronic buffer against a "
             "bufferless edge (fast class, N = 320): " + "; ".join(parts) + ".")
 
 
@@ -194,8 +192,8 @@ def _paper_value(ctx: Context, wm: int, p: float) -> float:
 
 
 @PAPER.figure("edge", "Ingress edge model (fast class, N = 320): delivered TCP payload "
-                      "rate over the first seconds of each run, bufferless edge (the "
-                      "grid's) and buffered edge, mean and 95 % interval over "
+                      "rate over the first seconds of each run, buffered edge (the "
+                      "grid's) and bufferless edge, mean and 95 % interval over "
                       "replications, with the paper's printed aggregate where it gives one")
 def draw_edge(ctx: Context, path: Any) -> None:
     from burstlab.reproduce.papers.hybrid.figures import _plt, _save

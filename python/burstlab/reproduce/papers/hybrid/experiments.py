@@ -17,13 +17,13 @@ N TCP SACK senders (burstlab's ``sack`` variant: NewReno with SACK, §IV) each h
 own 100 Mb/s access link to E1 and their receiver its own link from E2. Propagation:
 5 ms from E1 to E2 (2.5 ms per fibre; §IV.A "5 ms … 1000 km"); access links 1 µs.
 Burst loss: independent, probability ``p`` per burst at the egress (per path, data
-bursts only). 4 wavelengths per fibre; the ingress edge has no burst buffer, so a
-burst that finds every wavelength of its fibre busy is dropped (a contention loss, on
-top of the random ones): the runs count both, the report states them, and "What
-burstlab had to choose" names this edge model. The paper's edge schedules every burst
-for transmission (§II), i.e. a buffered edge; :mod:`.edge` measures that one beside the
-grid (:func:`edge_points`), which keeps the bufferless edge so that full mode's record
-stays valid. MSS 512 B (40 B of headers on top).
+bursts only). 4 wavelengths per fibre. The paper's edge schedules every burst for
+transmission and loses bursts only with probability p (§II, §IV.A), i.e. a buffered
+edge: every run gives the ingress edge an electronic burst buffer (``[obs.ingress]``, a
+burst waits at most :data:`EDGE_MAX_WAIT` for the earliest free wavelength; one that
+would wait longer is a contention loss, counted apart from the random ones).
+:mod:`.edge` measures the bufferless edge beside it (:func:`edge_points`), which drops
+every burst that finds all wavelengths busy. MSS 512 B (40 B of headers on top).
 
 Interpretations (the paper does not say; the report repeats them):
 
@@ -122,13 +122,11 @@ class Mode:
         replications: runs per grid point (independent substreams; intervals over them).
         s_by_p: ``(class, p, seconds)`` triples overriding the run length of that
             class's grid runs at that p: quick runs the fast class at p = 1e-4 as long
-            as full mode (the bufferless edge's contention losses set its throughput
-            only after ≈ 10 s) and shortens the points whose regime settles early.
+            as full mode and shortens the points whose regime settles early.
         edge_points: fast (Wm, p) points of the ingress edge sensitivity
-            (:func:`edge_points`): each grid point rerun with an electronic buffer at
-            the ingress edge (:data:`EDGE_MAX_WAIT`).
-        edge_s: simulated seconds of the buffered runs; both edge models are compared
-            over ``[0, edge_s]`` (the bufferless runs are the grid's own, at least as
+            (:func:`edge_points`): each grid point rerun with a bufferless ingress edge.
+        edge_s: simulated seconds of the bufferless runs; both edge models are compared
+            over ``[0, edge_s]`` (the buffered runs are the grid's own, at least as
             long).
     """
 
@@ -181,9 +179,9 @@ def _quick_fast_grid() -> tuple[tuple[int, float], ...]:
     return ((64, 1e-3), (512, 1e-3), (64, 1e-2), (64, 1e-5), (128, 1e-4))
 
 
-#: Fast points whose grid runs lose the most bursts to contention at the bufferless
-#: ingress edge in the full-mode record (793, 373 and 894 contention against 76, 67 and
-#: 345 random losses in one replication).
+#: Fast points whose runs lost the most bursts to contention at a bufferless ingress
+#: edge (793, 373 and 894 contention against 76, 67 and 345 random losses in one
+#: replication of the full-mode record at d62b91c, whose grid ran that edge).
 _EDGE_FULL = ((128, 1e-4), (64, 1e-4), (512, 1e-3))
 
 MODES = {
@@ -196,15 +194,16 @@ MODES = {
     # full mode's run length at p = 1e-3 (20 expected losses, 222 s); three replications
     # as in full mode (with two, a 95 % interval uses t(1) = 12.7 instead of t(2) = 4.3
     # and no claim's interval decides). Fast runs at p = 1e-4 last as long as full
-    # mode's (contention at the bufferless edge sets their throughput after ≈ 10 s);
-    # points whose regime settles early are shorter: slow at p ≤ 1e-4 (0–2 losses in
-    # full mode's 300 s) 90 s, fast at p = 1e-5 (running average within 1 % of its 20 s
-    # value from 4 s on) 4 s.
+    # mode's (2–3 losses per run and replication: the claim at that point needs them
+    # all); points whose regime settles early are shorter: slow at p ≤ 1e-4 (0–2 losses
+    # in full mode's 300 s) 90 s, fast at p = 1e-5 4 s. The edge sensitivity's
+    # bufferless runs at Wm 128, p = 1e-4 last 20 s: their contention losses begin
+    # after ≈ 10 s.
     "quick": Mode("quick", 0.1, 1.0, 8.0, 20.0, 20.0, 222.0, _quick_slow_grid(),
                   _quick_fast_grid(), 30.0, 3.0, replications=3,
                   s_by_p=(("fast", 1e-4, 20.0), ("fast", 1e-5, 4.0), ("slow", 1e-4, 90.0),
                           ("slow", 1e-5, 90.0)),
-                  edge_points=((128, 1e-4),), edge_s=5.0),
+                  edge_points=((128, 1e-4),), edge_s=20.0),
     "smoke": Mode("smoke", 0.05, 0.05, 1.0, 1.0, 1.0, 2.0, ((512, 1e-3), (64, 1e-3)),
                   ((64, 1e-3), (512, 1e-3)), 1.0, 0.5, replications=2,
                   edge_points=((64, 1e-3),), edge_s=0.5),
@@ -234,12 +233,13 @@ def line_rate_scale(cls: str, mode: Mode) -> float:
 
 def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
              rto_fixed: bool = False, trace: str = "",
-             rate_scale: float = 1.0, ingress: bool = False) -> dict[str, Any]:
+             rate_scale: float = 1.0, ingress: bool = True) -> dict[str, Any]:
     """The hybrid network of §II–IV with ``n`` TCP flows of class ``cls``; ``trace``:
     ``"bursts"`` (every burst) or ``"cwnd"`` (flow 0's window). ``rate_scale``
     multiplies the line rate of ``cls``'s fabric (:func:`line_rate_scale`);
-    ``ingress`` gives the ingress edge an electronic burst buffer (``[obs.ingress]``,
-    ``max_wait`` :data:`EDGE_MAX_WAIT`) instead of dropping a burst that finds every
+    ``ingress`` (the paper's edge, every run but the edge sensitivity's) gives the
+    ingress edge an electronic burst buffer (``[obs.ingress]``, ``max_wait``
+    :data:`EDGE_MAX_WAIT`); without it the edge drops a burst that finds every
     wavelength busy.
 
     Both fabrics and both fibre pairs are always present (the hybrid core); a run
@@ -298,8 +298,8 @@ def scenario(cls: str, wm: int, p: float, n: int, duration_s: float, *,
     return spec
 
 
-#: The longest a burst may wait for a wavelength in the buffered ingress edge of the
-#: edge sensitivity: ten fast bursts' time on a wavelength (25 KB at 40 Gb/s = 5 µs),
+#: The longest a burst may wait for a wavelength in the (buffered) ingress edge: ten
+#: fast bursts' time on a wavelength (25 KB at 40 Gb/s = 5 µs),
 #: 0.5 % of the fast round trip, so the edge adds no noticeable queueing delay (§IV.A,
 #: §IV.B: "no queueing delays are considered").
 EDGE_MAX_WAIT = "50us"
@@ -392,16 +392,16 @@ def rto_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
 
 def edge_points(mode: Mode) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """The ingress edge sensitivity: the fast grid points of ``mode.edge_points`` with a
-    buffered ingress edge, ``mode.edge_s`` long, with the burst trace (the bufferless
+    bufferless ingress edge, ``mode.edge_s`` long, with the burst trace (the buffered
     counterpart is the grid's run of the same point and replication, read over the
     same first ``edge_s`` seconds)."""
     out = []
     n = n_flows("fast", mode)
     for wm, p in mode.edge_points:
         out.append(({"path_class": "fast", "Wm": wm, "p_loss": p, "n_flows": n,
-                     "rto_mode": "floor", "edge": "buffered"},
+                     "rto_mode": "floor", "edge": "bufferless"},
                     scenario("fast", wm, p, n, mode.edge_s, trace="bursts",
-                             rate_scale=line_rate_scale("fast", mode), ingress=True)))
+                             rate_scale=line_rate_scale("fast", mode), ingress=False)))
     return out
 
 
