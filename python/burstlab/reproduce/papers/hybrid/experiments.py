@@ -193,17 +193,16 @@ MODES = {
     # paper's N does not move with N: a Tmax-closed burst keeps each flow's share) with
     # full mode's run length at p = 1e-3 (20 expected losses, 222 s); three replications
     # as in full mode (with two, a 95 % interval uses t(1) = 12.7 instead of t(2) = 4.3
-    # and no claim's interval decides). Fast runs at p = 1e-4 last as long as full
-    # mode's (2–3 losses per run and replication: the claim at that point needs them
-    # all); points whose regime settles early are shorter: slow at p ≤ 1e-4 (0–2 losses
-    # in full mode's 300 s) 90 s, fast at p = 1e-5 4 s. The edge sensitivity's
-    # bufferless runs at Wm 128, p = 1e-4 last 20 s: their contention losses begin
-    # after ≈ 10 s.
+    # and no claim's interval decides). Points whose regime settles early are shorter:
+    # slow at p ≤ 1e-4 (0–2 losses in full mode's 300 s) 90 s, fast at p = 1e-5 4 s, the
+    # other fast points 8 s (at p = 1e-4 the buffered edge loses ≈ 7 bursts a second at
+    # random and none to contention: 404 in full mode's 3 × 20 s). The edge
+    # sensitivity's bufferless runs at Wm 128, p = 1e-4 last as long: that edge loses
+    # bursts to contention from the first seconds on.
     "quick": Mode("quick", 0.1, 1.0, 8.0, 20.0, 20.0, 222.0, _quick_slow_grid(),
                   _quick_fast_grid(), 30.0, 3.0, replications=3,
-                  s_by_p=(("fast", 1e-4, 20.0), ("fast", 1e-5, 4.0), ("slow", 1e-4, 90.0),
-                          ("slow", 1e-5, 90.0)),
-                  edge_points=((128, 1e-4),), edge_s=20.0),
+                  s_by_p=(("fast", 1e-5, 4.0), ("slow", 1e-4, 90.0), ("slow", 1e-5, 90.0)),
+                  edge_points=((128, 1e-4),), edge_s=8.0),
     "smoke": Mode("smoke", 0.05, 0.05, 1.0, 1.0, 1.0, 2.0, ((512, 1e-3), (64, 1e-3)),
                   ((64, 1e-3), (512, 1e-3)), 1.0, 0.5, replications=2,
                   edge_points=((64, 1e-3),), edge_s=0.5),
