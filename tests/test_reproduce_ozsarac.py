@@ -379,3 +379,87 @@ def test_least_shared_reading_is_the_route_rule_on_its_graph() -> None:
     least = max(len(v) for v in rd.shared_fibres().values())
     assert all(max(len(v) for v in c.reading.shared_fibres().values()) >= least
                for c in CANDIDATES)
+
+
+def _lin(rows: list[tuple[str, str, float, float, float, float, float, float]]) -> pd.DataFrame:
+    """A hand-made linear table: kind, variant, period (ms), goodput (Mb/s), fast
+    recoveries and timeouts per run, segments per burst, mean cwnd (segments)."""
+    cols = ["kind", "variant", "tb_ms", "goodput_Mbps_mean", "td_per_run", "to_per_run",
+            "mean_burst_segments", "mean_cwnd_segments"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def test_table1_cause_is_computed_from_the_runs() -> None:
+    lin = _lin([("timer", "reno", 1, 118, 800, 1000, 50, 200),
+                ("timer", "sack", 1, 157, 1000, 500, 50, 250),
+                ("cwba", "sack", 0, 147, 0, 500, 420, 700)])
+    paper = {"reno": 36.01, "sack": 28.09}
+    txt = cl.table1_cause(lin, "sack", 1.0, {"reno": 118.0, "sack": 157.0}, paper)
+    # SACK: 500 of 1500 loss events end in a timeout; Reno at 1 ms 1000 of 1800
+    assert "33.3 % of the loss events end in a timeout" in txt
+    assert "ends 55.6 % of its loss events in a timeout" in txt
+    assert "burstlab 1.33" in txt and "Table 1 1.06" in txt  # 157/118; 1.3601/1.2809
+    assert "100 % of the loss events end in a timeout" in txt  # CWBA: timeouts only
+    lin2 = lin.copy()
+    lin2.loc[1, ["td_per_run", "to_per_run"]] = [100, 900]
+    txt2 = cl.table1_cause(lin2, "sack", 1.0, {"reno": 118.0, "sack": 130.0}, paper)
+    assert "90 % of the loss events end in a timeout" in txt2 and "burstlab 1.1" in txt2
+    assert cl.table1_cause(lin, "sack", 4.0, {}, paper) == ""  # no such period
+
+
+def test_optimum_cause_follows_the_timeout_share() -> None:
+    rows = [("timer", "sack", tb, g, td, to, 50 * tb, 250)
+            for tb, g, td, to in ((1, 157, 1000, 500), (4, 130, 250, 600),
+                                  (8, 115, 90, 500), (100, 26, 1, 100))]
+    lin = _lin([*rows, ("timer", "reno", 1, 118, 800, 1000, 50, 200)])
+    txt = cl.optimum_cause(lin, "sack", 8.0)
+    assert "1 ms 33.3 % (157 Mb/s" in txt and "8 ms 84.7 %" in txt
+    assert "Reno at 1 ms 55.6 %" in txt
+    assert "the grid's smallest period" in txt and "the fewest losses" in txt
+    lin.loc[1, "goodput_Mbps_mean"] = 200  # the optimum moves inside the grid
+    txt2 = cl.optimum_cause(lin, "sack", 8.0)
+    assert "smallest period" not in txt2 and "4 ms 70.6 % (200 Mb/s" in txt2
+
+
+def test_cases_cause_names_the_caps_that_always_lose() -> None:
+    rows = [(r, tb, g) for r, gains in enumerate(([-30, -10, 2, 3], [-35, -12, -1, 4],
+                                                  [-32, -11, -2, -3]))
+            for tb, g in zip((5, 10, 50, 100), gains, strict=True)]
+    below = pd.DataFrame(rows, columns=["replication", "tb_ms", "gain_pct"])
+    txt = cl.cases_cause(below)
+    assert "5 ms 0 of 3, 10 ms 0 of 3, 50 ms 1 of 3, 100 ms 2 of 3" in txt
+    assert "at 5, 10 ms it loses in all 3 (gains -35 to -10 %)" in txt
+    assert "exceed 50 % of the caps" in txt
+    assert "best replication (0) is above CWBA at 100 %" in txt
+    assert "worst (2) at 0 %" in txt
+    below.loc[below["tb_ms"] == 10, "gain_pct"] = 1.0  # 10 ms now wins everywhere
+    txt2 = cl.cases_cause(below)
+    assert "at 5 ms it loses in all 3" in txt2 and "exceed 75 % of the caps" in txt2
+
+
+def test_mesh_sensitivity_carries_the_other_readings_numbers() -> None:
+    rows = []
+    for rd, cw, tm in (("least-shared", (10.0, 30.0), (20.0, 40.0)),
+                       ("ring-chords", (1.0, 0.0), (3.0, 9.0))):
+        for s in (0, 1):
+            for kind, g in (("cwba", cw), ("timer", tm)):
+                for f, x in zip((1, 2), g, strict=True):
+                    rows.append({"mesh_reading": rd, "kind": kind,
+                                 "tb_ms": 0.0 if kind == "cwba" else 26.0, "start_set": s,
+                                 "replication": 0, "flow": f, "goodput_Mbps": x + s,
+                                 "share_pct": math.nan})
+    sh = pd.DataFrame(rows)
+    txt = cl.gain_sensitivity(sh, 26.0, "least-shared")
+    # least-shared: CWBA 41 against 61 Mb/s; ring-chords 2 against 13
+    assert "`least-shared` -32.8 % (41 against 61 Mb/s)" in txt
+    assert "`ring-chords` -84.6 % (2 against 13 Mb/s)" in txt
+    assert cl.gain_sensitivity(sh[sh["mesh_reading"] == "least-shared"], 26.0,
+                               "least-shared") == ""
+    sm = pd.DataFrame([
+        {"mesh_reading": "ring-chords", "kind": "cwba", "flow": f, "share_pct": p,
+         "share_ci_lo_pct": lo, "share_ci_hi_pct": hi}
+        for f, p, lo, hi in ((1, 0.5, 0.0, 1.5), (2, 99.5, 98.5, 100.0))])
+    assert ("flow 1's CWBA share on `ring-chords` 0.5 % [0, 1.5] (1 of 2 flows under 1 %)"
+            in cl.share_sensitivity(sm, 1, "least-shared"))
+    assert "99.5 %" in cl.share_sensitivity(sm, 2, "least-shared")
+    assert cl.share_sensitivity(sm, 1, "ring-chords") == ""

@@ -17,8 +17,15 @@ import pandas as pd
 from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Claim, Context
 from burstlab.reproduce.modes import QUICK_NOT_COMPARABLE
-from burstlab.reproduce.papers.ozsarac.experiments import MODES, PAPER, SS_LEVELS, VARIANTS
-from burstlab.reproduce.papers.ozsarac.topology import t_max_s
+from burstlab.reproduce.papers.ozsarac.experiments import (
+    MESH_READING_TIMER_MS,
+    MODES,
+    PAPER,
+    SS_LEVELS,
+    VARIANTS,
+    gain_pct,
+)
+from burstlab.reproduce.papers.ozsarac.topology import MESH_READING, t_max_s
 from burstlab.reproduce.report import fmt
 
 
@@ -58,6 +65,61 @@ def _ci(row: pd.Series) -> str:
     return f"[{fmt(lo)}, {fmt(hi)}] Mb/s" if math.isfinite(lo) else ""
 
 
+def _row(lin: pd.DataFrame, kind: str, variant: str, tb_ms: float | None = None
+         ) -> pd.Series | None:
+    m = (lin["kind"] == kind) & (lin["variant"] == variant)
+    if tb_ms is not None:
+        m &= np.isclose(lin["tb_ms"].astype(float), tb_ms)
+    r = lin[m]
+    return r.iloc[0] if len(r) else None
+
+
+def timeout_share(r: pd.Series) -> float:
+    """The share of a point's loss events per run (timeouts + fast recoveries) that end
+    in a retransmission timeout."""
+    to, td = float(r["to_per_run"]), float(r["td_per_run"])
+    return to / (to + td) if to + td > 0 else math.nan
+
+
+def recovery_text(r: pd.Series) -> str:
+    """How a point's losses end: bursts against the window, fast recoveries and
+    timeouts per run."""
+    segs, cw = float(r["mean_burst_segments"]), float(r["mean_cwnd_segments"])
+    return (f"{fmt(segs)} segments per burst ({fmt(100 * segs / cw)} % of the mean cwnd "
+            f"{fmt(cw)}), {fmt(r['td_per_run'])} fast recoveries and "
+            f"{fmt(r['to_per_run'])} timeouts per run ({_p(timeout_share(r))} of the loss "
+            "events end in a timeout)")
+
+
+def table1_cause(lin: pd.DataFrame, variant: str, best_ms: float,
+                 best_mbps: dict[str, float], paper_gain_pct: dict[str, float]) -> str:
+    """Why CWBA's gain over ``variant``'s best timer is what it is, from the runs: how
+    the losses end at that period against CWBA (whole-window bursts, timeouts only) and
+    against Reno at the same period, and the best timer's goodput over Reno's best —
+    beside the ratio the paper's Table 1 implies, ``(1 + g_Reno)/(1 + g_variant)``, since
+    CWBA is the same run for every variant (§3.1)."""
+    bt, cw = _row(lin, "timer", variant, best_ms), _row(lin, "cwba", variant)
+    if bt is None or cw is None:
+        return ""
+    txt = (f"cause (from the runs): the {variant} timer at {fmt(best_ms)} ms has "
+           f"{recovery_text(bt)}; CWBA has {recovery_text(cw)}")
+    if variant == "reno":
+        return txt
+    rr = _row(lin, "timer", "reno", best_ms)
+    if rr is not None:
+        txt += (f"; Reno at the same {fmt(best_ms)} ms ends {_p(timeout_share(rr))} of its "
+                f"loss events in a timeout and gets {fmt(rr['goodput_Mbps_mean'])} Mb/s "
+                f"against {variant}'s {fmt(bt['goodput_Mbps_mean'])}")
+    b, b0 = best_mbps.get(variant, math.nan), best_mbps.get("reno", math.nan)
+    g, g0 = paper_gain_pct.get(variant, math.nan), paper_gain_pct.get("reno", math.nan)
+    if math.isfinite(b) and math.isfinite(b0) and b0 > 0:
+        txt += (f"; {variant}'s best timer over Reno's best timer: burstlab "
+                f"{fmt(b / b0)}, the paper's Table 1 {fmt((1 + g0 / 100) / (1 + g / 100))} "
+                "((1 + Reno's gain)/(1 + this gain), CWBA being the same for every "
+                "variant): the difference is in the timer's loss recovery, not in CWBA")
+    return txt
+
+
 @PAPER.claim
 def claim_table1(ctx: Context) -> list[Claim]:
     """Table 1: CWBA's gain over the best timer, per variant, by paired comparison: the
@@ -92,8 +154,13 @@ def claim_table1(ctx: Context) -> list[Claim]:
                f"{', '.join(fmt(t) for t in pb['tied_ms'])} ms ({ranks}); CWBA has "
                f"{fmt(r['cwba_to_per_run'])} timeouts and {fmt(r['cwba_td_per_run'])} fast "
                "recoveries per run")
+        cause = table1_cause(
+            ctx.values["linear"], v, float(pb["ap_opt_ms"]),
+            {w: float(np.nanmean(p["best"])) for w, p in paired.items() if p is not None},
+            {w: float(x) for w, x in zip(VARIANTS, pv.value, strict=True)})
         out.append(Claim(**base, burstlab_value=f"{_p(g.estimate)}", ci=g.text(_p),
-                         verdict=verdict.verdict, note=f"{verdict.note}; {why}."))
+                         verdict=verdict.verdict,
+                         note=f"{verdict.note}; {why}" + (f"; {cause}." if cause else ".")))
     return out
 
 
@@ -140,6 +207,38 @@ def claim_variant_independent(ctx: Context) -> Claim:
                       + (" (identical runs)." if same else "."))
 
 
+def optimum_cause(lin: pd.DataFrame, variant: str, paper_ms: float) -> str:
+    """Why ``variant``'s timer optimum lies where it does, from the runs: how the share
+    of loss events ending in a timeout and the burst length move with the period (at
+    the grid's ends, the optimum and the paper's period), against Reno's at the grid's
+    smallest period."""
+    g = lin[(lin["kind"] == "timer") & (lin["variant"] == variant)].sort_values("tb_ms")
+    y = g["goodput_Mbps_mean"].to_numpy(float)
+    if len(g) < 2 or not np.isfinite(y).any():
+        return ""
+    tb = g["tb_ms"].to_numpy(float)
+    k = int(np.nanargmax(y))
+    show = sorted({0, k, len(g) - 1} | ({int(np.argmin(np.abs(tb - paper_ms)))}))
+    parts = ", ".join(f"{fmt(tb[i])} ms {_p(timeout_share(g.iloc[i]))} "
+                      f"({fmt(y[i])} Mb/s, {fmt(g['mean_burst_segments'].iloc[i])} "
+                      "segments per burst)" for i in show)
+    txt = (f"cause (from the runs): the share of loss events ending in a timeout against "
+           f"the period: {parts}")
+    if variant != "reno":
+        r0 = _row(lin, "timer", "reno", float(tb[0]))
+        if r0 is not None:
+            txt += (f"; Reno at {fmt(tb[0])} ms {_p(timeout_share(r0))} "
+                    f"({fmt(r0['goodput_Mbps_mean'])} Mb/s)")
+    shares = np.array([timeout_share(g.iloc[i]) for i in range(len(g))])
+    low = int(np.nanargmin(shares)) if np.isfinite(shares).any() else -1
+    if k == 0:
+        txt += ("; the optimum is the grid's smallest period (no interior optimum on the "
+                "grid), " + ("the period with the fewest losses ending in a timeout"
+                             if low == 0 else
+                             f"while the fewest losses end in a timeout at {fmt(tb[low])} ms"))
+    return txt
+
+
 @PAPER.claim
 def claim_timer_optimum(ctx: Context) -> list[Claim]:
     lin: pd.DataFrame = ctx.values["linear"]
@@ -172,9 +271,10 @@ def claim_timer_optimum(ctx: Context) -> list[Claim]:
             burstlab_value=f"optimum {fmt(g['tb_ms'].iloc[k])} ms",
             ci=loc.text(lambda x: f"{fmt(x)} ms"), verdict=vv.verdict,
             note=f"{vv.note} (interval: the periods not significantly below the best); "
-                 f"goodput {fmt(y[0])} Mb/s at {fmt(g['tb_ms'].iloc[0])} ms, {fmt(y[k])} at "
-                 f"{fmt(g['tb_ms'].iloc[k])} ms, {fmt(y[-1])} at {fmt(g['tb_ms'].iloc[-1])} ms"
-                 ))
+                 + (f"{cause}." if (cause := optimum_cause(lin, v, float(pt.value))) else
+                    f"goodput {fmt(y[0])} Mb/s at {fmt(g['tb_ms'].iloc[0])} ms, {fmt(y[k])} "
+                    f"at {fmt(g['tb_ms'].iloc[k])} ms, {fmt(y[-1])} at "
+                    f"{fmt(g['tb_ms'].iloc[-1])} ms")))
     return out
 
 
@@ -322,6 +422,58 @@ def claim_mcwba(ctx: Context) -> list[Claim]:
     return out
 
 
+def reading_gains(shares: pd.DataFrame, timer_ms: float) -> dict[str, tuple[float, float, float]]:
+    """Per mesh reading of ``shares`` (:func:`.experiments.mesh_shares`): CWBA's total
+    goodput, the ``timer_ms`` timer's (Mb/s, means over start sets) and CWBA's gain over
+    it (%)."""
+    if not len(shares):
+        return {}
+    tot = shares.groupby(["mesh_reading", "kind", "tb_ms", "start_set", "replication"],
+                         as_index=False)["goodput_Mbps"].sum()
+    out = {}
+    for rd, g in tot.groupby("mesh_reading"):
+        c = g[g["kind"] == "cwba"]["goodput_Mbps"]
+        t = g[(g["kind"] == "timer") & np.isclose(g["tb_ms"].astype(float), timer_ms)][
+            "goodput_Mbps"]
+        if len(c) and len(t):
+            out[str(rd)] = (float(c.mean()), float(t.mean()), gain_pct(float(c.mean()),
+                                                                      float(t.mean())))
+    return out
+
+
+def gain_sensitivity(shares: pd.DataFrame, timer_ms: float, used: str) -> str:
+    """The mesh reading's sensitivity for fig. 6's gain: CWBA over the ``timer_ms``
+    timer on every reading run, the used one first."""
+    gs = reading_gains(shares, timer_ms)
+    if len(gs) < 2 or used not in gs:
+        return ""
+    order = [used, *sorted(r for r in gs if r != used)]
+    return (f"sensitivity to the mesh reading (an unstated parameter: fig. 2 gives no "
+            f"routes), CWBA over the {fmt(timer_ms)} ms timer, the one period every reading "
+            "runs: " + "; ".join(f"`{r}` {fmt(gs[r][2])} % ({fmt(gs[r][0])} against "
+                                 f"{fmt(gs[r][1])} Mb/s)" for r in order))
+
+
+def share_sensitivity(sm: pd.DataFrame, flow: int, used: str) -> str:
+    """The mesh reading's sensitivity for one flow's Table 2 share: its CWBA share and
+    the number of starved flows (under 1 %) on every other reading run."""
+    cw = sm[(sm["kind"] == "cwba") & (sm["mesh_reading"] != used)] if len(sm) else sm
+    parts = []
+    for rd, g in cw.groupby("mesh_reading"):
+        r = g[g["flow"] == flow]
+        if not len(r):
+            continue
+        r0 = r.iloc[0]
+        ci = (f" [{fmt(r0['share_ci_lo_pct'])}, {fmt(r0['share_ci_hi_pct'])}]"
+              if math.isfinite(r0["share_ci_lo_pct"]) else "")
+        parts.append(f"`{rd}` {fmt(r0['share_pct'])} %{ci} ({int((g['share_pct'] < 1).sum())}"
+                     f" of {len(g)} flows under 1 %)")
+    if not parts:
+        return ""
+    return (f"sensitivity to the mesh reading (an unstated parameter: fig. 2 gives no "
+            f"routes): flow {flow}'s CWBA share on " + "; ".join(parts))
+
+
 @PAPER.claim
 def claim_mesh(ctx: Context) -> list[Claim]:
     return mesh_short(ctx, _claim_mesh(ctx))
@@ -354,7 +506,10 @@ def _claim_mesh(ctx: Context) -> list[Claim]:
                           f"{int((t2['contribution_pct'] < 1.0).sum())} of {len(t2)} flows get "
                           "under 1 % of the total (whole-window bursts of the flows that grew "
                           "first hold the shared wavelengths while the others time out and "
-                          "back off); the mesh is our reading of fig. 2."))
+                          "back off); the mesh is our reading of fig. 2"
+                          + (f"; {sens}." if (sens := gain_sensitivity(
+                              ctx.values.get("mesh_shares", pd.DataFrame()),
+                              MESH_READING_TIMER_MS, MESH_READING)) else ".")))
     n_gain = int((t2["gain_pct"] > 0).sum())
     out.append(Claim(id="mesh.table2.all_flows_gain", source="§3.3, Table 2",
                      statement="every flow gains with CWBA over its own best timer",
@@ -470,6 +625,36 @@ def claim_dynamic(ctx: Context) -> list[Claim]:
     return out
 
 
+def cases_cause(below: pd.DataFrame) -> str:
+    """Why the best replication's share of caps where MCWBA beats CWBA is what it is,
+    from the per-replication runs (``replication``, ``tb_ms``, ``gain_pct``): the caps
+    where MCWBA loses in every replication bound that share; at the others, how often
+    MCWBA wins across replications and the best replication's share among them."""
+    if not len(below):
+        return ""
+    wins = below.assign(win=below["gain_pct"] > 0).groupby("tb_ms")["win"].agg(["sum", "size"])
+    n_rep = int(below["replication"].nunique())
+    lose = [float(t) for t in wins.index if wins.loc[t, "sum"] == 0]
+    rest = below[~below["tb_ms"].isin(lose)]
+    per_cap = ", ".join(f"{fmt(t)} ms {int(wins.loc[t, 'sum'])} of {int(wins.loc[t, 'size'])}"
+                        for t in wins.index)
+    txt = f"cause (from the runs): MCWBA beats CWBA, per cap, in {per_cap} replications"
+    if lose:
+        lg = below[below["tb_ms"].isin(lose)]["gain_pct"]
+        n_caps = int(wins["size"].count())
+        txt += (f"; at {', '.join(fmt(t) for t in lose)} ms it loses in all {n_rep} "
+                f"(gains {fmt(lg.min())} to {fmt(lg.max())} %), so no replication can "
+                f"exceed {fmt(100 * (n_caps - len(lose)) / n_caps)} % of the caps")
+    if len(rest):
+        sh = rest.groupby("replication")["gain_pct"].apply(lambda g: float((g > 0).mean()))
+        rg = rest["gain_pct"]
+        txt += (f"; at the other caps the gains lie between {fmt(rg.min())} and "
+                f"{fmt(rg.max())} % and their sign changes between replications: the best "
+                f"replication ({sh.idxmax()}) is above CWBA at {fmt(100 * sh.max())} % of "
+                f"them, the worst ({sh.idxmin()}) at {fmt(100 * sh.min())} %")
+    return txt
+
+
 @PAPER.claim
 def claim_mcwba_cases(ctx: Context) -> Claim:
     """Figs 10–11: an optimistic run where MCWBA's timer almost always helps, and a
@@ -502,7 +687,7 @@ def claim_mcwba_cases(ctx: Context) -> Claim:
                       "of caps "
                       f"below T_max where MCWBA beats that run's CWBA: "
                       + ", ".join(f"{r}: {fmt(100 * v)} %" for r, v in share.items())
-                      + ".")
+                      + (f"; {cause}." if (cause := cases_cause(below)) else "."))
 
 
 @PAPER.claim
@@ -595,8 +780,6 @@ def claim_mesh_shares(ctx: Context) -> list[Claim]:
     against the printed share."""
     sm: pd.DataFrame = ctx.values.get("mesh_share_summary", pd.DataFrame())
     pv = ctx.data["mesh.table2.contribution"]
-    from burstlab.reproduce.papers.ozsarac.topology import MESH_READING
-
     cw = sm[(sm["kind"] == "cwba") & (sm["mesh_reading"] == MESH_READING)] if len(sm) else sm
     if not len(cw):
         return []
@@ -620,5 +803,7 @@ def claim_mesh_shares(ctx: Context) -> list[Claim]:
             ci=iv.text(_p), verdict=v.verdict,
             note=f"{v.note}; flow {i + 1} {fmt(r['goodput_Mbps'])} Mb/s over "
                  f"{int(r['start_sets_n'])} start sets; {starved} of {len(cw)} flows get "
-                 f"under 1 % of the total on burstlab's `{MESH_READING}` reading of fig. 2."))
+                 f"under 1 % of the total on burstlab's `{MESH_READING}` reading of fig. 2"
+                 + (f"; {sens}." if (sens := share_sensitivity(sm, i + 1, MESH_READING))
+                    else ".")))
     return mesh_short(ctx, out)
