@@ -69,6 +69,18 @@ def test_smoke_writes_claims_with_every_id(smoke_out: Path) -> None:
     assert t1["note"].str.contains("paired over 2 replications").all()
 
 
+def test_figs16_18_without_dynamic_runs(tmp_path: Path) -> None:
+    # A --stored-only judgement whose store lacks the dynamic-flow runs still draws the
+    # figure: three labelled, empty panels that say why.
+    from types import SimpleNamespace
+
+    from burstlab.reproduce.papers.ozsarac.figures import figs16_18
+
+    out = tmp_path / "figs16_18.png"
+    figs16_18(SimpleNamespace(values={}, mode=MODES["full"]), out)
+    assert out.stat().st_size > 1000
+
+
 def test_smoke_writes_tables_figures_report(smoke_out: Path) -> None:
     for name in ("fig3", "figs4_5", "fig9", "mesh_figs6_7_8_12", "figs10_11",
                  "figs13_14_15", "figs16_18", "ecwba_error", "table2_shares"):

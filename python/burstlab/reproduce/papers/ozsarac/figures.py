@@ -270,12 +270,12 @@ def figs16_18(ctx: Context, path: Path) -> None:
     tot: pd.DataFrame | None = ctx.values.get("dynamic_totals")
     fig, axs = plt.subplots(1, 3, figsize=(13, 3.9))
     for ax, (win, title) in zip(axs, DYN_WINDOWS, strict=True):
+        ax.set_title(f"{title}, T = {ctx.mode.dyn_s:g} s", fontsize=9)
+        ax.set_xlabel("assembly period (ms)")
+        ax.set_ylabel("total goodput (Mb/s)")
         if tot is None:  # a --stored-only run without the dynamic-flow runs
             ax.text(0.5, 0.5, "dynamic-flow runs not in the store", ha="center",
                     transform=ax.transAxes)
-            ax.set_title(f"{title}, T = {ctx.mode.dyn_s:g} s", fontsize=9)
-            ax.set_xlabel("assembly period (ms)")
-            ax.set_ylabel("total goodput (Mb/s)")
             continue
         g = tot[tot["window"] == win]
         tm = g[g["kind"] == "timer"].sort_values("tb_ms")
@@ -294,9 +294,6 @@ def figs16_18(ctx: Context, path: Path) -> None:
             ax.plot([float(tm["tb_ms"].iloc[i])], [y[i] * (1 + gain / 100)], "*",
                     color="gold", mec="k", ms=11, ls="none",
                     label=f"CWBA: paper ({table}, {gain:+g} % over the best timer)")
-        ax.set_title(f"{title}, T = {ctx.mode.dyn_s:g} s", fontsize=9)
-        ax.set_xlabel("assembly period (ms)")
-        ax.set_ylabel("total goodput (Mb/s)")
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
