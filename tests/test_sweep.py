@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import pickle
 import signal
 import sqlite3
 import subprocess
@@ -454,6 +455,38 @@ def test_kept_traces_leave_the_obs_columns_in_the_table(tmp_path: Path) -> None:
     assert "segments_per_burst" in sw.table.columns
     assert sw.table["segments_per_burst"].notna().all()
     assert len(sw.result(0).obs_flows) == 1
+
+
+@pytest.mark.parametrize("budget", [0, 1 << 30])
+def test_kept_traces_beyond_the_budget_are_read_from_the_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
+    """With a store file a trace sweep whose stored rows exceed KEPT_TRACE_BYTES leaves
+    its traces in the store and :meth:`SweepResult.result` reads each run back; a
+    smaller one holds them. Either way a run equals the in-memory sweep's."""
+    from burstlab.sweep import sweep_points
+
+    monkeypatch.setattr(sweep_mod, "KEPT_TRACE_BYTES", budget)
+    sc = Path(__file__).resolve().parent.parent / "examples" / "yu_path.toml"
+    text = sc.read_text().replace('duration = "100s"', 'duration = "2s"').replace(
+        "[sim]\n", "[sim]\ntrace = { bursts = true, cwnd = true }\n", 1)
+    pts = [({"k": 1}, text), ({"k": 2}, text.replace("seed = 1", "seed = 2"))]
+    mem = sweep_points(pts, keep_traces=True, replications=2, executor="serial",
+                       progress=False)
+    disk = sweep_points(pts, keep_traces=True, replications=2, executor="serial",
+                        progress=False, store=tmp_path / "s.sqlite")
+    assert sorted(disk.kept) == sorted(mem.kept) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for pr in mem.kept:
+        a, b = mem.result(*pr), disk.result(*pr)
+        assert len(a.burst_trace) > 0
+        pd.testing.assert_frame_equal(a.burst_trace, b.burst_trace)
+        pd.testing.assert_frame_equal(a.cwnd, b.cwnd)
+        pd.testing.assert_frame_equal(a.flows, b.flows)
+        pd.testing.assert_frame_equal(a.obs_flows, b.obs_flows)
+    # held in memory, the traces make the SweepResult large; left in the store, a few kB
+    size = len(pickle.dumps(disk.kept))
+    assert (size < 2000) if budget == 0 else (size > 0.9 * len(pickle.dumps(mem.kept)))
+    with pytest.raises(KeyError, match="was not kept"):
+        disk.result(5)
 
 
 def test_an_interrupted_pool_leaves_no_thread_behind(tmp_path: Path) -> None:

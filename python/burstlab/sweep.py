@@ -230,8 +230,7 @@ class Store:
     def finished(self, keys: Iterable[str], include_errors: bool = True) -> set[str]:
         """The subset of ``keys`` already stored (only successful ones unless
         ``include_errors``)."""
-        ks = list(keys)
-        return {k for k, rec in self.get(ks).items()
+        return {rec["key"] for rec in self.rows(list(keys))
                 if include_errors or rec["status"] == "ok"}
 
     def put(self, rec: Mapping[str, Any]) -> None:
@@ -254,7 +253,27 @@ class Store:
     def get(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The stored rows for ``keys`` whose checksum holds (missing keys, and rows whose
         bytes were damaged since they were written, are absent)."""
-        out: dict[str, dict[str, Any]] = {}
+        return {rec["key"]: rec for rec in self.rows(keys)}
+
+    def meta_bytes(self, keys: Sequence[str]) -> int:
+        """The bytes of the ``meta`` column (where a trace run keeps its traces) of the
+        stored rows for ``keys``, read without loading them."""
+        total = 0
+        try:
+            for i in range(0, len(keys), 500):
+                chunk = list(keys[i : i + 500])
+                row = self.db.execute(
+                    "SELECT sum(length(CAST(meta AS BLOB))) FROM runs WHERE key IN "
+                    f"({','.join('?' * len(chunk))})", chunk).fetchone()
+                total += int(row[0] or 0)
+        except sqlite3.DatabaseError as e:
+            raise self._damaged(e) from None
+        return total
+
+    def rows(self, keys: Sequence[str]) -> Iterator[dict[str, Any]]:
+        """:meth:`get`'s rows one at a time, in no particular order: a caller that keeps
+        only part of each row holds one whole row at a time (a trace experiment's rows
+        hold its traces, gigabytes over a sweep)."""
         try:
             for i in range(0, len(keys), 500):
                 chunk = list(keys[i : i + 500])
@@ -265,10 +284,9 @@ class Store:
                 for row in cur:
                     rec = dict(zip(names, row, strict=True))
                     if rec.get("checksum") == row_checksum(rec):
-                        out[rec["key"]] = rec
+                        yield rec
         except sqlite3.DatabaseError as e:
             raise self._damaged(e) from None
-        return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -627,7 +645,9 @@ class SweepResult:
             ``failed``, ``wall_s``, ``executor``, ``jobs``).
         kept: with ``keep_traces=True``, every successful run as a
             :class:`burstlab.Result` (traces included), keyed by (point, replication);
-            use :meth:`result`.
+            use :meth:`result`. A sweep whose stored rows exceed
+            :data:`KEPT_TRACE_BYTES` holds none: each run is read from the store file
+            when asked for.
     """
 
     table: pd.DataFrame
@@ -639,7 +659,7 @@ class SweepResult:
     store: Path
     stats: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
-    kept: dict[tuple[int, int], Result] = field(default_factory=dict)
+    kept: Mapping[tuple[int, int], Result] = field(default_factory=dict)
 
     def result(self, point: int, replication: int = 0) -> Result:
         """One run of a sweep made with ``keep_traces=True``, as a :class:`Result`."""
@@ -978,9 +998,18 @@ def _run_points(
                 bar.update(ok)
             bar.draw(final=True)
         t_end_runs = time.perf_counter()
-        stored = st.get([t.key for t in tasks])
+        # A trace sweep's traces stay in memory when its stored rows total at most
+        # KEPT_TRACE_BYTES; otherwise they stay in the store, read back one run at a
+        # time by SweepResult.result. An in-memory store closes with this call: they stay.
+        keys = [t.key for t in tasks]
+        in_memory = store is None or str(store) == ":memory:"
+        hold = (in_memory or not keep_traces
+                or st.meta_bytes(keys) <= KEPT_TRACE_BYTES)
+        stored = {rec["key"]: _without_traces(rec, hold) for rec in st.rows(keys)}
 
-    table, runs, links, kept = _assemble(tasks, stored, point_params, params, axes)
+    table, runs, links, kept, traced = _assemble(tasks, stored, point_params, params, axes)
+    result_of: Mapping[tuple[int, int], Result] = (
+        kept if hold else _KeptRuns(Path(store), traced))  # type: ignore[arg-type]
     skip = {*ID_COLUMNS, *params, *_stamp_cols(params, axes)}
     metrics = [c for c in table.columns if c not in skip and _is_metric(table[c])]
     group = ["point", *params, *_si_cols(params, axes), "flow", "name", "kind"]
@@ -996,7 +1025,7 @@ def _run_points(
     }
     return SweepResult(table=table, summary=summary, runs=runs, links=links, params=params,
                        metrics=metrics, store=Path(store) if store else Path(":memory:"),
-                       stats=stats, info=info, kept=kept)
+                       stats=stats, info=info, kept=result_of)
 
 
 def non_negative(table: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:
@@ -1042,9 +1071,11 @@ def _assemble(
     point_params: Sequence[Mapping[str, Value]],
     params: Sequence[str],
     axes: Mapping[str, Sequence[Value]],
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[tuple[int, int], Result]]:
-    """Builds the tidy flow table, the per-run table, the tidy link table and, for runs
-    stored with traces, their :class:`Result`."""
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[tuple[int, int], Result],
+           dict[tuple[int, int], str]]:
+    """Builds the tidy flow table, the per-run table, the tidy link table, the runs
+    stored with traces ((point, replication) → key) and, for those whose row in
+    ``stored`` still holds its traces, their :class:`Result`."""
     si: dict[str, tuple[dict[str, float], str]] = {}
     for p in params:
         nv = numeric_values(axes[p])
@@ -1065,6 +1096,7 @@ def _assemble(
     link_rows: list[dict[str, Any]] = []
     run_rows: list[dict[str, Any]] = []
     kept: dict[tuple[int, int], Result] = {}
+    traced: dict[tuple[int, int], str] = {}
     for t in tasks:
         rec = stored.get(t.key)
         if rec is None:  # only when another process deleted it meanwhile
@@ -1074,10 +1106,12 @@ def _assemble(
                          "wall_s": rec["wall_s"], "host": rec["host"], "key": t.key})
         if rec["status"] != "ok":
             continue
-        meta = json.loads(rec["meta"]) if rec.get("meta") else {}
+        meta = dict(rec["meta"])
         traces = meta.pop("traces", None)
-        if t.keep_traces and traces is not None:
-            kept[(t.point, t.replication)] = _kept_result(rec, meta, traces)
+        if t.keep_traces and rec["has_traces"]:
+            traced[(t.point, t.replication)] = t.key
+            if traces is not None:  # an in-memory store: the traces came with the row
+                kept[(t.point, t.replication)] = _kept_result(rec, meta, traces)
         obs = {o.get("flow"): o for o in meta.get("obs_flows", [])}
         est = {e.get("flow"): e for e in meta.get("cwnd_estimates", [])}
         for f in json.loads(rec["flows"]):
@@ -1098,7 +1132,50 @@ def _assemble(
     for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s", "segments_per_burst"):
         if c in table.columns:  # JSON carries NaN as null
             table[c] = pd.to_numeric(table[c], errors="coerce").astype(float)
-    return table, pd.DataFrame(run_rows), pd.DataFrame(link_rows), kept
+    return table, pd.DataFrame(run_rows), pd.DataFrame(link_rows), kept, traced
+
+
+def _without_traces(rec: dict[str, Any], keep: bool) -> dict[str, Any]:
+    """A stored row with its ``meta`` parsed and, unless ``keep``, its traces dropped;
+    ``has_traces`` says whether the run was stored with them."""
+    meta = json.loads(rec["meta"]) if rec.get("meta") else {}
+    traces = meta.pop("traces", None)
+    if keep and traces is not None:
+        meta["traces"] = traces
+    return {**rec, "meta": meta, "has_traces": traces is not None}
+
+
+#: The most stored bytes (the rows' JSON) of a trace sweep whose traces its
+#: :class:`SweepResult` holds in memory; a bigger sweep's runs are read from the store
+#: one at a time when asked for. Parsed and tabled, traces take about 6 times their
+#: stored bytes: hybrid's quick mode (0.6 GB stored) peaks at 3.3 GB held; its full mode
+#: (3.5 GB stored) peaked at 13.4 GB held and 2.1 GB read run by run
+#: (docs/topics/limits.md).
+KEPT_TRACE_BYTES = 1 << 30
+
+
+class _KeptRuns(Mapping[tuple[int, int], Result]):
+    """:attr:`SweepResult.kept` of a trace sweep too big to hold (``KEPT_TRACE_BYTES``):
+    (point, replication) → the run's :class:`burstlab.Result`, read from the store each
+    time it is asked for."""
+
+    def __init__(self, store: Path, keys: dict[tuple[int, int], str]) -> None:
+        self._store, self._keys = store, keys
+
+    def __getitem__(self, pr: tuple[int, int]) -> Result:
+        key = self._keys[pr]
+        with Store(self._store) as st:
+            rec = st.get([key]).get(key)
+        if rec is None:
+            raise KeyError(f"run {pr} (key {key}) is no longer in the store {self._store}")
+        meta = json.loads(rec["meta"])
+        return _kept_result(rec, meta, meta.pop("traces"))
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 def _kept_result(rec: Mapping[str, Any], meta: dict[str, Any],
