@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -475,3 +476,33 @@ def test_mesh_sensitivity_carries_the_other_readings_numbers() -> None:
             in cl.share_sensitivity(sm, 1, "least-shared"))
     assert "99.5 %" in cl.share_sensitivity(sm, 2, "least-shared")
     assert cl.share_sensitivity(sm, 1, "ring-chords") == ""
+
+
+def test_dynamic_gain_is_judged_paired_over_start_sets() -> None:
+    # Tables 4–6 in full mode: the total's gain carries a paired interval over the start
+    # sets, so a gain far below the paper's band "differs" with that interval, and one
+    # start set (no interval) stays "not comparable".
+    from types import SimpleNamespace
+
+    def total(lo: float, hi: float, n: int) -> pd.DataFrame:
+        return pd.DataFrame([{"flow": "total", "ap_opt_ms": 10.0, "best_timer_Mbps": 100.0,
+                              "cwba_Mbps": 80.0, "gain_pct": -20.0, "gain_ci_lo_pct": lo,
+                              "gain_ci_hi_pct": hi, "start_sets_n": n,
+                              "per_set_gain_pct": "-19.0; -20.0; -21.0",
+                              "cause": "CWBA gives 0 of 9 flows under 1 %"}])
+
+    def claims(lo: float, hi: float, n: int) -> dict[str, Any]:
+        dyn = {w: total(lo, hi, n) for w in ("all", "first", "second")}
+        ctx = SimpleNamespace(values={"dynamic": dyn}, mode=MODES["full"],
+                              data=PAPER.load_data(), missing={})
+        return {c.id: c for c in cl.claim_dynamic(ctx)}
+
+    got = claims(-22.5, -17.5, 3)
+    for cid in ("dynamic.table4.gain", "dynamic.table5.gain", "dynamic.table6.gain"):
+        c = got[cid]
+        assert c.verdict == "differs", c.note
+        assert c.ci == "[-22.5 %, -17.5 %]"
+        assert "paired over 3 start sets" in c.note and "Cause (from the runs)" in c.note
+    one = claims(math.nan, math.nan, 1)
+    assert {c.verdict for c in one.values()} == {"not comparable"}
+    assert all("no interval (one start set)" in c.note for c in one.values())

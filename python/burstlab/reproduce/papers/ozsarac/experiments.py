@@ -364,7 +364,9 @@ def dynamic_flow_windows(sw: Any) -> pd.DataFrame:
             e1 = max(0.0, min(t1, half) - t0)
             e2 = max(0.0, t1 - max(t0, half))
             base = {"point": p, "replication": rep, "akind": params.loc[p, "akind"],
-                    "tb": float(params.loc[p, "tb_ms"]), "name": f["name"]}
+                    "tb": float(params.loc[p, "tb_ms"]), "name": f["name"],
+                    "start_set": int(params.loc[p, "start_set"])
+                    if "start_set" in params.columns else 0}
             rows += [{**base, "window": "all", "goodput_bps": float(f["goodput_bps"])},
                      {**base, "window": "first",
                       "goodput_bps": d_half * bits / e1 if e1 > 0 else 0.0},
@@ -832,8 +834,35 @@ def ecwba_error_windows(sw: Any) -> pd.DataFrame:
 def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:
     """Tables 4–6: per measurement window, per flow, CWBA against the flow's best timer
     (goodput averaged over replications, Mb/s over the window), and a ``total`` row
-    comparing CWBA's total with the best timer's total."""
+    comparing CWBA's total with the best timer's total. The total's gain has a paired
+    interval over the start sets (``gain_ci_lo_pct``, ``gain_ci_hi_pct``,
+    ``start_sets_n``): every period and CWBA run each start set's flow arrivals with the
+    same seed, so CWBA's total is compared with the best period's within a start set
+    (:func:`burstlab.reproduce.verdict.paired_ratio`)."""
+    from burstlab.reproduce import verdict as V
+
     t = dynamic_flow_windows(sw)
+    # loss events per run over the whole run, for the cause of a gain's sign
+    prm = sw.runs.drop_duplicates("point").set_index("point")
+    fl = sw.table[sw.table["kind"] == "tcp"]
+    ev = fl.groupby("point")[["td_events", "to_events"]].sum()
+    ev["akind"] = [str(prm.loc[q, "assembler"]) for q in ev.index]
+    ev["tb"] = [float(prm.loc[q, "tb_ms"]) for q in ev.index]
+
+    def spread(f: pd.DataFrame, who: str) -> str:
+        x = f["goodput_Mbps"].to_numpy(float)
+        low = x < 0.01 * max(float(x.sum()), 1e-12)
+        up = x[~low]
+        return (f"{who} gives {int(low.sum())} of {len(x)} flows (those inactive in the "
+                f"window included) under 1 % of its total"
+                + (f" and the others {up.min():.3g}–{up.max():.3g} Mb/s" if len(up) else ""))
+
+    def losses(kind: str, tb: float) -> str:
+        e = ev[(ev["akind"] == kind) & (ev["tb"] == tb)]
+        td, to = float(e["td_events"].mean()), float(e["to_events"].mean())
+        share = 100.0 * to / (td + to) if td + to > 0 else math.nan
+        return (f"{td:.0f} fast recoveries and {to:.0f} timeouts per run ({share:.1f} % "
+                "of the loss events end in a timeout)")
     out = {}
     for w, g in t.groupby("window"):
         pf = pd.DataFrame(g.groupby(["akind", "tb", "name"], as_index=False)[
@@ -854,10 +883,29 @@ def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:
                          "contribution_pct": 100 * c / tot_cw if tot_cw > 0 else math.nan})
         tot = pf[pf["kind"] == "timer"].groupby("tb_ms")["goodput_Mbps"].sum()
         bt = float(tot.max()) if len(tot) else math.nan
-        rows.append({"flow": "total", "ap_opt_ms": float(
-                     tot.index.to_numpy(float)[int(np.argmax(tot.to_numpy(float)))])
-                     if len(tot) else math.nan, "best_timer_Mbps": bt, "cwba_Mbps": tot_cw,
-                     "gain_pct": gain_pct(tot_cw, bt), "contribution_pct": 100.0})
+        ap = (float(tot.index.to_numpy(float)[int(np.argmax(tot.to_numpy(float)))])
+              if len(tot) else math.nan)
+        # per start set: CWBA's total and the best period's (AP_opt of the means)
+        per_set = g.groupby(["start_set", "akind", "tb"])["goodput_bps"].sum() / 1e6
+        sets = sorted({int(x) for x in g["start_set"]})
+        cw_s = [float(per_set.get((s, "cwba", 0.0), math.nan)) for s in sets]
+        tm_s = [float(per_set.get((s, "timer", ap), math.nan)) for s in sets]
+        r = V.paired_ratio(cw_s, tm_s)
+        lo, hi = ((100.0 * (r.lo - 1.0), 100.0 * (r.hi - 1.0)) if r.defined
+                  else (math.nan, math.nan))
+        rows.append({"flow": "total", "ap_opt_ms": ap, "best_timer_Mbps": bt,
+                     "cwba_Mbps": tot_cw, "gain_pct": gain_pct(tot_cw, bt),
+                     "contribution_pct": 100.0, "gain_ci_lo_pct": lo, "gain_ci_hi_pct": hi,
+                     "start_sets_n": r.n,
+                     "cause": (spread(pf[pf["kind"] == "cwba"], "CWBA") + "; "
+                               + spread(pf[(pf["kind"] == "timer") & (pf["tb_ms"] == ap)],
+                                        f"the {ap:g} ms timer") + f"; CWBA: "
+                               f"{losses('cwba', 0.0)}; the {ap:g} ms timer: "
+                               f"{losses('timer', ap)} (whole runs, all flows)"
+                               if math.isfinite(ap) else ""),
+                     "per_set_gain_pct": "; ".join(
+                         f"{100.0 * (c / b - 1.0):+.1f}" if b > 0 else "nan"
+                         for c, b in zip(cw_s, tm_s, strict=True))})
         out[str(w)] = pd.DataFrame(rows)
     return out
 
