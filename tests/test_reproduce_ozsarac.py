@@ -65,6 +65,10 @@ def test_smoke_writes_claims_with_every_id(smoke_out: Path) -> None:
     mesh = c[c["claim_id"].str.startswith("mesh.")]
     assert (mesh["verdict"] == "not comparable").all()
     assert mesh["note"].str.startswith("not comparable (quick)").all()
+    # fig. 7's and fig. 8's orderings are paired over the mesh's start sets (2 in smoke)
+    notes = c.set_index("claim_id")["note"]
+    assert "paired over 2 start sets" in notes["mesh.fig7.cwba_loss_higher"]
+    assert "paired over the start sets" in notes["mesh.fig8.length_grows"]
     # Table 1 is a paired comparison: its note names the pairs and the tied periods
     t1 = c[c["claim_id"].str.startswith("table1.gain.")]
     assert t1["note"].str.contains("paired over 2 replications").all()

@@ -433,6 +433,22 @@ def per_run(table: pd.DataFrame) -> pd.DataFrame:
 KEYS = ["topology", "kind", "variant", "tb_ms", "duration_s"]
 
 
+def mesh_runs(sw: Any) -> pd.DataFrame:
+    """:func:`per_run` of the mesh runs with ``kind``, ``tb_ms`` and ``start_set``, and
+    per run its burst loss probability and mean burst length (segments): the pairs
+    (start sets, each run by every configuration with the same flow starts and seed)
+    behind the mesh's ordering claims."""
+    params = point_params(sw)
+    r = per_run(sw.table)
+    for k in ("kind", "tb_ms", "start_set"):
+        r[k] = [params.loc[p, k] if k in params.columns else 0 for p in r["point"]]
+    r["tb_ms"] = r["tb_ms"].astype(float)
+    b = r["data_bursts"].astype(float)
+    r["burst_loss_prob"] = (r["data_bursts_lost"] / b).where(b > 0)
+    r["mean_burst_segments"] = (r["segs"] / b).where(b > 0)
+    return r
+
+
 def point_params(sw: Any) -> pd.DataFrame:
     """The parameters of each point (``kind``, ``variant`` for the assembler and TCP)."""
     return sw.runs.drop_duplicates("point").set_index("point").rename(
@@ -634,6 +650,7 @@ def analyse(ctx: Context) -> None:
     stamp = ctx.stamp
     lin = linear_table(ctx.results["linear"], ctx.mode)
     mesh_pts = point_table(ctx.results["mesh"])
+    mesh_run_t = mesh_runs(ctx.results["mesh"])
     # Table 1: CWBA against the best timer, per variant, paired within replications.
     runs = settled_runs(ctx.results["linear"], ctx.mode)
     t1 = []
@@ -758,7 +775,8 @@ def analyse(ctx: Context) -> None:
         if win in dyn:
             ctx.tables[f"table{number}_dynamic_{win}"] = dyn[win].assign(**stamp)
     ctx.values.update(linear=lin, table1=table1, ecwba=ecwba, mcwba=mc, ss=ss_df,
-                      traces=traces, mesh=mesh_pts, table2=table2, table3=table3,
+                      traces=traces, mesh=mesh_pts, mesh_runs=mesh_run_t, table2=table2,
+                      table3=table3,
                       mesh_per_flow=per_flow)
     for name, df in [("fig3_linear_points", lin), ("table1", table1), ("ecwba", ecwba),
                      ("mcwba_linear", mc), ("figs4_5_slow_start", ss_df),
