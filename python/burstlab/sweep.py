@@ -258,28 +258,18 @@ class Store:
     def meta_bytes(self, keys: Sequence[str]) -> int:
         """The bytes of the ``meta`` column (where a trace run keeps its traces) of the
         stored rows for ``keys``, read without loading them."""
-        total = 0
         try:
-            for i in range(0, len(keys), 500):
-                chunk = list(keys[i : i + 500])
-                row = self.db.execute(
-                    "SELECT sum(length(CAST(meta AS BLOB))) FROM runs WHERE key IN "
-                    f"({','.join('?' * len(chunk))})", chunk).fetchone()
-                total += int(row[0] or 0)
+            return sum(int(cur.fetchone()[0] or 0) for cur in
+                       self._select("sum(length(CAST(meta AS BLOB)))", keys))
         except sqlite3.DatabaseError as e:
             raise self._damaged(e) from None
-        return total
 
     def rows(self, keys: Sequence[str]) -> Iterator[dict[str, Any]]:
         """:meth:`get`'s rows one at a time, in no particular order: a caller that keeps
         only part of each row holds one whole row at a time (a trace experiment's rows
         hold its traces, gigabytes over a sweep)."""
         try:
-            for i in range(0, len(keys), 500):
-                chunk = list(keys[i : i + 500])
-                cur = self.db.execute(
-                    f"SELECT * FROM runs WHERE key IN ({','.join('?' * len(chunk))})", chunk
-                )
+            for cur in self._select("*", keys):
                 names = [d[0] for d in cur.description]
                 for row in cur:
                     rec = dict(zip(names, row, strict=True))
@@ -287,6 +277,14 @@ class Store:
                         yield rec
         except sqlite3.DatabaseError as e:
             raise self._damaged(e) from None
+
+    def _select(self, what: str, keys: Sequence[str]) -> Iterator[sqlite3.Cursor]:
+        """``SELECT what FROM runs WHERE key IN (...)`` over ``keys``, 500 keys per
+        statement (below SQLite's limit on bound parameters)."""
+        for i in range(0, len(keys), 500):
+            chunk = list(keys[i : i + 500])
+            yield self.db.execute(
+                f"SELECT {what} FROM runs WHERE key IN ({','.join('?' * len(chunk))})", chunk)
 
 
 # ---------------------------------------------------------------------------------------

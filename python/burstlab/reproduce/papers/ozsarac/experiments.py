@@ -861,10 +861,10 @@ def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:
 
     t = dynamic_flow_windows(sw)
     # loss events per run over the whole run, for the cause of a gain's sign
-    prm = sw.runs.drop_duplicates("point").set_index("point")
+    prm = point_params(sw)
     fl = sw.table[sw.table["kind"] == "tcp"]
     ev = fl.groupby("point")[["td_events", "to_events"]].sum()
-    ev["akind"] = [str(prm.loc[q, "assembler"]) for q in ev.index]
+    ev["akind"] = [str(prm.loc[q, "kind"]) for q in ev.index]
     ev["tb"] = [float(prm.loc[q, "tb_ms"]) for q in ev.index]
 
     def spread(f: pd.DataFrame, who: str) -> str:
