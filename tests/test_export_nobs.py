@@ -77,7 +77,7 @@ def test_random_loss_on_data_fibres() -> None:
 
 def test_trace_and_per_egress() -> None:
     tcl = export_nobs(two_sources(classifier="per_egress"), trace="t.tr").tcl
-    assert 'set tf [open "t.tr" w]' in tcl and "$ns trace-all $tf" in tcl
+    assert 'set tf [open {t.tr} w]' in tcl and "$ns trace-all $tf" in tcl
     assert "$settings set MAX_FLOW_QUEUE 1" in tcl
 
 

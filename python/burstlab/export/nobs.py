@@ -39,7 +39,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from burstlab import _core
-from burstlab.export.ns2 import UNLIMITED_QUEUE, _num, _tcp_flow, _udp_flow, boot_seed
+from burstlab.export import tcl
+from burstlab.export.ns2 import (
+    UNLIMITED_QUEUE,
+    _num,
+    _tcp_flow,
+    _udp_flow,
+    boot_seed,
+    seed_and_replication,
+)
 from burstlab.units import parse_rate, parse_size, parse_time
 
 #: The line prefix of the per-flow summary the script prints at the end.
@@ -71,6 +79,18 @@ def _t(x: float) -> str:
     """A time in seconds as Tcl reads it, without the binary noise of ``parse_time``
     (``10us`` is 1e-05, not 9.999999999999999e-06)."""
     return format(float(x), ".15g")
+
+
+#: The ``[obs]`` keys the export writes, refuses with a reason or warns about by name
+#: (``safe_offset`` only acts on a fixed offset, which is refused). Any other key is
+#: refused, so a setting the export does not know is never dropped without a word.
+_OBS_KEYS = frozenset({
+    "assembly", "classifier", "ack_mode", "scheduler", "conversion", "signalling",
+    "bcp_processing", "switch_setup", "extra_offset", "offset", "safe_offset",
+    "max_pkts_per_burst", "queue_limit", "loss", "drop_burst", "drop_bursts", "class",
+    "classes", "ingress", "control", "contention", "retransmit", "ack_ratio_max",
+    "wavelengths",
+})
 
 
 def _err(path: str, reason: str) -> _core.ScenarioError:
@@ -247,21 +267,26 @@ def to_nobs(
     """
     if drop_as not in ("data", "control"):
         raise _err("drop_as", f"must be 'data' or 'control' (got {drop_as!r})")
+    tcl.check_scenario(spec)
     if not spec.get("fibre"):
         raise _err("fibre", "not an OBS scenario (no [[fibre]]); use `burstlab export ns2`")
     sim = spec.get("sim", {})
     duration = parse_time(sim.get("duration", 0))
-    seed_v = int(sim.get("seed", 1) if seed is None else seed)
-    rep_v = int(sim.get("replication", 0) if replication is None else replication)
+    seed_v, rep_v = seed_and_replication(sim, seed, replication)
     ns_seed = (seed_v * 1_000_003 + rep_v) % 2_147_483_646 + 1
     obs: Mapping[str, Any] = spec.get("obs", {})
     warnings: list[str] = []
+    unknown = sorted(set(obs) - _OBS_KEYS)
+    if unknown:
+        raise _err(f"obs.{unknown[0]}", "the nOBS export does not carry this setting")
 
     # --- what nOBS cannot express -------------------------------------------------
     unsupported = {
         "classes": "nOBS has no burst classes", "class": "nOBS has no burst classes",
         "offset": "nOBS computes its own offset (hops × HOP_DELAY [+ SWITCHTIME])",
         "ack_ratio_max": "nOBS has no ACK-ratio assembly",
+        "retransmit": "nOBS has no burst retransmission (its ingress keeps no copy of a "
+                      "burst and its core sends no NACK)",
     }
     for key, why in unsupported.items():
         if obs.get(key):
@@ -463,7 +488,7 @@ def to_nobs(
     out: list[str] = []
     w = out.append
     name = spec.get("name", "scenario")
-    w(f"# nOBS v2.1 (ns-2.35) script exported by burstlab from scenario {name!r}")
+    w(tcl.comment(f"# nOBS v2.1 (ns-2.35) script exported by burstlab from scenario {name!r}"))
     w(f"# burstlab seed {seed_v}, replication {rep_v} -> ns-2 defaultRNG seed {ns_seed}")
     w("# Run: ns THIS_FILE   (ns built with nOBS: make nobs)")
     w("# node ids: " + ", ".join(f"{n}={k}" for n, k in ids.items()))
@@ -492,7 +517,7 @@ def to_nobs(
     w("}")
     w(f"optical_defaults {_t(timeout)}")
     if trace:
-        w(f'set tf [open "{trace}" w]')
+        w(f"set tf [open {tcl.path(trace, 'trace')} w]")
         if not trace_fibres_only:
             w("$ns trace-all $tf")
     w("$ns op_src_rting 1")
@@ -646,7 +671,7 @@ def to_nobs(
         start = parse_time(f.get("start", 0))
         stop = parse_time(f["stop"]) if "stop" in f else None
         fname = str(f.get("name", f"flow{i}"))
-        w(f"# flow[{i}] {fname}: {kind} {src} -> {dst}")
+        w(tcl.comment(f"# flow[{i}] {fname}: {kind} {src} -> {dst}"))
         body: list[str] = []
         if kind == "tcp":
             if "drop_segments" in f:
@@ -692,6 +717,6 @@ def to_nobs(
     w(f"$ns at {_t(duration)} finish")
     w("$ns run")
     for msg in warnings:
-        out.insert(4, f"# warning: {msg}")
+        out.insert(4, tcl.comment(f"# warning: {msg}"))
     return NobsScript(tcl="\n".join(out) + "\n", node_ids=ids, flows=flows_out,
                       paths=paths, warnings=warnings)

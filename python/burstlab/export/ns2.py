@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from burstlab import _core
+from burstlab.export import tcl
 from burstlab.units import parse_rate, parse_size, parse_time
 
 #: burstlab TCP variant -> (ns-2 sender class, sink class, delayed-ACK sink class).
@@ -108,6 +109,21 @@ def _err(path: str, reason: str) -> _core.ScenarioError:
     return _core.ScenarioError(f"{path}: {reason}")
 
 
+def seed_and_replication(sim: Mapping[str, Any], seed: int | None,
+                         replication: int | None) -> tuple[int, int]:
+    """The run's seed and replication (the arguments override ``sim.seed`` and
+    ``sim.replication``), each a whole number from 0 to 2^64 − 1 as ``burstlab run``
+    takes them; anything else is a ScenarioError naming it."""
+    out = []
+    for what, given, default in (("seed", seed, 1), ("replication", replication, 0)):
+        v = sim.get(what, default) if given is None else given
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2**64:
+            where = f"sim.{what}" if given is None else what
+            raise _err(where, f"must be a whole number from 0 to 2^64 - 1 (got {v!r})")
+        out.append(v)
+    return out[0], out[1]
+
+
 def _node_names(spec: Mapping[str, Any]) -> list[str]:
     return [str(n["name"]) for n in spec.get("node", [])]
 
@@ -134,10 +150,10 @@ def to_ns2(
         if spec.get(key):
             raise _err(key, "OBS scenarios cannot be exported to ns-2 (it has no burst "
                        "switching); export the packet network only")
+    tcl.check_scenario(spec)
     sim = spec.get("sim", {})
     duration = parse_time(sim.get("duration", 0))
-    seed_v = int(sim.get("seed", 1) if seed is None else seed)
-    rep_v = int(sim.get("replication", 0) if replication is None else replication)
+    seed_v, rep_v = seed_and_replication(sim, seed, replication)
     # ns-2's RNG takes seeds in [1, 2^31 - 2]; 0 would mean "from the clock".
     ns_seed = (seed_v * 1_000_003 + rep_v) % 2_147_483_646 + 1
 
@@ -145,13 +161,13 @@ def to_ns2(
     warnings: list[str] = []
     w = out.append
     name = spec.get("name", "scenario")
-    w(f"# ns-2.35 script exported by burstlab from scenario {name!r}")
+    w(tcl.comment(f"# ns-2.35 script exported by burstlab from scenario {name!r}"))
     w(f"# burstlab seed {seed_v}, replication {rep_v} -> ns-2 defaultRNG seed {ns_seed}")
     w("# Run: ns THIS_FILE   (Debian/Ubuntu: apt-get install ns2)")
     w("set ns [new Simulator]")
     w(f"$defaultRNG seed {ns_seed}")
     if trace:
-        w(f'set tf [open "{trace}" w]')
+        w(f"set tf [open {tcl.path(trace, 'trace')} w]")
         w("$ns trace-all $tf")
     names = _node_names(spec)
     for n in names:
@@ -203,7 +219,7 @@ def to_ns2(
             if key in f:
                 warnings.append(f"flow[{i}].{key}: explicit routes are not exported; ns-2 "
                                 "routes by fewest hops")
-        w(f"# flow[{i}] {fname}: {kind} {src} -> {dst}")
+        w(tcl.comment(f"# flow[{i}] {fname}: {kind} {src} -> {dst}"))
         if kind == "tcp":
             _tcp_flow(w, i, f, src, dst, start, stop, warnings, adjacency, first_hop_users,
                       boot_seed(seed_v, rep_v, i))
@@ -233,7 +249,7 @@ def to_ns2(
     w(f"$ns at {_num(duration)} finish")
     w("$ns run")
     for msg in warnings:
-        out.insert(3, f"# warning: {msg}")
+        out.insert(3, tcl.comment(f"# warning: {msg}"))
     return Ns2Script(tcl="\n".join(out) + "\n", flows=flows_out, warnings=warnings)
 
 
@@ -295,6 +311,10 @@ def _tcp_flow(
     if profile == "rfc":
         warnings.append(f"flow[{i}].profile: 'rfc' is exported as ns-2's {sender} with the "
                         "RFC profile's timer settings; its recovery is ns-2's, not RFC 6675")
+    if str(f.get("recovery", "rfc6675")) != "rfc6675":
+        warnings.append(f"flow[{i}].recovery: {str(f['recovery'])!r} (RFC 6937's "
+                        "Proportional Rate Reduction) is not exported: ns-2.35 has no PRR, "
+                        f"its {sender} recovers as it always does")
         mss_rfc = int(parse_size(f.get("mss", 1460)))
         iw = 2 if mss_rfc > 2190 else 3 if mss_rfc > 1095 else 4  # RFC 5681 §3.1
         sets += [("tcp", "windowInit_", iw), ("tcp", "ssthresh_", 1 << 30),
