@@ -10,6 +10,7 @@ a name is written (burstlab.export.tcl documents the rules)."""
 from __future__ import annotations
 
 import copy
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -226,9 +227,9 @@ dst = "h1"
 @pytest.mark.parametrize("opt", ["--seed", "--replication"])
 def test_cli_export_refuses_negative_seed_and_replication(kind: str, opt: str,
                                                           tmp_path: Path) -> None:
-    f = tmp_path / "s.toml"
+    f = tmp_path / "s.json"
     spec = packet_path() if kind == "ns2" else copy.deepcopy(EDGE_CORE_EDGE)
-    f.write_text(_to_toml(spec))
+    f.write_text(json.dumps(spec))
     proc = _cli("export", kind, str(f), f"{opt}=-1", cwd=tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert opt.lstrip("-") in proc.stderr
@@ -257,28 +258,3 @@ def test_prr_is_named_in_a_warning() -> None:
     spec["flow"][0].update(variant="sack", profile="rfc", recovery="prr")
     assert any(w.startswith("flow[0].recovery:") for w in export_nobs(spec).warnings)
 
-
-def _to_toml(spec: dict[str, Any]) -> str:
-    """A small TOML writer for the scenarios above (strings, numbers, bools, tables and
-    arrays of tables)."""
-    def val(v: Any) -> str:
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, str):
-            return '"' + v + '"'
-        return str(v)
-
-    lines = [f"{k} = {val(v)}" for k, v in spec.items() if not isinstance(v, dict | list)]
-    for k, v in spec.items():
-        if isinstance(v, dict):
-            lines.append(f"[{k}]")
-            lines += [f"{a} = {val(b)}" for a, b in v.items() if not isinstance(b, dict)]
-            for a, b in v.items():
-                if isinstance(b, dict):
-                    lines.append(f"[{k}.{a}]")
-                    lines += [f"{x} = {val(y)}" for x, y in b.items()]
-        elif isinstance(v, list):
-            for row in v:
-                lines.append(f"[[{k}]]")
-                lines += [f"{a} = {val(b)}" for a, b in row.items()]
-    return "\n".join(lines) + "\n"
