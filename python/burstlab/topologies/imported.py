@@ -24,11 +24,12 @@ import math
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .network import TopologyError, build_scenario, clean_name, haversine_km, validate_graph
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["from_graph", "read_graph"]
 
@@ -37,6 +38,8 @@ _LON = ("Longitude", "longitude", "lon")
 
 
 def _load(path: Path) -> nx.Graph:
+    import networkx as nx
+
     suffix = path.suffix.lower()
     try:
         if suffix == ".gml":
@@ -69,6 +72,8 @@ def _coord(attrs: dict[str, Any], keys: tuple[str, ...]) -> float | None:
 def read_graph(path: str | os.PathLike[str], *, km: str | float = "haversine") -> nx.Graph:
     """The core graph of a GML or GraphML file: nodes named as the module docs say, edge
     attribute ``km``, node attributes ``lat``/``lon`` where the file gives them."""
+    import networkx as nx
+
     p = Path(path)
     if not p.is_file():
         raise TopologyError(f"path: no such graph file: {p}")

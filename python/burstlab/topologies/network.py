@@ -33,13 +33,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from burstlab.units import parse_time
 
 Quantity = str | float | int
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "EARTH_RADIUS_KM",
@@ -101,6 +102,8 @@ def validate_graph(g: nx.Graph, *, what: str = "graph") -> None:
     """Raise :class:`TopologyError` for a graph burstlab cannot build: fewer than two
     nodes, a self-loop, duplicate edges, a disconnected graph, or a fibre without a
     finite non-negative ``km``. Messages name the node or edge."""
+    import networkx as nx
+
     if g.is_directed():
         raise TopologyError(f"{what}: must be undirected (burstlab fibres are duplex)")
     if g.number_of_nodes() < 2:
@@ -218,6 +221,8 @@ def core_nodes(scenario: Mapping[str, Any]) -> list[str]:
 def core_graph(scenario: Mapping[str, Any]) -> nx.Graph:
     """The graph of a scenario's core fibres, with edge attributes ``km`` (if the fibre
     has ``length_km``) and ``delay`` (seconds), in the order the fibres are listed."""
+    import networkx as nx
+
     cores = set(core_nodes(scenario))
     g = nx.Graph()
     g.add_nodes_from(core_nodes(scenario))
@@ -240,6 +245,8 @@ def shortest_route(g: nx.Graph, src: str, dst: str, weight: str = "km") -> list[
     ``hops`` or ``delay``); ties as :func:`networkx.shortest_path` breaks them (see the
     module docs). The one function that computes routes, so that another policy (k
     shortest paths, least loaded) can replace it."""
+    import networkx as nx
+
     if weight not in WEIGHTS:
         raise TopologyError(f"weight: must be one of {', '.join(WEIGHTS)}, got {weight!r}")
     for field, n in (("src", src), ("dst", dst)):

@@ -23,11 +23,12 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .network import TopologyError, build_scenario, haversine_km
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "REFERENCE_TOPOLOGIES",
@@ -54,6 +55,8 @@ def _coords(filename: str) -> dict[str, tuple[float, float]]:
 def _table_graph(links: str, nodes: str | None = None) -> nx.Graph:
     """A graph from a ``a,b,km`` table; an empty ``km`` is the great-circle distance
     between the two nodes' coordinates in ``nodes``."""
+    import networkx as nx
+
     pos = _coords(nodes) if nodes else {}
     g = nx.Graph()
     g.add_nodes_from(pos)  # the node order of the coordinates table, if any

@@ -27,14 +27,16 @@ import os
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 
 from burstlab.units import parse_size
 
 from .network import TopologyError, add_flow, core_graph, core_nodes, shortest_route
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "Pair",
@@ -157,7 +159,7 @@ def scale_total(tm: Mapping[Pair, float], total: float) -> dict[Pair, float]:
 def pair_routes(scenario_or_graph: Mapping[str, Any] | nx.Graph, pairs: Sequence[Pair],
                 weight: str = "km") -> dict[Pair, list[str]]:
     """Each pair's core route (:func:`~burstlab.topologies.network.shortest_route`)."""
-    g = scenario_or_graph if isinstance(scenario_or_graph, nx.Graph) else core_graph(scenario_or_graph)
+    g = core_graph(scenario_or_graph) if isinstance(scenario_or_graph, Mapping) else scenario_or_graph
     return {p: shortest_route(g, p[0], p[1], weight) for p in pairs}
 
 
