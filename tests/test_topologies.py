@@ -177,6 +177,14 @@ def test_from_graph_errors_name_the_node_or_edge(tmp_path: Path) -> None:
         T.from_graph(tmp_path / "g.txt")
     with pytest.raises(T.TopologyError, match="no such graph file"):
         T.from_graph(tmp_path / "missing.gml")
+    (tmp_path / "dup.graphml").write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+        '<key attr.name="label" attr.type="string" for="node" id="d0"/>\n<graph edgedefault="undirected">\n'
+        + "".join(f'<node id="n{i}"><data key="d0">{c}</data></node>\n' for i, c in enumerate("ABC"))
+        + '<edge source="n0" target="n1"/><edge source="n1" target="n2"/><edge source="n1" target="n0"/>\n'
+        "</graph></graphml>\n")
+    with pytest.raises(T.TopologyError, match="duplicate edge A–B"):
+        T.from_graph(tmp_path / "dup.graphml", km=10.0)
     (tmp_path / "bad.gml").write_text("graph [ node [ id 0 ")
     with pytest.raises(T.TopologyError, match="cannot read the graph"):
         T.from_graph(tmp_path / "bad.gml")

@@ -16,8 +16,9 @@ parameterised policy:
   (default 5 µs/km, light in silica); with the default the fibre is written with
   ``length_km`` (the core converts at 5 µs/km), otherwise with an explicit ``delay``;
 - the ``[obs]`` table is the caller's (``obs=``), empty by default: the core's defaults
-  (a 1 ms timer assembler per flow, JET, LAUC-VF, full wavelength conversion, zero
-  offset); there are no flows yet (:func:`add_flow`,
+  (a 1 ms timer assembler per flow, JET, LAUC-VF, full wavelength conversion, BCP
+  processing 10 µs per node and 5 µs switch set-up, so a burst's offset grows with its
+  hops); there are no flows yet (:func:`add_flow`,
   :func:`burstlab.topologies.add_poisson_traffic`).
 
 Routes: burstlab's core routes by fewest hops (or an explicit ``route``). A topology's
