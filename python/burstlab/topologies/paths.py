@@ -1,4 +1,4 @@
-"""Preset OBS topologies as scenario dicts (pass them to :func:`burstlab.run`).
+"""Preset OBS paths as scenario dicts (pass them to :func:`burstlab.run`): the papers' set-ups.
 
 Each function returns a plain dict with the structure of a TOML scenario (see
 ``examples/yu_path.toml``), so it can be inspected, tweaked and serialised. Quantities

@@ -1,0 +1,138 @@
+"""Published graphs (GML, GraphML: the Internet Topology Zoo's formats) as scenarios.
+
+Read first: :func:`from_graph`. The file is read with networkx; each node becomes a core
+node, each edge a duplex fibre whose length is, by ``km``:
+
+- ``"haversine"`` (default): the great-circle distance between the two nodes'
+  ``Latitude``/``Longitude`` (the Zoo's attribute names; ``lat``/``lon`` and
+  ``latitude``/``longitude`` are accepted too);
+- the name of an edge attribute holding km (``km="LinkLength"``);
+- a number: every fibre that long (no coordinates needed).
+
+Nodes are named by their ``label`` (cleaned of spaces and punctuation); a label held by
+more than one node gets the node's id appended (``AMES_9``). A directed file is read as
+undirected (a fibre is duplex). Self-loops, duplicate edges, a disconnected graph and a
+node without coordinates when lengths need them are errors naming the node or edge.
+
+The scenario-file form (``[network] file = "…"``) needs the core's scenario parser and
+is not available yet; build the scenario in Python and save it as TOML or JSON.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .network import TopologyError, build_scenario, clean_name, haversine_km, validate_graph
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["from_graph", "read_graph"]
+
+_LAT = ("Latitude", "latitude", "lat")
+_LON = ("Longitude", "longitude", "lon")
+
+
+def _load(path: Path) -> nx.Graph:
+    import networkx as nx
+
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".gml":
+            # Key nodes by their GML id (labels may repeat); the label stays an attribute.
+            return nx.read_gml(path, label="id")
+        if suffix in (".graphml", ".xml"):
+            return nx.read_graphml(path)
+    except nx.NetworkXError as e:  # e.g. "edge #3 (1->2) is duplicated"
+        msg = str(e)
+        if "duplicated" in msg:
+            raise TopologyError(f"{path.name}: duplicate edge: {msg}") from None
+        raise TopologyError(f"{path.name}: cannot read the graph: {msg}") from None
+    except Exception as e:  # a parser error (malformed GML or XML)
+        raise TopologyError(f"{path.name}: cannot read the graph: {e}") from None
+    raise TopologyError(f"path: {path.name}: unknown graph format {suffix!r} (use .gml or .graphml)")
+
+
+def _coord(attrs: dict[str, Any], keys: tuple[str, ...]) -> float | None:
+    for k in keys:
+        v = attrs.get(k)
+        if v is not None:
+            try:
+                f = float(v)
+            except (TypeError, ValueError):
+                return None
+            return f if math.isfinite(f) else None
+    return None
+
+
+def read_graph(path: str | os.PathLike[str], *, km: str | float = "haversine") -> nx.Graph:
+    """The core graph of a GML or GraphML file: nodes named as the module docs say, edge
+    attribute ``km``, node attributes ``lat``/``lon`` where the file gives them."""
+    import networkx as nx
+
+    p = Path(path)
+    if not p.is_file():
+        raise TopologyError(f"path: no such graph file: {p}")
+    raw = _load(p)
+    if raw.is_multigraph():
+        for a, b in raw.edges():
+            if raw.number_of_edges(a, b) > 1:
+                la, lb = (raw.nodes[n].get("label", n) for n in (a, b))
+                raise TopologyError(
+                    f"{p.name}: duplicate edge {la}–{lb} (nodes {a} and {b}: "
+                    f"{raw.number_of_edges(a, b)} edges); keep one fibre per node pair"
+                )
+    for a, _b in nx.selfloop_edges(raw):
+        raise TopologyError(f"{p.name}: self-loop at node {raw.nodes[a].get('label', a)!r} (id {a})")
+    if raw.is_directed():
+        raw = raw.to_undirected()
+    # Names: the label, cleaned; a repeated name gets the node id appended.
+    base = {n: clean_name(d.get("label", n)) for n, d in raw.nodes(data=True)}
+    count = Counter(base.values())
+    name = {n: (f"{b}_{clean_name(n)}" if count[b] > 1 else b) for n, b in base.items()}
+    if len(set(name.values())) != len(name):
+        dup = next(v for v, c in Counter(name.values()).items() if c > 1)
+        raise TopologyError(f"{p.name}: two nodes are both named {dup!r} after cleaning")
+    g = nx.Graph()
+    for n, d in raw.nodes(data=True):
+        lat, lon = _coord(d, _LAT), _coord(d, _LON)
+        attrs = {} if lat is None or lon is None else {"lat": lat, "lon": lon}
+        g.add_node(name[n], **attrs)
+    for a, b, d in raw.edges(data=True):
+        na, nb = name[a], name[b]
+        if isinstance(km, bool):
+            raise TopologyError(f"km: must be 'haversine', an edge attribute name or a number, got {km!r}")
+        if isinstance(km, int | float):
+            length = float(km)
+        elif km == "haversine":
+            for n in (na, nb):
+                if "lat" not in g.nodes[n]:
+                    raise TopologyError(
+                        f"{p.name}: node {n!r} has no Latitude/Longitude, needed for the length of "
+                        f"edge {na}–{nb} (give km= an edge attribute or a fixed length)"
+                    )
+            length = round(haversine_km(g.nodes[na]["lat"], g.nodes[na]["lon"],
+                                        g.nodes[nb]["lat"], g.nodes[nb]["lon"]), 1)
+        else:
+            v = d.get(km)
+            try:
+                length = float(v)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                raise TopologyError(f"{p.name}: edge {na}–{nb} has no numeric attribute {km!r}") from None
+        g.add_edge(na, nb, km=length)
+    validate_graph(g, what=p.name)
+    return g
+
+
+def from_graph(path: str | os.PathLike[str], *, km: str | float = "haversine", **kwargs: Any) -> dict[str, Any]:
+    """The scenario of the graph in ``path`` (GML or GraphML), built like the reference
+    topologies (keyword arguments of
+    :func:`~burstlab.topologies.network.build_scenario`; ``name`` defaults to the file's
+    stem). ``km`` chooses the fibre lengths (see the module docs)."""
+    g = read_graph(path, km=km)
+    kwargs.setdefault("name", Path(path).stem)
+    return build_scenario(g, **kwargs)
