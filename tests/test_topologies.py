@@ -309,3 +309,15 @@ def test_poisson_traffic_runs_and_offers_its_rates() -> None:
     edge_out = res.obs_links[res.obs_links["from"].str.startswith("E_")]
     assert edge_out["bursts_offered"].sum() == pytest.approx(110_000 * 0.2, rel=0.02)
     assert edge_out["lost_contention"].sum() == 0
+
+
+def test_a_saved_topology_runs_from_its_file(tmp_path: Path) -> None:
+    """A built scenario saved as JSON runs from the file (the way to use a topology in a
+    scenario file until the core reads graphs itself)."""
+    import json
+
+    sc = T.cost239(duration="0.5s")
+    T.add_flow(sc, "London", "Vienna", type="tcp", segments=30, name="lv")
+    (tmp_path / "cost239.json").write_text(json.dumps(sc))
+    res = burstlab.run(tmp_path / "cost239.json")
+    assert res.flows.iloc[0]["segments_delivered"] == 30
