@@ -14,7 +14,7 @@ more than one node gets the node's id appended (``AMES_9``). A directed file is 
 undirected (a fibre is duplex). Self-loops, duplicate edges (unless
 ``parallel="merge"``), a disconnected graph and a node without coordinates when
 lengths need them are errors naming the node or edge. Of the Topology Zoo's 522 files
-(its networks in GML and GraphML, as copied in github.com/TL-System/ns.py) 118 build
+(its networks in GML and GraphML, in TL-System's copy on GitHub) 118 build
 as they are and 148 with ``parallel="merge"``; with ``parallel="merge"`` and a fixed
 ``km`` 484 build, 36 are disconnected and 2 have a self-loop (most Zoo files have some
 node without coordinates).
