@@ -165,11 +165,15 @@ def test_from_graph_errors_name_the_node_or_edge(tmp_path: Path) -> None:
     with pytest.raises(T.TopologyError, match="self-loop at node 'C'"):
         T.from_graph(p)
     p = _write_gml(tmp_path / "dup.gml", ok, [(0, 1), (1, 2), (0, 1)], multigraph=True)
+    with pytest.raises(T.TopologyError, match="duplicate edge A–B.*parallel='merge'"):
+        T.from_graph(p)
+    assert len(T.from_graph(p, parallel="merge")["fibre"]) == 2 + 3  # A–B once, B–C, 3 edge fibres
+    with pytest.raises(T.TopologyError, match="^parallel:"):
+        T.from_graph(p, parallel="keep")
+    p = _write_gml(tmp_path / "dup2.gml", ok, [(0, 1), (1, 2), (1, 0)])  # not declared a multigraph
     with pytest.raises(T.TopologyError, match="duplicate edge A–B"):
         T.from_graph(p)
-    p = _write_gml(tmp_path / "dup2.gml", ok, [(0, 1), (1, 2), (1, 0)])
-    with pytest.raises(T.TopologyError, match="duplicate edge"):
-        T.from_graph(p)
+    assert T.core_graph(T.from_graph(p, parallel="merge")).number_of_edges() == 2
     with pytest.raises(T.TopologyError, match="no numeric attribute 'LinkLength'"):
         T.from_graph(_write_gml(tmp_path / "ok.gml", ok, [(0, 1), (1, 2)]), km="LinkLength")
     (tmp_path / "g.txt").write_text("x")
@@ -305,3 +309,15 @@ def test_poisson_traffic_runs_and_offers_its_rates() -> None:
     edge_out = res.obs_links[res.obs_links["from"].str.startswith("E_")]
     assert edge_out["bursts_offered"].sum() == pytest.approx(110_000 * 0.2, rel=0.02)
     assert edge_out["lost_contention"].sum() == 0
+
+
+def test_a_saved_topology_runs_from_its_file(tmp_path: Path) -> None:
+    """A built scenario saved as JSON runs from the file (the way to use a topology in a
+    scenario file until the core reads graphs itself)."""
+    import json
+
+    sc = T.cost239(duration="0.5s")
+    T.add_flow(sc, "London", "Vienna", type="tcp", segments=30, name="lv")
+    (tmp_path / "cost239.json").write_text(json.dumps(sc))
+    res = burstlab.run(tmp_path / "cost239.json")
+    assert res.flows.iloc[0]["segments_delivered"] == 30
