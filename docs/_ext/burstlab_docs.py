@@ -4,8 +4,8 @@ Read first: :func:`scenario_keys` and :func:`scenario_reference`. Nothing here i
 hand. The keys, their kinds, enum values and aliases come from the Rust parser itself
 (``burstlab._core.scenario_schema()``, built by ``crates/burstlab-core/src/schema.rs``),
 each key's description, Rust type and serde default from its field in
-``crates/burstlab-core/src/scenario.rs``, the TCP defaults from the core's profiles, and
-the error for a bad value by giving the validator that value and printing what it says.
+``crates/burstlab-core/src/scenario/spec.rs``, the TCP defaults from the core's profiles,
+and the error for a bad value by giving the validator that value and printing what it says.
 The CLI reference is each parser's ``--help``.
 
 As a Sphinx extension it replaces the marker ``<!-- generated -->`` in
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO_RS = ROOT / "crates" / "burstlab-core" / "src" / "scenario.rs"
+SCENARIO_DIR = ROOT / "crates" / "burstlab-core" / "src" / "scenario"
 TCP_RS = ROOT / "crates" / "burstlab-core" / "src" / "tcp" / "mod.rs"
 MARKER = "<!-- generated -->"
 
@@ -33,7 +33,7 @@ MARKER = "<!-- generated -->"
 
 @dataclass
 class Field:
-    """One field of a struct in scenario.rs: its serde name, Rust type, docs, default."""
+    """One field of a struct in scenario/: its serde name, Rust type, docs, default."""
 
     name: str
     rust_type: str
@@ -63,13 +63,17 @@ def _schema() -> dict[str, Any]:
 
 
 def _parse_structs(text: str) -> dict[str, dict[str, Field]]:
-    """The fields of every `pub struct` in scenario.rs, with their doc comments."""
+    """The fields of every `pub struct` in scenario/, with their doc comments.
+
+    A struct marked `#[serde(default, ...)]` gives every field without its own
+    `default` attribute the container's default."""
     structs: dict[str, dict[str, Field]] = {}
-    for m in re.finditer(r"pub struct (\w+) \{\n(.*?)\n\}", text, re.S):
+    for m in re.finditer(r"((?:#\[[^\n]*\]\n)*)pub struct (\w+) \{\n(.*?)\n\}", text, re.S):
+        container_default = re.search(r"#\[serde\([^]]*\bdefault\b", m.group(1)) is not None
         fields: dict[str, Field] = {}
         doc: list[str] = []
         attrs: list[str] = []
-        for line in m.group(2).splitlines():
+        for line in m.group(3).splitlines():
             s = line.strip()
             if s.startswith("///"):
                 doc.append(s[3:].strip())
@@ -85,19 +89,19 @@ def _parse_structs(text: str) -> dict[str, dict[str, Field]]:
                     dm = re.search(r'default = "(\w+)"', attr)
                     if dm:
                         dflt = dm.group(1)
-                    elif re.search(r"\bdefault\b", attr):
+                    elif re.search(r"\bdefault\b", attr) or container_default:
                         dflt = ""
                     serde_name = rename.group(1) if rename else name
                     fields[serde_name] = Field(serde_name, ty, " ".join(doc), dflt)
                 doc, attrs = [], []
             elif not s.startswith("//"):
                 doc, attrs = [], []
-        structs[m.group(1)] = fields
+        structs[m.group(2)] = fields
     return structs
 
 
 def _default_fns(text: str) -> dict[str, str]:
-    """`fn default_x() -> T { value }` of scenario.rs: name → value as written."""
+    """`fn default_x() -> T { value }` of scenario/: name → value as written."""
     out = {}
     for m in re.finditer(r"fn (default_\w+)\(\) -> \w+ \{\s*(.*?)\s*\}", text, re.S):
         v = m.group(2)
@@ -145,7 +149,7 @@ def _toml_path(rust_path: str, aliases: dict[str, str]) -> str:
 def scenario_keys() -> list[Key]:
     """Every key of the scenario schema, described from the code."""
     schema = _schema()
-    text = SCENARIO_RS.read_text(encoding="utf-8")
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted(SCENARIO_DIR.glob("*.rs")))
     structs = _parse_structs(text)
     # A TCP key without a doc comment of its own is described by its `TcpConfig` field.
     tcp_docs = _parse_structs(TCP_RS.read_text(encoding="utf-8")).get("TcpConfig", {})

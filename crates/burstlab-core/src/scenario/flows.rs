@@ -1,0 +1,330 @@
+//! The `[[flow]]` entries: end points, times, routes, the traffic source (TCP settings
+//! in `tcp.rs`; UDP rate and sizes here) and the flow's OBS class and assembly policy.
+
+use super::error::{e, ScenarioError};
+use super::quantity::Size;
+use super::resolved::{ResolvedFlow, ResolvedFlowKind, ResolvedObs};
+use super::routing::Names;
+use super::routing::{explicit_route, Router};
+use super::spec::{Classifier, FlowSpec, FlowType, NodeKind, ScenarioSpec, MAX_PKTS_PER_SEC};
+use super::tcp::tcp_config;
+use crate::obs::AssemblerConfig;
+use crate::units::SimTime;
+
+impl ScenarioSpec {
+    /// Resolves every flow, in `[[flow]]` order; `adj` is the network's adjacency
+    /// (`routing::adjacency`), `obs` the resolved `[obs]` section if any.
+    pub(super) fn resolve_flows(
+        &self,
+        names: &Names,
+        adj: &[Vec<u32>],
+        obs: Option<&ResolvedObs>,
+        max_pkts_per_burst: u32,
+    ) -> Result<Vec<ResolvedFlow>, ScenarioError> {
+        let classifier = self.obs.as_ref().map(|o| o.classifier);
+        let mut router = Router::new(adj);
+        let mut flows = Vec::new();
+        for (i, f) in self.flows.iter().enumerate() {
+            let fld = |s: &str| format!("flow[{i}].{s}");
+            if let Some(m) = f.misplaced() {
+                return Err(e(
+                    fld(m),
+                    format!("does not apply to a flow of type {:?}", f.kind).to_lowercase(),
+                ));
+            }
+            let (s, d) = endpoints(f, names, &fld)?;
+            let (start, stop) = times(f, &fld)?;
+            let (route, reverse_route) = routes(f, (s, d), names, adj, &mut router, &fld)?;
+            let kind = flow_kind(f, &fld)?;
+            for (r, rf) in [(&route, "route"), (&reverse_route, "reverse_route")] {
+                check_obs_segments(r, &names.nodes, &fld(rf))?;
+            }
+            let class = flow_class(f, classifier, obs, &fld)?;
+            let assembly = flow_assembly(f, classifier, max_pkts_per_burst, &fld)?;
+            flows.push(ResolvedFlow {
+                class,
+                assembly,
+                name: f.name.clone().unwrap_or_else(|| format!("flow{i}")),
+                src: s,
+                dst: d,
+                start,
+                stop,
+                route,
+                reverse_route,
+                kind,
+            });
+        }
+        Ok(flows)
+    }
+}
+
+/// Names a flow's key in errors (`flow[3].dst`).
+type Fld<'a> = &'a dyn Fn(&str) -> String;
+
+/// The source and destination hosts.
+fn endpoints(f: &FlowSpec, names: &Names, fld: Fld) -> Result<(u32, u32), ScenarioError> {
+    let s = names.lookup(fld("src"), &f.src)?;
+    let d = names.lookup(fld("dst"), &f.dst)?;
+    if s == d {
+        return Err(e(fld("dst"), "source and destination must differ"));
+    }
+    for (nm, ix) in [("src", s), ("dst", d)] {
+        if names.nodes[ix as usize].1 != NodeKind::Host {
+            return Err(e(
+                fld(nm),
+                format!(
+                    "node '{}' is {}; flows start and end at hosts",
+                    names.nodes[ix as usize].0,
+                    match names.nodes[ix as usize].1 {
+                        NodeKind::Edge => "an OBS edge node",
+                        NodeKind::Core => "an OBS core node",
+                        _ => "a router",
+                    }
+                ),
+            ));
+        }
+    }
+    Ok((s, d))
+}
+
+/// `start` (default 0) and `stop` (default: the end of the run).
+fn times(f: &FlowSpec, fld: Fld) -> Result<(SimTime, Option<SimTime>), ScenarioError> {
+    let start = f.start.map(|x| x.0).unwrap_or(SimTime::ZERO);
+    let stop = f.stop.map(|x| x.0);
+    if let Some(st) = stop {
+        if st <= start {
+            return Err(e(
+                fld("stop"),
+                format!(
+                    "must be later than start ({} s, got {} s)",
+                    start.as_secs_f64(),
+                    st.as_secs_f64()
+                ),
+            ));
+        }
+    }
+    Ok((start, stop))
+}
+
+/// The route and the reverse route: given as node names, or the fewest-hops path.
+fn routes(
+    f: &FlowSpec,
+    (s, d): (u32, u32),
+    names: &Names,
+    adj: &[Vec<u32>],
+    router: &mut Router,
+    fld: Fld,
+) -> Result<(Vec<u32>, Vec<u32>), ScenarioError> {
+    let (src, dst) = (&f.src, &f.dst);
+    let lookup = |field: String, name: &str| names.lookup(field, name);
+    let route = match &f.route {
+        Some(r) => explicit_route(&fld("route"), r, s, d, &lookup, adj)?,
+        None => router.route(s, d).ok_or_else(|| {
+            e(
+                fld("dst"),
+                format!("unreachable: no path from '{src}' to '{dst}'"),
+            )
+        })?,
+    };
+    let reverse_route = match &f.reverse_route {
+        Some(r) => explicit_route(&fld("reverse_route"), r, d, s, &lookup, adj)?,
+        None => router.route(d, s).ok_or_else(|| {
+            e(
+                fld("src"),
+                format!("unreachable: no return path from '{dst}' to '{src}'"),
+            )
+        })?,
+    };
+    Ok((route, reverse_route))
+}
+
+/// The traffic source: a TCP sender's settings, or a UDP source's rate and sizes.
+fn flow_kind(f: &FlowSpec, fld: Fld) -> Result<ResolvedFlowKind, ScenarioError> {
+    Ok(match f.kind {
+        FlowType::Tcp => ResolvedFlowKind::Tcp {
+            cfg: tcp_config(f, fld)?,
+            segments: f.segments,
+            drop_segments: drop_ranges(f, fld)?,
+        },
+        FlowType::Cbr | FlowType::Onoff | FlowType::Poisson => udp_kind(f, fld)?,
+    })
+}
+
+/// A UDP source (`cbr`, `onoff`, `poisson`).
+fn udp_kind(f: &FlowSpec, fld: Fld) -> Result<ResolvedFlowKind, ScenarioError> {
+    let rate = f
+        .rate
+        .ok_or_else(|| e(fld("rate"), "required for a UDP flow"))?
+        .0;
+    let packet_size = pkt_size(f.packet_size.unwrap_or(Size(1000)), &fld("packet_size"))?;
+    // Each packet is one event at the source: bound the event rate.
+    let pps = rate.bps() as f64 / (8.0 * packet_size as f64);
+    if pps > MAX_PKTS_PER_SEC {
+        return Err(e(
+            fld("rate"),
+            format!(
+                "{pps:.3e} packets per second of {packet_size} B; a UDP source \
+                 may send at most 1e9 packets per second"
+            ),
+        ));
+    }
+    Ok(if f.kind == FlowType::Cbr {
+        ResolvedFlowKind::Cbr { rate, packet_size }
+    } else if f.kind == FlowType::Poisson {
+        ResolvedFlowKind::Poisson { rate, packet_size }
+    } else {
+        let mean_on = f
+            .mean_on
+            .ok_or_else(|| e(fld("mean_on"), "required for an on-off flow"))?
+            .0;
+        let mean_off = f
+            .mean_off
+            .ok_or_else(|| e(fld("mean_off"), "required for an on-off flow"))?
+            .0;
+        if mean_on == SimTime::ZERO {
+            return Err(e(fld("mean_on"), "must be positive"));
+        }
+        if mean_off == SimTime::ZERO {
+            return Err(e(fld("mean_off"), "must be positive"));
+        }
+        ResolvedFlowKind::OnOff {
+            rate,
+            packet_size,
+            mean_on,
+            mean_off,
+        }
+    })
+}
+
+/// The flow's OBS class (`obs.class` index, default 0).
+fn flow_class(
+    f: &FlowSpec,
+    classifier: Option<Classifier>,
+    obs: Option<&ResolvedObs>,
+    fld: Fld,
+) -> Result<u32, ScenarioError> {
+    // A per_egress queue mixes every flow towards its egress: a flow's class
+    // would select nothing there (the queue follows class 0's path policy).
+    if f.class.is_some() && classifier == Some(Classifier::PerEgress) {
+        return Err(e(
+            fld("class"),
+            "a flow's class needs obs.classifier = \"per_class\" or \"per_flow\"; \
+             with \"per_egress\" flows towards one egress share one queue and the \
+             class would be ignored",
+        ));
+    }
+    let nclasses = obs.map_or(0, |o| o.classes.len()).max(1);
+    let class = f.class.unwrap_or(0);
+    if class as usize >= nclasses {
+        return Err(e(
+            fld("class"),
+            format!("no class {class} (obs.class has {nclasses} entries)"),
+        ));
+    }
+    Ok(class)
+}
+
+/// The flow's own assembly policy (`per_flow` classifier only).
+fn flow_assembly(
+    f: &FlowSpec,
+    classifier: Option<Classifier>,
+    max_pkts_per_burst: u32,
+    fld: Fld,
+) -> Result<Option<AssemblerConfig>, ScenarioError> {
+    if f.assembly.is_some() {
+        if let Some(c) = classifier.filter(|&c| c != Classifier::PerFlow) {
+            return Err(e(
+                fld("assembly"),
+                format!(
+                    "a flow's own assembly needs obs.classifier = \"per_flow\"; \
+                     with {} the flow shares its queue: set the policy in [obs] \
+                     (or per class / per edge node)",
+                    if c == Classifier::PerEgress {
+                        "\"per_egress\""
+                    } else {
+                        "\"per_class\""
+                    }
+                ),
+            ));
+        }
+    }
+    Ok(match &f.assembly {
+        Some(a) => Some(a.resolve(&fld("assembly"), max_pkts_per_burst)?),
+        None => None,
+    })
+}
+
+/// Checks that every run of fibre hops in a route starts and ends at an edge node.
+fn check_obs_segments(
+    route: &[u32],
+    nodes: &[(String, NodeKind)],
+    field: &str,
+) -> Result<(), ScenarioError> {
+    let obs = |k: usize| nodes[route[k] as usize].1.is_obs();
+    let mut k = 0;
+    while k + 1 < route.len() {
+        if obs(k) && obs(k + 1) {
+            let start = k;
+            while k + 1 < route.len() && obs(k) && obs(k + 1) {
+                k += 1;
+            }
+            for (at, what) in [(start, "enters"), (k, "leaves")] {
+                let (nm, kind) = &nodes[route[at] as usize];
+                if *kind != NodeKind::Edge {
+                    return Err(ScenarioError::new(
+                        format!("{field}[{at}]"),
+                        format!(
+                            "the route {what} the OBS network at '{nm}', which is not an edge node"
+                        ),
+                    ));
+                }
+            }
+        } else {
+            k += 1;
+        }
+    }
+    Ok(())
+}
+fn pkt_size(s: Size, field: &str) -> Result<u32, ScenarioError> {
+    if s.0 == 0 || s.0 > 1 << 30 {
+        return Err(ScenarioError::new(
+            field,
+            format!("must be between 1 B and 1 GiB, got {}", s.0),
+        ));
+    }
+    Ok(s.0 as u32)
+}
+
+fn drop_ranges(
+    t: &FlowSpec,
+    fld: &dyn Fn(&str) -> String,
+) -> Result<Vec<(u64, u64)>, ScenarioError> {
+    let mut v = Vec::new();
+    for (k, r) in t.drop_segments.iter().flatten().enumerate() {
+        if r[1] < r[0] {
+            return Err(ScenarioError::new(
+                fld(&format!("drop_segments[{k}]")),
+                format!(
+                    "range must be [first, last] with first <= last (got [{}, {}])",
+                    r[0], r[1]
+                ),
+            ));
+        }
+        // A finite transfer sends segments 0 .. segments - 1 (1 .. segments with syn).
+        if let Some(n) = t.segments {
+            if r[0] > n {
+                return Err(ScenarioError::new(
+                    fld(&format!("drop_segments[{k}]")),
+                    format!(
+                        "the range starts at segment {} but the transfer has only \
+                         segments = {n}: it would drop nothing",
+                        r[0]
+                    ),
+                ));
+            }
+        }
+        v.push((r[0], r[1]));
+    }
+    v.sort_unstable();
+    Ok(v)
+}

@@ -1,0 +1,51 @@
+//! The declarative scenario: what a user writes (TOML, or JSON / a Python dict), parsed
+//! with serde and validated here — the one source of truth for the schema.
+//!
+//! Every error names the field it is about, e.g. `link[2].rate: a rate must be positive`.
+//! Parsing goes through `serde_path_to_error` so that type errors carry their path too.
+//!
+//! Quantities accept readable strings: durations `"10ms"`, rates `"10Gb/s"` / `"125MB/s"`,
+//! sizes `"1000B"`; bare numbers mean seconds, bits per second and bytes respectively.
+//!
+//! Layout, in layers (a file uses only the files above it; every public name is
+//! re-exported here, so users write `crate::scenario::Name` whatever file it is in):
+//! - `error.rs`: [`ScenarioError`];
+//! - `quantity.rs`: [`Dur`], [`Rate`], [`Size`], [`Count`], the values with units;
+//! - `spec.rs`: the file format, serde structs with a doc comment per key (the scenario
+//!   reference is generated from them), and [`ScenarioSpec::from_toml_str`] /
+//!   [`ScenarioSpec::from_json_str`];
+//! - `resolved.rs`: what validation produces ([`Resolved`]), the simulator's input;
+//! - `routing.rs`: node names, the network's adjacency, routes ([`Router`]);
+//! - `tcp.rs`: a TCP flow's settings; `contention.rs`: `[obs.contention]`; `obs.rs`:
+//!   assembly policies, the nodes' fabrics, fibres and `[obs]`; `flows.rs`: the flows;
+//! - `resolve.rs`: [`ScenarioSpec::resolve`], one resolver per section called in a
+//!   fixed order (the first error found is the one reported).
+//!
+//! A new key goes into its struct in `spec.rs`, its check into the resolver of its
+//! section, its resolved value into `resolved.rs`.
+
+mod contention;
+mod error;
+mod flows;
+mod obs;
+mod quantity;
+mod resolve;
+mod resolved;
+mod routing;
+mod spec;
+mod tcp;
+
+pub use error::ScenarioError;
+pub use quantity::{Count, Dur, Rate, Size};
+pub use resolved::{
+    Resolved, ResolvedClass, ResolvedContention, ResolvedFabric, ResolvedFibre, ResolvedFlow,
+    ResolvedFlowKind, ResolvedIngress, ResolvedLink, ResolvedObs,
+};
+pub use routing::{shortest_route, Router};
+pub use spec::{
+    AckMode, AssemblySpec, AssemblyType, ClassSpec, Classifier, ContentionSpec, ControlSpec,
+    ConverterScope, DeflectionSpec, DropBurstSpec, FabricSpec, FdlCapacity, FibreSpec, FlowSpec,
+    FlowType, IngressSpec, LinkSpec, LossAppliesTo, LossScope, LossSpec, NodeKind, NodeSpec,
+    ObsSpec, Preemption, RetransmitSpec, ScenarioSpec, SchedulerName, Segmentation, Signalling,
+    SimSpec, TraceSpec, WindowName, DEFAULT_MAX_MEMORY, MAX_PKTS_PER_SEC,
+};

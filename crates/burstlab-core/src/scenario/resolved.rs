@@ -1,0 +1,201 @@
+//! What validation produces: the scenario with names resolved to indices and every
+//! default filled in, the input the simulator (`world/`) and the estimates (`memory`,
+//! `events`) build from.
+
+use super::spec::{
+    AckMode, Classifier, ConverterScope, FdlCapacity, LossAppliesTo, LossScope, NodeKind,
+    Preemption, Segmentation, Signalling, TraceSpec,
+};
+use crate::obs::AssemblerConfig;
+use crate::tcp::TcpConfig;
+use crate::units::{BitRate, SimTime};
+
+/// A validated scenario with names resolved to indices and defaults filled in.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub name: String,
+    pub duration: SimTime,
+    /// `sim.max_memory` in bytes.
+    pub max_memory: u64,
+    /// `sim.max_events`.
+    pub max_events: u64,
+    pub warmup: SimTime,
+    pub seed: u64,
+    pub replication: u64,
+    pub trace: TraceSpec,
+    pub nodes: Vec<(String, NodeKind)>,
+    /// One entry per direction.
+    pub links: Vec<ResolvedLink>,
+    pub flows: Vec<ResolvedFlow>,
+    /// One entry per fibre direction.
+    pub fibres: Vec<ResolvedFibre>,
+    /// OBS settings (defaults filled in); present whenever the scenario has fibres.
+    pub obs: Option<ResolvedObs>,
+    /// Per node: switch set-up time (OBS nodes; `obs.switch_setup` unless overridden).
+    pub node_setup: Vec<SimTime>,
+    /// Per node: its own assembly policy (edge nodes with `assembly`).
+    pub node_assembly: Vec<Option<AssemblerConfig>>,
+    /// Every switching fabric of every OBS node.
+    pub fabrics: Vec<ResolvedFabric>,
+    /// Per node: indices into `fabrics` (at least one for an OBS node, none otherwise).
+    pub node_fabrics: Vec<Vec<u32>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedFabric {
+    pub node: u32,
+    pub name: String,
+    /// `false` for the implicit `default` fabric of a node without `[[node.fabric]]`.
+    pub declared: bool,
+    pub setup: SimTime,
+    pub bcp_processing: SimTime,
+    pub rate: Option<BitRate>,
+    pub signalling: Signalling,
+    pub scheduler: crate::obs::SchedulerKind,
+    pub conversion: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedFibre {
+    pub from: u32,
+    pub to: u32,
+    pub rate: BitRate,
+    pub delay: SimTime,
+    pub wavelengths: u32,
+    /// Per-burst loss probability of this direction (`per_link` scope).
+    pub loss: f64,
+    /// Index of the `[[fibre]]` entry it came from.
+    pub spec_index: usize,
+    /// Fabrics (indices into `Resolved::fabrics`) at the `from` and `to` ends.
+    pub fabric_a: u32,
+    pub fabric_b: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedClass {
+    pub name: String,
+    pub assembly: Option<AssemblerConfig>,
+    pub extra_offset: SimTime,
+    /// Path policy: the fabric this class's bursts use.
+    pub fabric: Option<String>,
+    /// Fixed offset of this class (wins over `ResolvedObs::offset`).
+    pub offset: Option<SimTime>,
+    /// `obs.class[i].priority` (0 if unset).
+    pub priority: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedObs {
+    pub assembly: AssemblerConfig,
+    pub classifier: Classifier,
+    pub ack_mode: AckMode,
+    pub scheduler: crate::obs::SchedulerKind,
+    pub conversion: bool,
+    pub signalling: Signalling,
+    pub bcp_processing: SimTime,
+    pub switch_setup: SimTime,
+    pub extra_offset: SimTime,
+    pub offset: Option<SimTime>,
+    /// Fixed offsets shorter than their path needs are errors (`obs.safe_offset`).
+    pub safe_offset: bool,
+    pub max_pkts_per_burst: u32,
+    pub queue_limit: Option<u64>,
+    pub loss_p: f64,
+    pub loss_scope: LossScope,
+    pub loss_applies_to: LossAppliesTo,
+    /// (edge node, queue key, sorted burst indices), in spec order.
+    pub drop_bursts: Vec<(u32, String, Vec<u64>)>,
+    pub classes: Vec<ResolvedClass>,
+    /// `obs.ingress`: the ingress electronic buffer (`None`: bufferless ingress).
+    pub ingress: Option<ResolvedIngress>,
+    /// `obs.control.loss` (0: no control-packet loss).
+    pub control_loss: f64,
+    /// `[obs.contention]` (all off when absent).
+    pub contention: ResolvedContention,
+    /// `obs.retransmit`: (max, hold).
+    pub retransmit: Option<(u32, SimTime)>,
+    /// `obs.control.rate` and `bcp_size`: the control channel's serialisation time of
+    /// one BCP (`None`: no control-channel queueing).
+    pub control_tx: Option<SimTime>,
+}
+
+/// `obs.ingress`, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResolvedIngress {
+    pub max_wait: SimTime,
+    pub max_bursts: Option<u64>,
+    pub max_bytes: Option<u64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedLink {
+    pub from: u32,
+    pub to: u32,
+    pub rate: BitRate,
+    pub delay: SimTime,
+    pub queue_pkts: Option<u64>,
+    pub queue_bytes: Option<u64>,
+    pub loss: f64,
+    /// Index of the `[[link]]` entry it came from.
+    pub spec_index: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedFlow {
+    pub name: String,
+    pub src: u32,
+    pub dst: u32,
+    pub start: SimTime,
+    pub stop: Option<SimTime>,
+    /// Node sequences, src..dst and dst..src.
+    pub route: Vec<u32>,
+    pub reverse_route: Vec<u32>,
+    pub kind: ResolvedFlowKind,
+    /// OBS class (`per_class` classifier).
+    pub class: u32,
+    /// The flow's own assembly policy (`per_flow` classifier).
+    pub assembly: Option<AssemblerConfig>,
+}
+
+#[derive(Debug, Clone)]
+pub enum ResolvedFlowKind {
+    Tcp {
+        cfg: TcpConfig,
+        segments: Option<u64>,
+        drop_segments: Vec<(u64, u64)>,
+    },
+    Cbr {
+        rate: BitRate,
+        packet_size: u32,
+    },
+    OnOff {
+        rate: BitRate,
+        packet_size: u32,
+        mean_on: SimTime,
+        mean_off: SimTime,
+    },
+    /// Mean `rate`, exponential gaps, exponential sizes of mean `packet_size`.
+    Poisson {
+        rate: BitRate,
+        packet_size: u32,
+    },
+}
+
+/// Resolved `[obs.contention]`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResolvedContention {
+    pub fdl: Vec<SimTime>,
+    pub fdl_capacity: FdlCapacity,
+    /// 0 = no converter pool.
+    pub converters: u32,
+    pub converter_scope: ConverterScope,
+    pub segmentation: Option<Segmentation>,
+    pub preemption: Preemption,
+    pub per_wavelength: bool,
+    /// Deflection table: (node, neighbours in the order tried); empty = off.
+    pub deflection: Vec<(u32, Vec<u32>)>,
+    /// Deflections allowed per burst (0 when deflection is off).
+    pub max_deflections: u32,
+    /// Added to every burst's offset at its ingress.
+    pub deflection_offset: SimTime,
+}
