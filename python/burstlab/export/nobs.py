@@ -34,7 +34,7 @@ nOBS's model, as its sources (``optical/``) implement it, and how the export mee
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -239,6 +239,57 @@ def _ingress_buffer(obs: Mapping[str, Any], linkspeed: float, size_thr: int, cou
     return size_thr, k
 
 
+@dataclass
+class _Plan:
+    """What the script is written from: the scenario's settings in nOBS's terms, filled
+    in by the ``_plan_*`` steps of :func:`to_nobs` in order and read by the ``_write_*``
+    steps. Node names map to nOBS ids in :attr:`ids` (optical nodes first, then hosts)."""
+
+    spec: Mapping[str, Any]
+    obs: Mapping[str, Any]
+    warnings: list[str] = field(default_factory=list)
+    # assembly and loss ([obs])
+    classifier: str = "per_flow"
+    ack_mode: str = "assemble"
+    timeout: float = NO_TIMEOUT
+    size_thr: int = NO_SIZE_LIMIT
+    count: int = NO_COUNT_LIMIT
+    cap: int | None = None
+    loss_p: float = 0.0
+    loss_scope: str = "per_link"
+    loss_all: bool = False
+    # nodes
+    names: list[str] = field(default_factory=list)
+    kinds: dict[str, str] = field(default_factory=dict)
+    optical: list[str] = field(default_factory=list)
+    hosts: list[str] = field(default_factory=list)
+    ids: dict[str, int] = field(default_factory=dict)
+    node_timeout: dict[str, float] = field(default_factory=dict)
+    # the optical network's global settings
+    linkspeed: float = 0.0
+    max_lambda: int = 1
+    switchtime: float = 0.0
+    hop_delay: float = 0.0
+    max_delayed: int = 0
+    conversiontype: int = 1
+    fdls: list[float] = field(default_factory=list)
+    converters: int = 0
+    nodetype: int = 0
+    fdl_cap: int = 1
+    # electronic links, flows and their paths
+    host_edge: dict[str, str] = field(default_factory=dict)
+    #: (source host, destination host) -> (ingress, egress)
+    host_conn: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    #: fibre directions data (forward) and ACK-only (reverse) bursts use
+    data_dirs: set[tuple[str, str]] = field(default_factory=set)
+    ack_dirs: set[tuple[str, str]] = field(default_factory=set)
+    #: the last fibre of each path -> whether data bursts end there (random loss)
+    last_dirs: dict[tuple[str, str], bool] = field(default_factory=dict)
+    edge_paths: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    paths: dict[int, list[str]] = field(default_factory=dict)
+    flow_queues: int = 1
+
+
 def to_nobs(
     spec: Mapping[str, Any],
     *,
@@ -249,6 +300,12 @@ def to_nobs(
     trace_fibres_only: bool = False,
 ) -> NobsScript:
     """Translates a validated OBS scenario dict into an nOBS v2.1 Tcl script.
+
+    Read the steps in order: :func:`_plan_obs` (what nOBS cannot express, assembly and
+    loss), :func:`_plan_nodes`, :func:`_plan_optics` (global settings and contention),
+    :func:`_plan_links`, :func:`_plan_flows` (routes, queues); then the script's sections
+    :func:`_write_header`, :func:`_write_nodes`, :func:`_write_links`,
+    :func:`_write_losses`, :func:`_write_flows`, :func:`_write_finish`.
 
     Args:
         spec: the scenario (validate it first: :func:`burstlab.export.export_nobs` does).
@@ -273,22 +330,44 @@ def to_nobs(
     sim = spec.get("sim", {})
     duration = parse_time(sim.get("duration", 0))
     seed_v, rep_v = seed_and_replication(sim, seed, replication)
-    ns_seed = (seed_v * 1_000_003 + rep_v) % 2_147_483_646 + 1
-    obs: Mapping[str, Any] = spec.get("obs", {})
-    warnings: list[str] = []
+    p = _Plan(spec=spec, obs=spec.get("obs", {}))
+    _plan_obs(p)
+    _plan_nodes(p)
+    _plan_optics(p)
+    _plan_links(p)
+    _plan_flows(p)
+
+    out: list[str] = []
+    w = out.append
+    _write_header(p, w, seed_v, rep_v, trace, trace_fibres_only)
+    _write_nodes(p, w)
+    _write_links(p, w, trace, trace_fibres_only)
+    _write_losses(p, w, drop_as)
+    summary, flows_out = _write_flows(p, out, seed_v, rep_v)
+    _write_finish(w, summary, trace, duration)
+    for msg in p.warnings:
+        out.insert(4, tcl.comment(f"# warning: {msg}"))
+    return NobsScript(tcl="\n".join(out) + "\n", node_ids=dict(p.ids), flows=flows_out,
+                      paths=p.paths, warnings=p.warnings)
+
+
+#: ``[obs]`` settings nOBS has no counterpart for, and why.
+_UNSUPPORTED_OBS = {
+    "classes": "nOBS has no burst classes", "class": "nOBS has no burst classes",
+    "offset": "nOBS computes its own offset (hops × HOP_DELAY [+ SWITCHTIME])",
+    "ack_ratio_max": "nOBS has no ACK-ratio assembly",
+    "retransmit": "nOBS has no burst retransmission (its ingress keeps no copy of a "
+                  "burst and its core sends no NACK)",
+}
+
+
+def _plan_obs(p: _Plan) -> None:
+    """``[obs]``: refuses what nOBS cannot express; the assembly triggers and loss."""
+    obs, warnings = p.obs, p.warnings
     unknown = sorted(set(obs) - _OBS_KEYS)
     if unknown:
         raise _err(f"obs.{unknown[0]}", "the nOBS export does not carry this setting")
-
-    # --- what nOBS cannot express -------------------------------------------------
-    unsupported = {
-        "classes": "nOBS has no burst classes", "class": "nOBS has no burst classes",
-        "offset": "nOBS computes its own offset (hops × HOP_DELAY [+ SWITCHTIME])",
-        "ack_ratio_max": "nOBS has no ACK-ratio assembly",
-        "retransmit": "nOBS has no burst retransmission (its ingress keeps no copy of a "
-                      "burst and its core sends no NACK)",
-    }
-    for key, why in unsupported.items():
+    for key, why in _UNSUPPORTED_OBS.items():
         if obs.get(key):
             raise _err(f"obs.{key}", why)
     if parse_time(obs.get("extra_offset", 0) or 0) != 0:
@@ -299,80 +378,85 @@ def to_nobs(
     if str(obs.get("scheduler", "laucvf")) != "laucvf":
         raise _err("obs.scheduler", "nOBS schedules by LAUC-VF (smallest void) only; "
                    "use scheduler = \"laucvf\"")
-    classifier = str(obs.get("classifier", "per_flow"))
-    if classifier not in ("per_flow", "per_egress"):
+    p.classifier = str(obs.get("classifier", "per_flow"))
+    if p.classifier not in ("per_flow", "per_egress"):
         raise _err("obs.classifier", "nOBS queues per (source host, egress) or per egress "
                    "only: per_flow or per_egress")
-    ack_mode = str(obs.get("ack_mode", "assemble"))
-    if ack_mode == "bypass":
+    p.ack_mode = str(obs.get("ack_mode", "assemble"))
+    if p.ack_mode == "bypass":
         warnings.append("obs.ack_mode: 'bypass' is exported as nOBS's ackdontburst 1: each "
                         "ACK crosses the core at once as a burst of its own, without "
                         "offset or reservation (optical/op-sragent.cc); burstlab's bypass "
                         "link also queues ACKs behind one another")
     default_asm = obs.get("assembly") or {"type": "timer", "tb": "1ms"}
-    timeout, size_thr, count = _triggers(default_asm, "obs.assembly")
+    p.timeout, p.size_thr, p.count = _triggers(default_asm, "obs.assembly")
     atype = str(default_asm.get("type", "timer"))
-    if size_thr != NO_SIZE_LIMIT and count != NO_COUNT_LIMIT:
+    if p.size_thr != NO_SIZE_LIMIT and p.count != NO_COUNT_LIMIT:
         warnings.append("obs.assembly: with both a size and a packet-count threshold, nOBS "
                         "sends an extra empty burst after every burst whose last packet "
                         "reaches both (BurstAgent::recv tests the count on the burst it "
                         "has just sent; docs/topics/nobs.md)")
     cap = obs.get("max_pkts_per_burst")
     if cap is not None:
+        p.cap = int(cap)
         if atype == "timer":
             warnings.append("obs.max_pkts_per_burst: nOBS sends a burst as soon as it "
                             "holds MAX_PACKET_NUM packets; burstlab's timer cap takes at "
                             "most that many at expiry")
-        count = min(count, int(cap))
+        p.count = min(p.count, p.cap)
     if obs.get("queue_limit") is not None:
         warnings.append("obs.queue_limit: nOBS's assembly queues are unlimited")
     loss = obs.get("loss") or {}
-    loss_p = float(loss.get("p", 0) or 0)
-    loss_scope = str(loss.get("scope", "per_link"))
-    loss_all = str(loss.get("applies_to", "data")) == "all"
+    p.loss_p = float(loss.get("p", 0) or 0)
+    p.loss_scope = str(loss.get("scope", "per_link"))
+    p.loss_all = str(loss.get("applies_to", "data")) == "all"
 
-    # --- nodes ------------------------------------------------------------------------
-    nodes = list(spec.get("node", []))
-    names = [str(n["name"]) for n in nodes]
-    kinds = {str(n["name"]): str(n.get("kind", "host")) for n in nodes}
+
+def _plan_nodes(p: _Plan) -> None:
+    """Nodes: kinds, ids (optical nodes first, then hosts) and each edge's timer."""
+    nodes = list(p.spec.get("node", []))
+    p.names = [str(n["name"]) for n in nodes]
+    p.kinds = {str(n["name"]): str(n.get("kind", "host")) for n in nodes}
     for k, n in enumerate(nodes):
-        if kinds[str(n["name"])] == "router":
+        if p.kinds[str(n["name"])] == "router":
             raise _err(f"node[{k}].kind", "nOBS connects hosts to edge nodes directly; "
                        "it has no routers")
         if n.get("fabric"):
             raise _err(f"node[{k}].fabric", "nOBS nodes have one switching fabric")
-    optical = [n for n in names if kinds[n] in ("edge", "core")]
+    p.optical = [n for n in p.names if p.kinds[n] in ("edge", "core")]
     # Per-edge assembly: nOBS's burst agent reads TIMEOUT when its node is created
     # (optical/op-burst_agent.cc), so a node's own timer is an OpticalDefaults object
     # created just before it; the size and count thresholds are read while running, from
     # the last one created, and must be the same everywhere.
-    node_timeout: dict[str, float] = {}
     for k, n in enumerate(nodes):
         nm = str(n["name"])
-        if kinds[nm] in ("edge", "core"):
-            node_timeout[nm] = timeout
+        if p.kinds[nm] in ("edge", "core"):
+            p.node_timeout[nm] = p.timeout
             if n.get("assembly"):
                 t, sz, c = _triggers(n["assembly"], f"node[{k}].assembly")
-                c = min(c, int(cap)) if cap is not None else c
-                if (sz, c) != (size_thr, count):
+                c = min(c, p.cap) if p.cap is not None else c
+                if (sz, c) != (p.size_thr, p.count):
                     raise _err(f"node[{k}].assembly", "nOBS's size and packet-count "
                                "thresholds are global; only the timer may differ per edge")
-                node_timeout[nm] = t
-    hosts = [n for n in names if kinds[n] == "host"]
-    ids = {n: k for k, n in enumerate(optical + hosts)}
-    max_dest = max(10, len(ids))
+                p.node_timeout[nm] = t
+    p.hosts = [n for n in p.names if p.kinds[n] == "host"]
+    p.ids = {n: k for k, n in enumerate(p.optical + p.hosts)}
 
-    # --- global optical settings --------------------------------------------------------
+
+def _plan_optics(p: _Plan) -> None:
+    """The settings nOBS holds once for the whole network (LINKSPEED, MAX_LAMBDA,
+    SWITCHTIME, HOP_DELAY, the ingress wait), and contention resolution."""
+    obs, spec = p.obs, p.spec
     fibres = list(spec["fibre"])
     rates = [(f"fibre[{k}].rate", parse_rate(f["rate"])) for k, f in enumerate(fibres)
              if "rate" in f]
     if len(rates) != len(fibres):
         k = next(k for k, f in enumerate(fibres) if "rate" not in f)
         raise _err(f"fibre[{k}].rate", "nOBS needs every fibre's rate (LINKSPEED)")
-    linkspeed = _uniform(rates, "wavelength rate (LINKSPEED)")
+    p.linkspeed = _uniform(rates, "wavelength rate (LINKSPEED)")
     wl = [(f"fibre[{k}].wavelengths", int(f.get("wavelengths", obs.get("wavelengths", 1))))
           for k, f in enumerate(fibres)]
-    max_lambda = _uniform(wl, "number of wavelengths (MAX_LAMBDA)")
+    p.max_lambda = _uniform(wl, "number of wavelengths (MAX_LAMBDA)")
     for k, f in enumerate(fibres):
         for key in ("fabric_a", "fabric_b"):
             if key in f:
@@ -383,78 +467,77 @@ def to_nobs(
             raise _err(f"fibre[{k}].duplex", "nOBS fibres are duplex")
     setups = [("obs.switch_setup", parse_time(obs.get("switch_setup", 0) or 0))]
     deltas = [("obs.bcp_processing", parse_time(obs.get("bcp_processing", 0) or 0))]
-    for k, n in enumerate(nodes):
-        if kinds[str(n["name"])] in ("edge", "core"):
+    for k, n in enumerate(spec.get("node", [])):
+        if p.kinds[str(n["name"])] in ("edge", "core"):
             if "switch_setup" in n:
                 setups.append((f"node[{k}].switch_setup", parse_time(n["switch_setup"])))
             if "bcp_processing" in n:
                 deltas.append((f"node[{k}].bcp_processing", parse_time(n["bcp_processing"])))
-    switchtime = _uniform(setups, "switch set-up time (SWITCHTIME)")
-    hop_delay = _uniform(deltas, "BCP processing time (HOP_DELAY)")
-    jet_type = 1 if switchtime > 0 else 0
-    size_thr, max_delayed = _ingress_buffer(obs, linkspeed, size_thr, count, warnings)
-    conversion = bool(obs.get("conversion", True))
+    p.switchtime = _uniform(setups, "switch set-up time (SWITCHTIME)")
+    p.hop_delay = _uniform(deltas, "BCP processing time (HOP_DELAY)")
+    p.size_thr, p.max_delayed = _ingress_buffer(obs, p.linkspeed, p.size_thr, p.count,
+                                                p.warnings)
     # optical/op-sragent.cc: LinkReservation_.recv(pkt, conversiontype_): 1 = any
     # wavelength, 2 = the one the burst used on the previous fibre.
-    conversiontype = 1 if conversion else 2
-    # --- contention resolution (docs/topics/contention.md) ---------------------------------
-    # optical/op-sragent.cc: nodetype_ 1 = converters, 2 = FDLs, 3 = both, tried at every
-    # node after the ingress, as burstlab's [obs.contention].
-    cont: Mapping[str, Any] = obs.get("contention") or {}
+    p.conversiontype = 1 if bool(obs.get("conversion", True)) else 2
+    _plan_contention(p)
+
+
+def _plan_contention(p: _Plan) -> None:
+    """``[obs.contention]`` (docs/topics/contention.md). optical/op-sragent.cc: nodetype_
+    1 = converters, 2 = FDLs, 3 = both, tried at every node after the ingress, as
+    burstlab's [obs.contention]."""
+    cont: Mapping[str, Any] = p.obs.get("contention") or {}
     # nOBS resolves contention with converters and FDLs only: a scenario that relies on
     # segmentation, preemption or deflection would run a different network there.
     for key in ("segmentation", "preemption", "deflection"):
         if cont.get(key) not in (None, "none", [], ""):
             raise _err(f"obs.contention.{key}", f"nOBS has no {key}; it resolves "
                        "contention with wavelength converters and FDLs only")
-    fdls = [parse_time(x) for x in cont.get("fdl", []) or []]
-    converters = int(cont.get("converters", 0) or 0)
-    if converters and str(cont.get("converter_scope", "node")) != "node":
+    p.fdls = [parse_time(x) for x in cont.get("fdl", []) or []]
+    p.converters = int(cont.get("converters", 0) or 0)
+    if p.converters and str(cont.get("converter_scope", "node")) != "node":
         raise _err("obs.contention.converter_scope", "nOBS's converters are a pool per node")
-    if fdls and converters:
-        warnings.append("obs.contention: with both converters and FDLs, nOBS's last "
-                        "attempt (an FDL with conversion) books no converter "
-                        "(optical/op-sragent.cc, nodetype_ 3); burstlab books one")
-    if converters and switchtime > 0:
-        warnings.append("obs.contention.converters: nOBS keeps SWITCHTIME between two "
-                        "bursts on one converter; burstlab's converter is free at once")
-    nodetype = (1 if converters else 0) + (2 if fdls else 0)
-    fdl_cap = 1 if str(cont.get("fdl_capacity", "one")) == "one" else 0
+    if p.fdls and p.converters:
+        p.warnings.append("obs.contention: with both converters and FDLs, nOBS's last "
+                          "attempt (an FDL with conversion) books no converter "
+                          "(optical/op-sragent.cc, nodetype_ 3); burstlab books one")
+    if p.converters and p.switchtime > 0:
+        p.warnings.append("obs.contention.converters: nOBS keeps SWITCHTIME between two "
+                          "bursts on one converter; burstlab's converter is free at once")
+    p.nodetype = (1 if p.converters else 0) + (2 if p.fdls else 0)
+    p.fdl_cap = 1 if str(cont.get("fdl_capacity", "one")) == "one" else 0
 
-    # --- electronic links: each host hangs off one edge -----------------------------------
-    host_edge: dict[str, str] = {}
-    for k, link in enumerate(spec.get("link", [])):
+
+def _plan_links(p: _Plan) -> None:
+    """Electronic links: each host hangs off one edge."""
+    kinds = p.kinds
+    for k, link in enumerate(p.spec.get("link", [])):
         a, b = str(link["a"]), str(link["b"])
-        pair = {kinds[a], kinds[b]}
-        if pair != {"host", "edge"}:
+        if {kinds[a], kinds[b]} != {"host", "edge"}:
             raise _err(f"link[{k}]", "nOBS's electronic links join a host to an edge node "
                        f"({a} is {kinds[a]}, {b} is {kinds[b]})")
         h, e = (a, b) if kinds[a] == "host" else (b, a)
-        if h in host_edge and host_edge[h] != e:
-            raise _err(f"link[{k}]", f"host {h} already hangs off edge {host_edge[h]}")
-        host_edge[h] = e
+        if h in p.host_edge and p.host_edge[h] != e:
+            raise _err(f"link[{k}]", f"host {h} already hangs off edge {p.host_edge[h]}")
+        p.host_edge[h] = e
         if float(link.get("loss", 0) or 0) or link.get("loss_ab") or link.get("loss_ba"):
             raise _err(f"link[{k}].loss", "random loss on electronic links is not exported")
         if link.get("duplex", True) is False:
             raise _err(f"link[{k}].duplex", "the export writes duplex links only")
 
-    # --- flows: routes, queues --------------------------------------------------------
-    adj = _adjacency(spec, names)
-    flows = list(spec.get("flow", []))
-    host_conn: dict[tuple[str, str], tuple[str, str]] = {}  # (src, dst) -> (ingress, egress)
-    # Fibre directions by whether data (forward) or ACK-only (reverse) bursts use them,
-    # and the last fibre of each path: where random loss goes.
-    data_dirs: set[tuple[str, str]] = set()
-    ack_dirs: set[tuple[str, str]] = set()
-    last_dirs: dict[tuple[str, str], bool] = {}  # direction -> carries data
-    edge_paths: dict[tuple[str, str], list[str]] = {}
-    paths: dict[int, list[str]] = {}
+
+def _plan_flows(p: _Plan) -> None:
+    """Each flow's route (host – ingress – core… – egress – host), the one optical path
+    per (ingress, egress) nOBS installs, the fibre directions in use, and the assembly
+    queues."""
+    kinds = p.kinds
+    adj = _adjacency(p.spec, p.names)
     queue_owner: dict[tuple[str, str], int] = {}
-    for i, f in enumerate(flows):
+    for i, f in enumerate(p.spec.get("flow", [])):
         kind = str(f.get("type", "tcp"))
-        dirs = [False, True] if kind == "tcp" else [False]
-        for rev in dirs:
-            r = _route(spec, names, adj, i, f, rev)
+        for rev in ([False, True] if kind == "tcp" else [False]):
+            r = _route(p.spec, p.names, adj, i, f, rev)
             key = f"flow[{i}].{'reverse_route' if rev else 'route'}"
             if len(r) < 4 or kinds[r[0]] != "host" or kinds[r[-1]] != "host" \
                     or kinds[r[1]] != "edge" or kinds[r[-2]] != "edge" \
@@ -463,17 +546,18 @@ def to_nobs(
                            f"egress edge – host; this route is {' – '.join(r)}")
             src, ing, egr, dst = r[0], r[1], r[-2], r[-1]
             opt = r[1:-1]
-            if edge_paths.setdefault((ing, egr), opt) != opt:
+            if p.edge_paths.setdefault((ing, egr), opt) != opt:
                 raise _err(key, f"nOBS installs one optical path per (ingress, egress): "
-                           f"{' – '.join(edge_paths[(ing, egr)])} already, {' – '.join(opt)} "
-                           "here")
-            host_conn[(src, dst)] = (ing, egr)
+                           f"{' – '.join(p.edge_paths[(ing, egr)])} already, "
+                           f"{' – '.join(opt)} here")
+            p.host_conn[(src, dst)] = (ing, egr)
             hops = set(zip(opt, opt[1:], strict=False))
-            (ack_dirs if rev else data_dirs).update(hops)
-            last_dirs[(opt[-2], opt[-1])] = last_dirs.get((opt[-2], opt[-1]), False) or not rev
+            (p.ack_dirs if rev else p.data_dirs).update(hops)
+            last = (opt[-2], opt[-1])
+            p.last_dirs[last] = p.last_dirs.get(last, False) or not rev
             if not rev:
-                paths[i] = opt
-            if classifier == "per_flow":
+                p.paths[i] = opt
+            if p.classifier == "per_flow":
                 # optical/op-burst_agent.cc: the queue is (origin host − 2) mod
                 # MAX_FLOW_QUEUE per egress; with MAX_FLOW_QUEUE = node count each origin
                 # host has its own queue, so two flows from one host to one egress share.
@@ -482,87 +566,101 @@ def to_nobs(
                     raise _err(f"flow[{i}].src", f"nOBS queues per source host: flow "
                                f"[{queue_owner[q]}] also sends from {src} to egress {egr}, "
                                "so per_flow assembly cannot separate them")
-    flow_queues = len(ids) if classifier == "per_flow" else 1
+    p.flow_queues = len(p.ids) if p.classifier == "per_flow" else 1
 
-    # --- the script -----------------------------------------------------------------------
-    out: list[str] = []
-    w = out.append
-    name = spec.get("name", "scenario")
+
+Write = Callable[[str], None]
+
+
+def _write_header(p: _Plan, w: Write, seed_v: int, rep_v: int, trace: str | None,
+                  trace_fibres_only: bool) -> None:
+    """The script's head: provenance, the RNG seed, nOBS's OpticalDefaults, the trace."""
+    ns_seed = (seed_v * 1_000_003 + rep_v) % 2_147_483_646 + 1
+    name = p.spec.get("name", "scenario")
     w(tcl.comment(f"# nOBS v2.1 (ns-2.35) script exported by burstlab from scenario {name!r}"))
     w(f"# burstlab seed {seed_v}, replication {rep_v} -> ns-2 defaultRNG seed {ns_seed}")
     w("# Run: ns THIS_FILE   (ns built with nOBS: make nobs)")
-    w("# node ids: " + ", ".join(f"{n}={k}" for n, k in ids.items()))
+    w("# node ids: " + ", ".join(f"{n}={k}" for n, k in p.ids.items()))
     w("set ns [new Simulator]")
     w(f"$defaultRNG seed {ns_seed}")
     # OpticalDefaults: every setting, with the TIMEOUT of the node created next.
     w("proc optical_defaults {timeout} {")
     w("    set settings [new OpticalDefaults]")
     w("    $settings set TIMEOUT $timeout")
-    w(f"    $settings set BURST_SIZE_THRESHOLD {size_thr}")
-    w(f"    $settings set MAX_PACKET_NUM {count}")
-    w(f"    $settings set MAX_LAMBDA {max_lambda}")
-    w(f"    $settings set HOP_DELAY {_t(hop_delay)}")
-    w(f"    $settings set SWITCHTIME {_t(switchtime)}")
-    w(f"    $settings set JET_TYPE {jet_type}")
-    w(f"    $settings set LINKSPEED {_num(linkspeed)}")
+    w(f"    $settings set BURST_SIZE_THRESHOLD {p.size_thr}")
+    w(f"    $settings set MAX_PACKET_NUM {p.count}")
+    w(f"    $settings set MAX_LAMBDA {p.max_lambda}")
+    w(f"    $settings set HOP_DELAY {_t(p.hop_delay)}")
+    w(f"    $settings set SWITCHTIME {_t(p.switchtime)}")
+    w(f"    $settings set JET_TYPE {1 if p.switchtime > 0 else 0}")
+    w(f"    $settings set LINKSPEED {_num(p.linkspeed)}")
     w("    $settings set BURST_HEADER 0 ;  # burstlab's burst is its packets' bytes")
-    if fdls:
-        w(f"    $settings set FDLBURSTCAP {fdl_cap}")
+    if p.fdls:
+        w(f"    $settings set FDLBURSTCAP {p.fdl_cap}")
         w("    $settings set FDLSWITCHTIME 0 ;  # burstlab's delay lines need no guard")
-    w(f"    $settings set MAX_DEST {max_dest}")
-    w(f"    $settings set MAX_FLOW_QUEUE {flow_queues}")
-    if max_delayed:
-        w(f"    $settings set MAX_DELAYED_BURST {max_delayed} ;  # obs.ingress.max_wait")
+    w(f"    $settings set MAX_DEST {max(10, len(p.ids))}")
+    w(f"    $settings set MAX_FLOW_QUEUE {p.flow_queues}")
+    if p.max_delayed:
+        w(f"    $settings set MAX_DELAYED_BURST {p.max_delayed} ;  # obs.ingress.max_wait")
     w("    $settings set DEBUG 0")
     w("}")
-    w(f"optical_defaults {_t(timeout)}")
+    w(f"optical_defaults {_t(p.timeout)}")
     if trace:
         w(f"set tf [open {tcl.path(trace, 'trace')} w]")
         if not trace_fibres_only:
             w("$ns trace-all $tf")
     w("$ns op_src_rting 1")
-    ackdontburst = 1 if ack_mode == "bypass" else 0
-    opt_ids = " ".join(str(ids[n]) for n in optical)
-    current = timeout
-    for n in optical:
-        k = ids[n]
-        if node_timeout[n] != current:
-            current = node_timeout[n]
+
+
+def _write_nodes(p: _Plan, w: Write) -> None:
+    """Optical nodes (each after the OpticalDefaults of its own timer), then hosts."""
+    ackdontburst = 1 if p.ack_mode == "bypass" else 0
+    opt_ids = " ".join(str(p.ids[n]) for n in p.optical)
+    current = p.timeout
+    for n in p.optical:
+        k = p.ids[n]
+        if p.node_timeout[n] != current:
+            current = p.node_timeout[n]
             w(f"optical_defaults {_t(current)}  ;# {n}'s own assembly timer")
-        w(f"set n({k}) [$ns OpNode]  ;# {n} ({kinds[n]})")
+        w(f"set n({k}) [$ns OpNode]  ;# {n} ({p.kinds[n]})")
         w(f"set sa [$n({k}) set src_agent_]")
         w(f"$sa optic_nodes {opt_ids}")
-        w(f"$sa set nodetype_ {nodetype}")
-        w(f"$sa set conversiontype_ {conversiontype}")
-        w(f"$sa set converternumber_ {converters}")
-        w(f"$sa set fdlnumber_ {len(fdls)}")
+        w(f"$sa set nodetype_ {p.nodetype}")
+        w(f"$sa set conversiontype_ {p.conversiontype}")
+        w(f"$sa set converternumber_ {p.converters}")
+        w(f"$sa set fdlnumber_ {len(p.fdls)}")
         w("$sa create")
-        if fdls:
-            w("$sa fdl_size " + " ".join(_t(d) for d in fdls))
+        if p.fdls:
+            w("$sa fdl_size " + " ".join(_t(d) for d in p.fdls))
         w(f"$sa set ackdontburst {ackdontburst}")
         w(f"set ba [$n({k}) set burst_agent_]")
         w("$ba burst_create")
         w(f"$ba optic_nodes {opt_ids}")
         w(f"$ba set ackdontburst {ackdontburst}")
         w(f"[$n({k}) set classifier_] optic_nodes {opt_ids}")
-    for n in hosts:
-        k = ids[n]
+    for n in p.hosts:
+        k = p.ids[n]
         w(f"set n({k}) [$ns node]  ;# {n} (host)")
         w(f"[$n({k}) set src_agent_] optic_nodes {opt_ids}")
         w(f"[$n({k}) set classifier_] optic_nodes {opt_ids}")
-    for k, fb in enumerate(fibres):
+
+
+def _write_links(p: _Plan, w: Write, trace: str | None, trace_fibres_only: bool) -> None:
+    """Fibres (one rate for all) and the hosts' electronic links."""
+    ids = p.ids
+    for k, fb in enumerate(p.spec["fibre"]):
         fa, fb_ = ids[str(fb["a"])], ids[str(fb["b"])]
         if "delay" not in fb:
             raise _err(f"fibre[{k}].delay", "give the fibre's delay (length_km is not "
                        "exported)")
         fdelay = parse_time(fb["delay"])
-        w(f"$ns optical-duplex-link $n({fa}) $n({fb_}) {_num(linkspeed)} {_t(fdelay)} "
+        w(f"$ns optical-duplex-link $n({fa}) $n({fb_}) {_num(p.linkspeed)} {_t(fdelay)} "
           "OpQueue")
         if trace and trace_fibres_only:
             for tx_, ty_ in ((str(fb["a"]), str(fb["b"])), (str(fb["b"]), str(fb["a"]))):
-                if (tx_, ty_) in data_dirs:
+                if (tx_, ty_) in p.data_dirs:
                     w(f"$ns trace-queue $n({ids[tx_]}) $n({ids[ty_]}) $tf")
-    for k, link in enumerate(spec.get("link", [])):
+    for k, link in enumerate(p.spec.get("link", [])):
         la, lb = ids[str(link["a"])], ids[str(link["b"])]
         rate, delay = parse_rate(link["rate"]), parse_time(link["delay"])
         w(f"$ns duplex-link $n({la}) $n({lb}) {_num(rate)} {_t(delay)} DropTail")
@@ -576,134 +674,146 @@ def to_nobs(
             else:
                 w(f"$ns queue-limit $n({x}) $n({y}) {UNLIMITED_QUEUE}  ;# unlimited")
 
-    # Injected losses: obs.drop_burst -> ErrorModel/List on the queue's first fibre,
-    # counting data bursts (opticaldrop_ 0) or control packets (1) on that direction.
-    fibre_users: dict[tuple[str, str], set[tuple[str, str]]] = {}
-    for (src, _dst), (ing, egr) in host_conn.items():
-        p = edge_paths[(ing, egr)]
-        fibre_users.setdefault((p[0], p[1]), set()).add((src, egr) if classifier ==
-                                                         "per_flow" else ("", egr))
-    for k, d in enumerate(obs.get("drop_bursts", obs.get("drop_burst", [])) or []):
-        edge = str(d["edge"])
-        qkey = str(d["queue"])
-        if classifier == "per_flow":
-            fi = next((i for i, f in enumerate(flows)
-                       if str(f.get("name", f"flow{i}")) == qkey), None)
-            if fi is None:
-                raise _err(f"obs.drop_burst[{k}].queue", f"no flow named {qkey!r}")
-            f = flows[fi]
-            src = str(f["src"]) if host_edge.get(str(f["src"])) == edge else str(f["dst"])
-            dst = str(f["dst"]) if src == str(f["src"]) else str(f["src"])
-            ing, egr = host_conn[(src, dst)]
-            q = (src, egr)
-        else:
-            ing, egr = edge, qkey
-            q = ("", egr)
-        found = edge_paths.get((ing, egr))
-        if found is None:
-            raise _err(f"obs.drop_burst[{k}]", f"no traffic from {edge} to {egr}")
-        p = found
-        users = fibre_users[(p[0], p[1])]
-        if users != {q}:
-            raise _err(f"obs.drop_burst[{k}]", "nOBS's loss list counts every burst on the "
-                       f"fibre {p[0]} -> {p[1]}, which other queues use too")
-        which = 0 if drop_as == "data" else 1
-        lst = " ".join(str(int(x)) for x in sorted(d["bursts"]))
-        w(f"set em({k}) [new ErrorModel/List]  ;# obs.drop_burst[{k}] as {drop_as} loss")
-        w(f"$em({k}) unit pkt")
-        w(f"$em({k}) set opticaldrop_ {which}")
-        w(f"$em({k}) droplist {{{lst}}}")
-        w(f"$ns lossmodel $em({k}) $n({ids[p[0]]}) $n({ids[p[1]]})")
 
+def _write_losses(p: _Plan, w: Write, drop_as: str) -> None:
+    """Injected burst drops, random burst loss and control-packet loss."""
+    _write_drop_bursts(p, w, drop_as)
     # Random burst loss (obs.loss): an ErrorModel with rate p on data bursts
     # (opticaldrop_ 0) on every fibre direction (per_link) or on the last fibre of every
     # path (per_path, one draw per burst). nOBS cannot tell ACK-only bursts from data
     # bursts, so with applies_to = "data" no direction may carry both.
-    if loss_p > 0:
-        if loss_scope == "per_path":
-            where = sorted(d for d, data in last_dirs.items() if data or loss_all)
+    if p.loss_p > 0:
+        if p.loss_scope == "per_path":
+            where = sorted(d for d, data in p.last_dirs.items() if data or p.loss_all)
         else:
-            where = sorted(data_dirs | (ack_dirs if loss_all else set()))
-        if not loss_all:
-            both = [d for d in where if d in ack_dirs and d in data_dirs]
+            where = sorted(p.data_dirs | (p.ack_dirs if p.loss_all else set()))
+        if not p.loss_all:
+            both = [d for d in where if d in p.ack_dirs and d in p.data_dirs]
             if both:
                 raise _err("obs.loss.applies_to", f"nOBS cannot spare the ACK-only bursts "
                            f"on {both[0][0]} -> {both[0][1]}, which data bursts also cross")
-        for lx, ly in where:
-            w(f"set em [new ErrorModel]  ;# obs.loss {loss_scope}: {lx} -> {ly}")
-            w("$em unit pkt")
-            w(f"$em set rate_ {_num(loss_p)}")
-            w("$em set opticaldrop_ 0")
-            w("$em ranvar [new RandomVariable/Uniform]")
-            w(f"$ns lossmodel $em $n({ids[lx]}) $n({ids[ly]})")
-
+        _write_error_models(p, w, where, p.loss_p, 0, f"obs.loss {p.loss_scope}")
     # Control-packet loss (obs.control.loss): an ErrorModel with rate p on control
     # packets (opticaldrop_ 1) on every fibre direction bursts cross; nOBS then finds
     # no reservation for the burst at the next node and drops it there.
-    control = obs.get("control") or {}
+    control = p.obs.get("control") or {}
     for key in ("rate", "bcp_size"):
         if control.get(key) is not None:
             raise _err(f"obs.control.{key}", "nOBS does not serialise control packets on a "
                        "control wavelength nor queue them for processing")
     control_p = float(control.get("loss", 0) or 0)
     if control_p > 0:
-        if loss_p > 0:
+        if p.loss_p > 0:
             raise _err("obs.control.loss", "nOBS takes one loss model per fibre direction: "
                        "export obs.loss and obs.control.loss separately")
-        if obs.get("drop_bursts") or obs.get("drop_burst"):
+        if p.obs.get("drop_bursts") or p.obs.get("drop_burst"):
             raise _err("obs.control.loss", "nOBS takes one loss model per fibre direction: "
                        "export obs.drop_burst and obs.control.loss separately")
-        for lx, ly in sorted(data_dirs | ack_dirs):
-            w(f"set em [new ErrorModel]  ;# obs.control.loss: {lx} -> {ly}")
-            w("$em unit pkt")
-            w(f"$em set rate_ {_num(control_p)}")
-            w("$em set opticaldrop_ 1")
-            w("$em ranvar [new RandomVariable/Uniform]")
-            w(f"$ns lossmodel $em $n({ids[lx]}) $n({ids[ly]})")
+        _write_error_models(p, w, sorted(p.data_dirs | p.ack_dirs), control_p, 1,
+                            "obs.control.loss")
 
-    # Flows: the agents of burstlab's ns-2 export, handed to nOBS's source routing.
-    seen_host: set[str] = set()
+
+def _write_error_models(p: _Plan, w: Write, where: list[tuple[str, str]], rate: float,
+                        opticaldrop: int, what: str) -> None:
+    """One uniform ErrorModel of ``rate`` per fibre direction of ``where``, on data
+    bursts (``opticaldrop_`` 0) or control packets (1)."""
+    for lx, ly in where:
+        w(f"set em [new ErrorModel]  ;# {what}: {lx} -> {ly}")
+        w("$em unit pkt")
+        w(f"$em set rate_ {_num(rate)}")
+        w(f"$em set opticaldrop_ {opticaldrop}")
+        w("$em ranvar [new RandomVariable/Uniform]")
+        w(f"$ns lossmodel $em $n({p.ids[lx]}) $n({p.ids[ly]})")
+
+
+def _write_drop_bursts(p: _Plan, w: Write, drop_as: str) -> None:
+    """Injected losses: obs.drop_burst -> ErrorModel/List on the queue's first fibre,
+    counting data bursts (opticaldrop_ 0) or control packets (1) on that direction."""
+    fibre_users: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    per_flow = p.classifier == "per_flow"
+    for (src, _dst), (ing, egr) in p.host_conn.items():
+        path = p.edge_paths[(ing, egr)]
+        fibre_users.setdefault((path[0], path[1]), set()).add((src, egr) if per_flow
+                                                              else ("", egr))
+    flows = list(p.spec.get("flow", []))
+    for k, d in enumerate(p.obs.get("drop_bursts", p.obs.get("drop_burst", [])) or []):
+        edge = str(d["edge"])
+        qkey = str(d["queue"])
+        if per_flow:
+            fi = next((i for i, f in enumerate(flows)
+                       if str(f.get("name", f"flow{i}")) == qkey), None)
+            if fi is None:
+                raise _err(f"obs.drop_burst[{k}].queue", f"no flow named {qkey!r}")
+            f = flows[fi]
+            src = str(f["src"]) if p.host_edge.get(str(f["src"])) == edge else str(f["dst"])
+            dst = str(f["dst"]) if src == str(f["src"]) else str(f["src"])
+            ing, egr = p.host_conn[(src, dst)]
+            q = (src, egr)
+        else:
+            ing, egr = edge, qkey
+            q = ("", egr)
+        found = p.edge_paths.get((ing, egr))
+        if found is None:
+            raise _err(f"obs.drop_burst[{k}]", f"no traffic from {edge} to {egr}")
+        if fibre_users[(found[0], found[1])] != {q}:
+            raise _err(f"obs.drop_burst[{k}]", "nOBS's loss list counts every burst on the "
+                       f"fibre {found[0]} -> {found[1]}, which other queues use too")
+        lst = " ".join(str(int(x)) for x in sorted(d["bursts"]))
+        w(f"set em({k}) [new ErrorModel/List]  ;# obs.drop_burst[{k}] as {drop_as} loss")
+        w(f"$em({k}) unit pkt")
+        w(f"$em({k}) set opticaldrop_ {0 if drop_as == 'data' else 1}")
+        w(f"$em({k}) droplist {{{lst}}}")
+        w(f"$ns lossmodel $em({k}) $n({p.ids[found[0]]}) $n({p.ids[found[1]]})")
+
+
+def _write_flows(p: _Plan, out: list[str], seed_v: int, rep_v: int
+                 ) -> tuple[list[str], list[dict[str, Any]]]:
+    """The agents of burstlab's ns-2 export, handed to nOBS's source routing, and the
+    connections installed along each path. Returns the finish procedure's summary lines
+    and the flows' records."""
+    ids, w = p.ids, out.append
     summary: list[str] = []
     flows_out: list[dict[str, Any]] = []
-    for i, f in enumerate(flows):
+    for i, f in enumerate(p.spec.get("flow", [])):
         kind = str(f.get("type", "tcp"))
         src, dst = str(f["src"]), str(f["dst"])
         start = parse_time(f.get("start", 0))
         stop = parse_time(f["stop"]) if "stop" in f else None
         fname = str(f.get("name", f"flow{i}"))
         w(tcl.comment(f"# flow[{i}] {fname}: {kind} {src} -> {dst}"))
-        body: list[str] = []
         if kind == "tcp":
             if "drop_segments" in f:
                 raise _err(f"flow[{i}].drop_segments", "not exported to nOBS; use "
                            "obs.drop_burst")
-            _tcp_flow(body.append, i, f, str(ids[src]), str(ids[dst]), start, stop,
-                      warnings, {}, {}, boot_seed(seed_v, rep_v, i))
-            agent, sink = f"$tcp({i})", f"$sink({i})"
+            _tcp_flow(w, i, f, str(ids[src]), str(ids[dst]), start, stop,
+                      p.warnings, {}, {}, boot_seed(seed_v, rep_v, i))
+            agent = f"$tcp({i})"
             summary.append(
                 f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '
                 f'[$tcp({i}) set nrexmitpack_] [$tcp({i}) set nrexmit_]"')
         else:
-            _udp_flow(body.append, i, f, str(ids[src]), str(ids[dst]), start, stop, kind)
-            agent, sink = f"$udp({i})", f"$sink({i})"
+            _udp_flow(w, i, f, str(ids[src]), str(ids[dst]), start, stop, kind)
+            agent = f"$udp({i})"
             summary.append(f'puts "{SUMMARY_TAG} {i} [$sink({i}) set npkts_] 0 0 0"')
-        out.extend(body)
         # nOBS's source routing: agents send to their host's OpSRAgent.
         w(f"{agent} target [$n({ids[src]}) set src_agent_]")
-        w(f"{sink} target [$n({ids[dst]}) set src_agent_]")
-        seen_host.update((src, dst))
+        w(f"$sink({i}) target [$n({ids[dst]}) set src_agent_]")
         flows_out.append({"flow": i, "name": fname, "type": kind})
-    for (src, dst), (ing, egr) in sorted(host_conn.items(), key=lambda x: (ids[x[0][0]],
-                                                                          ids[x[0][1]])):
+    for (src, dst), (ing, egr) in sorted(p.host_conn.items(),
+                                         key=lambda x: (ids[x[0][0]], ids[x[0][1]])):
         s, d = ids[src], ids[dst]
         w(f"[$n({s}) set src_agent_] install_connection {d}  {s} {d}  {s} {ids[ing]} "
           f"{ids[egr]} {d}")
-    for (ing, egr), p in sorted(edge_paths.items(), key=lambda x: (ids[x[0][0]],
-                                                                   ids[x[0][1]])):
+    for (ing, egr), path in sorted(p.edge_paths.items(),
+                                   key=lambda x: (ids[x[0][0]], ids[x[0][1]])):
         ia, ib = ids[ing], ids[egr]
         w(f"[$n({ia}) set src_agent_] install_connection {ib}  {ia} {ib}  "
-          + " ".join(str(ids[x]) for x in p))
+          + " ".join(str(ids[x]) for x in path))
+    return summary, flows_out
 
+
+def _write_finish(w: Write, summary: list[str], trace: str | None, duration: float) -> None:
+    """The finish procedure (each flow's counters) and the run."""
     w("proc finish {} {")
     w("    global ns tcp sink udp tf")
     w(f"    puts \"# {SUMMARY_TAG} flow ack_or_packets ndatapack nrexmitpack nrexmit\"")
@@ -716,7 +826,3 @@ def to_nobs(
     w("}")
     w(f"$ns at {_t(duration)} finish")
     w("$ns run")
-    for msg in warnings:
-        out.insert(4, tcl.comment(f"# warning: {msg}"))
-    return NobsScript(tcl="\n".join(out) + "\n", node_ids=ids, flows=flows_out,
-                      paths=paths, warnings=warnings)
