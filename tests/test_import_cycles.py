@@ -27,6 +27,7 @@ shortest closed path through it.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -114,13 +115,18 @@ def resolve_base(importer: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join(package + ([node.module] if node.module else []))
 
 
+@functools.cache
+def _parse(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
 def import_graph(deferred: bool = False) -> dict[str, set[str]]:
     mods = modules()
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for name, path in mods.items():
         if path.suffix == ".pyi":
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = _parse(path)
         is_package = path.name == "__init__.py"
         for node in import_nodes(tree.body, deferred):
             targets: list[str] = []
