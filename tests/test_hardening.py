@@ -20,6 +20,7 @@ import psutil
 import pytest
 
 import burstlab
+from burstlab import _dask
 from burstlab.grid import GridError
 from burstlab.plot import plot_sweep
 
@@ -260,7 +261,7 @@ def test_plot_file_name_from_sweep_json_stays_inside_the_folder(tmp_path: Path) 
 ])
 def test_plaintext_remote_dask_scheduler_warns(address: str, warns: bool,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    sweep_mod._warn_if_plaintext_remote(address)
+    _dask.warn_if_plaintext_remote(address)
     err = capsys.readouterr().err
     assert ("pickled data" in err) is warns
 

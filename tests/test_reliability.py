@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -400,3 +401,168 @@ def test_reproduce_killed_and_resumed_gives_the_same_tables(tmp_path: Path) -> N
     assert {k: after[k] for k in before} == before  # finished runs were not recomputed
     assert _tables(out / "zhou") == _tables(ref / "zhou")
     assert "claims.csv" in _tables(ref / "zhou")
+
+
+# --------------------------------------------------------------- issue 56, Python side
+
+
+class _Server:
+    """A loopback server (127.0.0.1 only) that accepts connections and either never
+    answers (``http=False``) or answers the first bytes it reads with an HTTP error, as a
+    Dask dashboard port does."""
+
+    def __init__(self, http: bool) -> None:
+        import socket
+        import threading
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.http = http
+        self.conns: list[Any] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            self.conns.append(c)
+            if self.http:
+                try:
+                    c.recv(65536)
+                    c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        for c in self.conns:
+            c.close()
+        self.sock.close()
+
+
+@pytest.mark.parametrize("command", ["reproduce", "sweep"])
+@pytest.mark.parametrize("kind", ["silent", "http", "tls"])
+def test_an_address_that_is_not_a_dask_scheduler_is_one_line_and_exit_2(
+        tmp_path: Path, command: str, kind: str) -> None:
+    pytest.importorskip("distributed")
+    server = _Server(http=kind == "http")
+    try:
+        address = f"{'tls' if kind == 'tls' else 'tcp'}://127.0.0.1:{server.port}"
+        if command == "reproduce":
+            args = ["reproduce", "zhou", "--smoke", "--scheduler", address,
+                    "--out", str(tmp_path / "out")]
+        else:
+            args = ["sweep", str(ROOT / "examples" / "single_flow.toml"), "--grid",
+                    "sim.duration=1s,2s", "--scheduler", address, "--no-progress",
+                    "--out", str(tmp_path / "out")]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DASK_")}
+        t0 = time.perf_counter()
+        r = subprocess.run([sys.executable, "-m", "burstlab.cli", *args], capture_output=True,
+                           text=True, timeout=90, check=False, env=env)
+        wall = time.perf_counter() - t0
+    finally:
+        server.close()
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2, r.stderr
+    assert len(lines) == 1 and lines[0].startswith("burstlab: error: "), r.stderr
+    assert address in lines[0]
+    assert {"silent": "no Dask handshake within 10 s", "http": "is not a Dask scheduler",
+            "tls": "TLS settings"}[kind] in lines[0]
+    # The handshake's bound (10 s) plus the start of Python, with room for a busy machine.
+    assert wall < 60, wall
+
+
+def _foreign_sqlite(path: Path) -> bytes:
+    """Another program's SQLite file (rollback journal, one table of its own)."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
+        db.execute("INSERT INTO contacts VALUES ('ada', '123')")
+        db.commit()
+    return path.read_bytes()
+
+
+def test_a_foreign_sqlite_file_is_refused_as_a_store_and_left_untouched(tmp_path: Path) -> None:
+    p = tmp_path / "app.sqlite"
+    before = _foreign_sqlite(p)
+    with pytest.raises(sweep_mod.StoreError, match=r"not a burstlab sweep store \(its tables: contacts\)"):
+        sweep_mod.Store(p)
+    assert p.read_bytes() == before
+    assert not (tmp_path / "app.sqlite-wal").exists()
+    with closing(sqlite3.connect(p)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    # An empty file and an SQLite file with no tables still become stores.
+    (tmp_path / "empty.sqlite").write_bytes(b"")
+    sweep_mod.Store(tmp_path / "empty.sqlite").close()
+    with closing(sqlite3.connect(tmp_path / "blank.sqlite")) as db:
+        db.execute("PRAGMA user_version = 0")
+    sweep_mod.Store(tmp_path / "blank.sqlite").close()
+    sweep_mod.Store(tmp_path / "blank.sqlite").close()  # and reopen as stores
+
+
+def test_reproduce_stored_only_on_a_foreign_sqlite_file_leaves_it_untouched(
+        tmp_path: Path) -> None:
+    store = tmp_path / "out" / "zhou" / "runs.sqlite"
+    store.parent.mkdir(parents=True)
+    before = _foreign_sqlite(store)
+    r = cli("reproduce", "zhou", "--smoke", "--stored-only", "--no-progress",
+            "--out", str(tmp_path / "out"))
+    assert r.returncode == 2 and "not a burstlab sweep store" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    assert store.read_bytes() == before and not store.with_name("runs.sqlite-wal").exists()
+
+
+def test_a_sweep_starts_no_more_workers_than_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+
+    class Pool(sweep_mod.ProcessPoolExecutor):  # type: ignore[misc, name-defined]
+        def __init__(self, max_workers: int, **kw: Any) -> None:
+            started.append(max_workers)
+            super().__init__(max_workers=max_workers, **kw)
+
+    monkeypatch.setattr(sweep_mod, "ProcessPoolExecutor", Pool)
+    res = burstlab.sweep(path_scenario("10ms"), {"sim.seed": [1, 2]}, jobs=200,
+                         executor="local", progress=False)
+    assert started == [2] and res.stats["jobs"] == 2 and res.stats["ran"] == 2
+
+
+def test_far_more_workers_than_cores_is_said(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sweep_mod, "_usable_cores", lambda: 1)
+    burstlab.sweep(path_scenario("10ms"), {"sim.seed": [1, 2, 3]}, jobs=3, executor="local",
+                   progress=False)
+    assert "starting 3 worker processes on 1 usable core(s)" in capsys.readouterr().err
+    burstlab.sweep(path_scenario("10ms"), {"sim.seed": [1, 2]}, jobs=3, executor="local",
+                   progress=False)
+    assert "worker processes" not in capsys.readouterr().err  # 2 workers on 1 core: quiet
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), np.float64("nan")])
+def test_nan_or_infinity_in_a_scenario_dict_names_the_field(bad: float) -> None:
+    sc = path_scenario()
+    sc["link"][1]["loss_ab"] = bad
+    with pytest.raises(burstlab.ScenarioError,
+                       match=rf"^link\[1\]\.loss_ab: {float(bad)!r} is not a finite number"):
+        burstlab.run(sc)
+    with pytest.raises(burstlab.ScenarioError, match=r"^sim\.duration: nan is not"):
+        burstlab.sweep({**sc, "sim": {"duration": float("nan")}}, {"sim.seed": [1]},
+                       progress=False)
+
+
+def test_huge_and_endless_api_grids_are_refused_at_once() -> None:
+    import itertools
+
+    t0 = time.perf_counter()
+    with pytest.raises(GridError, match=r"'sim\.seed': 10,000,000 values, more than 1,000,000"):
+        normalise_grid({"sim.seed": range(10**7)})
+    assert time.perf_counter() - t0 < 0.5
+    with pytest.raises(GridError, match=r"more than 1,000,000 values in one axis \(an endless"):
+        normalise_grid({"sim.seed": itertools.count()})
+    with pytest.raises(GridError, match=r"'sim\.seed': 10,000,000 values"):
+        burstlab.sweep(path_scenario(), {"sim.seed": range(10**7)}, progress=False)
+    with pytest.raises(GridError, match=r"'link\.1\.loss_ab': nan is not a finite number"):
+        normalise_grid({"link.1.loss_ab": [0.1, float("nan")]})
+    # A bounded iterator is still an axis.
+    assert normalise_grid({"sim.seed": iter(range(3))}) == {"sim.seed": [0, 1, 2]}

@@ -102,8 +102,8 @@ def plain(value: Any, path: str = "", depth: int = 0) -> Any:
     """``value`` with plain JSON types only, for the core: mappings become dicts with
     string keys, lists/tuples/numpy arrays lists, numpy and other
     :class:`numbers.Integral` / :class:`numbers.Real` scalars ints and floats, paths
-    strings. Anything else, or nesting deeper than :data:`MAX_NESTING`, raises
-    ScenarioError naming the field."""
+    strings. NaN or infinity (which JSON cannot carry), anything else, or nesting deeper
+    than :data:`MAX_NESTING`, raises ScenarioError naming the field and the value."""
     where = path or "scenario"
     if depth > MAX_NESTING:
         if len(where) > 80:
@@ -118,7 +118,10 @@ def plain(value: Any, path: str = "", depth: int = 0) -> Any:
     if isinstance(value, numbers.Integral):
         return int(value)
     if isinstance(value, numbers.Real):
-        return float(value)
+        x = float(value)
+        if not math.isfinite(x):  # JSON has no NaN or infinity: name the field here
+            raise _core.ScenarioError(f"{where}: {x!r} is not a finite number")
+        return x
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     if isinstance(value, Mapping):

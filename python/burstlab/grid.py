@@ -36,7 +36,7 @@ import itertools
 import math
 import numbers
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from typing import Any
 
 from burstlab import units
@@ -54,8 +54,9 @@ SI_UNIT = {"time": "s", "rate": "b/s", "size": "B"}
 _NUM = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(.*?)\s*$")
 _INT = re.compile(r"^\s*[+-]?\d+\s*$")
 
-#: The most values one range may expand to (a sweep runs at most a million runs in all:
-#: ``burstlab.sweep.MAX_RUNS``); a larger count is refused before anything is expanded.
+#: The most values one axis may have — a range expands to, or a list, collection or
+#: iterator gives through the API (a sweep runs at most a million runs in all:
+#: ``burstlab.sweep.MAX_RUNS``); more is refused before anything is expanded.
 MAX_AXIS_POINTS = 1_000_000
 _PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.([A-Za-z_][A-Za-z0-9_]*|\d+))*$")
 
@@ -241,7 +242,7 @@ def normalise_grid(grid: Mapping[str, Any]) -> dict[str, list[Value]]:
         if isinstance(spec, str):
             vals = parse_axis(spec, name=path)
         elif isinstance(spec, Iterable) and not isinstance(spec, (bytes, Mapping)):
-            vals = [_literal(path, v) for v in spec]
+            vals = _literals(path, spec)
         else:
             vals = [_literal(path, spec)]
         if not vals:
@@ -250,6 +251,22 @@ def normalise_grid(grid: Mapping[str, Any]) -> dict[str, list[Value]]:
             raise GridError(f"grid entry {path!r}: repeated values {vals!r}")
         out[path] = vals
     return out
+
+
+def _literals(path: str, spec: Iterable[Any]) -> list[Value]:
+    """The values of an API axis, at most :data:`MAX_AXIS_POINTS` of them: a sized
+    collection (``range(10**7)``) is refused by its length before anything is expanded,
+    and an iterator is read one value past the bound, so an endless one is refused too
+    instead of growing until memory runs out."""
+    split = "split it into smaller sweeps (they can share one --store)"
+    if isinstance(spec, Sized) and len(spec) > MAX_AXIS_POINTS:
+        raise GridError(f"grid entry {path!r}: {len(spec):,} values, more than "
+                        f"{MAX_AXIS_POINTS:,} in one axis: {split}")
+    vals = [_literal(path, v) for v in itertools.islice(spec, MAX_AXIS_POINTS + 1)]
+    if len(vals) > MAX_AXIS_POINTS:
+        raise GridError(f"grid entry {path!r}: more than {MAX_AXIS_POINTS:,} values in one "
+                        f"axis (an endless iterator?): {split}")
+    return vals
 
 
 def _literal(path: str, v: Any) -> Value:
@@ -263,6 +280,8 @@ def _literal(path: str, v: Any) -> Value:
     if isinstance(v, numbers.Integral):
         return int(v)
     if isinstance(v, numbers.Real):
+        if not math.isfinite(v):
+            raise GridError(f"grid entry {path!r}: {float(v)!r} is not a finite number")
         return float(v)
     raise GridError(f"grid entry {path!r}: values must be str, int, float or bool, "
                     f"got {v!r}")

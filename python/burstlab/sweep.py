@@ -87,6 +87,9 @@ SCHEMA_VERSION = 2
 #: The most runs one sweep may hold (its tasks and rows live in memory).
 MAX_RUNS = 1_000_000
 
+#: Worker processes per usable core above which a sweep warns that it oversubscribes.
+OVERSUBSCRIBED = 2
+
 #: Flow-table columns that identify or configure a flow rather than measure it.
 ID_COLUMNS = ("flow", "name", "kind", "variant", "cc", "profile", "src", "dst", "mss_bytes",
               "wm_segments", "b", "measured_s")
@@ -191,6 +194,7 @@ class Store:
         if self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self._recognise()
             self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
@@ -213,6 +217,29 @@ class Store:
         if row is None or row[0] != str(SCHEMA_VERSION):
             raise StoreError(f"store {self.path}: schema version {row and row[0]}, "
                              f"expected {SCHEMA_VERSION}")
+
+    def _recognise(self) -> None:
+        """Refuses, before anything is written to it, a file that is not a burstlab store:
+        another program's SQLite database would otherwise gain our tables and be switched
+        to WAL. A missing or empty file, or an SQLite file with no tables, becomes a store;
+        one with tables must have ``store_info`` (with a schema version) and ``runs``."""
+        if str(self.path) == ":memory:" or not self.path.exists():
+            return
+        if self.path.is_file() and self.path.stat().st_size == 0:
+            return
+        with closing(sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro",
+                                     uri=True, timeout=30.0)) as db:
+            tables = {r[0] for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not tables:
+                return
+            if {"store_info", "runs"} <= tables and db.execute(
+                    "SELECT 1 FROM store_info WHERE name = 'schema_version'").fetchone():
+                return
+        shown = ", ".join(sorted(tables)[:5]) + (", …" if len(tables) > 5 else "")
+        raise StoreError(f"store {self.path}: an SQLite database that is not a burstlab "
+                         f"sweep store (its tables: {shown}); left untouched: choose "
+                         "another --store")
 
     def _damaged(self, e: sqlite3.DatabaseError) -> StoreError:
         return StoreError(f"store {self.path}: damaged ({e}); delete it or choose another "
@@ -473,66 +500,10 @@ def _iter_local(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outc
 
 
 def _iter_dask(tasks: Sequence[Task], jobs: int, scheduler: str | None) -> Outcomes:
-    try:
-        import logging
+    """On a Dask cluster (:mod:`burstlab._dask`; the scheduler is checked first)."""
+    from burstlab._dask import iter_dask
 
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise ValueError("the dask executor needs dask.distributed: "
-                         "pip install 'burstlab[dask]'") from None
-    cluster = None
-    if scheduler:
-        _warn_if_plaintext_remote(scheduler)
-        try:
-            client = Client(scheduler, timeout="20s")
-        except OSError as e:
-            raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
-    else:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
-        client = Client(cluster)
-    try:
-        window = 4 * max(jobs, sum(client.nthreads().values()) or 1)
-        queue = deque(tasks)
-        inflight: dict[Any, Task] = {}
-        ac = as_completed()
-
-        def refill() -> None:
-            while queue and len(inflight) < window:
-                t = queue.popleft()
-                fut = client.submit(execute, t, key=f"burstlab-run-{t.key}", pure=False)
-                inflight[fut] = t
-                ac.add(fut)
-
-        refill()
-        for fut in ac:
-            t = inflight.pop(fut)
-            try:
-                rec = fut.result()
-            except Exception as e:  # a lost worker, a serialisation error
-                rec = _failed(t, f"DaskError: {type(e).__name__}: {e}")
-            fut.release()
-            yield rec
-            refill()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def _warn_if_plaintext_remote(address: str) -> None:
-    """Dask sends pickled data, which whoever can reach the scheduler can use to run code
-    in the workers: say so when the scheduler is on another host without TLS."""
-    from urllib.parse import urlsplit
-
-    u = urlsplit(address if "://" in address else f"tcp://{address}")
-    local = u.hostname in ("localhost", "127.0.0.1", "::1") or (
-        u.hostname or "").startswith("127.")
-    if u.scheme != "tls" and not local and u.scheme != "inproc":
-        print(f"burstlab: warning: the Dask scheduler {address} is not on this machine and "
-              "not TLS (tls://): Dask exchanges pickled data, which anyone who can reach "
-              "it can use to run code on the workers; use TLS or an SSH tunnel",
-              file=sys.stderr)
+    return iter_dask(tasks, jobs, scheduler, execute, _failed)
 
 
 _EXECUTOR_FNS = {"local": _iter_local, "dask": _iter_dask, "serial": _iter_serial}
@@ -981,6 +952,9 @@ def _run_points(
         if todo:
             by_key = {t.key: t for t in todo}
             stack.enter_context(_SigtermAsInterrupt())
+            # Never more workers than runs (a worker is a process, with its own memory).
+            jobs = min(jobs, len(todo))
+            _warn_if_oversubscribed(executor, jobs, scheduler)
             outcomes = _EXECUTOR_FNS[executor](todo, jobs, scheduler)
             # closing(): on Ctrl-C the executor stops its workers at once, not at exit
             for rec in stack.enter_context(closing(outcomes)):
@@ -1041,6 +1015,16 @@ def non_negative(table: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float
 
 def _is_metric(col: pd.Series) -> bool:
     return bool(pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col))
+
+
+def _warn_if_oversubscribed(executor: str, workers: int, scheduler: str | None) -> None:
+    """Says so on stderr when a sweep starts far more worker processes (over
+    :data:`OVERSUBSCRIBED` per usable core) than this machine has cores."""
+    cores = _usable_cores()
+    if executor != "serial" and not scheduler and workers > OVERSUBSCRIBED * cores:
+        print(f"burstlab: warning: starting {workers} worker processes on {cores} usable "
+              f"core(s): they share the cores and each holds its own memory; --jobs "
+              f"{cores} runs as fast", file=sys.stderr)
 
 
 def _usable_cores() -> int:

@@ -1,26 +1,36 @@
 """Parse and format human-readable times, rates and sizes.
 
-Read first: :func:`parse_time`, :func:`parse_rate`, :func:`parse_size`.
+Read first: :func:`parse_time`, :func:`parse_rate`, :func:`parse_size`. The three
+parsers are the core's (``crates/burstlab-core/src/units.rs``, through the deserialisers
+of ``burstlab_core::scenario::{Dur, Rate, Size}`` and ``burstlab._core``): a string or
+number is accepted here exactly when a scenario field of that kind accepts it, with the
+same value. The core keeps time in whole picoseconds, rates in whole bits per second and
+sizes in whole bytes; the parsers return those as floats in the base unit.
 
-* Times return seconds: ``"1ms"``, ``"250us"``, ``"250µs"``, ``"10ns"``,
-  ``"0.1s"``, ``"2min"``; a bare number (``"1e-3"``) is seconds.
-* Rates return **bits per second**. A capital ``B`` means bytes, a small ``b``
-  bits: ``"125MB/s"`` and ``"125MBps"`` are 125·10⁶ bytes/s = 10⁹ bit/s;
-  ``"10Gb/s"``, ``"10Gbps"`` and ``"10Gbit/s"`` are 10¹⁰ bit/s. SI prefixes
-  (k/K, M, G, T) are powers of 1000; binary prefixes (Ki, Mi, Gi, Ti) powers of
-  1024. A bare number is bits/s.
-* Sizes return **bytes**: ``"1000B"``, ``"1KB"`` (1000), ``"64KiB"`` (65 536),
-  ``"1kb"`` (1000 bits = 125 bytes); a bare number is bytes.
+* Times return seconds: ``"1ms"``, ``"250us"``, ``"250µs"``, ``"10ns"``, ``"3ps"``,
+  ``"0.1s"``, ``"2min"``, ``"1h"``; a bare number is seconds. Rounded to the picosecond.
+* Rates return **bits per second**. A capital ``B`` means bytes, a small ``b`` bits,
+  per second as ``/s`` or ``ps``: ``"125MB/s"`` and ``"125MBps"`` are 10⁹ bit/s,
+  ``"10Gb/s"`` and ``"10Gbps"`` 10¹⁰ bit/s. Prefixes are decimal (k/K, M, G, T); a bare
+  number is bits/s. A rate is at least 1 b/s and at most 1 Pb/s (10¹⁵), rounded to the
+  bit per second.
+* Sizes return **bytes**: ``"1000B"``, ``"1KB"``/``"1kB"`` (1000), ``"10MB"``,
+  ``"1GB"``, ``"64KiB"`` (65 536), ``"1MiB"``, ``"1GiB"``; a bare number is bytes.
+  Rounded to the byte.
 
-Every parser accepts an ``int``/``float`` as well (taken in the base unit) and
-raises ``ValueError`` naming the bad string otherwise. Negative and non-finite
-values are rejected; zero is allowed (callers decide whether it makes sense).
+Every parser accepts an ``int``/``float`` as well (taken in the base unit), raises
+``TypeError`` for anything else, and ``ValueError`` naming the kind and the value with
+the core's reason otherwise (negative, non-finite, an unknown unit, a size given where a
+rate is expected). Zero is a valid time and size, not a rate.
 """
 
 from __future__ import annotations
 
 import math
-import re
+import numbers
+from collections.abc import Callable
+
+from burstlab import _core
 
 __all__ = [
     "format_rate",
@@ -33,62 +43,25 @@ __all__ = [
     "segments_to_bits_per_second",
 ]
 
-_NUMBER = r"(?P<num>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
-_PATTERN = re.compile(rf"^\s*{_NUMBER}\s*(?P<unit>[^\s\d.+-][^\s]*)?\s*$")
-
-_TIME_UNITS = {
-    "": 1.0,
-    "s": 1.0,
-    "sec": 1.0,
-    "secs": 1.0,
-    "ms": 1e-3,
-    "us": 1e-6,
-    "µs": 1e-6,
-    "μs": 1e-6,
-    "ns": 1e-9,
-    "ps": 1e-12,
-    "min": 60.0,
-    "h": 3600.0,
-}
-
-_PREFIX = {
-    "": 1.0,
-    "k": 1e3,
-    "K": 1e3,
-    "M": 1e6,
-    "G": 1e9,
-    "T": 1e12,
-    "Ki": 1024.0,
-    "Mi": 1024.0**2,
-    "Gi": 1024.0**3,
-    "Ti": 1024.0**4,
-}
-
-# Unit word after the prefix -> multiplier to bits.
-_QUANTITY = {
-    "B": 8.0,
-    "byte": 8.0,
-    "bytes": 8.0,
-    "b": 1.0,
-    "bit": 1.0,
-    "bits": 1.0,
-}
-
-_RATE_SUFFIXES = ("/s", "ps")
+#: Picoseconds per second: the core's unit of time (``units.rs``, ``PS_PER_SEC``).
+PS_PER_S = 1e12
 
 
-def _split(kind: str, text: str) -> tuple[float, str]:
-    m = _PATTERN.match(text)
-    if m is None:
-        raise ValueError(
-            f"cannot parse {kind} {text!r}: expected a number followed by a unit"
-        )
-    value = float(m.group("num"))
-    if not math.isfinite(value):
-        raise ValueError(f"{kind} {text!r} is not finite")
-    if value < 0:
-        raise ValueError(f"{kind} {text!r} must not be negative")
-    return value, m.group("unit") or ""
+def _core_parse(kind: str, parse: Callable[[str | float], int], value: str | float) -> int:
+    """``parse(value)`` by the core, with errors that name the kind and the value."""
+    if isinstance(value, str):
+        arg: str | float = value
+    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            arg = float(value)
+        except OverflowError:
+            raise ValueError(f"{kind} {value!r} is too large") from None
+    else:
+        raise TypeError(f"{kind} must be a string or a number, got {value!r}")
+    try:
+        return parse(arg)
+    except ValueError as e:
+        raise ValueError(f"{kind} {value!r}: {e}") from None
 
 
 def _check_number(kind: str, value: float) -> float:
@@ -102,26 +75,7 @@ def _check_number(kind: str, value: float) -> float:
 
 def parse_time(text: str | float) -> float:
     """Parse a duration and return seconds, e.g. ``"250us"`` → ``0.00025``."""
-    if not isinstance(text, str):
-        return _check_number("time", text)
-    value, unit = _split("time", text)
-    if unit not in _TIME_UNITS:
-        known = ", ".join(u for u in _TIME_UNITS if u)
-        raise ValueError(f"unknown time unit {unit!r} in {text!r} (use one of {known})")
-    return value * _TIME_UNITS[unit]
-
-
-def _prefixed(kind: str, text: str, word: str) -> float:
-    """Multiplier to bits for ``<prefix><quantity>``, e.g. ``"MB"`` → 8e6."""
-    for q in sorted(_QUANTITY, key=len, reverse=True):
-        if word.endswith(q):
-            prefix = word[: len(word) - len(q)]
-            if prefix in _PREFIX:
-                return _PREFIX[prefix] * _QUANTITY[q]
-    raise ValueError(
-        f"unknown {kind} unit {word!r} in {text!r} "
-        "(use e.g. B, KB, KiB, MB, b, kb, Mb; capital B = bytes, small b = bits)"
-    )
+    return _core_parse("time", _core.parse_duration, text) / PS_PER_S
 
 
 def parse_rate(text: str | float) -> float:
@@ -130,31 +84,12 @@ def parse_rate(text: str | float) -> float:
     ``"125MB/s"`` → 1e9, ``"10Gb/s"`` → 1e10, ``"1.25KB/s"`` → 1e4,
     ``"500Mbps"`` → 5e8, ``"125MBps"`` → 1e9, ``"1e6"`` → 1e6.
     """
-    if not isinstance(text, str):
-        return _check_number("rate", text)
-    value, unit = _split("rate", text)
-    if unit == "":
-        return value
-    for suffix in _RATE_SUFFIXES:
-        if unit.endswith(suffix) and len(unit) > len(suffix):
-            return value * _prefixed("rate", text, unit[: -len(suffix)])
-    raise ValueError(
-        f"rate {text!r} must end in /s or ps (e.g. 125MB/s, 10Gb/s, 500Mbps)"
-    )
+    return float(_core_parse("rate", _core.parse_rate, text))
 
 
 def parse_size(text: str | float) -> float:
     """Parse a data size and return bytes: ``"1KB"`` → 1000, ``"64KiB"`` → 65536."""
-    if not isinstance(text, str):
-        return _check_number("size", text)
-    value, unit = _split("size", text)
-    if unit == "":
-        return value
-    if unit.endswith(("/s", "ps")):
-        raise ValueError(
-            f"size {text!r} looks like a rate; give a size such as 1000B or 64KiB"
-        )
-    return value * _prefixed("size", text, unit) / 8.0
+    return float(_core_parse("size", _core.parse_size, text))
 
 
 def segments_per_second(rate_bps: float, mss_bytes: float) -> float:

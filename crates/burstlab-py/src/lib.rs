@@ -240,6 +240,56 @@ fn ns2_presets(py: Python<'_>) -> PyResult<Py<PyDict>> {
     Ok(out.unbind())
 }
 
+// ---------------------------------------------------------------------------------------
+// Units: the quantities of a scenario field, parsed by the core (`burstlab_core::units`
+// through the deserialisers of `burstlab_core::scenario::{Dur, Rate, Size}`), so that
+// `burstlab.units` accepts exactly what a scenario accepts, with the same value.
+
+/// A unit string or a number, as a scenario field holds it.
+#[derive(FromPyObject)]
+enum Quantity {
+    Text(String),
+    Number(f64),
+}
+
+fn quantity<T: for<'de> serde::Deserialize<'de>>(q: Quantity) -> PyResult<T> {
+    use serde::de::value::Error;
+    use serde::de::IntoDeserializer;
+    let r = match q {
+        Quantity::Text(s) => T::deserialize(IntoDeserializer::<Error>::into_deserializer(s)),
+        Quantity::Number(x) => T::deserialize(IntoDeserializer::<Error>::into_deserializer(x)),
+    };
+    r.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A duration (`sim.duration`, a link's `delay`, …) in integer picoseconds: `"250us"` →
+/// 250 000 000; a number is seconds. Raises ValueError with the core's message.
+#[pyfunction]
+fn parse_duration(value: Quantity) -> PyResult<u64> {
+    quantity::<burstlab_core::scenario::Dur>(value).map(|d| d.0.ps())
+}
+
+/// A rate (a link's `rate`, …) in integer bits per second: `"125MB/s"` → 10^9; a number
+/// is bits per second. Raises ValueError with the core's message.
+#[pyfunction]
+fn parse_rate(value: Quantity) -> PyResult<u64> {
+    quantity::<burstlab_core::scenario::Rate>(value).map(|r| r.0.bps())
+}
+
+/// A size (`mss`, `queue_bytes`, …) in integer bytes: `"64KiB"` → 65 536; a number is
+/// bytes. Raises ValueError with the core's message.
+#[pyfunction]
+fn parse_size(value: Quantity) -> PyResult<u64> {
+    quantity::<burstlab_core::scenario::Size>(value).map(|s| s.0)
+}
+
+fn add_units(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(parse_duration, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_rate, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_size, m)?)?;
+    Ok(())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", burstlab_core::VERSION)?;
@@ -251,5 +301,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(event_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(ns2_presets, m)?)?;
+    add_units(m)?;
     Ok(())
 }

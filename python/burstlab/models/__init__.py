@@ -3,8 +3,7 @@
 - :mod:`.yu`: yu §III–IV (SACK, NewReno, Reno, optimal ``Tb``, penalties);
 - :mod:`.pftk`: the packet-switched baseline (Padhye et al. 1998).
 
-The names below re-export every model. Old module paths (``burstlab.models.sack`` …)
-remain importable as aliases of ``burstlab.models.yu.*``.
+The names below re-export every model; yu's modules are ``burstlab.models.yu.*``.
 
 Read first: yu §II.A for the notation, then :mod:`.yu.sack`. Every function is
 pure and vectorised: arguments broadcast like numpy arrays, scalar inputs give

@@ -115,8 +115,6 @@ def _rate_segments(access: str, mss: str) -> tuple[float, float, float]:
         mss_b = units.parse_size(mss)
     except ValueError as exc:
         raise CliError(f"--mss: {exc}") from None
-    if bps <= 0:
-        raise CliError(f"--access: access bandwidth must be > 0, got {access!r}")
     if mss_b <= 0:
         raise CliError(f"--mss: segment size must be > 0, got {mss!r}")
     return units.segments_per_second(bps, mss_b), bps, mss_b

@@ -46,6 +46,9 @@ def _cmd(args: argparse.Namespace) -> int:
             import distributed  # noqa: F401
         except ImportError:
             raise CliError("--scheduler needs Dask: pip install 'burstlab[dask]'") from None
+        from burstlab._dask import check_scheduler
+
+        check_scheduler(args.scheduler)  # one bounded handshake, before any work
     names = list(paper_names()) if args.paper == "all" else [args.paper]
     papers = [load(n) for n in names]  # unknown names fail here, before any run
     mode = "smoke" if args.smoke else ("quick" if args.quick else "full")
