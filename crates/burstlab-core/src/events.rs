@@ -31,15 +31,9 @@ use crate::obs::{AckRatioBase, AssemblerConfig};
 use crate::scenario::{NodeKind, Resolved, ResolvedFlowKind, ScenarioError};
 use std::collections::HashMap;
 
-/// Default of `sim.max_events`: 10^12 events, a day or more of CPU at the 3–30 million
-/// events per second `docs/performance.md` measures. The estimate is an upper bound
-/// and TCP over a lossy network handles far fewer events than its links allow: the
-/// largest estimate among the papers' reproductions (ozsarac's mesh, 10^4 s) is
-/// 1.1·10^11 and runs in minutes, so the default sits above it.
-pub const DEFAULT_MAX_EVENTS: u64 = 1_000_000_000_000;
-
-/// The smallest `sim.max_events` accepted.
-pub const MIN_MAX_EVENTS: u64 = 1_000;
+/// The limits of `sim.max_events` live with the scenario that validates them (so that
+/// the scenario does not import this module, which estimates a resolved scenario).
+pub use crate::scenario::{DEFAULT_MAX_EVENTS, MIN_MAX_EVENTS};
 
 /// The share of one flow in the estimate.
 #[derive(Clone, Debug, PartialEq)]

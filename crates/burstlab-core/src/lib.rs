@@ -25,11 +25,6 @@ pub mod stats;
 pub mod tracefile;
 pub mod world;
 
-/// The world under its former name (`burstlab_core::sim::Sim`).
-pub mod sim {
-    pub use crate::world::World as Sim;
-}
-
 use scenario::{ScenarioError, ScenarioSpec};
 use stats::RunResult;
 

@@ -2,8 +2,8 @@
 //! loss ("drop segments 17-21 of flow 0") observed in the packet trace.
 
 use burstlab_core::scenario::ScenarioSpec;
-use burstlab_core::sim::Sim;
 use burstlab_core::stats::PacketEvent;
+use burstlab_core::world::World as Sim;
 
 fn path(variant: &str, loss: f64, queue: &str, extra_flow: &str, dur: u32) -> String {
     format!(

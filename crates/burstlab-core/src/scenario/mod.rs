@@ -47,5 +47,6 @@ pub use spec::{
     ConverterScope, DeflectionSpec, DropBurstSpec, FabricSpec, FdlCapacity, FibreSpec, FlowSpec,
     FlowType, IngressSpec, LinkSpec, LossAppliesTo, LossScope, LossSpec, NodeKind, NodeSpec,
     ObsSpec, Preemption, RetransmitSpec, ScenarioSpec, SchedulerName, Segmentation, Signalling,
-    SimSpec, TraceSpec, WindowName, DEFAULT_MAX_MEMORY, MAX_PKTS_PER_SEC,
+    SimSpec, TraceSpec, WindowName, DEFAULT_MAX_EVENTS, DEFAULT_MAX_MEMORY, MAX_PKTS_PER_SEC,
+    MIN_MAX_EVENTS,
 };

@@ -7,7 +7,7 @@ use super::error::{e, ScenarioError};
 use super::obs::check_ack_ratio;
 use super::resolved::{Resolved, ResolvedLink};
 use super::routing::{adjacency, Names};
-use super::spec::{NodeKind, ScenarioSpec, DEFAULT_MAX_MEMORY};
+use super::spec::{NodeKind, ScenarioSpec, DEFAULT_MAX_EVENTS, DEFAULT_MAX_MEMORY, MIN_MAX_EVENTS};
 use crate::units::SimTime;
 use std::collections::HashMap;
 
@@ -83,17 +83,11 @@ impl ScenarioSpec {
         if max_memory < 1 << 20 {
             return Err(e("sim.max_memory", "must be at least 1 MiB"));
         }
-        let max_events = self
-            .sim
-            .max_events
-            .map_or(crate::events::DEFAULT_MAX_EVENTS, |m| m.0);
-        if max_events < crate::events::MIN_MAX_EVENTS {
+        let max_events = self.sim.max_events.map_or(DEFAULT_MAX_EVENTS, |m| m.0);
+        if max_events < MIN_MAX_EVENTS {
             return Err(e(
                 "sim.max_events",
-                format!(
-                    "must be at least {} (got {max_events})",
-                    crate::events::MIN_MAX_EVENTS
-                ),
+                format!("must be at least {} (got {max_events})", MIN_MAX_EVENTS),
             ));
         }
         let warmup = self.sim.warmup.map(|d| d.0).unwrap_or(SimTime::ZERO);

@@ -65,6 +65,16 @@ pub const MAX_PKTS_PER_SEC: f64 = 1e9;
 /// Default of `sim.max_memory`.
 pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
+/// Default of `sim.max_events`: 10^12 events, a day or more of CPU at the 3–30 million
+/// events per second `docs/performance.md` measures. The estimate (`events.rs`) is an
+/// upper bound and TCP over a lossy network handles far fewer events than its links
+/// allow: the largest estimate among the papers' reproductions (ozsarac's mesh, 10^4
+/// s) is 1.1·10^11 and runs in minutes, so the default sits above it.
+pub const DEFAULT_MAX_EVENTS: u64 = 1_000_000_000_000;
+
+/// The smallest `sim.max_events` accepted.
+pub const MIN_MAX_EVENTS: u64 = 1_000;
+
 fn default_seed() -> u64 {
     1
 }
