@@ -216,6 +216,18 @@ fn to_py(py: Python<'_>, r: RunResult) -> PyResult<Py<PyDict>> {
     Ok(d.unbind())
 }
 
+/// The resolved scenario as JSON: every default applied and every route computed (the
+/// fields of `burstlab_core::scenario::ScenarioView`, documented in `scenario/view.rs`),
+/// for the exporters. Raises ScenarioError.
+#[pyfunction]
+#[pyo3(signature = (text, format = "toml"))]
+fn resolve_scenario(text: &str, format: &str) -> PyResult<String> {
+    let r = parse(text, format)?
+        .resolve(None, None)
+        .map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    serde_json::to_string(&r.view()).map_err(|e| SimulationError::new_err(e.to_string()))
+}
+
 /// The scenario schema as JSON: every key the parser accepts (path, kind, Rust type,
 /// enum values, aliases) and the TCP defaults of each profile (`burstlab_core::schema`).
 #[pyfunction]
@@ -300,6 +312,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(event_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(ns2_presets, m)?)?;
     add_units(m)?;
     Ok(())

@@ -19,7 +19,9 @@
 //! - `tcp.rs`: a TCP flow's settings; `contention.rs`: `[obs.contention]`; `obs.rs`:
 //!   assembly policies, the nodes' fabrics, fibres and `[obs]`; `flows.rs`: the flows;
 //! - `resolve.rs`: [`ScenarioSpec::resolve`], one resolver per section called in a
-//!   fixed order (the first error found is the one reported).
+//!   fixed order (the first error found is the one reported);
+//! - `view.rs`: [`Resolved::view`], the resolved scenario as plain serialisable data
+//!   ([`ScenarioView`]) for the exporters and Python.
 //!
 //! A new key goes into its struct in `spec.rs`, its check into the resolver of its
 //! section, its resolved value into `resolved.rs`.
@@ -34,6 +36,7 @@ mod resolved;
 mod routing;
 mod spec;
 mod tcp;
+mod view;
 
 pub use error::ScenarioError;
 pub use quantity::{Count, Dur, Rate, Size};
@@ -49,4 +52,9 @@ pub use spec::{
     ObsSpec, Preemption, RetransmitSpec, ScenarioSpec, SchedulerName, Segmentation, Signalling,
     SimSpec, TraceSpec, WindowName, DEFAULT_MAX_EVENTS, DEFAULT_MAX_MEMORY, MAX_PKTS_PER_SEC,
     MIN_MAX_EVENTS,
+};
+pub use view::{
+    assembly_view, AssemblyView, ClassView, ContentionView, DeflectionView, DropBurstView,
+    FabricView, FibreView, FlowView, IngressView, LinkView, NodeView, ObsView, RetransmitView,
+    ScenarioView, SegmentView, TcpView,
 };
