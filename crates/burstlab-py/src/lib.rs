@@ -240,6 +240,13 @@ fn ns2_presets(py: Python<'_>) -> PyResult<Py<PyDict>> {
     Ok(out.unbind())
 }
 
+/// The core's identity (`burstlab_core::CORE_IDENTITY`: 16 hex digits hashing the core's
+/// source and locked dependencies), part of every sweep-store key.
+#[pyfunction]
+fn core_identity() -> &'static str {
+    burstlab_core::CORE_IDENTITY
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", burstlab_core::VERSION)?;
@@ -251,5 +258,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(event_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(ns2_presets, m)?)?;
+    m.add_function(wrap_pyfunction!(core_identity, m)?)?;
     Ok(())
 }

@@ -1,0 +1,120 @@
+"""Records proven current: the core's identity in the store key."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import sqlite3
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from burstlab import _core
+from burstlab.sweep import NotStored, run_key, sweep_points
+
+ROOT = Path(__file__).resolve().parents[1]
+CORE = ROOT / "crates" / "burstlab-core"
+
+TINY = {"name": "tiny", "sim": {"duration": "2s", "seed": 7, "replication": 3,
+                                "trace": {"cwnd": True}},
+        "node": [{"name": "a", "kind": "host"}, {"name": "r"}, {"name": "b", "kind": "host"}],
+        "link": [{"a": "a", "b": "r", "rate": "10Mb/s", "delay": "5ms"},
+                 {"a": "r", "b": "b", "rate": "10Mb/s", "delay": "5ms", "loss_ab": 0.01}],
+        "flow": [{"type": "tcp", "src": "a", "dst": "b", "variant": "reno"}]}
+
+
+def resolved(sc: dict[str, Any], keep_traces: bool) -> tuple[dict[str, Any], int]:
+    """TINY as the sweep passes it to the core: seed and replication out, the trace
+    out unless kept."""
+    spec = copy.deepcopy(sc)
+    seed = spec["sim"].pop("seed")
+    spec["sim"].pop("replication")
+    if not keep_traces:
+        spec["sim"].pop("trace")
+    return spec, seed
+
+
+# ---------------------------------------------------------------------------------------
+# The core's identity.
+
+
+def _identity_of_tree() -> str:
+    """crates/burstlab-core/build.rs's identity, computed again here from the tree: the
+    files under src/ but src/bin, Cargo.toml, the Cargo.lock entries of the dependency
+    closure, each as length-prefixed name and bytes, SHA-256, 16 hex digits."""
+    buf = bytearray()
+
+    def item(name: bytes, data: bytes) -> None:
+        for part in (name, data):
+            buf.extend(len(part).to_bytes(8, "little"))
+            buf.extend(part)
+
+    files = sorted(p.relative_to(CORE).as_posix() for p in (CORE / "src").rglob("*")
+                   if p.is_file() and not p.relative_to(CORE).as_posix().startswith("src/bin/"))
+    for rel in files:
+        item(rel.encode(), (CORE / rel).read_bytes())
+    manifest = (CORE / "Cargo.toml").read_bytes()
+    item(b"Cargo.toml", manifest)
+    lock = tomllib.loads((ROOT / "Cargo.lock").read_text(encoding="utf-8"))
+    pkgs: dict[str, list[dict[str, object]]] = {}
+    for p in lock["package"]:
+        pkgs.setdefault(p["name"], []).append(p)
+    todo = list(tomllib.loads(manifest.decode())["dependencies"])
+    seen: set[str] = set()
+    while todo:
+        name, *rest = todo.pop().split()
+        got = [p for p in pkgs[name] if not rest or p["version"] == rest[0]]
+        assert len(got) == 1 or rest
+        for p in got:
+            line = f"{name} {p['version']} {p.get('source', '')} {p.get('checksum', '')}"
+            if line not in seen:
+                seen.add(line)
+                todo += list(p.get("dependencies", []))  # type: ignore[call-overload]
+    item(b"Cargo.lock entries", "\n".join(sorted(seen)).encode())
+    return hashlib.sha256(bytes(buf)).hexdigest()[:16]
+
+
+def test_the_installed_core_is_the_one_this_tree_builds() -> None:
+    """The identity build.rs compiles in equals the same hash computed from the source
+    tree: the installed module is not a stale build (whose samples would prove nothing)."""
+    got = _core.core_identity()
+    assert len(got) == 16 and all(c in "0123456789abcdef" for c in got)
+    assert got == _identity_of_tree(), (
+        f"the installed core's identity {got} is not this tree's {_identity_of_tree()}: "
+        "rebuild the native module (maturin develop --release)")
+
+
+def test_the_store_key_holds_the_core_identity(tmp_path: Path) -> None:
+    sc = {"flow": [], "sim": {"duration": "1s"}}
+    assert run_key(sc, 1, 0, "0.1.0", "a" * 16) != run_key(sc, 1, 0, "0.1.0", "b" * 16)
+    assert run_key(sc, 1, 0, "0.1.0", "a" * 16) != run_key(sc, 1, 0, "0.1.0")
+    sw = sweep_points([({"x": 1}, TINY)], store=tmp_path / "s.sqlite", executor="serial",
+                      progress=False)
+    spec, seed = resolved(TINY, keep_traces=False)
+    assert seed == 7
+    assert sw.runs["key"].tolist() == [run_key(spec, 7, 0, _core.__version__,
+                                               _core.core_identity())]
+
+
+def test_rows_stored_without_the_identity_are_never_reused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A store written before keys held the core's identity: its rows stay, are not
+    reused, and both a stored-only judgement and a sweep say why."""
+    db = tmp_path / "old.sqlite"
+    sweep_points([({"x": 1}, TINY)], store=db, executor="serial", progress=False)
+    spec, seed = resolved(TINY, keep_traces=False)
+    old = run_key(spec, seed, 0, _core.__version__)
+    with sqlite3.connect(db) as c:
+        assert c.execute("UPDATE runs SET key = ?", (old,)).rowcount == 1
+    with pytest.raises(NotStored) as e:
+        sweep_points([({"x": 1}, TINY)], store=db, executor="serial", progress=False,
+                     stored_only=True)
+    assert e.value.legacy == 1 and e.value.stored == 0
+    assert "old key" in str(e.value) and _core.core_identity() in str(e.value)
+    sw = sweep_points([({"x": 1}, TINY)], store=db, executor="serial", progress=False)
+    assert sw.stats["ran"] == 1
+    assert "1 of these runs is stored under the old key" in capsys.readouterr().err
+    with sqlite3.connect(db) as c:  # the old row is kept beside the new one
+        assert c.execute("SELECT count(*) FROM runs").fetchone()[0] == 2
