@@ -1,18 +1,24 @@
-"""Records proven current: the core's identity in the store key."""
+"""Records proven current (burstlab.reproduce.records): the core's identity in the store
+key, each full-mode record's sample re-run bit for bit, and a record whose sample
+differs shown stale."""
 
 from __future__ import annotations
 
-import copy
 import hashlib
+import json
+import math
 import sqlite3
 import tomllib
 from pathlib import Path
-from typing import Any
 
+import pandas as pd
 import pytest
 
 from burstlab import _core
-from burstlab.sweep import NotStored, run_key, sweep_points
+from burstlab.reproduce import paper_names
+from burstlab.reproduce.modes import records_table
+from burstlab.reproduce.records import resolved, result_digest
+from burstlab.sweep import NotStored, canonical_json, run_key, sweep_points
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "crates" / "burstlab-core"
@@ -25,15 +31,10 @@ TINY = {"name": "tiny", "sim": {"duration": "2s", "seed": 7, "replication": 3,
         "flow": [{"type": "tcp", "src": "a", "dst": "b", "variant": "reno"}]}
 
 
-def resolved(sc: dict[str, Any], keep_traces: bool) -> tuple[dict[str, Any], int]:
-    """TINY as the sweep passes it to the core: seed and replication out, the trace
-    out unless kept."""
-    spec = copy.deepcopy(sc)
-    seed = spec["sim"].pop("seed")
-    spec["sim"].pop("replication")
-    if not keep_traces:
-        spec["sim"].pop("trace")
-    return spec, seed
+@pytest.fixture(autouse=True)
+def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test checks afresh: its own cache of check outcomes."""
+    monkeypatch.setenv("BURSTLAB_RECORDS_CACHE", str(tmp_path / "cache"))
 
 
 # ---------------------------------------------------------------------------------------
@@ -98,6 +99,20 @@ def test_the_store_key_holds_the_core_identity(tmp_path: Path) -> None:
                                                _core.core_identity())]
 
 
+def test_sample_scenarios_are_what_the_sweep_passes_to_the_core(tmp_path: Path) -> None:
+    """records.resolved gives the scenario whose key the sweep stores, with and without
+    kept traces (the sample's scenario is the sweep's, so its digest is the stored run's)."""
+    for keep in (False, True):
+        sw = sweep_points([({"x": 1}, TINY)], replications=2, store=None,
+                          executor="serial", progress=False, keep_traces=keep)
+        spec, seed = resolved(TINY, keep_traces=keep)
+        assert ("trace" in spec["sim"]) is keep
+        assert "seed" not in spec["sim"] and "replication" not in spec["sim"]
+        want = [run_key(spec, seed, r, _core.__version__, _core.core_identity())
+                for r in (0, 1)]
+        assert sorted(sw.runs["key"]) == sorted(want)
+
+
 def test_rows_stored_without_the_identity_are_never_reused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A store written before keys held the core's identity: its rows stay, are not
@@ -118,3 +133,27 @@ def test_rows_stored_without_the_identity_are_never_reused(
     assert "1 of these runs is stored under the old key" in capsys.readouterr().err
     with sqlite3.connect(db) as c:  # the old row is kept beside the new one
         assert c.execute("SELECT count(*) FROM runs").fetchone()[0] == 2
+
+
+# ---------------------------------------------------------------------------------------
+# Digests.
+
+
+def test_one_ulp_anywhere_changes_the_digest() -> None:
+    raw = _core.run(canonical_json(resolved(TINY, False)[0]), "json", 7, 0)
+    d = result_digest(raw)
+    assert d == result_digest(_core.run(canonical_json(resolved(TINY, False)[0]), "json",
+                                        7, 0))
+    flows = json.loads(raw["flows"])
+    k = next(k for k, v in flows[0].items() if isinstance(v, float) and v > 0)
+    flows[0][k] = math.nextafter(flows[0][k], math.inf)
+    assert result_digest({**raw, "flows": json.dumps(flows)}) != d
+    assert result_digest({**raw, "meta": {**raw["meta"], "events": 1}}) != d
+    # the package version alone is not a number of the run
+    assert result_digest({**raw, "meta": {**raw["meta"], "version": "9"}}) == d
+
+
+def test_the_records_table_has_a_sample_column() -> None:
+    t = records_table(check=False)
+    assert "sample" in t.columns
+    assert isinstance(t, pd.DataFrame) and set(t["paper"]) == set(paper_names())
