@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import shutil
 import sqlite3
 import tomllib
 from pathlib import Path
@@ -15,9 +16,20 @@ import pandas as pd
 import pytest
 
 from burstlab import _core
-from burstlab.reproduce import paper_names
-from burstlab.reproduce.modes import records_table
-from burstlab.reproduce.records import resolved, result_digest
+from burstlab.reproduce import load, modes, paper_names, records
+from burstlab.reproduce.framework import Claim
+from burstlab.reproduce.modes import STALE_RECORD, against_full, load_record, records_table
+from burstlab.reproduce.records import (
+    CURRENT,
+    NO_SAMPLE,
+    STALE,
+    UNCHECKED,
+    check_sample,
+    load_sample,
+    record_status,
+    resolved,
+    result_digest,
+)
 from burstlab.sweep import NotStored, canonical_json, run_key, sweep_points
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,6 +163,108 @@ def test_one_ulp_anywhere_changes_the_digest() -> None:
     assert result_digest({**raw, "meta": {**raw["meta"], "events": 1}}) != d
     # the package version alone is not a number of the run
     assert result_digest({**raw, "meta": {**raw["meta"], "version": "9"}}) == d
+
+
+# ---------------------------------------------------------------------------------------
+# The committed samples.
+
+RECORDED = [n for n in paper_names() if load_record(n) is not None]
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_every_record_has_a_sample_of_its_own_runs(name: str) -> None:
+    doc = load_sample(name)
+    assert doc is not None, f"{name}'s full-mode record has no {records.SAMPLE_FILE}"
+    assert doc["paper"] == name and 3 <= len(doc["runs"]) <= records.MAX_RUNS
+    assert len({r["experiment"] for r in doc["runs"]}) >= 2
+    rec = load_record(name)
+    assert rec is not None and doc["record_commit"] == rec.run["commit"]
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_every_record_sample_reruns_bit_for_bit(name: str) -> None:
+    """The runs behind each committed record are the runs this core makes: every sample
+    run gives its recorded digest (a failure names the paper, the run, both digests)."""
+    c = check_sample(name)
+    assert c.status == CURRENT, "\n".join(c.failures)
+
+
+def _stale_copy(tmp_path: Path, name: str = "sodhatar") -> Path:
+    """A copy of ``name``'s record whose sample holds its first run with one digit of
+    its digest changed."""
+    src = modes.records_root() / name / modes.RECORD_DIR
+    dst = tmp_path / "r" / name / modes.RECORD_DIR
+    shutil.copytree(src, dst)
+    doc = json.loads((dst / records.SAMPLE_FILE).read_text(encoding="utf-8"))
+    run = doc["runs"][0]
+    run["digest"] = ("0" if run["digest"][0] != "0" else "1") + run["digest"][1:]
+    doc["runs"] = [run]
+    (dst / records.SAMPLE_FILE).write_text(json.dumps(doc), encoding="utf-8")
+    return tmp_path / "r"
+
+
+def test_a_wrong_digest_makes_the_record_stale(tmp_path: Path) -> None:
+    root = _stale_copy(tmp_path)
+    c = check_sample("sodhatar", root)
+    assert c.status == STALE and len(c.failures) == 1
+    doc = load_sample("sodhatar", root)
+    assert doc is not None
+    f = c.failures[0]
+    assert f.startswith("sodhatar: ") and doc["runs"][0]["digest"] in f
+    assert f"point {doc['runs'][0]['point']}" in f
+    # the records table and a quick page say stale, never the record's verdicts
+    row = records_table(["sodhatar"], root=root).iloc[0]
+    assert row["sample"].startswith("stale: 1 of 1")
+    rec = load_record("sodhatar", root)
+    assert rec is not None
+    claims = [Claim(id=r.claim_id, source="-", statement="-", paper_value="-",
+                    burstlab_value="-", verdict=r.verdict, note="-")
+              for r in rec.claims.itertuples(index=False)]
+    shown = against_full(load("sodhatar"), claims, "quick", root)
+    assert {c.full for c in shown} == {STALE_RECORD}
+    assert all(c.shown == c.verdict for c in shown)
+
+
+def test_the_status_is_cached_per_core_and_sample(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _stale_copy(tmp_path)
+    assert record_status("sodhatar", root, run=False).status == UNCHECKED
+    first = record_status("sodhatar", root)
+    assert first.status == STALE and not first.cached
+    again = record_status("sodhatar", root, run=False)
+    assert again.status == STALE and again.cached and again.failures == first.failures
+    # another core is checked again, not given this core's outcome
+    monkeypatch.setattr(_core, "core_identity", lambda: "f" * 16)
+    assert record_status("sodhatar", root, run=False).status == UNCHECKED
+    # an edited sample too
+    monkeypatch.undo()
+    p = root / "sodhatar" / modes.RECORD_DIR / records.SAMPLE_FILE
+    p.write_text(p.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert record_status("sodhatar", root, run=False).status == UNCHECKED
+    assert record_status("nopaper", root).status == NO_SAMPLE
+
+
+def test_a_damaged_sample_is_stale_with_its_reason(tmp_path: Path) -> None:
+    root = _stale_copy(tmp_path)
+    p = root / "sodhatar" / modes.RECORD_DIR / records.SAMPLE_FILE
+    doc = json.loads(p.read_text(encoding="utf-8"))
+    del doc["runs"][0]["seed"]
+    p.write_text(json.dumps(doc), encoding="utf-8")
+    c = record_status("sodhatar", root)
+    assert c.status == STALE and "runs[0].seed" in c.failures[0]
+
+
+def test_records_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert records.main(["--check", "nopaper"]) == 2
+    assert "unknown paper 'nopaper'" in capsys.readouterr().err
+    assert records.main(["--check", "sodhatar"]) == 0
+    assert "sodhatar: current (" in capsys.readouterr().out
+    # modes --records shows the status (here from the check just cached)
+    assert modes.main(["--records", "--no-check"]) == 0
+    out = capsys.readouterr().out
+    assert "| sample |" in out.splitlines()[0]
+    line = next(ln for ln in out.splitlines() if ln.startswith("| sodhatar |"))
+    assert "current (" in line
 
 
 def test_the_records_table_has_a_sample_column() -> None:

@@ -66,7 +66,7 @@ TRIES = 3
 #: kind not yet in the sample. Experiments are kinds too.
 KIND_KEYS: dict[str, tuple[str, ...]] = {
     "yu": ("variant",),
-    "zhou": ("setup", "variant", "rmax"),
+    "zhou": ("setup", "variant", "rmax", "pb"),
     "ozsarac": ("topology", "assembler"),
     "hybrid": ("path_class", "rto_mode"),
     "sodhatar": ("network",),
@@ -185,12 +185,13 @@ class Check:
 
     @property
     def shown(self) -> str:
-        """What a table shows: ``current (5 runs bit for bit)``, ``stale: 1 of 5 runs
-        differ``, ``no sample``, ``unchecked``."""
+        """What a table shows: ``current (5 runs bit for bit, core 37a3d821)``, ``stale:
+        1 of 5 sample runs differ (core …)``, ``no sample``, ``unchecked``."""
         if self.status == CURRENT:
-            return f"current ({self.runs} runs bit for bit)"
+            return f"current ({self.runs} runs bit for bit, core {self.core[:8]})"
         if self.status == STALE:
-            return f"stale: {len(self.failures)} of {self.runs} sample runs differ"
+            return (f"stale: {len(self.failures)} of {self.runs} sample runs differ "
+                    f"(core {self.core[:8]})")
         return self.status
 
 
