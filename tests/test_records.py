@@ -161,8 +161,14 @@ def test_one_ulp_anywhere_changes_the_digest() -> None:
     flows[0][k] = math.nextafter(flows[0][k], math.inf)
     assert result_digest({**raw, "flows": json.dumps(flows)}) != d
     assert result_digest({**raw, "meta": {**raw["meta"], "events": 1}}) != d
-    # the package version alone is not a number of the run
+    # the package version alone is not a number of the run, nor the tables' order, nor
+    # a table without rows; a table with rows is
     assert result_digest({**raw, "meta": {**raw["meta"], "version": "9"}}) == d
+    assert result_digest({**raw, "tables": list(reversed(raw["tables"]))}) == d
+    assert result_digest({**raw, "tables": [*raw["tables"], "x", "y"], "x": "[]",
+                          "y": {"a": [], "b": []}}) == d
+    assert result_digest({**raw, "tables": [*raw["tables"], "x"], "x": "[{}]"}) != d
+    assert result_digest({**raw, "tables": raw["tables"][1:]}) != d
 
 
 # ---------------------------------------------------------------------------------------

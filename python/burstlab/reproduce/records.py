@@ -91,17 +91,29 @@ def _table(value: Any) -> Any:
 
 def table_digests(raw: Mapping[str, Any]) -> dict[str, str]:
     """SHA-256 of each result table of a :func:`burstlab._core.run` result (the names in
-    ``raw["tables"]``), and of its ``meta`` without the package version."""
+    ``raw["tables"]``) that has rows, and of its ``meta`` without the package version. A
+    table without rows holds no number: a core that adds an empty table (a trace the
+    scenario does not ask for) makes the same run."""
     out = {"meta": _sha({k: v for k, v in raw["meta"].items() if k != "version"})}
     for name in raw["tables"]:
-        out[name] = _sha(_table(raw.get(name)))
+        t = _table(raw.get(name))
+        if not _empty(t):
+            out[name] = _sha(t)
     return out
 
 
+def _empty(t: Any) -> bool:
+    """A table without rows: none, ``[]``, or columns that are all empty."""
+    if isinstance(t, dict):
+        return all(isinstance(v, list) and not v for v in t.values())
+    return t is None or t == []
+
+
 def result_digest(raw: Mapping[str, Any]) -> str:
-    """SHA-256 of a run's whole result: the table names in order and each table's
-    digest (:func:`table_digests`). Any changed number, row, column or table changes it."""
-    return _sha({"tables": list(raw["tables"]), "digests": table_digests(raw)})
+    """SHA-256 of a run's whole result: each table's digest by name
+    (:func:`table_digests`; the order the core lists its tables in is no number). Any
+    changed number, row, column or non-empty table changes it."""
+    return _sha(table_digests(raw))
 
 
 def _sha(obj: Any) -> str:
