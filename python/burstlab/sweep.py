@@ -30,9 +30,14 @@ dependency. WAL mode lets a reader (a notebook looking at partial results) open 
 store while a sweep writes; ``synchronous=NORMAL`` keeps a commit cheap (no fsync per
 run) and still survives a killed process (only a power loss may drop the last commits,
 never corrupt the file). A run is keyed by the SHA-256 of the canonical JSON of
-``(scenario of the point, seed, replication, burstlab version)``, so re-running a sweep —
-or a different sweep that shares points — skips every run already in the store, and a new
-burstlab version recomputes everything. Killing a sweep loses at most the runs in flight.
+``(scenario of the point, seed, replication, burstlab version, core identity)``, so
+re-running a sweep — or a different sweep that shares points — skips every run already in
+the store, and a new burstlab version or a new core recomputes everything. The core's
+identity (:func:`burstlab._core.core_identity`) hashes the core's source and locked
+dependencies: any change of them, a refactor included, makes new keys, so a run is
+reused only by the core that made it (docs/topics/settled-runs.md, "Records proven
+current"). Rows stored before keys held the identity stay in the file and are never
+reused; a sweep that meets them says so. Killing a sweep loses at most the runs in flight.
 
 **Failures.** A run that raises (a :class:`burstlab.ScenarioError` from an invalid grid
 value, a panic in the core, a worker that died) is stored with ``status = 'error'`` and
@@ -105,10 +110,15 @@ def canonical_json(obj: Any) -> str:
                       allow_nan=False, default=str)
 
 
-def run_key(scenario: Mapping[str, Any], seed: int, replication: int, version: str) -> str:
-    """SHA-256 (hex) of the canonical JSON of (scenario, seed, replication, version)."""
-    doc = {"scenario": scenario, "seed": seed, "replication": replication,
-           "version": version}
+def run_key(scenario: Mapping[str, Any], seed: int, replication: int, version: str,
+            core: str | None = None) -> str:
+    """SHA-256 (hex) of the canonical JSON of (scenario, seed, replication, version, core
+    identity). Without ``core``, the key rows had before the store keyed by the core's
+    identity (they are looked up only to say why they are not reused)."""
+    doc: dict[str, Any] = {"scenario": scenario, "seed": seed, "replication": replication,
+                           "version": version}
+    if core is not None:
+        doc["core"] = core
     return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
 
 
@@ -133,7 +143,7 @@ CREATE TABLE IF NOT EXISTS store_info (
     value TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS runs (
-    key          TEXT PRIMARY KEY,   -- run_key(): sha256 of (scenario, seed, replication, version)
+    key          TEXT PRIMARY KEY,   -- run_key(): sha256 of (scenario, seed, replication, version, core)
     params       TEXT NOT NULL,      -- JSON {path: value} of the swept parameters
     scenario     TEXT NOT NULL,      -- canonical JSON of the scenario as run
     seed         INTEGER NOT NULL,
@@ -173,13 +183,33 @@ class NotStored(LookupError):
     Attributes:
         stored: runs of the sweep the store holds.
         total: runs of the sweep.
+        legacy: missing runs the store holds under the key without the core's identity
+            (made before keys held it), which are never reused.
     """
 
-    def __init__(self, stored: int, total: int) -> None:
+    def __init__(self, stored: int, total: int, legacy: int = 0) -> None:
         super().__init__(f"the store holds {stored} of the sweep's {total} runs "
-                         "(stored_only: nothing was run)")
+                         "(stored_only: nothing was run)"
+                         + (f"; {legacy} more {_legacy_note(legacy)}" if legacy else ""))
         self.stored = stored
         self.total = total
+        self.legacy = legacy
+
+
+def _legacy_note(n: int) -> str:
+    """Why ``n`` runs stored under the key without the core's identity are not reused."""
+    return (f"{'is' if n == 1 else 'are'} stored under the old key, without the core's "
+            "identity (made by a core nobody recorded): never reused, since nothing proves "
+            f"this core ({_core.core_identity()}) makes the same numbers "
+            "(docs/topics/settled-runs.md)")
+
+
+def _count_stored(st: Store, keys: Sequence[str]) -> int:
+    """How many of ``keys`` the store holds a row for, without reading the rows."""
+    try:
+        return sum(int(cur.fetchone()[0]) for cur in st._select("count(*)", keys))
+    except sqlite3.DatabaseError as e:
+        raise st._damaged(e) from None
 
 
 class Store:
@@ -915,7 +945,9 @@ def _run_points(
     already checked by :func:`_check_run_args`); with ``stored_only``, runs nothing and
     raises :class:`NotStored` unless the store holds every run, successful."""
     version = _core.__version__
+    core = _core.core_identity()
     tasks: list[Task] = []
+    legacy_keys: dict[str, str] = {}  # key -> the key without the core's identity
     point_params: list[dict[str, Value]] = []
     seen: set[str] = set()
     for i, (pt, sc0, pt_seed) in enumerate(scenarios):
@@ -929,7 +961,8 @@ def _run_points(
             raise GridError(f"grid point {pt}: {e}") from None
         point_params.append(dict(pt))
         for r in range(replications):
-            key = run_key(sc, pt_seed, r, version)
+            key = run_key(sc, pt_seed, r, version, core)
+            legacy_keys[key] = run_key(sc, pt_seed, r, version)
             if key in seen:
                 raise GridError(f"grid point {pt} repeats an earlier point")
             seen.add(key)
@@ -941,8 +974,12 @@ def _run_points(
         done = st.finished((t.key for t in tasks),
                            include_errors=not (retry_errors or stored_only))
         todo = [t for t in tasks if t.key not in done]
+        legacy = _count_stored(st, [legacy_keys[t.key] for t in todo])
         if stored_only and todo:
-            raise NotStored(len(tasks) - len(todo), len(tasks))
+            raise NotStored(len(tasks) - len(todo), len(tasks), legacy)
+        if legacy:
+            print(f"burstlab: note: {store}: {legacy} of these runs {_legacy_note(legacy)}; "
+                  "they are run again", file=sys.stderr)
         bar = Progress(len(todo), len(tasks) - len(todo), enabled=progress)
         bar.draw(final=not todo)
         stack.callback(bar.close)

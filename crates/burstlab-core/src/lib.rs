@@ -19,6 +19,12 @@ pub mod units;
 /// The burstlab version recorded in every output.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The core's identity: the first 16 hex digits of a SHA-256 over this crate's source,
+/// its `Cargo.toml` and the `Cargo.lock` entries of its dependencies (`build.rs` says
+/// exactly what). Two builds with the same identity make the same numbers from the same
+/// scenario and seed; the sweep store keys every run by it.
+pub const CORE_IDENTITY: &str = env!("BURSTLAB_CORE_IDENTITY");
+
 pub mod scenario;
 pub mod schema;
 pub mod stats;

@@ -302,6 +302,13 @@ fn add_units(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+/// The core's identity (`burstlab_core::CORE_IDENTITY`: 16 hex digits hashing the core's
+/// source and locked dependencies), part of every sweep-store key.
+#[pyfunction]
+fn core_identity() -> &'static str {
+    burstlab_core::CORE_IDENTITY
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", burstlab_core::VERSION)?;
@@ -315,5 +322,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(ns2_presets, m)?)?;
     add_units(m)?;
+    m.add_function(wrap_pyfunction!(core_identity, m)?)?;
     Ok(())
 }

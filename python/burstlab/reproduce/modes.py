@@ -15,7 +15,15 @@ it: every claim's report row and the site index show the full-mode verdict besid
 quick's (``no full-mode record`` when the paper has none), and quick's own verdicts are
 written with full mode's to ``OUT/<paper>/quick_vs_full.csv``.
 
-    python -m burstlab.reproduce.modes --records [--markdown]
+**Records proven current.** A record's runs were made at an older commit and are not in
+the repository; ``full_mode/sample.json`` holds a few of them with the digest of their
+results (:mod:`burstlab.reproduce.records`). Before a record's verdicts are shown, its
+sample is re-run with the installed core (or the outcome of an earlier check with the
+same core identity is read): a record whose sample differs is **stale**, and its verdicts
+are not shown as full mode's (:data:`STALE_RECORD`); ``--records`` shows each record's
+sample status in its ``sample`` column.
+
+    python -m burstlab.reproduce.modes --records [--no-check]
     python -m burstlab.reproduce.modes --agreement OUT_QUICK
     python -m burstlab.reproduce.modes OUT_QUICK OUT_FULL [--csv FILE]
 
@@ -92,6 +100,11 @@ NO_RECORD = "no full-mode record"
 
 #: What it says for a claim the record lacks (a claim added after the full run).
 NOT_IN_RECORD = "not in the full-mode record"
+
+#: What it says for every claim of a record whose sample no longer re-runs bit for bit:
+#: its verdicts describe runs this code does not make.
+STALE_RECORD = ("stale full-mode record (its sample runs differ with this core: "
+                "python -m burstlab.reproduce.records --check)")
 
 
 def records_root() -> Path:
@@ -211,9 +224,13 @@ def against_full(paper: Paper, claims: Sequence[Claim], mode: str = "quick",
     where the two differ, the reason quick shows :data:`QUICK_NOT_COMPARABLE`
     (:attr:`Claim.quick_note`), computed from both runs' values and intervals and from
     what ``mode`` reduced. Claims both modes judge alike are left as they are."""
+    from burstlab.reproduce.records import STALE, record_status
+
     rec = load_record(paper.name, root)
     if rec is None:
         return [dataclasses.replace(c, full=NO_RECORD, quick_note="") for c in claims]
+    if record_status(paper.name, root).status == STALE:
+        return [dataclasses.replace(c, full=STALE_RECORD, quick_note="") for c in claims]
     full = rec.verdicts()
     cut = mode_reductions(paper, mode)
     when = f"commit {rec.commit}, {rec.run.get('when', '?')}" \
@@ -266,12 +283,16 @@ def cost_estimate(paper: str, root: Path | None = None) -> tuple[float, str, str
     return float(cpu), str(run.get("commit", ""))[:10], str(run.get("when", ""))
 
 
-def records_table(names: Sequence[str] | None = None, root: Path | None = None
-                  ) -> pd.DataFrame:
-    """One row per paper: full-mode wall and CPU time, commit, date, complete, and
-    the verdict counts of its record (``no full-mode record`` where it has none)."""
+def records_table(names: Sequence[str] | None = None, root: Path | None = None,
+                  *, check: bool = True) -> pd.DataFrame:
+    """One row per paper: full-mode wall and CPU time, commit, date, complete, the
+    verdict counts of its record (``no full-mode record`` where it has none) and its
+    sample's status (:func:`burstlab.reproduce.records.record_status`: re-run now
+    unless this core checked it before; ``unchecked`` without ``check``). A stale
+    record's counts are shown, marked ``stale``."""
     from burstlab.reproduce import paper_names
     from burstlab.reproduce.framework import VERDICTS
+    from burstlab.reproduce.records import record_status
 
     rows = []
     for name in names or paper_names():
@@ -282,11 +303,11 @@ def records_table(names: Sequence[str] | None = None, root: Path | None = None
                 rows.append({"paper": name, "full-mode wall time": "not run to the end",
                              "CPU time": f"≈ {duration(est[0])} (estimate)",
                              "commit": est[1], "when (UTC)": est[2], "complete": "no",
-                             **{v: "" for v in VERDICTS}})
+                             **{v: "" for v in VERDICTS}, "sample": ""})
                 continue
             rows.append({"paper": name, "full-mode wall time": NO_RECORD, "CPU time": "",
                          "commit": "", "when (UTC)": "", "complete": "",
-                         **{v: "" for v in VERDICTS}})
+                         **{v: "" for v in VERDICTS}, "sample": ""})
             continue
         counts = rec.run.get("counts", {})
         rows.append({"paper": name,
@@ -294,7 +315,8 @@ def records_table(names: Sequence[str] | None = None, root: Path | None = None
                      "CPU time": duration(float(rec.run["cpu_s"])),
                      "commit": rec.commit, "when (UTC)": str(rec.run.get("when", "")),
                      "complete": "yes" if rec.complete else "no",
-                     **{v: str(counts.get(v, "")) for v in VERDICTS}})
+                     **{v: str(counts.get(v, "")) for v in VERDICTS},
+                     "sample": record_status(name, root, run=check).shown})
     return pd.DataFrame(rows)
 
 
@@ -341,14 +363,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="write the table here (default QUICK/quick_vs_full.csv)")
     ap.add_argument("--records", action="store_true",
                     help="print every paper's full-mode record: wall and CPU time, commit, "
-                         "verdict counts (a Markdown table for the README)")
+                         "verdict counts, sample status (a Markdown table for the README)")
+    ap.add_argument("--no-check", action="store_true",
+                    help="with --records: do not re-run samples this core has not checked "
+                         "(their status shows 'unchecked')")
     ap.add_argument("--agreement", type=Path, default=None, metavar="OUT_QUICK",
                     help="print the quick/full agreement of a quick output root against "
                          "the committed full-mode records")
     a = ap.parse_args(argv)
     if a.records or a.agreement is not None:
         if a.records:
-            print(markdown(records_table()))
+            print(markdown(records_table(check=not a.no_check)))
         if a.agreement is not None:
             try:
                 print(markdown(agreement_table(a.agreement)))
