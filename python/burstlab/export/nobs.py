@@ -48,6 +48,7 @@ from burstlab.export.ns2 import (
     boot_seed,
     seed_and_replication,
 )
+from burstlab.export.view import resolve
 from burstlab.units import parse_rate, parse_size, parse_time
 
 #: The line prefix of the per-flow summary the script prints at the end.
@@ -95,52 +96,6 @@ _OBS_KEYS = frozenset({
 
 def _err(path: str, reason: str) -> _core.ScenarioError:
     return _core.ScenarioError(f"{path}: {reason}")
-
-
-def _adjacency(spec: Mapping[str, Any], names: list[str]) -> list[list[int]]:
-    """Neighbours by scenario index, sorted (as burstlab's router sees them)."""
-    idx = {n: i for i, n in enumerate(names)}
-    adj: list[set[int]] = [set() for _ in names]
-    for key in ("link", "fibre"):
-        for e in spec.get(key, []):
-            a, b = idx[str(e["a"])], idx[str(e["b"])]
-            adj[a].add(b)
-            if e.get("duplex", True):
-                adj[b].add(a)
-    return [sorted(s) for s in adj]
-
-
-def _shortest(adj: list[list[int]], s: int, d: int) -> list[int] | None:
-    """Fewest hops, ties to the lower-numbered neighbour (``scenario::shortest_route``)."""
-    prev = {s: s}
-    queue = [s]
-    while queue:
-        u = queue.pop(0)
-        if u == d:
-            break
-        for v in adj[u]:
-            if v not in prev:
-                prev[v] = u
-                queue.append(v)
-    if d not in prev:
-        return None
-    path = [d]
-    while path[-1] != s:
-        path.append(prev[path[-1]])
-    return path[::-1]
-
-
-def _route(spec: Mapping[str, Any], names: list[str], adj: list[list[int]], i: int,
-           f: Mapping[str, Any], reverse: bool) -> list[str]:
-    key = "reverse_route" if reverse else "route"
-    src, dst = (str(f["dst"]), str(f["src"])) if reverse else (str(f["src"]), str(f["dst"]))
-    if key in f:
-        return [str(x) for x in f[key]]
-    idx = {n: k for k, n in enumerate(names)}
-    r = _shortest(adj, idx[src], idx[dst])
-    if r is None:
-        raise _err(f"flow[{i}].dst", f"no path from {src} to {dst}")
-    return [names[k] for k in r]
 
 
 def _uniform(items: list[tuple[str, Any]], what: str) -> Any:
@@ -247,6 +202,8 @@ class _Plan:
 
     spec: Mapping[str, Any]
     obs: Mapping[str, Any]
+    #: the core's resolved scenario (:func:`burstlab.export.view.resolve`)
+    view: Mapping[str, Any]
     warnings: list[str] = field(default_factory=list)
     # assembly and loss ([obs])
     classifier: str = "per_flow"
@@ -330,7 +287,7 @@ def to_nobs(
     sim = spec.get("sim", {})
     duration = parse_time(sim.get("duration", 0))
     seed_v, rep_v = seed_and_replication(sim, seed, replication)
-    p = _Plan(spec=spec, obs=spec.get("obs", {}))
+    p = _Plan(spec=spec, obs=spec.get("obs", {}), view=resolve(spec))
     _plan_obs(p)
     _plan_nodes(p)
     _plan_optics(p)
@@ -388,7 +345,7 @@ def _plan_obs(p: _Plan) -> None:
                         "ACK crosses the core at once as a burst of its own, without "
                         "offset or reservation (optical/op-sragent.cc); burstlab's bypass "
                         "link also queues ACKs behind one another")
-    default_asm = obs.get("assembly") or {"type": "timer", "tb": "1ms"}
+    default_asm = obs.get("assembly") or p.view["obs"]["assembly"]
     p.timeout, p.size_thr, p.count = _triggers(default_asm, "obs.assembly")
     atype = str(default_asm.get("type", "timer"))
     if p.size_thr != NO_SIZE_LIMIT and p.count != NO_COUNT_LIMIT:
@@ -465,14 +422,15 @@ def _plan_optics(p: _Plan) -> None:
             raise _err(f"fibre[{k}].loss", "per-fibre loss is not exported; use obs.loss")
         if f.get("duplex", True) is False:
             raise _err(f"fibre[{k}].duplex", "nOBS fibres are duplex")
-    setups = [("obs.switch_setup", parse_time(obs.get("switch_setup", 0) or 0))]
-    deltas = [("obs.bcp_processing", parse_time(obs.get("bcp_processing", 0) or 0))]
-    for k, n in enumerate(spec.get("node", [])):
-        if p.kinds[str(n["name"])] in ("edge", "core"):
-            if "switch_setup" in n:
-                setups.append((f"node[{k}].switch_setup", parse_time(n["switch_setup"])))
-            if "bcp_processing" in n:
-                deltas.append((f"node[{k}].bcp_processing", parse_time(n["bcp_processing"])))
+    # The core's values, defaults applied (obs.switch_setup 5 µs, obs.bcp_processing
+    # 10 µs unless set; a node's own setting wins).
+    setups = [("obs.switch_setup", float(p.view["obs"]["switch_setup_s"]))]
+    deltas = [("obs.bcp_processing", float(p.view["obs"]["bcp_processing_s"]))]
+    for k, n in enumerate(p.view["nodes"]):
+        if n["kind"] in ("edge", "core"):
+            setups.append((f"node[{k}].switch_setup", float(n["switch_setup_s"])))
+            deltas.append((f"node[{k}].bcp_processing",
+                           float(n["fabrics"][0]["bcp_processing_s"])))
     p.switchtime = _uniform(setups, "switch set-up time (SWITCHTIME)")
     p.hop_delay = _uniform(deltas, "BCP processing time (HOP_DELAY)")
     p.size_thr, p.max_delayed = _ingress_buffer(obs, p.linkspeed, p.size_thr, p.count,
@@ -532,12 +490,11 @@ def _plan_flows(p: _Plan) -> None:
     per (ingress, egress) nOBS installs, the fibre directions in use, and the assembly
     queues."""
     kinds = p.kinds
-    adj = _adjacency(p.spec, p.names)
     queue_owner: dict[tuple[str, str], int] = {}
-    for i, f in enumerate(p.spec.get("flow", [])):
-        kind = str(f.get("type", "tcp"))
+    for i, f in enumerate(p.view["flows"]):
+        kind = str(f["type"])
         for rev in ([False, True] if kind == "tcp" else [False]):
-            r = _route(p.spec, p.names, adj, i, f, rev)
+            r = [str(x) for x in f["reverse_route" if rev else "route"]]
             key = f"flow[{i}].{'reverse_route' if rev else 'route'}"
             if len(r) < 4 or kinds[r[0]] != "host" or kinds[r[-1]] != "host" \
                     or kinds[r[1]] != "edge" or kinds[r[-2]] != "edge" \
@@ -786,7 +743,7 @@ def _write_flows(p: _Plan, out: list[str], seed_v: int, rep_v: int
                 raise _err(f"flow[{i}].drop_segments", "not exported to nOBS; use "
                            "obs.drop_burst")
             _tcp_flow(w, i, f, str(ids[src]), str(ids[dst]), start, stop,
-                      p.warnings, {}, {}, boot_seed(seed_v, rep_v, i))
+                      p.warnings, None, {}, boot_seed(seed_v, rep_v, i))
             agent = f"$tcp({i})"
             summary.append(
                 f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '

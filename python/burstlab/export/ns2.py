@@ -43,6 +43,7 @@ from typing import Any
 
 from burstlab import _core
 from burstlab.export import tcl
+from burstlab.export.view import resolve
 from burstlab.units import parse_rate, parse_size, parse_time
 
 #: burstlab TCP variant -> (ns-2 sender class, sink class, delayed-ACK sink class).
@@ -206,7 +207,7 @@ def to_ns2(
                 w("$em drop-target [new Agent/Null]")
                 w(f"$ns lossmodel $em $n({x}) $n({y})")
 
-    adjacency = _adjacency(spec)
+    view = resolve(spec)
     flows_out: list[dict[str, Any]] = []
     summary: list[str] = []
     for i, f in enumerate(spec.get("flow", [])):
@@ -221,7 +222,9 @@ def to_ns2(
                                 "routes by fewest hops")
         w(tcl.comment(f"# flow[{i}] {fname}: {kind} {src} -> {dst}"))
         if kind == "tcp":
-            _tcp_flow(w, i, f, src, dst, start, stop, warnings, adjacency, first_hop_users,
+            route = view["flows"][i]["route"]
+            _tcp_flow(w, i, f, src, dst, start, stop, warnings,
+                      str(route[1]) if len(route) > 1 else None, first_hop_users,
                       boot_seed(seed_v, rep_v, i))
             summary.append(
                 f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '
@@ -253,42 +256,13 @@ def to_ns2(
     return Ns2Script(tcl="\n".join(out) + "\n", flows=flows_out, warnings=warnings)
 
 
-def _adjacency(spec: Mapping[str, Any]) -> dict[str, list[str]]:
-    adj: dict[str, list[str]] = {n: [] for n in _node_names(spec)}
-    for link in spec.get("link", []):
-        a, b = str(link["a"]), str(link["b"])
-        adj.setdefault(a, []).append(b)
-        if link.get("duplex", True):
-            adj.setdefault(b, []).append(a)
-    return adj
-
-
-def _first_hop(adj: Mapping[str, list[str]], src: str, dst: str) -> str | None:
-    """The next node after ``src`` on a fewest-hop path (breadth-first, as ns-2 and
-    burstlab route by default)."""
-    prev: dict[str, str] = {src: src}
-    frontier = [src]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for v in adj.get(u, []):
-                if v not in prev:
-                    prev[v] = u
-                    nxt.append(v)
-        frontier = nxt
-    if dst not in prev:
-        return None
-    v = dst
-    while prev[v] != src:
-        v = prev[v]
-    return v
-
-
 def _tcp_flow(
     w: Any, i: int, f: Mapping[str, Any], src: str, dst: str, start: float,
-    stop: float | None, warnings: list[str], adj: Mapping[str, list[str]],
+    stop: float | None, warnings: list[str], hop: str | None,
     first_hop_users: dict[tuple[str, str], int], clock_seed: int,
 ) -> None:
+    """One TCP flow's agents; ``hop`` is the node after ``src`` on the core's route (where
+    scripted drops go), ``None`` where the caller writes no scripted drops."""
     variant = str(f.get("variant", "reno"))
     profile = str(f.get("profile", "ns2"))
     b = int(f.get("b", 1 if profile == "ns2" else 2))
@@ -387,7 +361,6 @@ def _tcp_flow(
         w(f'$ns at {_num(start)} "$app({i}) start"')
     if stop is not None:
         w(f'$ns at {_num(stop)} "$app({i}) stop"')
-    hop = _first_hop(adj, src, dst)
     if hop is not None:
         first_hop_users[(src, hop)] = first_hop_users.get((src, hop), 0) + 1
     drops = f.get("drop_segments")
