@@ -24,11 +24,13 @@ from burstlab.reproduce.records import (
     NO_SAMPLE,
     STALE,
     UNCHECKED,
+    changed_columns,
     check_sample,
     load_sample,
     record_status,
     resolved,
     result_digest,
+    table_digests,
 )
 from burstlab.sweep import NotStored, canonical_json, run_key, sweep_points
 
@@ -169,6 +171,25 @@ def test_one_ulp_anywhere_changes_the_digest() -> None:
                           "y": {"a": [], "b": []}}) == d
     assert result_digest({**raw, "tables": [*raw["tables"], "x"], "x": "[{}]"}) != d
     assert result_digest({**raw, "tables": raw["tables"][1:]}) != d
+
+
+def test_a_core_that_only_adds_columns_or_tables_leaves_the_record_current() -> None:
+    raw = _core.run(canonical_json(resolved(TINY, False)[0]), "json", 7, 0)
+    rec = table_digests(raw)
+    flows = json.loads(raw["flows"])
+    wider = [{**row, "new_column_s": 1.5} for row in flows]
+    added = {**raw, "flows": json.dumps(wider), "tables": [*raw["tables"], "routes"],
+             "routes": json.dumps([{"flow": 0, "path": "a r b"}])}
+    assert changed_columns(rec, table_digests(added)) == []
+    k = next(k for k, v in flows[0].items() if isinstance(v, float) and v > 0)
+    moved = [{**row, k: math.nextafter(row[k], math.inf)} for row in wider]
+    assert changed_columns(rec, table_digests({**added, "flows": json.dumps(moved)})) == [
+        f"flows.{k}"]
+    gone = [{c: v for c, v in row.items() if c != k} for row in flows]
+    assert changed_columns(rec, table_digests({**raw, "flows": json.dumps(gone)})) == [
+        f"flows.{k}"]
+    longer = {**raw, "flows": json.dumps([*flows, flows[0]])}
+    assert "flows.#rows" in changed_columns(rec, table_digests(longer))
 
 
 # ---------------------------------------------------------------------------------------

@@ -11,9 +11,11 @@ holds the verdicts of runs made at an older commit; the runs are not in the repo
 ``full_mode/sample.json`` holds a few of those runs: for each, its scenario exactly as
 the sweep passes it to the core (:func:`burstlab.sweep.sweep_points`: ``sim.seed``,
 ``sim.replication`` and, unless the experiment keeps traces, ``sim.trace`` removed), its
-seed and replication, and the SHA-256 of its result (every table the core returns). The
-check runs each again with the installed core: one digest that differs, or a run the
-core now refuses, makes the record **stale**, and a stale record's verdicts are shown as
+seed and replication, and the SHA-256 of each column of its result (every number of
+every table the core returns, :func:`table_digests`). The check runs each again with the
+installed core: one recorded column whose values differ or that is gone, or a run the
+core now refuses, makes the record **stale** (a column or table the core has added since
+changes none of the record's numbers and does not), and a stale record's verdicts are shown as
 stale, never as full mode's (:func:`burstlab.reproduce.modes.against_full`).
 
     python -m burstlab.reproduce.records --check [PAPER ...]
@@ -46,7 +48,7 @@ from typing import Any
 SAMPLE_FILE = "sample.json"
 
 #: Format of ``sample.json``.
-SAMPLE_FORMAT = 1
+SAMPLE_FORMAT = 2  # 2: per-column digests (table_digests); 1 held one digest per table
 
 #: Statuses a record's sample can have.
 CURRENT, STALE, NO_SAMPLE, UNCHECKED = "current", "stale", "no sample", "unchecked"
@@ -90,16 +92,31 @@ def _table(value: Any) -> Any:
 
 
 def table_digests(raw: Mapping[str, Any]) -> dict[str, str]:
-    """SHA-256 of each result table of a :func:`burstlab._core.run` result (the names in
-    ``raw["tables"]``) that has rows, and of its ``meta`` without the package version. A
-    table without rows holds no number: a core that adds an empty table (a trace the
-    scenario does not ask for) makes the same run."""
-    out = {"meta": _sha({k: v for k, v in raw["meta"].items() if k != "version"})}
+    """SHA-256 of every number a :func:`burstlab._core.run` result holds, one per column:
+    ``meta.KEY`` for each meta field but the package version, and for each result table
+    (the names in ``raw["tables"]``) that has rows, ``TABLE.#rows`` (its row count) and
+    ``TABLE.COLUMN`` (the column's values in row order). A table without rows holds no
+    number: a core that adds an empty table (a trace the scenario does not ask for) makes
+    the same run. Keyed by column so that a core which only *adds* a column or a table
+    is seen to leave every recorded number as it was (:func:`changed_columns`)."""
+    out = {f"meta.{k}": _sha(v) for k, v in raw["meta"].items() if k != "version"}
     for name in raw["tables"]:
         t = _table(raw.get(name))
-        if not _empty(t):
-            out[name] = _sha(t)
+        if _empty(t):
+            continue
+        rows = t if isinstance(t, list) else [dict(zip(t, r, strict=True))
+                                              for r in zip(*t.values(), strict=True)]
+        out[f"{name}.#rows"] = _sha(len(rows))
+        for col in sorted({c for row in rows for c in row}):
+            out[f"{name}.{col}"] = _sha([row.get(col) for row in rows])
     return out
+
+
+def changed_columns(recorded: Mapping[str, str], now: Mapping[str, str]) -> list[str]:
+    """The recorded columns (:func:`table_digests`) whose values differ now, or that are
+    gone: empty when every number the record saw is unchanged. Columns and tables the
+    core added since are not changes of the record's numbers and are not listed."""
+    return sorted(k for k, v in recorded.items() if now.get(k) != v)
 
 
 def _empty(t: Any) -> bool:
@@ -166,7 +183,7 @@ def load_sample(paper: str, root: Path | None = None) -> dict[str, Any] | None:
         raise ValueError(f"{p}: runs must be a non-empty list")
     for i, r in enumerate(runs):
         for k, typ in (("scenario", dict), ("seed", int), ("replication", int),
-                       ("digest", str)):
+                       ("digest", str), ("tables", dict)):
             if not isinstance(r, dict) or not isinstance(r.get(k), typ):
                 raise ValueError(f"{p}: runs[{i}].{k} must be a {typ.__name__}")
     return doc
@@ -224,18 +241,19 @@ def check_sample(paper: str, root: Path | None = None) -> Check:
     failures = []
     cpu = 0.0
     for r in doc["runs"]:
+        if _sha(r["tables"]) != r["digest"]:
+            failures.append(f"{paper}: {_label(r)}: recorded digest {r['digest']} is not the "
+                            "digest of its recorded columns: the sample is damaged")
+            continue
         got = run_sample(r)
         cpu += got["cpu_s"]
         if "error" in got:
             failures.append(f"{paper}: {_label(r)}: recorded digest {r['digest']}, now the "
                             f"run fails: {got['error']}")
-        elif got["digest"] != r["digest"]:
-            rec_t = r.get("tables", {})
-            diff = sorted(k for k in set(rec_t) | set(got["tables"])
-                          if rec_t.get(k) != got["tables"].get(k))
+        elif diff := changed_columns(r["tables"], got["tables"]):
+            shown = ", ".join(diff[:8]) + (f" and {len(diff) - 8} more" if len(diff) > 8 else "")
             failures.append(f"{paper}: {_label(r)}: recorded digest {r['digest']}, now "
-                            f"{got['digest']}" + (f" (tables that differ: {', '.join(diff)})"
-                                                  if rec_t else ""))
+                            f"{got['digest']} (columns that differ: {shown})")
     return Check(paper, STALE if failures else CURRENT, len(doc["runs"]), failures, cpu, core)
 
 
@@ -469,11 +487,15 @@ def write_sample(paper: str, root: Path | None = None, note: str = "", **kw: Any
                      f"{kw.get('budget_s', PAPER_BUDGET_S)} CPU-s per paper"),
             "cpu_s": round(sum(r["cpu_s"] for r in doc["runs"]), 3),
             **({"note": note} if note else {})}
-    p = sample_path(paper, root)
-    # the head readable, then one run per line (a hybrid scenario lists 400 flows)
-    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2] + ',\n "runs": [\n'
+    return dump_sample(sample_path(paper, root), head, doc["runs"])
+
+
+def dump_sample(p: Path, head: Mapping[str, Any], runs: Sequence[Mapping[str, Any]]) -> Path:
+    """Writes a sample file: the head readable, then one run per line (a hybrid scenario
+    lists 400 flows)."""
+    text = json.dumps(dict(head), indent=1, ensure_ascii=False)[:-2] + ',\n "runs": [\n'
     text += ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":"))
-                       for r in doc["runs"])
+                       for r in runs)
     p.write_text(text + "\n ]\n}\n", encoding="utf-8")
     json.loads(p.read_text(encoding="utf-8"))  # the file is JSON
     return p
