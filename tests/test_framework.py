@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from burstlab.reproduce.framework import (
     Experiment,
     Paper,
     PaperData,
+    pyplot,
     reproduce,
     verdict_counts,
 )
@@ -127,8 +129,10 @@ def _toy_paper(tmp_path: Path) -> Paper:
                      note="the probe's packet trace came back from the store")
 
     @paper.figure("f", "a figure")
-    def draw(ctx: Context, path: Path) -> None:
-        path.write_bytes(b"\x89PNG\r\n\x1a\n")
+    def draw(ctx: Context) -> Any:
+        fig, ax = pyplot().subplots(figsize=(2, 2))
+        ax.plot([0, 1], [0, ctx.values["probe_packets"]])
+        return fig  # the framework saves it as f.png
 
     return paper
 
@@ -144,7 +148,8 @@ def test_pipeline_runs_stages_through_the_store(tmp_path: Path) -> None:
     with (d / "claims.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert [r["claim_id"] for r in rows] == ["rate"] and rows[0]["verdict"] in VERDICTS
-    assert (d / "follow.csv").is_file() and (d / "f.png").is_file()
+    assert (d / "follow.csv").is_file()
+    assert (d / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "`rate`" in (d / "report.md").read_text(encoding="utf-8")
     again = reproduce(paper, out, mode="quick", jobs=1, progress=False, log=lambda s: None)
     assert again.ctx.results["probe"].stats["cached"] == 1  # resumed from the store

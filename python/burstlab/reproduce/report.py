@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-    from burstlab.reproduce.framework import Claim
+    from burstlab.reproduce.claim import Claim
 
 
 def fmt(x: Any, digits: int = 3) -> str:
@@ -89,8 +89,7 @@ class Report:
 
     def claims(self, claims: Sequence[Claim]) -> None:
         """The claims table with the verdict counts above it."""
-        from burstlab.reproduce.framework import verdict_counts
-        from burstlab.reproduce.modes import QUICK_NOT_COMPARABLE
+        from burstlab.reproduce.claim import QUICK_NOT_COMPARABLE, verdict_counts
 
         counts = verdict_counts(c.verdict for c in claims)
         text = (f"{len(claims)} claims: " + ", ".join(f"{n} {v}" for v, n in counts.items())
