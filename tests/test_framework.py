@@ -19,6 +19,7 @@ from burstlab.reproduce.framework import (
     Paper,
     PaperData,
     pyplot,
+    read_modes,
     reproduce,
     verdict_counts,
 )
@@ -231,3 +232,34 @@ def test_kept_traces_equal_a_direct_run(tmp_path: Path) -> None:
         assert a.equals(b), name
     with pytest.raises(KeyError, match="keep_traces"):
         sw.result(0, 1)
+
+
+def test_read_modes_builds_the_mode_dataclass_from_paper_toml(tmp_path: Path) -> None:
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class M:
+        name: str
+        reps: int
+        grid: tuple[tuple[int, float], ...] = ()
+        tb_s: float = 1.0
+
+    p = _toml(tmp_path, "[mode.full]\nreps = 5\ngrid = [[64, 1e-3], [128, 0.01]]\n\n"
+                        "[mode.quick]\nreps = 2\ntb_s = 0.5\n")
+    modes = read_modes(p, M)
+    assert modes == {"full": M("full", 5, ((64, 1e-3), (128, 0.01))),
+                     "quick": M("quick", 2, (), 0.5)}
+    assert type(modes["full"].grid[0][1]) is float and type(modes["full"].reps) is int
+    bad = _toml(tmp_path, "[mode.full]\nreps = 5\nrepz = 1\n")
+    with pytest.raises(ValueError, match=r"mode\.full: unknown field\(s\) \['repz'\]"):
+        read_modes(bad, M)
+    with pytest.raises(ValueError, match=r"mode\.quick: .*reps"):
+        read_modes(_toml(tmp_path, "[mode.quick]\ntb_s = 2.0\n"), M)
+
+
+def test_every_paper_reads_its_modes_from_paper_toml() -> None:
+    for name in paper_names():
+        paper = load(name)
+        data = PaperData(paper.data_file)
+        assert set(data.mode_fields) >= {"full", "quick", "smoke"}, name
+        assert {k: m.name for k, m in paper.modes.items()} == {k: k for k in data.mode_fields}

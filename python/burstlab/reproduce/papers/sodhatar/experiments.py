@@ -4,8 +4,9 @@ of their results.
 Read first: :data:`PAPER` (the declaration), :class:`Mode` (what ``--quick`` and
 ``--smoke`` change), :func:`scenario` (the dumbbell, packet-switched or with an OBS
 core), :func:`start_patterns` (the start times the paper does not give), then the
-tables (:func:`size_table` …), which :func:`.analysis.analyse` assembles. Figures are in :mod:`.figures`, claims in :mod:`.claims`, the report
-body in :mod:`.report`; ns-2's own runs of the same scripts in :mod:`.ns2runs`.
+tables (:func:`size_table` …), which :func:`.analysis.analyse` assembles. Figures are
+in :mod:`.figures`, claims in :mod:`.claims`, the report body in :mod:`.report`; ns-2's
+own runs of the same scripts in :mod:`.ns2runs`.
 
 Setting (sodhatar §III, §IV, §V): n0, n1, n2 –(300 Mb/s, 20 ms)– n3 ═(60 Mb/s, 60 ms,
 ns-2 queue-limit 5)═ n4 –(300 Mb/s, 20 ms)– n5, n6, n7; FTP over TCP Tahoe (n0 → n5),
@@ -53,7 +54,7 @@ import pandas as pd
 
 from burstlab import _core
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes
 
 SEED = 1
 VARIANTS = ("tahoe", "reno", "newreno")
@@ -115,11 +116,8 @@ class Mode:
     networks: tuple[str, ...] = NETWORKS
 
 
-MODES = {
-    "full": Mode("full", tuple(FIXED_PATTERNS), 200),
-    "quick": Mode("quick", tuple(FIXED_PATTERNS), 40),
-    "smoke": Mode("smoke", ("simultaneous", "staggered 10 ms"), 3, sizes=(1460, 4000)),
-}
+#: The modes, from ``paper.toml`` (``[mode.full]``, ``[mode.quick]``, ``[mode.smoke]``).
+MODES = read_modes(Path(__file__).with_name("paper.toml"), Mode)
 
 
 def random_starts(draw: int) -> tuple[float, float, float]:

@@ -4,8 +4,8 @@ Read first: :data:`PAPER` (the reproduction's declaration), :class:`Mode` (what
 ``--quick`` changes), :func:`throughput_points` (figs 5, 6, 7, 11 and tables I–II, one
 sweep), the trace experiments (:func:`probe_points`, :func:`drop_points`,
 :func:`random_points`: figs 8–10, run through the same store with their traces kept),
-then the tables, which :func:`.analysis.analyse` assembles. Figures are in :mod:`.figures`, claims in :mod:`.claims`, the
-report body in :mod:`.report`.
+then the tables, which :func:`.analysis.analyse` assembles. Figures are in
+:mod:`.figures`, claims in :mod:`.claims`, the report body in :mod:`.report`.
 
 Setting (yu §V; docs/reproductions/yu.md): sender –(λ, 10 ms)– E1 –(10 ms)– C1 –(10 ms)– C2 –(10 ms)–
 E2 –(λ, 10 ms)– receiver, core 10 GB/s, 1 KB segments (+40 B of headers on the wire),
@@ -34,7 +34,7 @@ from burstlab import _core, models
 from burstlab.api import Result
 from burstlab.export.ns2 import NS2_PRESETS
 from burstlab.reproduce import traces as tr
-from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes
 from burstlab.reproduce.ratios import ratio_table
 from burstlab.topologies import yu_path
 
@@ -117,21 +117,8 @@ class Mode:
     rfc_events: float = 200.0
 
 
-MODES = {
-    "full": Mode("full", reps=5, events=1000, min_s=10_000.0, max_s=1e7,
-                 max_segments=5e6, tb_per_decade=3,
-                 p={"fig5": (1e-4, 1e-3, 1e-2, 1e-1), "fig6": (1e-3, 1e-2, 1e-1),
-                    "fig7": (0.003, 0.01, 0.03, 0.1)}),
-    "quick": Mode("quick", reps=4, events=400, min_s=3000.0, max_s=3e6, max_segments=4e6,
-                  tb_per_decade=2,
-                  p={"fig5": (1e-3, 1e-2, 1e-1), "fig6": (1e-3, 1e-2, 1e-1),
-                     "fig7": (0.003, 0.03, 0.1)}),
-    "smoke": Mode("smoke", reps=2, events=8, min_s=20.0, max_s=2e4, max_segments=3e4,
-                  tb_per_decade=0.5,
-                  p={"fig5": (1e-2,), "fig6": (1e-1,), "fig7": (0.1,)},
-                  table_log10_p=(-2.0, -1.0), table_s=(5,), trace_after_s=4.0,
-                  random_trace_s=10.0, rfc_events=8.0),
-}
+#: The modes, from ``paper.toml`` (``[mode.full]``, ``[mode.quick]``, ``[mode.smoke]``).
+MODES = read_modes(Path(__file__).with_name("paper.toml"), Mode)
 
 #: The TCP profiles the reproduction runs: ``ns2`` (ns-2.35's agents, exactly; every
 #: figure) and ``rfc`` (a standards TCP; tables I–II and figs 8–10 only, to show what
