@@ -74,8 +74,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab import _core
-from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 from burstlab.units import parse_size
 
 SEED = 1
@@ -501,19 +500,14 @@ def model_table(ctx: Context, runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": m.replications, "n_slow": n_flows("slow", m),
-            "n_fast": n_flows("fast", m), "burstlab_version": _core.__version__,
-            "mode": m.name}
-
-
 PAPER = Paper(
     name="hybrid",
     title="hybrid: TCP over slow (MEMS) and fast (SOA) paths of a hybrid OBS core reproduced",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=ctx.mode.replications,
+                                     n_slow=n_flows("slow", ctx.mode),
+                                     n_fast=n_flows("fast", ctx.mode)),
 )
 PAPER.experiments += [
     Experiment("grid", lambda ctx: grid(ctx.mode), keep_traces=True,

@@ -26,8 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab import _core
-from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 from burstlab.reproduce.papers.ozsarac.topology import assembly, linear, mesh
 
 SEED = 1
@@ -347,19 +346,14 @@ def dynamic_flow_windows(sw: Any) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": m.reps, "mesh_replications": m.mesh_reps,
-            "burstlab_version": _core.__version__, "mode": m.name}
-
-
 PAPER = Paper(
     name="ozsarac",
     title="ozsarac: CWBA, MCWBA and ECWBA — linear topology, mesh with static and "
           "dynamic flows",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=ctx.mode.reps,
+                                     mesh_replications=ctx.mode.mesh_reps),
 )
 PAPER.experiments += [
     Experiment("linear", lambda ctx: linear_points(ctx.mode),

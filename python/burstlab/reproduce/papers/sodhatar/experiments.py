@@ -52,9 +52,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab import _core
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 
 SEED = 1
 VARIANTS = ("tahoe", "reno", "newreno")
@@ -377,18 +376,13 @@ def cwnd_table(ctx: Context) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": 1, "random_start_draws": m.random_draws,
-            "burstlab_version": _core.__version__, "mode": m.name}
-
-
 PAPER = Paper(
     name="sodhatar",
     title="sodhatar: Tahoe, Reno, NewReno on a dumbbell (and with an OBS core) reproduced",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=1,
+                                     random_start_draws=ctx.mode.random_draws),
 )
 PAPER.experiments += [
     Experiment("dumbbell", lambda ctx: dumbbell_points(ctx.mode)),

@@ -30,11 +30,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab import _core, models
+from burstlab import models
 from burstlab.api import Result
 from burstlab.export.ns2 import NS2_PRESETS
 from burstlab.reproduce import traces as tr
-from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 from burstlab.reproduce.ratios import ratio_table
 from burstlab.topologies import yu_path
 
@@ -478,19 +478,13 @@ RENAME = {"segments_per_burst_mean": "S_measured_mean", "n": "replications_n",
           "td_events_mean": "td_events_per_run", "to_events_mean": "to_events_per_run"}
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": m.reps,
-            "replication_indices": f"0..{m.reps - 1}",
-            "burstlab_version": _core.__version__, "mode": m.name}
-
-
 PAPER = Paper(
     name="yu",
     title="yu: TCP over OBS — figures 5–11 and tables I–II reproduced",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=ctx.mode.reps,
+                                     replication_indices=f"0..{ctx.mode.reps - 1}"),
 )
 PAPER.experiments += [
     Experiment("throughput", lambda ctx: throughput_points(ctx.mode),

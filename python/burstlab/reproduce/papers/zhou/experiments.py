@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from burstlab import _core, models
-from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 from burstlab.reproduce.papers.zhou import ackratio
 from burstlab.reproduce.papers.zhou.checks import checks_for
 from burstlab.reproduce.papers.zhou.testbed import (
@@ -216,18 +216,13 @@ RENAME = {"n": "replications_n", "segments_per_burst_mean": "S_measured_segments
           "to_events_mean": "to_events_per_run"}
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": m.reps, "replication_indices": f"0..{m.reps - 1}",
-            "burstlab_version": _core.__version__, "mode": m.name}
-
-
 PAPER = Paper(
     name="zhou",
     title="zhou: TCP over an OBS testbed (§2, fig. 2) and ACK-ratio assembly (§3, fig. 5)",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=ctx.mode.reps,
+                                     replication_indices=f"0..{ctx.mode.reps - 1}"),
 )
 PAPER.experiments += [
     Experiment("part1_fig2", lambda ctx: grid_points(ctx.mode),
