@@ -4,7 +4,7 @@ but :mod:`.verdict`.
 Read first: :data:`VERDICTS`, then :class:`Claim`, then the helpers every paper's claims
 use instead of writing verdict strings: :func:`unjudged` (a claim its runs cannot decide:
 a point this mode does not run, a missing experiment), :func:`missed` (a verdict that
-misses the paper value's band) and :func:`worst`. :func:`write_claims_csv` writes
+misses the paper value's band) and :func:`worst_of`. :func:`write_claims_csv` writes
 ``claims.csv``.
 """
 
@@ -14,8 +14,11 @@ import csv
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from burstlab.reproduce.verdict import RANK
+
+_V = TypeVar("_V")
 
 #: The verdicts a claim may return. Every claim is decided by
 #: :mod:`burstlab.reproduce.verdict` (one rule; see ``docs/topics/verdicts.md``):
@@ -37,8 +40,12 @@ CLAIM_COLUMNS = ("paper", "claim_id", "source", "statement", "paper_value",
 #: (:mod:`burstlab.reproduce.modes`).
 QUICK_NOT_COMPARABLE = "not comparable (quick)"
 
-#: The verdict of a claim its runs cannot decide (:func:`unjudged`).
-NOT_COMPARABLE = "not comparable"
+#: The verdicts by name, for code that branches on one (a cause explained only where a
+#: claim differs, a note shortened where it reproduces).
+REPRODUCES, SAME_DIRECTION, DIFFERS, NOT_COMPARABLE = VERDICTS
+
+#: :func:`unjudged`'s reason when none is given: the mode lacks the claim's points.
+NOT_RUN = "this mode does not run the point the claim needs"
 
 
 @dataclass(frozen=True)
@@ -97,8 +104,8 @@ def verdict_counts(verdicts: Iterable[str]) -> dict[str, int]:
     return {v: vs.count(v) for v in VERDICTS}
 
 
-def unjudged(id: str, source: str, statement: str, paper_value: str, note: str, *,
-             burstlab_value: str = "–", ci: str = "") -> Claim:
+def unjudged(id: str, source: str, statement: str, paper_value: str, note: str = NOT_RUN,
+             *, burstlab_value: str = "–", ci: str = "") -> Claim:
     """A claim the runs cannot decide (:data:`NOT_COMPARABLE`), with the reason: this mode
     does not run the points it needs, its experiment is missing, it has no interval."""
     return Claim(id=id, source=source, statement=statement, paper_value=paper_value,
@@ -111,10 +118,14 @@ def missed(verdict: str) -> bool:
     return verdict in ("differs", "same direction")
 
 
-def worst(verdicts: Iterable[str]) -> str:
-    """The worst of ``verdicts`` in :data:`burstlab.reproduce.verdict.RANK`'s order
-    (``differs`` < ``same direction`` < ``not comparable`` < ``reproduces``)."""
-    return min(verdicts, key=lambda v: RANK[v])
+def worst_of(verdicts: Iterable[_V]) -> _V:
+    """The worst of ``verdicts`` (verdict strings, or objects with a ``verdict``: a
+    :class:`burstlab.reproduce.verdict.Verdict`, a check) in
+    :data:`burstlab.reproduce.verdict.RANK`'s order (``differs`` < ``same direction`` <
+    ``not comparable`` < ``reproduces``); the first of equals."""
+    def rank(v: Any) -> int:
+        return RANK[v if isinstance(v, str) else v.verdict]
+    return min(verdicts, key=rank)
 
 
 def write_claims_csv(paper: str, claims: Sequence[Claim], path: Path) -> Path:

@@ -36,15 +36,19 @@ from pathlib import Path
 # The declarations and the claim are re-exported: a paper imports what it needs from here.
 from burstlab.reproduce.claim import (
     CLAIM_COLUMNS,
+    DIFFERS,
     HOW,
     NOT_COMPARABLE,
+    NOT_RUN,
     QUICK_NOT_COMPARABLE,
+    REPRODUCES,
+    SAME_DIRECTION,
     VERDICTS,
     Claim,
     missed,
     unjudged,
     verdict_counts,
-    worst,
+    worst_of,
     write_claims_csv,
     write_claims_csv_rows,
 )
@@ -63,11 +67,12 @@ from burstlab.reproduce.paper import (
     standard_stamp,
 )
 
-__all__ = ["CLAIM_COLUMNS", "HOW", "NOT_COMPARABLE", "QUICK_NOT_COMPARABLE", "VERDICTS",
+__all__ = ["CLAIM_COLUMNS", "DIFFERS", "HOW", "NOT_COMPARABLE", "NOT_RUN", "QUICK_NOT_COMPARABLE", "REPRODUCES",
+           "SAME_DIRECTION", "VERDICTS",
            "Claim", "ClaimFn", "Context", "Experiment", "Figure", "FigureFn", "Outcome",
            "Paper", "PaperData", "PaperValue", "cpu_seconds", "missed", "pyplot", "read_modes",
            "reproduce", "run_experiments", "save_figure", "standard_stamp", "unjudged",
-           "verdict_counts", "worst", "write_claims_csv", "write_claims_csv_rows"]
+           "verdict_counts", "worst_of", "write_claims_csv", "write_claims_csv_rows"]
 
 
 # ---------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pandas as pd
 
 from burstlab import models
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import VERDICTS, Claim, Context
 from burstlab.reproduce.papers.yu.claims import (
     TABLE_PRECISION,
     _tb,
@@ -626,7 +626,7 @@ def version_counts(ctx: Context) -> dict[str, dict[str, int]]:
 
 def _counts(c: dict[str, int]) -> str:
     return ", ".join(f"{k} {c.get(k, 0)}" for k in
-                     ("reproduces", "same direction", "differs", "not comparable"))
+                     VERDICTS)
 
 
 def version_text(r: Report, ctx: Context) -> None:

@@ -13,7 +13,14 @@ import numpy as np
 import pandas as pd
 
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import (
+    REPRODUCES,
+    Claim,
+    Context,
+    missed,
+    unjudged,
+    worst_of,
+)
 from burstlab.reproduce.papers.zhou import ackratio
 from burstlab.reproduce.papers.zhou.checks import checks_for
 from burstlab.reproduce.papers.zhou.experiments import PAPER, model_argmax_us, rtt_setups
@@ -91,7 +98,7 @@ def model_rtt0_sensitivity(sens: pd.DataFrame, pbs: list[float], paper_us: float
         parts.append(f"{every[name].access_delay} (RTT0 {_us(rtt0 * 1e6)}): "
                      + ", ".join(fmt(t) for t in opts) + " µs")
         if all(V.judge(V.exact(t), paper_us, kind="location", precision=precision).verdict
-               == "reproduces" for t in opts):
+               == REPRODUCES for t in opts):
             meets.append(rtt0)
     if not parts:
         return ""
@@ -114,7 +121,7 @@ def claim_fig2(ctx: Context) -> list[Claim]:
         statement, paper_value = STATEMENTS[cid]
         src = ctx.data[SOURCES.get(cid, cid)].source
         note = c.note
-        if cid == "fig2.optimal_period" and c.verdict in ("differs", "same direction"):
+        if cid == "fig2.optimal_period" and missed(c.verdict):
             cause = rtt0_sensitivity(fit, paper_us)
             note += f"; {cause}" if cause else ""
         out.append(Claim(id=cid, source=src, statement=statement, paper_value=paper_value,
@@ -135,8 +142,7 @@ def claim_model_optimum(ctx: Context) -> Claim:
                           "optimum, whatever Pb",
                 paper_value="250 µs, independent of Pb (printed, stated)")
     if not len(lossy):
-        return Claim(**base, burstlab_value="–", verdict="not comparable",
-                     note="no lossy points simulated")
+        return unjudged(**base, note="no lossy points simulated")
     rtt0 = float(np.nanmedian(lossy["rtt0_measured_s"]))
     rto = float(np.nanmedian(lossy["rto_measured_s"]))
     best = {float(p): model_argmax_us(float(p), BASE, rtt0, rto)
@@ -150,10 +156,10 @@ def claim_model_optimum(ctx: Context) -> Claim:
     # worst verdict over Pb.
     vs = {p: V.judge(V.exact(t), paper_us, kind="location", precision=pv.precision,
                      fmt=lambda x: f"{fmt(x)} µs") for p, t in best.items()}
-    worst = min((v.verdict for v in vs.values()), key=lambda x: V.RANK[x])
+    w = worst_of(v.verdict for v in vs.values())
     note = "; ".join(f"Pb = {100 * p:g} %: {v.note}" for p, v in vs.items()) + \
         f"; the model's optimum moves by ×{fmt(spread)} across Pb"
-    if worst in ("differs", "same direction") and "sens" in ctx.values:
+    if missed(w) and "sens" in ctx.values:
         sens: pd.DataFrame = ctx.values["sens"]
         per_setup = [{float(p) for p in g["pb"] if float(p) > 0}
                      for _, g in sens[sens["setup"].isin(rtt_setups())].groupby("setup")]
@@ -161,7 +167,7 @@ def claim_model_optimum(ctx: Context) -> Claim:
         cause = model_rtt0_sensitivity(sens, shared, paper_us, pv.precision) if shared \
             else ""
         note += f"; {cause}" if cause else ""
-    return Claim(**base, burstlab_value=value, verdict=worst, note=note)
+    return Claim(**base, burstlab_value=value, verdict=w, note=note)
 
 
 #: zhou §3.2's fig. 5 statements and the checks of :mod:`.ackratio` that judge them.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import REPRODUCES, Claim, Context
 from burstlab.reproduce.papers.zhou import ackratio as ar
 from burstlab.reproduce.papers.zhou.checks import optima
 from burstlab.reproduce.papers.zhou.experiments import PAPER
@@ -206,9 +206,9 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         "best periods below.")
     r.table(piv)
     survive = [str(cid) for cid, g in verd.groupby("claim_id")
-               if (g["verdict"] == "reproduces").all()]
+               if (g["verdict"] == REPRODUCES).all()]
     never = [str(cid) for cid, g in verd.groupby("claim_id")
-             if not (g["verdict"] == "reproduces").any()]
+             if not (g["verdict"] == REPRODUCES).any()]
     r.p("Reproduced on every set-up: " + (", ".join(f"`{c}`" for c in survive) or "none")
         + ". Reproduced on none: " + (", ".join(f"`{c}`" for c in never) or "none") + ".")
     lossy = sens[sens["pb"] > 0]
