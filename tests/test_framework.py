@@ -263,3 +263,18 @@ def test_every_paper_reads_its_modes_from_paper_toml() -> None:
         data = PaperData(paper.data_file)
         assert set(data.mode_fields) >= {"full", "quick", "smoke"}, name
         assert {k: m.name for k, m in paper.modes.items()} == {k: k for k in data.mode_fields}
+
+
+def test_claims_section_states_the_verdict_rule_once() -> None:
+    from burstlab.reproduce.report import VERDICT_RULES, Report
+
+    c = Claim(id="a", source="Table 1", statement="s", paper_value="1", burstlab_value="2",
+              verdict="differs", note="n")
+    r = Report("t")
+    r.claims_section([c], "what this paper's claims compare")
+    md = r.markdown()
+    assert md.count("## Claims") == 1 and md.count(VERDICT_RULES) == 1
+    assert md.index("what this paper's claims compare") < md.index(VERDICT_RULES)
+    assert md.index(VERDICT_RULES) < md.index("| `a` |")
+    for v in VERDICTS:
+        assert f"*{v}*" in VERDICT_RULES

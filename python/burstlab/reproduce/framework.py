@@ -227,7 +227,7 @@ def reproduce(
         from burstlab.reproduce.report import Report
 
         rep = Report(paper.title)
-        rep.claims(claims)
+        rep.claims_section(claims)
     else:
         rep = paper.report(ctx, claims)
     ctx.files += write_page(rep, d, title=paper.title)
