@@ -278,3 +278,17 @@ def test_claims_section_states_the_verdict_rule_once() -> None:
     assert md.index(VERDICT_RULES) < md.index("| `a` |")
     for v in VERDICTS:
         assert f"*{v}*" in VERDICT_RULES
+
+
+def test_claim_specs_in_paper_toml_cite_their_value(tmp_path: Path) -> None:
+    v = '[[value]]\nid = "fig1.x"\nsource = "Fig. 1"\nhow = "printed"\nvalue = 2\n\n'
+    d = PaperData(_toml(tmp_path, v + '[claim."fig1.x.p=0.1%"]\nstatement = "x is 2"\n'
+                                      'paper_value = "2 (printed)"\nvalue = "fig1.x"\n'))
+    assert d.claim_base("fig1.x.p=0.1%") == {"id": "fig1.x.p=0.1%", "source": "Fig. 1",
+                                              "statement": "x is 2",
+                                              "paper_value": "2 (printed)"}
+    with pytest.raises(ValueError, match=r"claim\.c: no value 'fig9'"):
+        PaperData(_toml(tmp_path, v + '[claim.c]\nstatement = "s"\npaper_value = "p"\n'
+                                      'value = "fig9"\n'))
+    with pytest.raises(ValueError, match=r"claim\.c: 'statement' must be a string"):
+        PaperData(_toml(tmp_path, v + '[claim.c]\npaper_value = "p"\nvalue = "fig1.x"\n'))

@@ -54,6 +54,7 @@ from burstlab.reproduce.claim import (
 )
 from burstlab.reproduce.paper import (
     ClaimFn,
+    ClaimSpec,
     Context,
     Experiment,
     Figure,
@@ -69,7 +70,7 @@ from burstlab.reproduce.paper import (
 
 __all__ = ["CLAIM_COLUMNS", "DIFFERS", "HOW", "NOT_COMPARABLE", "NOT_RUN", "QUICK_NOT_COMPARABLE", "REPRODUCES",
            "SAME_DIRECTION", "VERDICTS",
-           "Claim", "ClaimFn", "Context", "Experiment", "Figure", "FigureFn", "Outcome",
+           "Claim", "ClaimFn", "ClaimSpec", "Context", "Experiment", "Figure", "FigureFn", "Outcome",
            "Paper", "PaperData", "PaperValue", "cpu_seconds", "missed", "pyplot", "read_modes",
            "reproduce", "run_experiments", "save_figure", "standard_stamp", "unjudged",
            "verdict_counts", "worst_of", "write_claims_csv", "write_claims_csv_rows"]

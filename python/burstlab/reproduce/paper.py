@@ -70,6 +70,19 @@ class PaperValue:
         return math.nan
 
 
+@dataclass(frozen=True)
+class ClaimSpec:
+    """A claim declared in ``paper.toml`` (``[claim."ID"]``): what it says, the paper's
+    value as the claims table shows it, and the paper value (``value``, an id of
+    :class:`PaperValue`) whose source it cites. The claim's function computes
+    burstlab's side and the verdict."""
+
+    id: str
+    statement: str
+    paper_value: str
+    value: str
+
+
 class PaperData:
     """The reported values of one paper, read from its TOML data file."""
 
@@ -79,6 +92,16 @@ class PaperData:
         self.info: dict[str, str] = dict(doc.get("paper", {}))
         #: ``[setting]``: the experiment's fixed numbers (from the paper or chosen).
         self.setting: dict[str, Any] = _tuples(doc.get("setting", {}))
+        #: ``[claim."ID"]``: a claim's specification (``statement``, ``paper_value`` as
+        #: shown, ``value``: the id of the paper value it is judged against).
+        self.claims: dict[str, ClaimSpec] = {}
+        for cid, raw in doc.get("claim", {}).items():
+            where = f"{self.path.name}: claim.{cid}"
+            for key in ("statement", "paper_value", "value"):
+                if not isinstance(raw.get(key), str):
+                    raise ValueError(f"{where}: '{key}' must be a string")
+            self.claims[cid] = ClaimSpec(cid, raw["statement"], raw["paper_value"],
+                                         raw["value"])
         #: ``[mode.NAME]``: each mode's fields (:func:`read_modes`).
         self.mode_fields: dict[str, dict[str, Any]] = {
             k: _tuples(v) for k, v in doc.get("mode", {}).items()}
@@ -107,6 +130,21 @@ class PaperData:
                 unit=raw.get("unit", ""), uncertainty=raw.get("uncertainty", ""),
                 text=raw.get("text", ""), x_name=raw.get("x_name", ""), x=x,
                 precision=float(prec))
+        for spec in self.claims.values():
+            if spec.value not in self.values:
+                raise ValueError(f"{self.path.name}: claim.{spec.id}: no value "
+                                 f"{spec.value!r}")
+
+    def claim_base(self, cid: str) -> dict[str, str]:
+        """The declared claim ``cid``'s ``id``, ``source`` (its paper value's),
+        ``statement`` and ``paper_value``: the fields a :class:`Claim` takes besides
+        burstlab's value and the verdict."""
+        try:
+            spec = self.claims[cid]
+        except KeyError:
+            raise KeyError(f"{self.path.name} declares no claim {cid!r}") from None
+        return {"id": cid, "source": self.values[spec.value].source,
+                "statement": spec.statement, "paper_value": spec.paper_value}
 
     def __getitem__(self, key: str) -> PaperValue:
         try:

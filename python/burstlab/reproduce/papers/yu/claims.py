@@ -621,10 +621,6 @@ def eq30_edge_cause(g: pd.DataFrame, p: float) -> str:
             "does not count")
 
 
-#: The paper's eq. 30 values for fig. 7: p → Tb_opt = RTT0/2 with its measured RTT0 (s).
-EQ30_PAPER = {0.003: 9.0, 0.1: 2.7}
-
-
 @PAPER.claim
 def claim_fig7_eq30_edge(ctx: Context) -> list[Claim]:
     """Fig. 7: eq. 30's Tb_opt = RTT0/2 lies at the edge of the ATI range, for p = 0.003
@@ -633,7 +629,7 @@ def claim_fig7_eq30_edge(ctx: Context) -> list[Claim]:
     pv = ctx.data["fig7.eq30_at_ati_edge"]
     g7 = ctx.values["figs"]["fig7"]
     out = []
-    for p, paper_opt in EQ30_PAPER.items():
+    for p, paper_opt in zip(pv.x, pv.value, strict=True):  # eq. 30 with the paper's RTT0
         g = g7[np.isclose(g7["p"], p)]
         base = dict(id=f"fig7.eq30_at_ati_edge.p={fmt(p)}", source=pv.source,
                     statement=f"λ = 1.25 KB/s, p = {fmt(p)}: eq. 30's Tb_opt = RTT0/2 lies "

@@ -159,13 +159,12 @@ def _throughput_figure(fig: str) -> None:
         if fig == "fig7":
             # The paper's LRI range (Tb < 10^0.5 s, ± half a decade) and eq. 30's Tb_opt
             # with its measured RTT0 (at the edge of the ATI range, §V.A).
-            from burstlab.reproduce.papers.yu.claims import EQ30_PAPER
-
             v = ctx.data["fig7.lri_range"]
             optima.append((float(v.value), float(v.precision or 0.0),
                            "LRI range ends: paper, Tb = 10^0.5 s"))
+            eq30 = ctx.data["fig7.eq30_at_ati_edge"]
             optima += [(tb, 0.0, f"eq. 30 Tb_opt, p = {p:g}: paper ({tb:g} s)")
-                       for p, tb in EQ30_PAPER.items()]
+                       for p, tb in zip(eq30.x, eq30.value, strict=True)]
         return plot_throughput(ctx.values["figs"][fig], PAPER.figure_named(fig).caption,
                                optima)
 

@@ -27,29 +27,6 @@ from burstlab.reproduce.papers.zhou.experiments import PAPER, model_argmax_us, r
 from burstlab.reproduce.papers.zhou.testbed import BASE, setups
 from burstlab.reproduce.report import fmt
 
-#: What each fig. 2 claim says, in short, and the paper's value as text.
-STATEMENTS = {
-    "fig2.pb0_delay_penalty": ("at Pb = 0 the bandwidth falls as the period grows "
-                               "(delay penalty)", "falls (stated)"),
-    "fig2.optimal_period": ("with losses the bandwidth rises then falls with the period, "
-                            "peaking at an optimal period", "250 µs (printed)"),
-    "fig2.optimum_independent_of_pb": ("the optimal period does not depend on Pb",
-                                       "independent of Pb (stated)"),
-    "fig2.loss_cost_pb0.8": ("Pb = 0.8 % costs about 52 % of the bandwidth "
-                             "(burstlab: at the 250 µs period)", "52 % (printed)"),
-    "fig2.higher_pb_lower_bandwidth": ("higher Pb gives lower bandwidth",
-                                       "lower (stated)"),
-    "fig2.drop_to_3000us.pb=0.1%": ("from 250 µs to 3000 µs the bandwidth drops 40 % at "
-                                    "Pb = 0.1 %", "40 % (printed)"),
-    "fig2.drop_to_3000us.pb=0.8%": ("from 250 µs to 3000 µs the bandwidth drops 16 % at "
-                                    "Pb = 0.8 %", "16 % (printed)"),
-    "fig2.drop_larger_at_low_pb": ("the bandwidth varies faster with the period at low Pb "
-                                   "than at high Pb", "40 % > 16 % (printed)"),
-}
-SOURCES = {"fig2.drop_to_3000us.pb=0.1%": "fig2.drop_to_3000us",
-           "fig2.drop_to_3000us.pb=0.8%": "fig2.drop_to_3000us",
-           "fig2.drop_larger_at_low_pb": "fig2.drop_to_3000us"}
-
 
 def _us(x: float) -> str:
     return f"{fmt(x)} µs" if x < 1000 else f"{fmt(x / 1000)} ms"
@@ -118,14 +95,12 @@ def claim_fig2(ctx: Context) -> list[Claim]:
     paper_us = float(ctx.data["fig2.optimal_period"].value) * 1e6
     out = []
     for cid, c in checks_for(df, ctx.data).items():
-        statement, paper_value = STATEMENTS[cid]
-        src = ctx.data[SOURCES.get(cid, cid)].source
         note = c.note
         if cid == "fig2.optimal_period" and missed(c.verdict):
             cause = rtt0_sensitivity(fit, paper_us)
             note += f"; {cause}" if cause else ""
-        out.append(Claim(id=cid, source=src, statement=statement, paper_value=paper_value,
-                         burstlab_value=c.value, ci=c.ci, verdict=c.verdict, note=note))
+        out.append(Claim(**ctx.data.claim_base(cid), burstlab_value=c.value, ci=c.ci,
+                         verdict=c.verdict, note=note))
     return out
 
 
@@ -229,16 +204,15 @@ def claim_fig2_at_fitted_rtt(ctx: Context) -> list[Claim]:
         if cid not in checks:
             continue
         c = checks[cid]
-        statement, paper_value = STATEMENTS[cid]
-        src = ctx.data[SOURCES.get(cid, cid)].source
+        spec = ctx.data.claim_base(cid)
         across = verd[verd["claim_id"] == cid].set_index("setup")
         seq = "; ".join(f"{delay[s]}: {across.loc[s, 'verdict']} ({across.loc[s, 'burstlab_value']})"
                         for s in order if s in across.index)
         out.append(Claim(
-            id=f"{cid}@rtt0_fit", source=src,
-            statement=f"{statement} — at the best-fitting base RTT (access delay "
+            id=f"{cid}@rtt0_fit", source=spec["source"],
+            statement=f"{spec['statement']} — at the best-fitting base RTT (access delay "
                       f"{best['access_delay']} one way, RTT0 {fmt(float(best['rtt0_measured_us']))} µs)",
-            paper_value=paper_value, burstlab_value=c.value, ci=c.ci, verdict=c.verdict,
+            paper_value=spec["paper_value"], burstlab_value=c.value, ci=c.ci, verdict=c.verdict,
             note=f"{c.note}; best fit of the access-delay sweep (misfit, mean error in "
                  f"octaves of the optimum and tens of percentage points: {misfit}); "
                  f"verdict across the sweep: {seq}"))
