@@ -292,3 +292,25 @@ def test_claim_specs_in_paper_toml_cite_their_value(tmp_path: Path) -> None:
                                       'value = "fig9"\n'))
     with pytest.raises(ValueError, match=r"claim\.c: 'statement' must be a string"):
         PaperData(_toml(tmp_path, v + '[claim.c]\npaper_value = "p"\nvalue = "fig1.x"\n'))
+
+
+def test_unjudged_and_shown_not_judged_keep_the_reason() -> None:
+    from burstlab.reproduce.framework import (
+        NOT_RUN,
+        QUICK_NOT_COMPARABLE,
+        missed,
+        shown_not_judged,
+        unjudged,
+        worst_of,
+    )
+
+    u = unjudged("a", "Fig. 1", "s", "1 (printed)")
+    assert (u.verdict, u.note, u.burstlab_value) == ("not comparable", NOT_RUN, "–")
+    c = Claim(id="b", source="T1", statement="s", paper_value="1", burstlab_value="2",
+              verdict="differs", note="2 is not 1")
+    (s,) = shown_not_judged([c], "runs of 20 s are shown but not judged")
+    assert s.verdict == "not comparable" and s.burstlab_value == "2"
+    assert s.note == (f"{QUICK_NOT_COMPARABLE}: runs of 20 s are shown but not judged "
+                      "(judged: differs); 2 is not 1")
+    assert [missed(v) for v in VERDICTS] == [False, True, True, False]
+    assert worst_of(["reproduces", "not comparable", "same direction"]) == "same direction"

@@ -11,6 +11,7 @@ misses the paper value's band) and :func:`worst_of`. :func:`write_claims_csv` wr
 from __future__ import annotations
 
 import csv
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,6 +111,15 @@ def unjudged(id: str, source: str, statement: str, paper_value: str, note: str =
     does not run the points it needs, its experiment is missing, it has no interval."""
     return Claim(id=id, source=source, statement=statement, paper_value=paper_value,
                  burstlab_value=burstlab_value, verdict=NOT_COMPARABLE, note=note, ci=ci)
+
+
+def shown_not_judged(claims: Iterable[Claim], why: str) -> list[Claim]:
+    """``claims`` as a reduced mode shows them when its runs cannot stand for full
+    mode's (shorter than the paper's structure needs): :data:`NOT_COMPARABLE`, with
+    :data:`QUICK_NOT_COMPARABLE`, ``why`` and the verdict the runs gave in the note."""
+    return [dataclasses.replace(c, verdict=NOT_COMPARABLE,
+                                note=f"{QUICK_NOT_COMPARABLE}: {why} (judged: {c.verdict}); "
+                                     f"{c.note}") for c in claims]
 
 
 def missed(verdict: str) -> bool:

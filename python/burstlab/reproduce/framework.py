@@ -46,6 +46,7 @@ from burstlab.reproduce.claim import (
     VERDICTS,
     Claim,
     missed,
+    shown_not_judged,
     unjudged,
     verdict_counts,
     worst_of,
@@ -68,12 +69,13 @@ from burstlab.reproduce.paper import (
     standard_stamp,
 )
 
-__all__ = ["CLAIM_COLUMNS", "DIFFERS", "HOW", "NOT_COMPARABLE", "NOT_RUN", "QUICK_NOT_COMPARABLE", "REPRODUCES",
-           "SAME_DIRECTION", "VERDICTS",
-           "Claim", "ClaimFn", "ClaimSpec", "Context", "Experiment", "Figure", "FigureFn", "Outcome",
-           "Paper", "PaperData", "PaperValue", "cpu_seconds", "missed", "pyplot", "read_modes",
-           "reproduce", "run_experiments", "save_figure", "standard_stamp", "unjudged",
-           "verdict_counts", "worst_of", "write_claims_csv", "write_claims_csv_rows"]
+__all__ = ["CLAIM_COLUMNS", "DIFFERS", "HOW", "NOT_COMPARABLE", "NOT_RUN",
+           "QUICK_NOT_COMPARABLE", "REPRODUCES", "SAME_DIRECTION", "VERDICTS", "Claim",
+           "ClaimFn", "ClaimSpec", "Context", "Experiment", "Figure", "FigureFn",
+           "Outcome", "Paper", "PaperData", "PaperValue", "cpu_seconds", "missed",
+           "pyplot", "read_modes", "reproduce", "run_experiments", "save_figure",
+           "shown_not_judged", "standard_stamp", "unjudged", "verdict_counts",
+           "worst_of", "write_claims_csv", "write_claims_csv_rows"]
 
 
 # ---------------------------------------------------------------------------------------

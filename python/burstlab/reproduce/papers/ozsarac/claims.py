@@ -8,7 +8,6 @@ orderings are :func:`~burstlab.reproduce.verdict.judge_order`.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
@@ -21,6 +20,7 @@ from burstlab.reproduce.framework import (
     Claim,
     Context,
     missed,
+    shown_not_judged,
     unjudged,
     worst_of,
 )
@@ -57,10 +57,8 @@ def mesh_short(ctx: Context, claims: list[Claim]) -> list[Claim]:
     full_s = MODES["full"].mesh_s
     if ctx.mode.mesh_s >= full_s:
         return claims
-    why = (f"{QUICK_NOT_COMPARABLE}: mesh runs of {fmt(ctx.mode.mesh_s)} s, shorter than "
-           f"full mode's {fmt(full_s)} s, are shown but not judged (judged: ")
-    return [dataclasses.replace(c, verdict=NOT_COMPARABLE,
-                                note=f"{why}{c.verdict}); {c.note}") for c in claims]
+    return shown_not_judged(claims, f"mesh runs of {fmt(ctx.mode.mesh_s)} s, shorter than "
+                                    f"full mode's {fmt(full_s)} s, are shown but not judged")
 
 
 def _p(x: float) -> str:
