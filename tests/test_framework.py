@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,8 @@ from burstlab.reproduce.framework import (
     Experiment,
     Paper,
     PaperData,
+    pyplot,
+    read_modes,
     reproduce,
     verdict_counts,
 )
@@ -127,8 +130,10 @@ def _toy_paper(tmp_path: Path) -> Paper:
                      note="the probe's packet trace came back from the store")
 
     @paper.figure("f", "a figure")
-    def draw(ctx: Context, path: Path) -> None:
-        path.write_bytes(b"\x89PNG\r\n\x1a\n")
+    def draw(ctx: Context) -> Any:
+        fig, ax = pyplot().subplots(figsize=(2, 2))
+        ax.plot([0, 1], [0, ctx.values["probe_packets"]])
+        return fig  # the framework saves it as f.png
 
     return paper
 
@@ -144,7 +149,8 @@ def test_pipeline_runs_stages_through_the_store(tmp_path: Path) -> None:
     with (d / "claims.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert [r["claim_id"] for r in rows] == ["rate"] and rows[0]["verdict"] in VERDICTS
-    assert (d / "follow.csv").is_file() and (d / "f.png").is_file()
+    assert (d / "follow.csv").is_file()
+    assert (d / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "`rate`" in (d / "report.md").read_text(encoding="utf-8")
     again = reproduce(paper, out, mode="quick", jobs=1, progress=False, log=lambda s: None)
     assert again.ctx.results["probe"].stats["cached"] == 1  # resumed from the store
@@ -226,3 +232,85 @@ def test_kept_traces_equal_a_direct_run(tmp_path: Path) -> None:
         assert a.equals(b), name
     with pytest.raises(KeyError, match="keep_traces"):
         sw.result(0, 1)
+
+
+def test_read_modes_builds_the_mode_dataclass_from_paper_toml(tmp_path: Path) -> None:
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class M:
+        name: str
+        reps: int
+        grid: tuple[tuple[int, float], ...] = ()
+        tb_s: float = 1.0
+
+    p = _toml(tmp_path, "[mode.full]\nreps = 5\ngrid = [[64, 1e-3], [128, 0.01]]\n\n"
+                        "[mode.quick]\nreps = 2\ntb_s = 0.5\n")
+    modes = read_modes(p, M)
+    assert modes == {"full": M("full", 5, ((64, 1e-3), (128, 0.01))),
+                     "quick": M("quick", 2, (), 0.5)}
+    assert type(modes["full"].grid[0][1]) is float and type(modes["full"].reps) is int
+    bad = _toml(tmp_path, "[mode.full]\nreps = 5\nrepz = 1\n")
+    with pytest.raises(ValueError, match=r"mode\.full: unknown field\(s\) \['repz'\]"):
+        read_modes(bad, M)
+    with pytest.raises(ValueError, match=r"mode\.quick: .*reps"):
+        read_modes(_toml(tmp_path, "[mode.quick]\ntb_s = 2.0\n"), M)
+
+
+def test_every_paper_reads_its_modes_from_paper_toml() -> None:
+    for name in paper_names():
+        paper = load(name)
+        data = PaperData(paper.data_file)
+        assert set(data.mode_fields) >= {"full", "quick", "smoke"}, name
+        assert {k: m.name for k, m in paper.modes.items()} == {k: k for k in data.mode_fields}
+
+
+def test_claims_section_states_the_verdict_rule_once() -> None:
+    from burstlab.reproduce.report import VERDICT_RULES, Report
+
+    c = Claim(id="a", source="Table 1", statement="s", paper_value="1", burstlab_value="2",
+              verdict="differs", note="n")
+    r = Report("t")
+    r.claims_section([c], "what this paper's claims compare")
+    md = r.markdown()
+    assert md.count("## Claims") == 1 and md.count(VERDICT_RULES) == 1
+    assert md.index("what this paper's claims compare") < md.index(VERDICT_RULES)
+    assert md.index(VERDICT_RULES) < md.index("| `a` |")
+    for v in VERDICTS:
+        assert f"*{v}*" in VERDICT_RULES
+
+
+def test_claim_specs_in_paper_toml_cite_their_value(tmp_path: Path) -> None:
+    v = '[[value]]\nid = "fig1.x"\nsource = "Fig. 1"\nhow = "printed"\nvalue = 2\n\n'
+    d = PaperData(_toml(tmp_path, v + '[claim."fig1.x.p=0.1%"]\nstatement = "x is 2"\n'
+                                      'paper_value = "2 (printed)"\nvalue = "fig1.x"\n'))
+    assert d.claim_base("fig1.x.p=0.1%") == {"id": "fig1.x.p=0.1%", "source": "Fig. 1",
+                                              "statement": "x is 2",
+                                              "paper_value": "2 (printed)"}
+    with pytest.raises(ValueError, match=r"claim\.c: no value 'fig9'"):
+        PaperData(_toml(tmp_path, v + '[claim.c]\nstatement = "s"\npaper_value = "p"\n'
+                                      'value = "fig9"\n'))
+    with pytest.raises(ValueError, match=r"claim\.c: 'statement' must be a string"):
+        PaperData(_toml(tmp_path, v + '[claim.c]\npaper_value = "p"\nvalue = "fig1.x"\n'))
+
+
+def test_unjudged_and_shown_not_judged_keep_the_reason() -> None:
+    from burstlab.reproduce.framework import (
+        NOT_RUN,
+        QUICK_NOT_COMPARABLE,
+        missed,
+        shown_not_judged,
+        unjudged,
+        worst_of,
+    )
+
+    u = unjudged("a", "Fig. 1", "s", "1 (printed)")
+    assert (u.verdict, u.note, u.burstlab_value) == ("not comparable", NOT_RUN, "–")
+    c = Claim(id="b", source="T1", statement="s", paper_value="1", burstlab_value="2",
+              verdict="differs", note="2 is not 1")
+    (s,) = shown_not_judged([c], "runs of 20 s are shown but not judged")
+    assert s.verdict == "not comparable" and s.burstlab_value == "2"
+    assert s.note == (f"{QUICK_NOT_COMPARABLE}: runs of 20 s are shown but not judged "
+                      "(judged: differs); 2 is not 1")
+    assert [missed(v) for v in VERDICTS] == [False, True, True, False]
+    assert worst_of(["reproduces", "not comparable", "same direction"]) == "same direction"

@@ -79,10 +79,11 @@ def test_figs16_18_without_dynamic_runs(tmp_path: Path) -> None:
     # figure: three labelled, empty panels that say why.
     from types import SimpleNamespace
 
+    from burstlab.reproduce.framework import save_figure
     from burstlab.reproduce.papers.ozsarac.figures import figs16_18
 
     out = tmp_path / "figs16_18.png"
-    figs16_18(SimpleNamespace(values={}, mode=MODES["full"]), out)
+    save_figure(figs16_18(SimpleNamespace(values={}, mode=MODES["full"])), out)
     assert out.stat().st_size > 1000
 
 

@@ -29,330 +29,53 @@ import json
 import math
 import os
 import time
-import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    import pandas as pd
+# The declarations and the claim are re-exported: a paper imports what it needs from here.
+from burstlab.reproduce.claim import (
+    CLAIM_COLUMNS,
+    DIFFERS,
+    HOW,
+    NOT_COMPARABLE,
+    NOT_RUN,
+    QUICK_NOT_COMPARABLE,
+    REPRODUCES,
+    SAME_DIRECTION,
+    VERDICTS,
+    Claim,
+    missed,
+    shown_not_judged,
+    unjudged,
+    verdict_counts,
+    worst_of,
+    write_claims_csv,
+    write_claims_csv_rows,
+)
+from burstlab.reproduce.paper import (
+    ClaimFn,
+    ClaimSpec,
+    Context,
+    Experiment,
+    Figure,
+    FigureFn,
+    Paper,
+    PaperData,
+    PaperValue,
+    pyplot,
+    read_modes,
+    save_figure,
+    standard_stamp,
+)
 
-    from burstlab.reproduce.report import Report
-    from burstlab.sweep import SweepResult
-
-#: The verdicts a claim may return. Every claim is decided by
-#: :mod:`burstlab.reproduce.verdict` (one rule; see ``docs/topics/verdicts.md``):
-#: ``reproduces``: burstlab's 95 % interval meets the paper value's band and is no
-#: wider than it; ``same direction``: it misses the band on the paper's side of the
-#: no-effect value (or some, not all, claimed differences are significant);
-#: ``differs``: it misses the band otherwise; ``not comparable``: the runs cannot decide
-#: (no interval, or an interval wider than the band that meets it).
-VERDICTS = ("reproduces", "same direction", "differs", "not comparable")
-
-#: How a paper value was obtained.
-HOW = ("printed", "read off plot", "stated")
-
-#: Columns of ``claims.csv``.
-CLAIM_COLUMNS = ("paper", "claim_id", "source", "statement", "paper_value",
-                 "burstlab_value", "ci", "verdict", "note")
-
-
-# ---------------------------------------------------------------------------------------
-# The paper's numbers.
-
-
-@dataclass(frozen=True)
-class PaperValue:
-    """One reported number or statement of a paper (an entry of ``paper.toml``).
-
-    Attributes:
-        id: unique within the paper, e.g. ``table1.sack_over_reno``.
-        source: where it is: ``Table I``, ``Fig. 5(a), §V.A``.
-        how: one of :data:`HOW`.
-        value: the number, a list of numbers (over ``x``), a string, or None for a
-            purely qualitative statement.
-        unit: the value's unit (``s``, ``ratio``, …).
-        uncertainty: for plot readings, how precise the reading is; for printed numbers,
-            their rounding.
-        text: the paper's words.
-        x_name, x: for a list of values, the variable they are indexed by.
-        precision: the value's own precision as a number in its unit (half a unit of
-            the last printed digit; the stated uncertainty of a plot reading), used by
-            :func:`burstlab.reproduce.verdict.judge` to widen the claim kind's band; for
-            a location (``log`` kind) a relative precision (0.1 = ±10 %).
-    """
-
-    id: str
-    source: str
-    how: str
-    value: Any = None
-    unit: str = ""
-    uncertainty: str = ""
-    text: str = ""
-    x_name: str = ""
-    x: tuple[float, ...] = ()
-    precision: float = 0.0
-
-    def at(self, x: float) -> float:
-        """The value at ``x`` (for list values), NaN if ``x`` is not listed."""
-        for xi, v in zip(self.x, self.value, strict=True):
-            if math.isclose(xi, x, rel_tol=1e-9, abs_tol=1e-12):
-                return float(v)
-        return math.nan
-
-
-class PaperData:
-    """The reported values of one paper, read from its TOML data file."""
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        doc = tomllib.loads(self.path.read_text(encoding="utf-8"))
-        self.info: dict[str, str] = dict(doc.get("paper", {}))
-        self.values: dict[str, PaperValue] = {}
-        for i, raw in enumerate(doc.get("value", [])):
-            where = f"{self.path.name}: value[{i}]"
-            for key in ("id", "source", "how"):
-                if key not in raw:
-                    raise ValueError(f"{where}: missing '{key}'")
-            if raw["how"] not in HOW:
-                raise ValueError(f"{where}: how must be one of {', '.join(HOW)}, "
-                                 f"got {raw['how']!r}")
-            if raw["how"] == "read off plot" and not raw.get("uncertainty"):
-                raise ValueError(f"{where}: a value read off a plot needs its uncertainty")
-            if raw["id"] in self.values:
-                raise ValueError(f"{where}: duplicate id {raw['id']!r}")
-            x = tuple(float(v) for v in raw.get("x", ()))
-            prec = raw.get("precision", 0.0)
-            if (isinstance(prec, bool) or not isinstance(prec, int | float)
-                    or not math.isfinite(prec) or prec < 0):
-                raise ValueError(f"{where}: precision must be a number ≥ 0, got {prec!r}")
-            if x and (not isinstance(raw.get("value"), list) or len(raw["value"]) != len(x)):
-                raise ValueError(f"{where}: 'value' must be a list as long as 'x'")
-            self.values[raw["id"]] = PaperValue(
-                id=raw["id"], source=raw["source"], how=raw["how"], value=raw.get("value"),
-                unit=raw.get("unit", ""), uncertainty=raw.get("uncertainty", ""),
-                text=raw.get("text", ""), x_name=raw.get("x_name", ""), x=x,
-                precision=float(prec))
-
-    def __getitem__(self, key: str) -> PaperValue:
-        try:
-            return self.values[key]
-        except KeyError:
-            raise KeyError(f"{self.path.name} has no value {key!r}") from None
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.values
-
-
-# ---------------------------------------------------------------------------------------
-# Claims.
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One comparison of a paper value with burstlab, with its verdict.
-
-    Attributes:
-        id: unique within the paper (``table1.sack_over_reno.log10p=-2``).
-        source: where the paper value is.
-        statement: what the paper says (short).
-        paper_value: the paper's number or words, as text.
-        burstlab_value: burstlab's simulated or model value, as text.
-        ci: burstlab's 95 % confidence interval, as text (empty when not applicable).
-        verdict: one of :data:`VERDICTS`.
-        note: the reason for the verdict, in one sentence, with numbers.
-        full: in quick mode, the claim's verdict in the paper's committed full-mode
-            record (:mod:`burstlab.reproduce.modes`), or why there is none; empty in
-            full mode.
-        quick_note: in quick mode, where quick's verdict differs from full mode's, why
-            quick shows :data:`burstlab.reproduce.modes.QUICK_NOT_COMPARABLE` (both
-            values and what quick reduced); empty otherwise.
-    """
-
-    id: str
-    source: str
-    statement: str
-    paper_value: str
-    burstlab_value: str
-    verdict: str
-    note: str
-    ci: str = ""
-    full: str = ""
-    quick_note: str = ""
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"claim {self.id}: verdict must be one of "
-                             f"{', '.join(VERDICTS)}, got {self.verdict!r}")
-
-    @property
-    def shown(self) -> str:
-        """The verdict a report shows: :data:`burstlab.reproduce.modes.QUICK_NOT_COMPARABLE`
-        where quick mode's verdict is not the full-mode record's, else :attr:`verdict`."""
-        from burstlab.reproduce.modes import QUICK_NOT_COMPARABLE
-
-        return QUICK_NOT_COMPARABLE if self.quick_note else self.verdict
-
-    def row(self, paper: str) -> dict[str, str]:
-        return {"paper": paper, "claim_id": self.id, "source": self.source,
-                "statement": self.statement, "paper_value": self.paper_value,
-                "burstlab_value": self.burstlab_value, "ci": self.ci,
-                "verdict": self.verdict, "note": self.note}
-
-
-def verdict_counts(verdicts: Iterable[str]) -> dict[str, int]:
-    """``{verdict: count}`` over :data:`VERDICTS` (zeros included, in order)."""
-    vs = list(verdicts)
-    return {v: vs.count(v) for v in VERDICTS}
-
-
-# ---------------------------------------------------------------------------------------
-# Experiments and the run context.
-
-
-@dataclass(frozen=True)
-class Experiment:
-    """A list of simulation points run through the sweep store.
-
-    Attributes:
-        name: key of its :class:`burstlab.SweepResult` in :attr:`Context.results`.
-        points: ``(ctx) -> [(params, scenario), …]``; may read the results of the
-            experiments named in ``after``.
-        replications: runs per point (per mode: ``(ctx) -> int``).
-        keep_traces: keep the scenario's ``sim.trace`` and store the trace tables with
-            each run (:meth:`burstlab.SweepResult.result`).
-        after: experiments whose results ``points`` needs.
-        refine: sequential run-length control (:mod:`burstlab.reproduce.settle`):
-            ``(ctx, result) -> points or None``, called after each round; a new point
-            list (typically the same points, the unsettled ones with a doubled
-            duration) is run as the next round, ``None`` ends the experiment. Points
-            already in the store are not run again, so a round costs only its new runs.
-    """
-
-    name: str
-    points: Callable[[Context], list[tuple[dict[str, Any], dict[str, Any]]]]
-    replications: Callable[[Context], int] = lambda ctx: 1
-    keep_traces: bool = False
-    after: tuple[str, ...] = ()
-    refine: Callable[[Context, SweepResult],
-                     list[tuple[dict[str, Any], dict[str, Any]]] | None] | None = None
-
-
-@dataclass
-class Context:
-    """Everything a paper's analysis, figures, claims and report see.
-
-    Attributes:
-        paper: the :class:`Paper`.
-        data: its reported values.
-        mode: the paper's mode object (``quick``, ``full``, …).
-        out_dir: ``OUT/<paper>/``.
-        results: sweep results per experiment name.
-        tables: named tables, each written as ``<name>.csv``.
-        values: anything else the analysis computes for figures, claims and report.
-        stamp: seed, replications, version, mode (columns of every CSV).
-        files: files written so far.
-        missing: experiments left out of a ``stored_only`` run, each with the runs its
-            store held and the runs it needs (``{name: (stored, total)}``); empty when
-            every experiment ran.
-    """
-
-    paper: Paper
-    data: PaperData
-    mode: Any
-    out_dir: Path
-    results: dict[str, SweepResult] = field(default_factory=dict)
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    values: dict[str, Any] = field(default_factory=dict)
-    stamp: dict[str, Any] = field(default_factory=dict)
-    files: list[Path] = field(default_factory=list)
-    wall_s: float = 0.0
-    missing: dict[str, tuple[int, int]] = field(default_factory=dict)
-
-
-FigureFn = Callable[[Context, Path], None]
-ClaimFn = Callable[[Context], "Claim | Sequence[Claim]"]
-
-
-@dataclass(frozen=True)
-class Figure:
-    name: str
-    caption: str
-    draw: FigureFn
-
-    @property
-    def file(self) -> str:
-        return f"{self.name}.png"
-
-
-@dataclass
-class Paper:
-    """A reproduction: set the fields, then register figures and claims on it.
-
-    Attributes:
-        name: the command-line name (``burstlab reproduce <name>``).
-        title: shown on the site.
-        data_file: the TOML file of reported values.
-        modes: mode name → mode object; must hold ``quick``, ``full`` and ``smoke`` (a
-            tiny grid the tests run through ``burstlab reproduce all --smoke``).
-        experiments: run in order of their dependencies.
-        analyse: ``(ctx) -> None``; fills ``ctx.tables`` and ``ctx.values``.
-        report: ``(ctx, claims) -> Report``; the page's body (the framework adds the
-            claims table where the body calls :meth:`Report.claims`).
-        stamp: ``(ctx) -> dict``; the columns stamped on every CSV.
-    """
-
-    name: str
-    title: str
-    data_file: Path
-    modes: Mapping[str, Any]
-    experiments: list[Experiment] = field(default_factory=list)
-    analyse: Callable[[Context], None] = lambda ctx: None
-    report: Callable[[Context, list[Claim]], Report] | None = None
-    stamp: Callable[[Context], dict[str, Any]] = lambda ctx: {}
-    figures: list[Figure] = field(default_factory=list)
-    claim_fns: list[ClaimFn] = field(default_factory=list)
-
-    def figure(self, name: str, caption: str) -> Callable[[FigureFn], FigureFn]:
-        """Registers the decorated function as the drawer of ``<name>.png``."""
-        def deco(fn: FigureFn) -> FigureFn:
-            if any(f.name == name for f in self.figures):
-                raise ValueError(f"{self.name}: figure {name!r} registered twice")
-            self.figures.append(Figure(name, caption, fn))
-            return fn
-        return deco
-
-    def claim(self, fn: ClaimFn) -> ClaimFn:
-        """Registers the decorated function as a claim (or a family of claims)."""
-        self.claim_fns.append(fn)
-        return fn
-
-    def figure_named(self, name: str) -> Figure:
-        for f in self.figures:
-            if f.name == name:
-                return f
-        raise KeyError(f"{self.name}: no figure {name!r} is registered")
-
-    def image(self, r: Report, name: str) -> None:
-        """Puts the registered figure ``name`` (its file and caption) into report ``r``;
-        fails if no such figure is registered."""
-        f = self.figure_named(name)
-        r.image(f.file, f.caption)
-
-    def load_data(self) -> PaperData:
-        return PaperData(self.data_file)
-
-    def evaluate_claims(self, ctx: Context) -> list[Claim]:
-        out: list[Claim] = []
-        for fn in self.claim_fns:
-            got = fn(ctx)
-            out.extend([got] if isinstance(got, Claim) else got)
-        ids = [c.id for c in out]
-        dup = {i for i in ids if ids.count(i) > 1}
-        if dup:
-            raise ValueError(f"{self.name}: duplicate claim ids {sorted(dup)}")
-        return out
+__all__ = ["CLAIM_COLUMNS", "DIFFERS", "HOW", "NOT_COMPARABLE", "NOT_RUN",
+           "QUICK_NOT_COMPARABLE", "REPRODUCES", "SAME_DIRECTION", "VERDICTS", "Claim",
+           "ClaimFn", "ClaimSpec", "Context", "Experiment", "Figure", "FigureFn",
+           "Outcome", "Paper", "PaperData", "PaperValue", "cpu_seconds", "missed",
+           "pyplot", "read_modes", "reproduce", "run_experiments", "save_figure",
+           "shown_not_judged", "standard_stamp", "unjudged", "verdict_counts",
+           "worst_of", "write_claims_csv", "write_claims_csv_rows"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -494,9 +217,7 @@ def reproduce(
         df.to_csv(p, index=False)
         ctx.files.append(p)
     for fig in paper.figures:
-        p = d / fig.file
-        fig.draw(ctx, p)
-        ctx.files.append(p)
+        ctx.files.append(save_figure(fig.draw(ctx), d / fig.file, fig.dpi))
     claims = paper.evaluate_claims(ctx)
     ctx.files.append(write_claims_csv(paper.name, claims, d / "claims.csv"))
     if mode == "quick":
@@ -509,7 +230,7 @@ def reproduce(
         from burstlab.reproduce.report import Report
 
         rep = Report(paper.title)
-        rep.claims(claims)
+        rep.claims_section(claims)
     else:
         rep = paper.report(ctx, claims)
     ctx.files += write_page(rep, d, title=paper.title)
@@ -526,18 +247,3 @@ def reproduce(
     ctx.files.append(d / "run.json")
     return Outcome(paper, d, ctx, claims, list(ctx.files), wall, cpu)
 
-
-def write_claims_csv(paper: str, claims: Sequence[Claim], path: Path) -> Path:
-    """``claims.csv``: one row per claim, columns :data:`CLAIM_COLUMNS`."""
-    return write_claims_csv_rows([c.row(paper) for c in claims], path)
-
-
-def write_claims_csv_rows(rows: Sequence[Mapping[str, str]], path: Path) -> Path:
-    import csv
-
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=CLAIM_COLUMNS)
-        w.writeheader()
-        for r in rows:
-            w.writerow(dict(r))
-    return path

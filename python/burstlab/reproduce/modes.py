@@ -50,11 +50,12 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-if TYPE_CHECKING:
-    from burstlab.reproduce.framework import Claim, Paper
+# Re-exported: what quick mode shows where full mode's verdict differs.
+from burstlab.reproduce.claim import QUICK_NOT_COMPARABLE as QUICK_NOT_COMPARABLE
 
-#: What quick mode shows for a claim whose verdict full mode does not confirm.
-QUICK_NOT_COMPARABLE = "not comparable (quick)"
+if TYPE_CHECKING:
+    from burstlab.reproduce.claim import Claim
+    from burstlab.reproduce.paper import Paper
 
 
 def _claims(root: Path) -> pd.DataFrame:
@@ -161,7 +162,7 @@ def check_record(rec: FullRecord) -> list[str]:
     :data:`RUN_KEYS`, a 40-hex commit, non-negative times, counts over exactly the
     framework's verdicts that match its ``claims.csv``; ``claims.csv`` has the
     framework's columns, one row per claim, verdicts among the framework's."""
-    from burstlab.reproduce.framework import CLAIM_COLUMNS, VERDICTS, verdict_counts
+    from burstlab.reproduce.claim import CLAIM_COLUMNS, VERDICTS, verdict_counts
 
     bad = [f"run.json lacks {k!r}" for k in RUN_KEYS if k not in rec.run]
     if rec.run.get("paper") not in (None, rec.paper):
@@ -291,7 +292,7 @@ def records_table(names: Sequence[str] | None = None, root: Path | None = None,
     unless this core checked it before; ``unchecked`` without ``check``). A stale
     record's counts are shown, marked ``stale``."""
     from burstlab.reproduce import paper_names
-    from burstlab.reproduce.framework import VERDICTS
+    from burstlab.reproduce.claim import VERDICTS
     from burstlab.reproduce.records import record_status
 
     rows = []

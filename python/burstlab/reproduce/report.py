@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-    from burstlab.reproduce.framework import Claim
+    from burstlab.reproduce.claim import Claim
 
 
 def fmt(x: Any, digits: int = 3) -> str:
@@ -49,6 +49,19 @@ def md_table(df: pd.DataFrame, digits: int = 3) -> str:
     for _, row in df.iterrows():
         lines.append("| " + " | ".join(cell(fmt(v, digits)) for v in row.tolist()) + " |")
     return "\n".join(lines)
+
+
+#: What each verdict means, stated once for every report (the rule is
+#: :func:`burstlab.reproduce.verdict.judge`; docs/topics/verdicts.md).
+VERDICT_RULES = (
+    "Each row compares a number or statement of the paper (`paper.toml`: its source, and "
+    "whether it was printed, read off a plot or stated) with burstlab's value and its 95 % "
+    "interval, by one rule (docs/topics/verdicts.md): the paper value gets a band, its own "
+    "precision plus the claim kind's tolerance. *reproduces*: burstlab's interval meets "
+    "the band and is no wider than it; *same direction*: it misses the band on the paper's "
+    "side of the no-effect value (or some, not all, claimed differences are significant); "
+    "*differs*: it misses the band otherwise; *not comparable*: the runs cannot decide (no "
+    "interval, an interval wider than the band, or a point this mode does not run).")
 
 
 def claims_table(claims: Sequence[Claim]) -> str:
@@ -89,8 +102,7 @@ class Report:
 
     def claims(self, claims: Sequence[Claim]) -> None:
         """The claims table with the verdict counts above it."""
-        from burstlab.reproduce.framework import verdict_counts
-        from burstlab.reproduce.modes import QUICK_NOT_COMPARABLE
+        from burstlab.reproduce.claim import QUICK_NOT_COMPARABLE, verdict_counts
 
         counts = verdict_counts(c.verdict for c in claims)
         text = (f"{len(claims)} claims: " + ", ".join(f"{n} {v}" for v, n in counts.items())
@@ -105,6 +117,16 @@ class Report:
                      f"*{QUICK_NOT_COMPARABLE}* with both values (`quick_vs_full.csv`).")
         self.p(text)
         self.blocks.append(claims_table(claims))
+
+    def claims_section(self, claims: Sequence[Claim], intro: str = "") -> None:
+        """The report's standard claims section: its heading, the paper's ``intro`` (what
+        its claims compare, beyond the rule), :data:`VERDICT_RULES`, and
+        :meth:`claims`."""
+        self.h(2, "Claims")
+        if intro:
+            self.p(intro)
+        self.p(VERDICT_RULES)
+        self.claims(claims)
 
     def image(self, path: str, alt: str) -> None:
         self.blocks.append(f"![{alt}]({path})")

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import NOT_COMPARABLE, Claim, Context, unjudged, worst_of
 from burstlab.reproduce.papers.hybrid.experiments import CLASSES, HEADER, MSS, PAPER, n_flows
 from burstlab.reproduce.report import fmt
 
@@ -53,12 +53,6 @@ def _scale_note(ctx: Context, cls: str) -> str:
     return f" (burstlab ran N = {n} and scales to the paper's N = {CLASSES[cls]['n']})"
 
 
-def _missing(cid: str, source: str, statement: str, paper_value: str) -> Claim:
-    return Claim(id=cid, source=source, statement=statement, paper_value=paper_value,
-                 burstlab_value="–", verdict="not comparable",
-                 note="this mode does not run the point the claim needs")
-
-
 def printed(cid: str, source: str, statement: str, paper: float, got: V.Interval,
             v: V.Verdict, unit: str, scale: float, what: str) -> Claim:
     """The row of a printed number's claim; ``v`` is the framework's verdict on it
@@ -87,7 +81,7 @@ def claim_slow_ideal(ctx: Context) -> list[Claim]:
     if row is None:
         row = _row(ctx, "slow", 512, 1e-3)
     if row is None:
-        return [_missing("slow.ideal", pv.source, "ideal aggregate throughput at Wm = 512",
+        return [unjudged("slow.ideal", pv.source, "ideal aggregate throughput at Wm = 512",
                          "5.592 Gb/s")]
     got_iv = _iv(ctx, "slow", 512, float(row["p"]), "aggregate_at_paper_n_Gbps", 1e9)
     got = got_iv.estimate
@@ -117,7 +111,7 @@ def claim_slow_bursts(ctx: Context) -> list[Claim]:
     row = _row(ctx, "slow", 512, 1e-3)
     pv, ps = ctx.data["slow.mean_burst"], ctx.data["slow.segments_per_burst"]
     if row is None:
-        return [_missing("slow.mean_burst", pv.source, "mean slow burst", "6.32 MB")]
+        return [unjudged("slow.mean_burst", pv.source, "mean slow burst", "6.32 MB")]
     sn = _scale_note(ctx, "slow")
     mb = _iv(ctx, "slow", 512, 1e-3, "segments_per_burst_at_paper_n", MSS)
     sb = _iv(ctx, "slow", 512, 1e-3, "segments_per_burst_at_paper_n")
@@ -208,14 +202,14 @@ def claim_slow_wm(ctx: Context) -> list[Claim]:
     r = _runs(ctx)
     g = r[(r["class"] == "slow") & np.isclose(r["p"], 1e-3)].set_index("wm")
     if len(g) < 2:
-        return [_missing("slow.wm512_best", pv.source, "Wm = 512 best for slow", "512")]
+        return [unjudged("slow.wm512_best", pv.source, "Wm = 512 best for slow", "512")]
     thr = g["aggregate_at_paper_n_Gbps"].astype(float).groupby(level=0).mean()
     best = int(thr.index[int(np.argmax(thr.to_numpy()))])
     a = _iv(ctx, "slow", 512, 1e-3, "aggregate_at_paper_n_Gbps")
     v = V.judge_order([(f"Wm 512 − Wm {int(w)} (Gb/s)", V.difference_interval(
         a, _iv(ctx, "slow", int(w), 1e-3, "aggregate_at_paper_n_Gbps")))
         for w in thr.index if int(w) != 512]) if 512 in thr.index else \
-        V.Verdict("not comparable", "Wm = 512 is not run")
+        V.Verdict(NOT_COMPARABLE, "Wm = 512 is not run")
     return [Claim(
         id="slow.wm512_best", source=pv.source,
         statement="slow connections: the best Wm at p = 1e-3 is 512",
@@ -237,7 +231,7 @@ def claim_model(ctx: Context) -> list[Claim]:
     m: pd.DataFrame = ctx.values["model"].dropna(subset=["burstlab_Gbps",
                                                          "model_at_burstlab_rtt_Gbps"])
     if m.empty:
-        return [_missing("slow.model", pv.source, "yu's model captures fig. 4", "–")]
+        return [unjudged("slow.model", pv.source, "yu's model captures fig. 4", "–")]
     mod = m["model_at_burstlab_rtt_Gbps"].to_numpy(float)
     ratio = mod / m["burstlab_Gbps"].to_numpy(float)
     ratio30 = (m["model_Gbps"] / m["burstlab_Gbps"]).to_numpy(float)
@@ -285,14 +279,14 @@ def claim_cwnd(ctx: Context) -> list[Claim]:
 
     a, b = one("slow", 512, 1e-4), one("slow", 512, 1e-2)
     if a is None or b is None:
-        out.append(_missing("slow.cwnd_reaches_wm", ps.source, "slow cwnd reaches Wm",
+        out.append(unjudged("slow.cwnd_reaches_wm", ps.source, "slow cwnd reaches Wm",
                             "yes at 1e-4, no at 1e-2"))
     else:
         x = float(a["max_cwnd_after_first_loss"])
         y = float(b["max_cwnd_after_first_loss"])
         if not (math.isfinite(x) and math.isfinite(y)):
             value = f"max cwnd after the first loss {fmt(x)} / {fmt(y)}"
-            verdict = "not comparable"
+            verdict = NOT_COMPARABLE
             note = ("flow 0 had no loss in its cwnd run of "
                     f"{fmt(a['cwnd_run_s'])} s at p = 1e-4 (first loss: "
                     f"{fmt(a['first_loss_s'])} s) or at 1e-2 ({fmt(b['first_loss_s'])} s), "
@@ -322,7 +316,7 @@ def _fast_cwnd(ctx: Context, pf: Any, one: Any) -> list[Claim]:
     rows = [(w, one("fast", w, 1e-3)) for w in (512, 128)]
     got = [(w, float(r["max_cwnd_after_first_loss"])) for w, r in rows if r is not None]
     if not got:
-        out.append(_missing("fast.cwnd_never_wm", pf.source, "fast cwnd never reaches Wm",
+        out.append(unjudged("fast.cwnd_never_wm", pf.source, "fast cwnd never reaches Wm",
                             "never"))
     else:
         ok = all(c < w for w, c in got)
@@ -426,7 +420,7 @@ def claim_fast_numbers(ctx: Context) -> list[Claim]:
         pv = ctx.data[cid]
         row = _row(ctx, "fast", wm, p)
         if row is None:
-            out.append(_missing(cid, pv.source, f"fast at Wm {wm}, p {p:g}", "–"))
+            out.append(unjudged(cid, pv.source, f"fast at Wm {wm}, p {p:g}", "–"))
             continue
         ideal = MSS * 8.0 * wm * CLASSES["fast"]["n"] / (float(row["mean_rtt_ms"]) * 1e-3)
         fi = _iv(ctx, "fast", wm, p, "aggregate_at_paper_n_Gbps", 1e9)
@@ -461,7 +455,7 @@ def claim_both(ctx: Context) -> list[Claim]:
                                 _iv(ctx, "slow", 512, p, "aggregate_at_paper_n_Gbps"))
                for p, _, _ in pairs]
         vs = [V.judge(x, 1.0, kind="ratio") for x in ivs]
-        v = min(vs, key=lambda x: V.RANK[x.verdict])
+        v = worst_of(vs)
         out.append(Claim(
             id="both.same_above_1e-3", source=ps.source,
             statement="at p ≥ 1e-3 fast (Wm 64) and slow (Wm 512) give about the same "
@@ -504,7 +498,7 @@ def claim_burst_ranges(ctx: Context) -> list[Claim]:
         lo, hi = (float(x) for x in pv.value)
         g = r[r["class"] == cls]
         if g.empty:
-            out.append(_missing(cid, pv.source, f"{cls} bursts in range", "–"))
+            out.append(unjudged(cid, pv.source, f"{cls} bursts in range", "–"))
             continue
         size = g["segments_per_burst_at_paper_n"].to_numpy(float) * MSS
         inside = bool(((size >= lo) & (size <= hi)).all())
@@ -531,7 +525,7 @@ def claim_cwnd_role(ctx: Context) -> list[Claim]:
     pv = ctx.data["slow.cwnd_role_1e-3"]
     need = [(w, p) for w in (64, 512) for p in (1e-5, 1e-3)]
     if any(_row(ctx, "slow", w, p) is None for w, p in need):
-        return [_missing("slow.cwnd_role_1e-3", pv.source, "cwnd matters less at 1e-3", "–")]
+        return [unjudged("slow.cwnd_role_1e-3", pv.source, "cwnd matters less at 1e-3", "–")]
     col = "aggregate_at_paper_n_Gbps"
     g5 = V.ratio_interval(_iv(ctx, "slow", 512, 1e-5, col), _iv(ctx, "slow", 64, 1e-5, col))
     g3 = V.ratio_interval(_iv(ctx, "slow", 512, 1e-3, col), _iv(ctx, "slow", 64, 1e-3, col))
@@ -557,7 +551,7 @@ def claim_fast_converges(ctx: Context) -> list[Claim]:
     thr: pd.DataFrame = ctx.values["series"]
     g = thr[(thr["class"] == "fast") & np.isclose(thr["p"], 1e-3)]
     if g.empty:
-        return [_missing("fast.converges", pv.source, "fast throughput converges", "–")]
+        return [unjudged("fast.converges", pv.source, "fast throughput converges", "–")]
     parts, worst, ok = [], 0.0, True
     for _, x in g.groupby("wm"):
         x = x.sort_values("time_s")

@@ -31,7 +31,7 @@ import pandas as pd
 
 from burstlab.plot import error_bars
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Context, Experiment
+from burstlab.reproduce.framework import Context, Experiment, pyplot
 from burstlab.reproduce.papers.hybrid.experiments import (
     CLASSES,
     EDGE_MAX_WAIT,
@@ -195,10 +195,8 @@ def _paper_value(ctx: Context, wm: int, p: float) -> float:
                       "rate over the first seconds of each run, buffered edge (the "
                       "grid's) and bufferless edge, mean and 95 % interval over "
                       "replications, with the paper's printed aggregate where it gives one")
-def draw_edge(ctx: Context, path: Any) -> None:
-    from burstlab.reproduce.papers.hybrid.figures import _plt, _save
-
-    plt = _plt()
+def draw_edge(ctx: Context) -> Any:
+    plt = pyplot()
     s: pd.DataFrame = ctx.values.get("edge", pd.DataFrame())
     fig, ax = plt.subplots(figsize=(7, 4.0))
     if s.empty:
@@ -222,4 +220,4 @@ def draw_edge(ctx: Context, path: Any) -> None:
     ax.set_xlabel("fast grid point")
     ax.set_ylabel("delivered payload rate at N = 320 (Gb/s)")
     ax.grid(True, alpha=0.3)
-    _save(fig, path)
+    return fig

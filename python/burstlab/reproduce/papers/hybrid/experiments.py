@@ -74,8 +74,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab import _core
-from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 from burstlab.units import parse_size
 
 SEED = 1
@@ -157,56 +156,8 @@ class Mode:
         return float(min(self.slow_max_s, max(self.slow_min_s, round(want))))
 
 
-def _slow_grid() -> tuple[tuple[int, float], ...]:
-    return tuple((w, p) for w in WMS for p in PS)
-
-
-def _fast_grid() -> tuple[tuple[int, float], ...]:
-    pts = [(w, 1e-3) for w in WMS] + [(64, p) for p in PS if p != 1e-3] + [(128, 1e-4)]
-    return tuple(pts)
-
-
-def _quick_slow_grid() -> tuple[tuple[int, float], ...]:
-    # Every Wm at p = 1e-3 (fig. 3, "Wm 512 best"); Wm 64 and 512 at 1e-5 (fig. 4's role
-    # of cwnd at 1e-3 against 1e-5); Wm 512 at the other p (figs 6, 13).
-    return tuple([(w, 1e-3) for w in WMS] + [(64, 1e-5), (512, 1e-5), (512, 1e-4),
-                                             (512, 1e-2)])
-
-
-def _quick_fast_grid() -> tuple[tuple[int, float], ...]:
-    # The claims' points: Wm 64 and 512 at 1e-3 (no gain above 64, segments per burst),
-    # Wm 64 at 1e-2 and 1e-5 (fig. 13), Wm 128 at 1e-4 (the 9.2 Gb/s number).
-    return ((64, 1e-3), (512, 1e-3), (64, 1e-2), (64, 1e-5), (128, 1e-4))
-
-
-#: Fast points whose runs lost the most bursts to contention at a bufferless ingress
-#: edge (793, 373 and 894 contention against 76, 67 and 345 random losses in one
-#: replication of the full-mode record at d62b91c, whose grid ran that edge).
-_EDGE_FULL = ((128, 1e-4), (64, 1e-4), (512, 1e-3))
-
-MODES = {
-    "full": Mode("full", 1.0, 1.0, 20.0, 20.0, 20.0, 300.0, _slow_grid(), _fast_grid(),
-                 30.0, 5.0, replications=3, edge_points=_EDGE_FULL, edge_s=20.0),
-    # Quick measures full mode's regime with fewer points: the fast class at the paper's
-    # N = 320 (at N = 80 its aggregate came out 10–14 % higher: segments per burst change
-    # with N, see :mod:`.sensitivity`); the slow class at N = 8 (its aggregate at the
-    # paper's N does not move with N: a Tmax-closed burst keeps each flow's share) with
-    # full mode's run length at p = 1e-3 (20 expected losses, 222 s); three replications
-    # as in full mode (with two, a 95 % interval uses t(1) = 12.7 instead of t(2) = 4.3
-    # and no claim's interval decides). Points whose regime settles early are shorter:
-    # slow at p ≤ 1e-4 (0–2 losses in full mode's 300 s) 90 s, fast at p = 1e-5 4 s, the
-    # other fast points 8 s (at p = 1e-4 the buffered edge loses ≈ 7 bursts a second at
-    # random and none to contention: 404 in full mode's 3 × 20 s). The edge
-    # sensitivity's bufferless runs at Wm 128, p = 1e-4 last as long: that edge loses
-    # bursts to contention from the first seconds on.
-    "quick": Mode("quick", 0.1, 1.0, 8.0, 20.0, 20.0, 222.0, _quick_slow_grid(),
-                  _quick_fast_grid(), 30.0, 3.0, replications=3,
-                  s_by_p=(("fast", 1e-5, 4.0), ("slow", 1e-4, 90.0), ("slow", 1e-5, 90.0)),
-                  edge_points=((128, 1e-4),), edge_s=8.0),
-    "smoke": Mode("smoke", 0.05, 0.05, 1.0, 1.0, 1.0, 2.0, ((512, 1e-3), (64, 1e-3)),
-                  ((64, 1e-3), (512, 1e-3)), 1.0, 0.5, replications=2,
-                  edge_points=((64, 1e-3),), edge_s=0.5),
-}
+#: The modes, from ``paper.toml`` (``[mode.full]``, ``[mode.quick]``, ``[mode.smoke]``).
+MODES = read_modes(Path(__file__).with_name("paper.toml"), Mode)
 
 
 def seed_for(p: float) -> int:
@@ -549,19 +500,14 @@ def model_table(ctx: Context, runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": m.replications, "n_slow": n_flows("slow", m),
-            "n_fast": n_flows("fast", m), "burstlab_version": _core.__version__,
-            "mode": m.name}
-
-
 PAPER = Paper(
     name="hybrid",
     title="hybrid: TCP over slow (MEMS) and fast (SOA) paths of a hybrid OBS core reproduced",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=ctx.mode.replications,
+                                     n_slow=n_flows("slow", ctx.mode),
+                                     n_fast=n_flows("fast", ctx.mode)),
 )
 PAPER.experiments += [
     Experiment("grid", lambda ctx: grid(ctx.mode), keep_traces=True,

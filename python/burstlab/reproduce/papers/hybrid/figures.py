@@ -9,39 +9,23 @@ statement printed in its text (labelled "printed" or "stated"); none is digitise
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from burstlab.plot import error_bars
-from burstlab.reproduce.framework import Context
+from burstlab.reproduce.framework import Context, pyplot
 from burstlab.reproduce.papers.hybrid.experiments import CWND_FIGS, PAPER, PS, WMS
 from burstlab.stats import t_ppf
-
-
-def _plt() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(fig: Any, path: Path) -> None:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    _plt().close(fig)
 
 
 @PAPER.figure("fig3", "Fig. 3: aggregate average throughput (from t = 0) vs time at "
                       "p = 1e-3, for Wm = 64…512; slow (left) and fast (right) "
                       "connections, at the paper's N (the runs' lengths differ: slow "
                       "bursts are ≈ 100 times rarer)")
-def draw_fig3(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def draw_fig3(ctx: Context) -> Any:
+    plt = pyplot()
     s: pd.DataFrame = ctx.values["series"]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.0), sharey=True)
     cmap = plt.get_cmap("viridis")
@@ -65,14 +49,14 @@ def draw_fig3(ctx: Context, path: Path) -> None:
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
     axes[0].set_ylabel("aggregate average throughput (Gb/s)")
-    _save(fig, path)
+    return fig
 
 
 @PAPER.figure("fig4", "Fig. 4: slow connections, aggregate throughput vs Wm for each "
                       "burst loss probability: burstlab (markers, solid) beside yu's SACK "
                       "model (eq. 26/28, dashed) as the paper applies it")
-def draw_fig4(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def draw_fig4(ctx: Context) -> Any:
+    plt = pyplot()
     m: pd.DataFrame = ctx.values["model"]
     fig, ax = plt.subplots(figsize=(7, 4.2))
     cmap = plt.get_cmap("plasma")
@@ -96,7 +80,7 @@ def draw_fig4(ctx: Context, path: Path) -> None:
     ax.set_ylabel("aggregate throughput (Gb/s)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    _save(fig, path)
+    return fig
 
 
 #: What the paper says about each cwnd figure (figs 5–12 survive as captions only, so
@@ -115,8 +99,8 @@ _CWND_PAPER: dict[tuple[str, int, float], str] = {
 }
 
 
-def _draw_cwnd(ctx: Context, path: Path, cls: str, wm: int, p: float) -> None:
-    plt = _plt()
+def _draw_cwnd(ctx: Context, cls: str, wm: int, p: float) -> Any:
+    plt = pyplot()
     c: pd.DataFrame = ctx.values["cwnd"]
     g = c[(c["class"] == cls) & (c["wm"] == wm) & (c["p"] == p)]
     fig, ax = plt.subplots(figsize=(7, 3.2))
@@ -135,14 +119,14 @@ def _draw_cwnd(ctx: Context, path: Path, cls: str, wm: int, p: float) -> None:
     ax.set_ylabel("cwnd (segments)")
     ax.set_title(f"{cls} connection, Wm = {wm}, p = {p:g} (flow 0)", fontsize=9)
     ax.grid(True, alpha=0.3)
-    _save(fig, path)
+    return fig
 
 
 def _register_cwnd(name: str, cls: str, wm: int, p: float) -> None:
     @PAPER.figure(name, f"Fig. {name[3:]}: cwnd of one TCP source vs time over a {cls} "
                         f"connection, Wm = {wm}, p = {p:g} (dotted: Wm)")
-    def draw(ctx: Context, path: Path) -> None:
-        _draw_cwnd(ctx, path, cls, wm, p)
+    def draw(ctx: Context) -> Any:
+        return _draw_cwnd(ctx, cls, wm, p)
 
 
 for _name, _cls, _wm, _p in CWND_FIGS:
@@ -151,8 +135,8 @@ for _name, _cls, _wm, _p in CWND_FIGS:
 
 @PAPER.figure("fig13", "Fig. 13: aggregate average throughput vs burst loss probability, "
                        "fast (Wm = 64) vs slow (Wm = 512), at the paper's N")
-def draw_fig13(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def draw_fig13(ctx: Context) -> Any:
+    plt = pyplot()
     r: pd.DataFrame = ctx.values["runs"]
     r = r[r["rto"] == "floor"]
     fig, ax = plt.subplots(figsize=(8, 5.4))
@@ -188,4 +172,4 @@ def draw_fig13(ctx: Context, path: Path) -> None:
     ax.grid(True, which="both", alpha=0.3)
     # Below the axes: inside, the legend would cover one of the paper's points.
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
-    _save(fig, path)
+    return fig

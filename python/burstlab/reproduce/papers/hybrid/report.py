@@ -139,9 +139,8 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         "class's first ≈ 20 bursts contend for the 4 wavelengths (7 bursts lost in a "
         "check run), a start-up artefact that would add to p.",
     ])
-    r.h(2, "Claims")
-    r.p("Verdicts: printed numbers *reproduce* within ±15 %; statements as each note says.")
-    r.claims(claims)
+    r.claims_section(claims, "Printed numbers are compared within ±15 %; statements as "
+                             "each note says.")
     disagreements(r, runs)
     r.h(2, "Throughput vs time (fig. 3) and vs Wm with yu's model (fig. 4)")
     img(r, "fig3")

@@ -8,15 +8,22 @@ orderings are :func:`~burstlab.reproduce.verdict.judge_order`.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
 import pandas as pd
 
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Claim, Context
-from burstlab.reproduce.modes import QUICK_NOT_COMPARABLE
+from burstlab.reproduce.framework import (
+    NOT_COMPARABLE,
+    QUICK_NOT_COMPARABLE,
+    Claim,
+    Context,
+    missed,
+    shown_not_judged,
+    unjudged,
+    worst_of,
+)
 from burstlab.reproduce.papers.ozsarac.experiments import (
     MESH_READING_TIMER_MS,
     MODES,
@@ -50,10 +57,8 @@ def mesh_short(ctx: Context, claims: list[Claim]) -> list[Claim]:
     full_s = MODES["full"].mesh_s
     if ctx.mode.mesh_s >= full_s:
         return claims
-    why = (f"{QUICK_NOT_COMPARABLE}: mesh runs of {fmt(ctx.mode.mesh_s)} s, shorter than "
-           f"full mode's {fmt(full_s)} s, are shown but not judged (judged: ")
-    return [dataclasses.replace(c, verdict="not comparable",
-                                note=f"{why}{c.verdict}); {c.note}") for c in claims]
+    return shown_not_judged(claims, f"mesh runs of {fmt(ctx.mode.mesh_s)} s, shorter than "
+                                    f"full mode's {fmt(full_s)} s, are shown but not judged")
 
 
 def _p(x: float) -> str:
@@ -137,10 +142,10 @@ def claim_table1(ctx: Context) -> list[Claim]:
                     statement=f"CWBA's goodput gain over the best timer, {v}",
                     paper_value=f"{paper:g} %")
         if pb is None:
-            out.append(Claim(**base, burstlab_value="", verdict="not comparable",
-                             note=f"{QUICK_NOT_COMPARABLE}: the timer grid runs for "
-                                  f"{', '.join(ctx.mode.timer_variants)} only in this mode; "
-                                  f"CWBA ({v}) {fmt(r['cwba_goodput_Mbps'])} Mb/s."))
+            out.append(unjudged(**base, burstlab_value="",
+                                note=f"{QUICK_NOT_COMPARABLE}: the timer grid runs for "
+                                     f"{', '.join(ctx.mode.timer_variants)} only in this mode; "
+                                     f"CWBA ({v}) {fmt(r['cwba_goodput_Mbps'])} Mb/s."))
             continue
         g: V.Interval = pb["gain"]
         verdict = V.judge(g, paper / 100.0, kind="change", precision=pv.precision / 100.0,
@@ -622,7 +627,7 @@ def claim_dynamic(ctx: Context) -> list[Claim]:
                   f"{fmt(paper_s)} s), on our reading of the mesh.")
         ci = ""
         if short:
-            verdict = "not comparable"
+            verdict = NOT_COMPARABLE
             note = (f"{QUICK_NOT_COMPARABLE}: a {fmt(ctx.mode.dyn_s)} s run is not the "
                     f"paper's {fmt(paper_s)} s flow arrival/departure structure, so its "
                     f"gain is shown but not judged; " + detail)
@@ -638,7 +643,7 @@ def claim_dynamic(ctx: Context) -> list[Claim]:
             note = ((f"paired over {n} start sets (CWBA against AP_opt within each; gains "
                      f"{tot.get('per_set_gain_pct', '')} %); " if iv.defined
                      else "no interval (one start set); ") + v.note + "; " + detail)
-            if verdict in ("differs", "same direction") and tot.get("cause"):
+            if missed(verdict) and tot.get("cause"):
                 note += (f" Cause (from the runs): {tot['cause']}; the mesh is our reading "
                          "of fig. 2, whose sensitivity mesh.fig6.gain carries.")
         out.append(Claim(
@@ -699,7 +704,7 @@ def claim_mcwba_cases(ctx: Context) -> Claim:
     n_caps = int(below.groupby("replication").size().min())
     vb = V.judge(V.proportion_interval(round(best * n_caps), n_caps), 1.0, kind="proportion")
     vw = V.judge(V.proportion_interval(round(worst * n_caps), n_caps), 0.0, kind="proportion")
-    verdict = min(vb.verdict, vw.verdict, key=lambda x: V.RANK[x])
+    verdict = worst_of((vb.verdict, vw.verdict))
     return Claim(id="mcwba.fig10_11.cases", source="§3.4, figs 10–11",
                  statement="single runs: MCWBA's timer almost always helps in one "
                            "(optimistic), never in another (pessimistic)",
@@ -780,9 +785,8 @@ def claim_ecwba_over_time(ctx: Context) -> Claim:
     pv = ctx.data["ecwba.estimator_error"]
     st = "the passive cwnd estimate's error stays within 5–15 % over time (Reno)"
     if ew is None or not len(ew):
-        return Claim(id="ecwba.estimator_error_over_time", source=pv.source, statement=st,
-                     paper_value="5–15 %", burstlab_value="", verdict="not comparable",
-                     note="no window runs.")
+        return unjudged("ecwba.estimator_error_over_time", pv.source, st, "5–15 %",
+                        "no window runs.", burstlab_value="")
     rel = ew["est_mean_rel_err_pct"].to_numpy(float)
     mx = float(np.nanmax(rel)) if np.isfinite(rel).any() else math.nan
     verdict = V.judge(V.none(mx / 100.0, 1), 0.10, kind="proportion", precision=0.05).verdict

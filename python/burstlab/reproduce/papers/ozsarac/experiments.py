@@ -26,8 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab import _core
-from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 from burstlab.reproduce.papers.ozsarac.topology import assembly, linear, mesh
 
 SEED = 1
@@ -96,36 +95,8 @@ class Mode:
     mesh_readings: tuple[str, ...] = ("ring-chords",)
 
 
-MODES = {
-    "full": Mode("full", reps=5, linear_s=600.0, linear_warmup_s=10.0,
-                 timer_ms=(1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 100),
-                 mcwba_ms=(5, 10, 20, 50, 100, 150, 160, 170, 200, 300), trace_s=4.0,
-                 mesh_reps=3, mesh_s=300.0, mesh_warmup_s=10.0,
-                 mesh_timer_ms=(5, 10, 16, 20, 26, 32, 40, 50, 75, 100),
-                 mesh_mcwba_ms=(10, 20, 28, 50, 75, 100, 200),
-                 dyn_reps=3, dyn_s=10_000.0, dyn_timer_ms=(10, 20, 28, 50, 75),
-                 est_windows_s=(0, 1, 2, 5, 10, 20, 50, 100, 200, 300, 400, 500, 600),
-                 linear_cap_s=2400.0),
-    # Quick: the same warm-up detection and run lengths from 600 s to the same cap and
-    # a looser precision; three replications (common random numbers across periods and
-    # assemblers) of the Reno timer grid, CWBA and MCWBA, so that Table 1 (Reno) and
-    # MCWBA against CWBA get paired intervals; NewReno and SACK run CWBA only.
-    "quick": Mode("quick", reps=3, linear_s=600.0, linear_warmup_s=10.0,
-                  timer_ms=(1, 2, 4, 8, 16), mcwba_ms=(10, 50, 150, 300),
-                  trace_s=3.0, mesh_reps=2, mesh_s=20.0, mesh_warmup_s=2.0,
-                  mesh_timer_ms=(10, 26, 50, 100), mesh_mcwba_ms=(26, 100),
-                  dyn_reps=1, dyn_s=20.0, dyn_timer_ms=(10, 28),
-                  est_windows_s=(0, 1, 2, 5, 10, 20, 50, 100, 200, 400, 600),
-                  linear_cap_s=2400.0, rel_precision=0.20,
-                  sens_timer_ms=(1, 4, 16), timer_variants=("reno",)),
-    "smoke": Mode("smoke", reps=2, linear_s=1.0, linear_warmup_s=0.1,
-                  timer_ms=(4, 16), mcwba_ms=(10, 300), trace_s=0.5,
-                  mesh_reps=2, mesh_s=0.5, mesh_warmup_s=0.05,
-                  mesh_timer_ms=(10, 50), mesh_mcwba_ms=(26,),
-                  dyn_reps=1, dyn_s=0.5, dyn_timer_ms=(28,),
-                  est_windows_s=(0, 0.25, 0.5, 1.0), linear_cap_s=2.0, sample_s=0.01,
-                  udp_on_ms=(1.0, 10.0), sens_timer_ms=(4, 16)),
-}
+#: The modes, from ``paper.toml`` (``[mode.full]``, ``[mode.quick]``, ``[mode.smoke]``).
+MODES = read_modes(Path(__file__).with_name("paper.toml"), Mode)
 
 Point = tuple[dict[str, Any], dict[str, Any]]
 
@@ -375,19 +346,14 @@ def dynamic_flow_windows(sw: Any) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": m.reps, "mesh_replications": m.mesh_reps,
-            "burstlab_version": _core.__version__, "mode": m.name}
-
-
 PAPER = Paper(
     name="ozsarac",
     title="ozsarac: CWBA, MCWBA and ECWBA — linear topology, mesh with static and "
           "dynamic flows",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=ctx.mode.reps,
+                                     mesh_replications=ctx.mode.mesh_reps),
 )
 PAPER.experiments += [
     Experiment("linear", lambda ctx: linear_points(ctx.mode),

@@ -3,25 +3,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from burstlab.plot import error_bars
-from burstlab.reproduce.framework import Context
+from burstlab.reproduce.framework import Context, pyplot
 from burstlab.reproduce.papers.ozsarac.experiments import PAPER, VARIANTS
 from burstlab.reproduce.papers.ozsarac.topology import t_max_s
-
-
-def _plt() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _err(g: pd.DataFrame) -> np.ndarray:
@@ -33,8 +23,8 @@ def _err(g: pd.DataFrame) -> np.ndarray:
 
 @PAPER.figure("fig3", "Fig. 3 (linear): goodput of the FTP flow vs the timer period for "
                       "Reno, NewReno and SACK (95 % CIs), CWBA's goodput as lines")
-def fig3(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def fig3(ctx: Context) -> Any:
+    plt = pyplot()
     df: pd.DataFrame = ctx.values["linear"]
     gains = ctx.data["table1.gain"]
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
@@ -66,15 +56,13 @@ def fig3(ctx: Context, path: Path) -> None:
     ax.set_title("Fig. 3 (linear): burstlab, timer vs CWBA (95 % CIs, cut at 0)",
                  fontsize=9)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("figs4_5", "Figs 4–5 (linear, Reno): cwnd from the start with CWBA and with "
                          "the 8 ms timer")
-def figs4_5(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def figs4_5(ctx: Context) -> Any:
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for kind, c in (("cwba", "C3"), ("timer", "C0")):
         cw = ctx.values["traces"].get(kind)
@@ -85,15 +73,13 @@ def figs4_5(ctx: Context, path: Path) -> None:
     ax.set_xlabel("time (s)")
     ax.set_ylabel("cwnd (segments)")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("fig9", "Fig. 9 (linear, Reno): MCWBA vs its timer cap, CWBA as a line, "
                       "T_max dotted")
-def fig9(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def fig9(ctx: Context) -> Any:
+    plt = pyplot()
     mc: pd.DataFrame = ctx.values["mcwba"].sort_values("tb_ms")
     lin: pd.DataFrame = ctx.values["linear"]
     cw = lin[(lin["kind"] == "cwba") & (lin["variant"] == "reno")]
@@ -111,17 +97,15 @@ def fig9(ctx: Context, path: Path) -> None:
     ax.set_title("Fig. 9 (linear, Reno): MCWBA vs its timer cap (burstlab, 95 % CIs)",
                  fontsize=9)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("mesh_figs6_7_8_12", "Figs 6, 7, 8 and 12 (mesh, static flows): total "
                                    "goodput, burst loss probability and mean burst "
                                    "length vs the period (timer with 10 % jitter, "
                                    "MCWBA), CWBA as lines")
-def mesh_figs(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def mesh_figs(ctx: Context) -> Any:
+    plt = pyplot()
     df: pd.DataFrame = ctx.values["mesh"]
     fig, axs = plt.subplots(1, 3, figsize=(12, 3.8))
     cw = df[df["kind"] == "cwba"]
@@ -168,16 +152,14 @@ def mesh_figs(ctx: Context, path: Path) -> None:
     axs[0].set_ylabel("total goodput (Mb/s)")
     axs[1].set_ylabel("burst loss probability")
     axs[2].set_ylabel("mean burst length (segments)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("figs10_11", "Figs 10–11 (linear, Reno): MCWBA vs its timer cap in single "
                            "runs — the replication where MCWBA gains most (optimistic) "
                            "and least (pessimistic) — with that run's CWBA goodput")
-def figs10_11(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def figs10_11(ctx: Context) -> Any:
+    plt = pyplot()
     mc: pd.DataFrame = ctx.values["mcwba_reps"]
     fig, axs = plt.subplots(1, 2, figsize=(11, 3.9), sharey=True)
     order = (mc.drop_duplicates("replication")
@@ -196,9 +178,7 @@ def figs10_11(ctx: Context, path: Path) -> None:
         ax.set_xlabel("MCWBA timer (ms)")
         ax.legend(fontsize=7)
     axs[0].set_ylabel("goodput (Mb/s)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 #: The mesh flow of figs 13–14 (the paper's "fourth TCP flow").
@@ -209,8 +189,8 @@ FLOW4 = "flow4"
                               "under MCWBA vs the cap; burst loss probability of flow 4 "
                               "and of all flows; mean burst length of all flows — CWBA "
                               "as dashed lines")
-def figs13_14_15(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def figs13_14_15(ctx: Context) -> Any:
+    plt = pyplot()
     pf: pd.DataFrame = ctx.values["mesh_per_flow"]
     mesh_pts: pd.DataFrame = ctx.values["mesh"]
     fig, axs = plt.subplots(1, 3, figsize=(13, 3.9))
@@ -248,9 +228,7 @@ def figs13_14_15(ctx: Context, path: Path) -> None:
     for ax in axs:
         ax.set_xlabel("MCWBA timer (ms)")
         ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 #: Figs 16–18: the measurement window of each panel.
@@ -265,8 +243,8 @@ DYN_GAINS = {"all": ("dynamic.table4.gain", "Table 4"),
 @PAPER.figure("figs16_18", "Figs 16, 17 and 18 (mesh, dynamic flows): total goodput of "
                            "all flows vs the timer period (10 % jitter) over the whole "
                            "run, its first half and its second half; CWBA as dashed lines")
-def figs16_18(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def figs16_18(ctx: Context) -> Any:
+    plt = pyplot()
     tot: pd.DataFrame | None = ctx.values.get("dynamic_totals")
     fig, axs = plt.subplots(1, 3, figsize=(13, 3.9))
     for ax, (win, title) in zip(axs, DYN_WINDOWS, strict=True):
@@ -295,17 +273,15 @@ def figs16_18(ctx: Context, path: Path) -> None:
                     color="gold", mec="k", ms=11, ls="none",
                     label=f"CWBA: paper ({table}, {gain:+g} % over the best timer)")
         ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("ecwba_error", "ECWBA (linear, Reno): the passive estimate's error against "
                              "the sender's true cwnd per time window — mean absolute "
                              "error (segments) and mean relative error (%), with the mean "
                              "true cwnd")
-def ecwba_error(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def ecwba_error(ctx: Context) -> Any:
+    plt = pyplot()
     ew: pd.DataFrame = ctx.values["ecwba_windows"]
     fig, axs = plt.subplots(1, 2, figsize=(11, 3.9))
     edges = np.append(ew["window_from_s"].to_numpy(float), ew["window_to_s"].iloc[-1]) \
@@ -328,18 +304,16 @@ def ecwba_error(ctx: Context, path: Path) -> None:
         ax.set_xscale("symlog", linthresh=1.0)
         ax.set_xlabel("time since the start (s; steps = measurement windows)")
         ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("table2_shares", "Table 2 (mesh, static flows, CWBA): each flow's share of "
                                "the total goodput — burstlab on each reading of fig. 2 "
-                               "(95 % CIs over start sets) beside the paper's")
-def table2_shares(ctx: Context, path: Path) -> None:
+                               "(95 % CIs over start sets) beside the paper's", dpi=120)
+def table2_shares(ctx: Context) -> Any:
     from burstlab.reproduce.papers.ozsarac.topology import MESH_READING
 
-    plt = _plt()
+    plt = pyplot()
     sm: pd.DataFrame = ctx.values["mesh_share_summary"]
     cw = sm[sm["kind"] == "cwba"]
     readings = [MESH_READING] + sorted(set(cw["mesh_reading"]) - {MESH_READING})
@@ -361,6 +335,4 @@ def table2_shares(ctx: Context, path: Path) -> None:
     ax.set_ylabel("share of the total goodput under CWBA (%)")
     ax.set_title("Per-flow shares in the mesh: burstlab vs paper")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    return fig

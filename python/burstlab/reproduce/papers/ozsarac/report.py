@@ -107,8 +107,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         + ". Timer periods carry N(0, 10 %) jitter.",
         f"T_max = 10 000 × 1040 B / 500 Mb/s + 5 µs + 200 µs = {1e3 * t_max_s():.3f} ms.",
     ])
-    r.h(2, "Claims")
-    r.claims(claims)
+    r.claims_section(claims)
     r.h(2, "Linear topology")
     img(r, "fig3")
     r.table(ctx.values["table1"])

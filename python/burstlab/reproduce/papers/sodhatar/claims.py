@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import NOT_COMPARABLE, Claim, Context, missed, unjudged
 from burstlab.reproduce.papers.sodhatar.experiments import (
     ACCESS,
     BOTTLENECK,
@@ -149,10 +149,10 @@ def size_change_claim(ctx: Context, variant: str, sim: tuple[str, str, str]) -> 
                           f"from 1460 to 4000 B ({name}'s runs)",
                 paper_value=f"{pct(float(pv.value))} ({pv.how})")
     if pre and not ctx.values.get("has_ns2"):
-        return Claim(**base, burstlab_value="–", verdict="not comparable", note=NS2_MISSING)
+        return unjudged(**base, note=NS2_MISSING)
     if lo_b != 1460 or hi_b != 4000 or not len(m):
-        return Claim(**base, burstlab_value="–", verdict="not comparable",
-                     note=f"this mode runs {lo_b} and {hi_b} B only, or no random starts")
+        return unjudged(**base,
+                        note=f"this mode runs {lo_b} and {hi_b} B only, or no random starts")
     r = m.iloc[0]
     iv = change_interval(r, pre)
     v = V.judge(iv, float(pv.value), kind="change", precision=pv.precision, fmt=pct)
@@ -169,7 +169,7 @@ def size_change_claim(ctx: Context, variant: str, sim: tuple[str, str, str]) -> 
         other = f"; burstlab: {pct(float(r['change']))} (claim `size.{variant}_change`)"
     note = (f"{v.note}; mean over {int(ctx.mode.random_draws)} random start draws "
             f"{x0:.3g} → {x1:.3g} Mb/s; {spread_text(g, f'{pre}change')}{other}")
-    if v.verdict in ("differs", "same direction"):
+    if missed(v.verdict):
         note += "; " + window_limit_text(ctx, variant, pre)
         if not pre and ctx.values.get("has_ns2"):
             ns = change_interval(r, "ns2_")
@@ -191,7 +191,7 @@ def ranking_claim(ctx: Context, size: int, sim: tuple[str, str, str]) -> Claim:
                 statement=f"NewReno has the best throughput ({size} B, {name}'s runs)",
                 paper_value="NewReno best (stated)")
     if pre and not ctx.values.get("has_ns2"):
-        return Claim(**base, burstlab_value="–", verdict="not comparable", note=NS2_MISSING)
+        return unjudged(**base, note=NS2_MISSING)
     runs: pd.DataFrame = ctx.values["runs"]
     best: pd.DataFrame = ctx.values["best"]
     g = runs[(runs["network"] == "packet") & (runs["size_B"] == size)
@@ -202,7 +202,7 @@ def ranking_claim(ctx: Context, size: int, sim: tuple[str, str, str]) -> Claim:
         v = V.judge_order([(f"NewReno − {NAMES[o]} (Mb/s)", d) for o, d in leads.items()])
         verdict, reason = v.verdict, v.note
     else:
-        verdict, reason = "not comparable", "not every variant was simulated"
+        verdict, reason = NOT_COMPARABLE, "not every variant was simulated"
     b = best[(best["network"] == "packet") & (best["size_B"] == size)]
     bcol = f"{pre}best"
     counts = {k: int((b[bcol] == k).sum()) for k in (*VARIANTS, "tie")} \
@@ -275,7 +275,7 @@ def claim_cwnd_dynamics(ctx: Context) -> list[Claim]:
     red, one = int(d["reductions"].sum()), int(d["to_one"].sum())
     cut = f"{red} cwnd reductions of Tahoe in {_traces_text(d)}, {one} of them to 1 segment"
     v = (V.judge_event(red == one, True, "every reduction of Tahoe's cwnd to 1 segment")
-         if red else V.Verdict("not comparable", "Tahoe's cwnd is never reduced in these "
+         if red else V.Verdict(NOT_COMPARABLE, "Tahoe's cwnd is never reduced in these "
                                                  "traces"))
     out.append(Claim(id="cwnd.tahoe_to_one", source=pv.source,
                      statement="Tahoe's cwnd drops to 1 segment at a loss",
@@ -292,7 +292,7 @@ def claim_cwnd_dynamics(ctx: Context) -> list[Claim]:
                 f"{_traces_text(d)}")
         v = (V.judge_event(halves == td and other == 0, True,
                            f"a halving of {NAMES[variant]}'s cwnd at every fast retransmit")
-             if td else V.Verdict("not comparable", f"{NAMES[variant]} has no fast "
+             if td else V.Verdict(NOT_COMPARABLE, f"{NAMES[variant]} has no fast "
                                                     "retransmit in these traces"))
         out.append(Claim(id=f"cwnd.{variant}_halves", source=pv.source,
                          statement=f"{NAMES[variant]} halves cwnd at a loss",
@@ -304,7 +304,7 @@ def claim_cwnd_dynamics(ctx: Context) -> list[Claim]:
     halves = int(d["halvings"].sum())
     v = (V.judge_event(all(then.values()), True,
                        "a halving followed by a drop to 1 segment for both Reno and NewReno")
-         if halves else V.Verdict("not comparable", "no halving in these traces"))
+         if halves else V.Verdict(NOT_COMPARABLE, "no halving in these traces"))
     out.append(Claim(id="cwnd.halve_then_one", source=pv.source,
                      statement="Reno and NewReno halve cwnd, then reduce it to 1",
                      paper_value="halve, then 1 (stated)",
@@ -322,7 +322,7 @@ def claim_cwnd_dynamics(ctx: Context) -> list[Claim]:
                        "slow start's +1 segment per ACK below ssthresh (doubling per round "
                        "trip) and +1/cwnd per ACK above it (+1 segment per round trip) at "
                        "every increase")
-         if ss and ca else V.Verdict("not comparable", "the traces lack one of the phases"))
+         if ss and ca else V.Verdict(NOT_COMPARABLE, "the traces lack one of the phases"))
     out.append(Claim(id="cwnd.growth", source=pv.source,
                      statement="cwnd grows exponentially, then linearly after a loss",
                      paper_value="exponential, then linear (stated)",

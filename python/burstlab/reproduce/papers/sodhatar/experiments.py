@@ -1,10 +1,12 @@
-"""sodhatar §III–V (the dumbbell, figs 3–11): the experiments and their analysis.
+"""sodhatar §III–V (the dumbbell, figs 3–11): the experiments and the tables
+of their results.
 
 Read first: :data:`PAPER` (the declaration), :class:`Mode` (what ``--quick`` and
 ``--smoke`` change), :func:`scenario` (the dumbbell, packet-switched or with an OBS
-core), :func:`start_patterns` (the start times the paper does not give), then
-:func:`analyse`. Figures are in :mod:`.figures`, claims in :mod:`.claims`, the report
-body in :mod:`.report`; ns-2's own runs of the same scripts in :mod:`.ns2runs`.
+core), :func:`start_patterns` (the start times the paper does not give), then the
+tables (:func:`size_table` …), which :func:`.analysis.analyse` assembles. Figures are
+in :mod:`.figures`, claims in :mod:`.claims`, the report body in :mod:`.report`; ns-2's
+own runs of the same scripts in :mod:`.ns2runs`.
 
 Setting (sodhatar §III, §IV, §V): n0, n1, n2 –(300 Mb/s, 20 ms)– n3 ═(60 Mb/s, 60 ms,
 ns-2 queue-limit 5)═ n4 –(300 Mb/s, 20 ms)– n5, n6, n7; FTP over TCP Tahoe (n0 → n5),
@@ -50,9 +52,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab import _core
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 
 SEED = 1
 VARIANTS = ("tahoe", "reno", "newreno")
@@ -114,11 +115,8 @@ class Mode:
     networks: tuple[str, ...] = NETWORKS
 
 
-MODES = {
-    "full": Mode("full", tuple(FIXED_PATTERNS), 200),
-    "quick": Mode("quick", tuple(FIXED_PATTERNS), 40),
-    "smoke": Mode("smoke", ("simultaneous", "staggered 10 ms"), 3, sizes=(1460, 4000)),
-}
+#: The modes, from ``paper.toml`` (``[mode.full]``, ``[mode.quick]``, ``[mode.smoke]``).
+MODES = read_modes(Path(__file__).with_name("paper.toml"), Mode)
 
 
 def random_starts(draw: int) -> tuple[float, float, float]:
@@ -378,66 +376,15 @@ def cwnd_table(ctx: Context) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": 1, "random_start_draws": m.random_draws,
-            "burstlab_version": _core.__version__, "mode": m.name}
-
-
 PAPER = Paper(
     name="sodhatar",
     title="sodhatar: Tahoe, Reno, NewReno on a dumbbell (and with an OBS core) reproduced",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=1,
+                                     random_start_draws=ctx.mode.random_draws),
 )
 PAPER.experiments += [
     Experiment("dumbbell", lambda ctx: dumbbell_points(ctx.mode)),
     Experiment("traces", lambda ctx: trace_points(ctx.mode), keep_traces=True),
 ]
-
-
-def analyse(ctx: Context) -> None:
-    """burstlab's and ns-2's tables: per run, per packet size, the 1460 → 4000 B changes,
-    the best variant per pattern, and the time series of the reference pattern."""
-    from burstlab.reproduce.papers.sodhatar import ns2runs
-
-    m: Mode = ctx.mode
-    runs = per_run_table(ctx.results["dumbbell"].table)
-    ns = ns2runs.run_all(ctx, [(p, sc) for p, sc in dumbbell_points(m)
-                               if p["network"] == "packet"])
-    runs = ns2runs.merge(runs, ns)
-    ctx.values["ns2_available"] = ns2runs.available()
-    lo, hi = min(m.sizes), max(m.sizes)
-    sizes = size_table(runs)
-    changes = change_table(runs, lo, hi)
-    best = best_table(runs)
-    pk = runs[runs["network"] == "packet"]
-    has_ns = bool(pk["ns2_throughput_Mbps"].notna().any())
-    if has_ns:
-        sizes = sizes.merge(size_table(pk, "ns2_throughput_Mbps").drop(
-            columns=["random_draws"]), on=["network", "variant", "size_B"], how="left")
-        ns_ch = change_table(pk, lo, hi, "ns2_throughput_Mbps").rename(
-            columns={"change": "ns2_change", "change_ci_lo": "ns2_change_ci_lo",
-                     "change_ci_hi": "ns2_change_ci_hi", "change_n": "ns2_change_n"})
-        changes = changes.merge(ns_ch, on=["network", "variant", "pattern"], how="left")
-        ns_best = best_table(pk, "ns2_throughput_Mbps")[["network", "size_B", "pattern",
-                                                         "best"]]
-        best = best.merge(ns_best.rename(columns={"best": "ns2_best"}),
-                          on=["network", "size_B", "pattern"], how="left")
-    series, cwnd = time_series(ctx)
-    dyn = cwnd_table(ctx)
-    ctx.values.update(runs=runs, sizes=sizes, changes=changes, best=best, series=series,
-                      cwnd=cwnd, cwnd_dynamics=dyn, lo=lo, hi=hi, has_ns2=has_ns)
-    stamp = ctx.stamp
-    ctx.tables["runs"] = runs.assign(**stamp)
-    ctx.tables["throughput_vs_size"] = sizes.assign(**stamp)
-    ctx.tables["size_change"] = changes.assign(**stamp)
-    ctx.tables["best_variant"] = best.assign(**stamp)
-    ctx.tables["throughput_vs_time"] = series.assign(**stamp)
-    ctx.tables["cwnd_vs_time"] = cwnd.assign(**stamp)
-    ctx.tables["cwnd_dynamics"] = dyn.assign(**stamp)
-
-
-PAPER.analyse = analyse
-

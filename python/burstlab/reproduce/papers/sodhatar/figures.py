@@ -6,14 +6,13 @@ from the tables :func:`.experiments.analyse` put in ``ctx.values``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from burstlab.plot import error_bars
-from burstlab.reproduce.framework import Context
+from burstlab.reproduce.framework import Context, pyplot
 from burstlab.reproduce.papers.sodhatar.experiments import (
     DURATION_S,
     FIXED_PATTERNS,
@@ -27,23 +26,15 @@ VCOL = {"tahoe": "tab:red", "reno": "tab:blue", "newreno": "tab:green"}
 NAMES = {"tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno"}
 
 
-def _plt() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
 
 def _grid(n: int) -> tuple[int, int]:
     return (1, n) if n <= 2 else (2, (n + 1) // 2)
 
 
-def plot_time(series: pd.DataFrame, network: str, path: Path, title: str) -> None:
+def plot_time(series: pd.DataFrame, network: str, title: str) -> Any:
     """Throughput vs time per variant, one panel per packet size (sodhatar figs 4, 6, 8,
     10); ns-2's curves dashed where present."""
-    plt = _plt()
+    plt = pyplot()
     d = series[series["network"] == network]
     sizes = sorted(d["size_B"].unique())
     r, c = _grid(len(sizes))
@@ -63,14 +54,12 @@ def plot_time(series: pd.DataFrame, network: str, path: Path, title: str) -> Non
         ax.axis("off")
     axes.flat[0].legend(fontsize=7)
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def plot_cwnd(cwnd: pd.DataFrame, network: str, path: Path, title: str) -> None:
+def plot_cwnd(cwnd: pd.DataFrame, network: str, title: str) -> Any:
     """cwnd vs time per variant, one panel per packet size (sodhatar figs 5, 7, 9, 11)."""
-    plt = _plt()
+    plt = pyplot()
     d = cwnd[cwnd["network"] == network]
     sizes = sorted(d["size_B"].unique())
     r, c = _grid(len(sizes))
@@ -95,19 +84,17 @@ def plot_cwnd(cwnd: pd.DataFrame, network: str, path: Path, title: str) -> None:
         ax.axis("off")
     axes.flat[0].legend(fontsize=7)
     fig.suptitle(title + " (curves offset by ±0.08 to stay visible)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def plot_size(sizes: pd.DataFrame, networks: list[str], path: Path,
-              paper: dict[str, float] | None = None) -> None:
+def plot_size(sizes: pd.DataFrame, networks: list[str],
+              paper: dict[str, float] | None = None) -> Any:
     """Throughput vs packet size per variant: the mean over random start draws with its
     95 % CI, the simultaneous start (×), and ns-2 (dashed) on the packet network.
     ``paper`` (variant → §V's printed change from 1460 to 4000 B) draws, on the packet
     network (the paper's), the 4000 B throughput that change implies from burstlab's own
     1460 B mean (stars)."""
-    plt = _plt()
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(networks), figsize=(5.2 * len(networks), 4.2),
                              squeeze=False)
     for ax, net in zip(axes[0], networks, strict=True):
@@ -138,17 +125,15 @@ def plot_size(sizes: pd.DataFrame, networks: list[str], path: Path,
         ax.set_title(NETWORK_LABEL[net], fontsize=8)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=6)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def plot_starts(changes: pd.DataFrame, paper: dict[str, float], path: Path,
-                networks: list[str]) -> None:
+def plot_starts(changes: pd.DataFrame, paper: dict[str, float],
+                networks: list[str]) -> Any:
     """The 1460 → 4000 B change per variant for each start pattern (fixed patterns as
     markers, random draws as dots, their mean with CI as a bar), the paper's value as a
     star; one panel per network."""
-    plt = _plt()
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(networks), figsize=(5.2 * len(networks), 4.2),
                              squeeze=False)
     marks = dict(zip(FIXED_PATTERNS, "os^vD", strict=True))
@@ -182,9 +167,7 @@ def plot_starts(changes: pd.DataFrame, paper: dict[str, float], path: Path,
                      fontsize=8)
         ax.grid(True, axis="y", alpha=0.3)
         ax.legend(fontsize=6)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 # ---------------------------------------------------------------------------------------
@@ -194,44 +177,44 @@ def plot_starts(changes: pd.DataFrame, paper: dict[str, float], path: Path,
 @PAPER.figure("throughput_vs_time",
               "Figs 4, 6, 8, 10: throughput vs time per variant, packet network, "
               "simultaneous start (burstlab solid, ns-2 dashed)")
-def draw_time(ctx: Context, path: Path) -> None:
-    plot_time(ctx.values["series"], "packet", path,
+def draw_time(ctx: Context) -> Any:
+    return plot_time(ctx.values["series"], "packet",
               PAPER.figure_named("throughput_vs_time").caption)
 
 
 @PAPER.figure("cwnd_vs_time",
               "Figs 5, 7, 9, 11: cwnd vs time per variant, packet network, simultaneous "
               "start (burstlab)")
-def draw_cwnd(ctx: Context, path: Path) -> None:
-    plot_cwnd(ctx.values["cwnd"], "packet", path, PAPER.figure_named("cwnd_vs_time").caption)
+def draw_cwnd(ctx: Context) -> Any:
+    return plot_cwnd(ctx.values["cwnd"], "packet", PAPER.figure_named("cwnd_vs_time").caption)
 
 
 @PAPER.figure("throughput_vs_size",
               "§V: throughput vs packet size per variant (mean over random starts, 95 % CI; "
               "× simultaneous start; ns-2 dashed), packet network and OBS cores")
-def draw_size(ctx: Context, path: Path) -> None:
+def draw_size(ctx: Context) -> Any:
     paper = {v: float(ctx.data[f"size.{v}_change"].value) for v in VARIANTS}
-    plot_size(ctx.values["sizes"], list(ctx.mode.networks), path, paper)
+    return plot_size(ctx.values["sizes"], list(ctx.mode.networks), paper)
 
 
 @PAPER.figure("start_sensitivity",
               "§V's packet-size effect under different start times, beside the paper's "
               "−82 %, +32 %, +43 %")
-def draw_starts(ctx: Context, path: Path) -> None:
+def draw_starts(ctx: Context) -> Any:
     paper = {v: float(ctx.data[f"size.{v}_change"].value) for v in VARIANTS}
-    plot_starts(ctx.values["changes"], paper, path, list(ctx.mode.networks))
+    return plot_starts(ctx.values["changes"], paper, list(ctx.mode.networks))
 
 
 @PAPER.figure("obs_throughput_vs_time",
               "Throughput vs time with the OBS core (per-egress assembly), simultaneous "
               "start (burstlab)")
-def draw_obs_time(ctx: Context, path: Path) -> None:
-    plot_time(ctx.values["series"], "obs per-egress", path,
+def draw_obs_time(ctx: Context) -> Any:
+    return plot_time(ctx.values["series"], "obs per-egress",
               PAPER.figure_named("obs_throughput_vs_time").caption)
 
 
 @PAPER.figure("obs_cwnd_vs_time",
               "cwnd vs time with the OBS core (per-egress assembly), simultaneous start")
-def draw_obs_cwnd(ctx: Context, path: Path) -> None:
-    plot_cwnd(ctx.values["cwnd"], "obs per-egress", path,
+def draw_obs_cwnd(ctx: Context) -> Any:
+    return plot_cwnd(ctx.values["cwnd"], "obs per-egress",
               PAPER.figure_named("obs_cwnd_vs_time").caption)

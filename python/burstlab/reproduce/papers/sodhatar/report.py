@@ -104,15 +104,13 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         "docs/concepts/tcp-profiles.md); both simulators' segment counts include the SYN, segment 0. "
         "Nothing is tuned to match.",
     ])
-    r.h(2, "Claims")
-    r.p("Every verdict is the framework's one rule (docs/topics/verdicts.md): a change "
-        "against the paper's band (its printed precision plus the `change` kind's 10 "
-        "points), a ranking by NewReno's paired leads under common start draws, a cwnd "
-        "statement by what every cwnd trace does. The packet-size claims are judged on "
-        "burstlab's runs and, beside them, on ns-2.35's runs of the same scripts (ids "
-        "ending `.ns2`)"
+    r.claims_section(
+        claims, "A change is judged against the paper's band (its printed precision plus "
+        "the `change` kind's 10 points), a ranking by NewReno's paired leads under common "
+        "start draws, a cwnd statement by what every cwnd trace does. The packet-size "
+        "claims are judged on burstlab's runs and, beside them, on ns-2.35's runs of the "
+        "same scripts (ids ending `.ns2`)"
         + ("." if has_ns else f"; {NS2_MISSING}, so those rows are not comparable."))
-    r.claims(claims)
     dyn: pd.DataFrame = ctx.values["cwnd_dynamics"]
     r.h(2, "cwnd dynamics (§IV)")
     r.p("What each cwnd trace of the simultaneous start does (packet network): reductions "

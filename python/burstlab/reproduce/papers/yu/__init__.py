@@ -1,13 +1,13 @@
 """yu: "Performance Evaluation of TCP Implementations in OBS Networks" (§V).
 
 ``paper.toml`` holds the paper's numbers; :mod:`.experiments` the runs and their
-analysis (and :data:`PAPER`); :mod:`.figures`, :mod:`.claims` and :mod:`.report`
+tables (and :data:`PAPER`); :mod:`.analysis` assembles them; :mod:`.figures`, :mod:`.claims` and :mod:`.report`
 register the figures, the claims and the report body on it (:mod:`.penalties`: §IV's
 gains and penalties); :mod:`.packetpath` the
 packet-path runs of figs 8–9 in burstlab and ns-2.35.
 """
 
-from burstlab.reproduce.papers.yu import claims, figures, packetpath, penalties, report
+from burstlab.reproduce.papers.yu import analysis, claims, figures, packetpath, penalties, report
 from burstlab.reproduce.papers.yu.experiments import PAPER
 
-__all__ = ["PAPER", "claims", "figures", "packetpath", "penalties", "report"]
+__all__ = ["PAPER", "analysis", "claims", "figures", "packetpath", "penalties", "report"]

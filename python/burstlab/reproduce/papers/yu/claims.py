@@ -16,7 +16,15 @@ import pandas as pd
 
 from burstlab import _core, models
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import (
+    DIFFERS,
+    NOT_COMPARABLE,
+    REPRODUCES,
+    Claim,
+    Context,
+    missed,
+    unjudged,
+)
 from burstlab.reproduce.papers.yu.experiments import (
     MIN_RTO,
     NS2_VERSION,
@@ -177,8 +185,8 @@ def claim_fig5_optimum(ctx: Context) -> Claim:
                 statement="goodput peaks at an optimal Tb ≈ 1 ms (p = 0.01, λ = 125 MB/s)",
                 paper_value=f"≈ {_tb(float(pv.value))} (read off plot; {pv.uncertainty})")
     if not len(g):
-        return Claim(**base, burstlab_value="–", verdict="not comparable",
-                     note="this mode simulates no fig. 5 points at p = 0.01")
+        return unjudged(**base,
+                        note="this mode simulates no fig. 5 points at p = 0.01")
     loc = V.location_interval(g["tb_s"], g["goodput_segps_mean"], g["goodput_segps_ci_lo"],
                               g["goodput_segps_ci_hi"], n=_reps(g))
     opt = check_optimum(figs["fig5"], "125MB/s", -6.0, -1.0)
@@ -312,8 +320,8 @@ def claim_model_matches(ctx: Context) -> list[Claim]:
                     statement=f"the model approximately matches the simulation ({fig})",
                     paper_value="\"approximately match\" (stated; simulation/model = 1)")
         if not len(e):
-            out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
-                             note="no simulated points"))
+            out.append(unjudged(**base,
+                                note="no simulated points"))
             continue
         d = figs[fig]
         m = d["model_segps"].to_numpy(float)
@@ -335,7 +343,7 @@ def claim_model_matches(ctx: Context) -> list[Claim]:
         value = (f"median simulation/model {fmt(med.estimate)} over {int(ok.sum())} points; "
                  f"median |sim/model − 1| {fmt(100 * float(np.median(dev)), 2)} %, "
                  f"max {fmt(100 * float(np.max(dev)), 2)} %")
-        if v.verdict in ("differs", "same direction"):
+        if missed(v.verdict):
             extra += "; " + model_miss_cause(d)
         out.append(Claim(**base, burstlab_value=value, ci=med.text(fmt), verdict=v.verdict,
                          note=v.note + extra + " (see 'Simulation vs model' for where "
@@ -355,8 +363,8 @@ def claim_fig7_ati(ctx: Context) -> Claim:
                 statement="an ATI range exists at λ = 1.25 KB/s, wider for lower p",
                 paper_value="ATI range, wider for lower p (stated)", burstlab_value=value)
     if len(ati) < 2:
-        return Claim(**base, verdict="not comparable",
-                     note="fewer than two loss rates simulated in this mode")
+        return unjudged(**base,
+                        note="fewer than two loss rates simulated in this mode")
     v = V.judge_event(bool(spans.max() >= 1 and mono), True,
                       "a range of ≥ 1 decade of Tb within 10 % of the best goodput, "
                       "shrinking as p grows,")
@@ -430,8 +438,8 @@ def claim_fig5_no_lri(ctx: Context) -> Claim:
                           "(no LRI range)",
                 paper_value="no obvious LRI range (stated)")
     if not len(lri):
-        return Claim(**base, burstlab_value="–", verdict="not comparable",
-                     note="this mode simulates fig. 5 at one p only")
+        return unjudged(**base,
+                        note="this mode simulates fig. 5 at one p only")
     diffs = []
     for _, x in lri.iterrows():
         s = _spread_interval(x)
@@ -485,8 +493,8 @@ def claim_fig7_lri(ctx: Context) -> Claim:
                           "Tb < 10^0.5 s (LRI range)",
                 paper_value=f"Tb < {_tb(float(pv.value))} (read off plot; {pv.uncertainty})")
     if not len(lri):
-        return Claim(**base, burstlab_value="–", verdict="not comparable",
-                     note="this mode simulates fig. 7 at one p only")
+        return unjudged(**base,
+                        note="this mode simulates fig. 7 at one p only")
     edge = lri_edge(lri)
     first = lri.sort_values("tb_s").iloc[0]
     if not np.isfinite(edge.estimate):
@@ -494,7 +502,7 @@ def claim_fig7_lri(ctx: Context) -> Claim:
         s = _spread_interval(first)
         if not s.defined or s.lo <= 1 + RANGE_WITHIN:
             return Claim(**base, burstlab_value=f"spread {fmt(s.estimate)} at the smallest Tb",
-                         ci=s.text(fmt), verdict="not comparable",
+                         ci=s.text(fmt), verdict=NOT_COMPARABLE,
                          note="the spread over p at the smallest Tb is above 1.1 but not "
                               "significantly: the runs cannot say whether an LRI range "
                               "exists")
@@ -517,7 +525,7 @@ def claim_fig7_lri(ctx: Context) -> Claim:
     value = (f"LRI range up to {_tb(edge.estimate)} (spread over p ≤ 1.1 at "
              f"{int(lri['lri'].sum())} of {len(lri)} Tb)")
     note = v.note
-    if v.verdict not in ("reproduces", "not comparable"):
+    if missed(v.verdict):
         out = lri[~lri["lri"]].sort_values("tb_s")
         if len(out):
             note += "; " + _timeout_cause(out.iloc[0])
@@ -613,10 +621,6 @@ def eq30_edge_cause(g: pd.DataFrame, p: float) -> str:
             "does not count")
 
 
-#: The paper's eq. 30 values for fig. 7: p → Tb_opt = RTT0/2 with its measured RTT0 (s).
-EQ30_PAPER = {0.003: 9.0, 0.1: 2.7}
-
-
 @PAPER.claim
 def claim_fig7_eq30_edge(ctx: Context) -> list[Claim]:
     """Fig. 7: eq. 30's Tb_opt = RTT0/2 lies at the edge of the ATI range, for p = 0.003
@@ -625,7 +629,7 @@ def claim_fig7_eq30_edge(ctx: Context) -> list[Claim]:
     pv = ctx.data["fig7.eq30_at_ati_edge"]
     g7 = ctx.values["figs"]["fig7"]
     out = []
-    for p, paper_opt in EQ30_PAPER.items():
+    for p, paper_opt in zip(pv.x, pv.value, strict=True):  # eq. 30 with the paper's RTT0
         g = g7[np.isclose(g7["p"], p)]
         base = dict(id=f"fig7.eq30_at_ati_edge.p={fmt(p)}", source=pv.source,
                     statement=f"λ = 1.25 KB/s, p = {fmt(p)}: eq. 30's Tb_opt = RTT0/2 lies "
@@ -633,15 +637,14 @@ def claim_fig7_eq30_edge(ctx: Context) -> list[Claim]:
                     paper_value=f"at the edge (stated); eq. 30 with the paper's RTT0: "
                                 f"{_tb(paper_opt)}")
         if not len(g):
-            out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
-                             note="this mode simulates no fig. 7 points at this p"))
+            out.append(unjudged(**base,
+                                note="this mode simulates no fig. 7 points at this p"))
             continue
         rtt0 = float(np.nanmedian(g["rtt0_measured_s"]))
         opt = float(models.optimal_tb_unsaturated(rtt0))
         edge = ati_edge(g)
         v = V.judge(edge, opt, kind="location", fmt=_tb)
-        cause = ("; " + eq30_edge_cause(g, p)) if v.verdict in ("differs",
-                                                                 "same direction") else ""
+        cause = ("; " + eq30_edge_cause(g, p)) if missed(v.verdict) else ""
         out.append(Claim(**base,
                          burstlab_value=f"ATI range ends at {_tb(edge.estimate)}; eq. 30 with "
                                         f"burstlab's measured RTT0 = {fmt(rtt0)} s: "
@@ -745,8 +748,8 @@ def claim_fig11(ctx: Context) -> list[Claim]:
                                                 f"{means.idxmin()})",
                          ci=r.text(fmt), verdict=v.verdict, note=v.note))
     else:
-        out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
-                         note="no simulated Tb with S = Wm"))
+        out.append(unjudged(**base,
+                            note="no simulated Tb with S = Wm"))
     pv = ctx.data["fig11.sack_best"]
     base = dict(id="fig11.sack_best", source=pv.source,
                 statement="SACK has the highest goodput below 1 ms (S < Wm)",
@@ -764,8 +767,8 @@ def claim_fig11(ctx: Context) -> list[Claim]:
                                                 f"{len(diffs)} comparisons",
                          verdict=v.verdict, note=v.note))
     else:
-        out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
-                         note="no simulated Tb with S < Wm"))
+        out.append(unjudged(**base,
+                            note="no simulated Tb with S < Wm"))
     pv = ctx.data["fig11.newreno_vs_reno"]
     base = dict(id="fig11.newreno_vs_reno", source=pv.source,
                 statement="NewReno beats Reno below 0.1 ms, Reno beats NewReno at 0.1–1 ms",
@@ -781,13 +784,13 @@ def claim_fig11(ctx: Context) -> list[Claim]:
             tbs.append(tb)
         v = V.judge_order(diffs)
         k = sum(d.lo > 0 for _, d in diffs if d.defined)
-        cause = newreno_vs_reno_cause(df, diffs, tbs) if v.verdict == "differs" else ""
+        cause = newreno_vs_reno_cause(df, diffs, tbs) if v.verdict == DIFFERS else ""
         out.append(Claim(**base, burstlab_value=f"the claimed variant significantly ahead "
                                                 f"in {k} of {len(diffs)} comparisons",
                          verdict=v.verdict, note=v.note + (f"; {cause}" if cause else "")))
     else:
-        out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
-                         note="this mode has no Tb points on both sides of 0.1 ms"))
+        out.append(unjudged(**base,
+                            note="this mode has no Tb points on both sides of 0.1 ms"))
     return out
 
 
@@ -831,7 +834,7 @@ def claim_tables(ctx: Context) -> list[Claim]:
                 v = V.judge(sim, paper, kind="ratio", precision=pv.precision, fmt=fmt)
                 verdict, note = v.verdict, v.note
                 lp = float(x["log10_p"])
-                if verdict == "differs":
+                if verdict == DIFFERS:
                     note += "; " + table_cause(ctx, s, lp, (num, "reno"))
                 out.append(Claim(
                     id=f"table{n}.{num}_over_reno.log10p={lp:g}", source=pv.source,
@@ -903,7 +906,7 @@ def claim_fig9(ctx: Context) -> list[Claim]:
                                               want.split(", ")))
         verdict, note = v.verdict, ("new segments sent after the loss, in the paper's "
                                     "order: " + v.note)
-        if verdict == "differs":
+        if verdict == DIFFERS:
             note += "; per variant: " + "; ".join(
                 f"{x['variant']} {int(x['timeouts'])} timeout(s)"
                 + (f" (first +{fmt(float(x['first_timeout_rel_s']))} s)"
@@ -980,7 +983,7 @@ def claim_ns2_packet_path(ctx: Context) -> list[Claim]:
                     "from Tcl (a reference simulator, not the paper's)",
         burstlab_value=f"identical in {n_same} of {len(pp)} panels" if has else "–",
         verdict=V.judge_event(n_same == len(pp), True, "identical sends in every panel").verdict
-        if has else "not comparable",
+        if has else NOT_COMPARABLE,
         note=(f"{int(pp['sends_compared'].sum())} sends compared in all"
               + ("" if n_same == len(pp) else "; first divergence at send "
                  + ", ".join(str(int(i)) for i in pp["first_divergence_index"] if i >= 0))
@@ -1000,7 +1003,7 @@ def claim_ns2_packet_path(ctx: Context) -> list[Claim]:
             burstlab_value=f"OBS {b_obs}; packet path: burstlab "
                            f"{_outcome(float(x['burstlab_timeouts']))}, ns-2 {n}",
             verdict=V.judge_event(b_obs == "timeout", n == "timeout", "a timeout").verdict
-            if has else "not comparable",
+            if has else NOT_COMPARABLE,
             note=(f"ns-2.35 itself {'times out' if n == 'timeout' else 'recovers'} "
                   f"({int(x['ns2_timeouts'])} timeout(s), "
                   f"{int(x['ns2_new_segments_after'])} new segments in "
@@ -1026,7 +1029,7 @@ def claim_ns2_packet_path(ctx: Context) -> list[Claim]:
                     + ", ".join(f"{v} ({b_new[v]})" for v in b_order)
                     + " (new segments after the loss).")
         else:
-            verdict, note, n_order = "not comparable", na, []
+            verdict, note, n_order = NOT_COMPARABLE, na, []
         out.append(Claim(
             id=f"fig9{'a' if s_seg == 5 else 'b'}.ns2_packet_path", source=NS2_SOURCE,
             statement=f"ranking after one lost burst, S = {s_seg}, W = 40: burstlab (OBS "
@@ -1062,8 +1065,8 @@ def claim_measured_rtt(ctx: Context) -> list[Claim]:
                               + (f", p = {fmt(p)})" if p is not None else ")"),
                     paper_value=f"{fmt(float(pv.value))} s (printed)")
         if not len(g):
-            out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
-                             note="this mode simulates no such points"))
+            out.append(unjudged(**base,
+                                note="this mode simulates no such points"))
             continue
         x = (g["mean_rtt_s_mean"] - 2 * g["tb_s"]).to_numpy(float)
         iv = V.mean_interval(x, lower=0.0)
@@ -1074,7 +1077,7 @@ def claim_measured_rtt(ctx: Context) -> list[Claim]:
         tx = 2 * (WIRE + 40) / lam_bps
         queue = iv.estimate - RTT0_NOMINAL - tx
         note = v.note
-        if v.verdict != "reproduces":
+        if v.verdict != REPRODUCES:
             note += (f"; burstlab's RTT0 = {fmt(RTT0_NOMINAL)} s propagation + "
                      f"{fmt(tx)} s serialisation at λ + {fmt(queue)} s queueing at the "
                      f"access link; the paper's {fmt(float(pv.value))} s exceeds the "
@@ -1174,7 +1177,7 @@ def claim_fig6_optimum(ctx: Context) -> list[Claim]:
             burstlab_value=f"simulated peak at {_tb(loc.estimate)}", ci=loc.text(_tb),
             verdict=v.verdict, note=v.note + " (the model's optimum is the reference)"
             + (("; " + optimum_cause(g, loc.estimate, m))
-               if v.verdict in ("differs", "same direction") else "")))
+               if missed(v.verdict) else "")))
     return out
 
 

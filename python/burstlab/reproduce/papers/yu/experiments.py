@@ -1,11 +1,11 @@
-"""yu §V (figs 5–11, tables I–II): the experiments and the analysis of their results.
+"""yu §V (figs 5–11, tables I–II): the experiments and the tables of their results.
 
 Read first: :data:`PAPER` (the reproduction's declaration), :class:`Mode` (what
 ``--quick`` changes), :func:`throughput_points` (figs 5, 6, 7, 11 and tables I–II, one
 sweep), the trace experiments (:func:`probe_points`, :func:`drop_points`,
 :func:`random_points`: figs 8–10, run through the same store with their traces kept),
-then :func:`analyse`. Figures are in :mod:`.figures`, claims in :mod:`.claims`, the
-report body in :mod:`.report`.
+then the tables, which :func:`.analysis.analyse` assembles. Figures are in
+:mod:`.figures`, claims in :mod:`.claims`, the report body in :mod:`.report`.
 
 Setting (yu §V; docs/reproductions/yu.md): sender –(λ, 10 ms)– E1 –(10 ms)– C1 –(10 ms)– C2 –(10 ms)–
 E2 –(λ, 10 ms)– receiver, core 10 GB/s, 1 KB segments (+40 B of headers on the wire),
@@ -30,11 +30,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab import _core, models
+from burstlab import models
 from burstlab.api import Result
 from burstlab.export.ns2 import NS2_PRESETS
 from burstlab.reproduce import traces as tr
-from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 from burstlab.reproduce.ratios import ratio_table
 from burstlab.topologies import yu_path
 
@@ -117,21 +117,8 @@ class Mode:
     rfc_events: float = 200.0
 
 
-MODES = {
-    "full": Mode("full", reps=5, events=1000, min_s=10_000.0, max_s=1e7,
-                 max_segments=5e6, tb_per_decade=3,
-                 p={"fig5": (1e-4, 1e-3, 1e-2, 1e-1), "fig6": (1e-3, 1e-2, 1e-1),
-                    "fig7": (0.003, 0.01, 0.03, 0.1)}),
-    "quick": Mode("quick", reps=4, events=400, min_s=3000.0, max_s=3e6, max_segments=4e6,
-                  tb_per_decade=2,
-                  p={"fig5": (1e-3, 1e-2, 1e-1), "fig6": (1e-3, 1e-2, 1e-1),
-                     "fig7": (0.003, 0.03, 0.1)}),
-    "smoke": Mode("smoke", reps=2, events=8, min_s=20.0, max_s=2e4, max_segments=3e4,
-                  tb_per_decade=0.5,
-                  p={"fig5": (1e-2,), "fig6": (1e-1,), "fig7": (0.1,)},
-                  table_log10_p=(-2.0, -1.0), table_s=(5,), trace_after_s=4.0,
-                  random_trace_s=10.0, rfc_events=8.0),
-}
+#: The modes, from ``paper.toml`` (``[mode.full]``, ``[mode.quick]``, ``[mode.smoke]``).
+MODES = read_modes(Path(__file__).with_name("paper.toml"), Mode)
 
 #: The TCP profiles the reproduction runs: ``ns2`` (ns-2.35's agents, exactly; every
 #: figure) and ``rfc`` (a standards TCP; tables I–II and figs 8–10 only, to show what
@@ -491,19 +478,13 @@ RENAME = {"segments_per_burst_mean": "S_measured_mean", "n": "replications_n",
           "td_events_mean": "td_events_per_run", "to_events_mean": "to_events_per_run"}
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": m.reps,
-            "replication_indices": f"0..{m.reps - 1}",
-            "burstlab_version": _core.__version__, "mode": m.name}
-
-
 PAPER = Paper(
     name="yu",
     title="yu: TCP over OBS — figures 5–11 and tables I–II reproduced",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=ctx.mode.reps,
+                                     replication_indices=f"0..{ctx.mode.reps - 1}"),
 )
 PAPER.experiments += [
     Experiment("throughput", lambda ctx: throughput_points(ctx.mode),
@@ -527,60 +508,6 @@ for _sfx in PROFILES:
 def paper_ratio(s: int, num: str, log10_p: float, ctx: Context) -> float:
     """The paper's table I/II value (``paper.toml``) for ``num``/Reno at S and log10 p."""
     return ctx.data[f"table{TABLE_OF_S[s]}.{num}_over_reno"].at(log10_p)
-
-
-def analyse(ctx: Context) -> None:
-    """Model columns beside the simulation (figs 5–7, 11), the ratio tables (I–II) and
-    the trace panels (figs 8–10); everything written as CSV goes into ``ctx.tables``."""
-    m: Mode = ctx.mode
-    sw = ctx.results["throughput"]
-    summ = sw.summary
-    figs: dict[str, pd.DataFrame] = {}
-    for fig in ("fig5", "fig6", "fig7", "fig11"):
-        figs[fig] = add_models(summ[summ["figure"] == fig].reset_index(drop=True))
-    tables = ratio_tables(summ, m.table_s, ctx)
-    tables_rfc = ratio_tables(ctx.results["throughput_rfc"].summary, m.table_s, ctx)
-    tables_ns235 = ratio_tables(ctx.results["throughput_ns235"].summary, m.table_s, ctx)
-    trs = trace_panels(ctx)
-    trs_rfc = trace_panels(ctx, "_rfc")
-    trs_ns235 = trace_panels(ctx, "_ns235")
-    ctx.values.update(figs=figs, tables=tables, traces=trs, sweep=sw, tables_rfc=tables_rfc,
-                      traces_rfc=trs_rfc)
-    moved_t = moved_tables(tables, tables_rfc)
-    moved_tr = moved_traces(trs, trs_rfc)
-    ctx.values.update(moved_tables=moved_t, moved_traces=moved_tr)
-    v_t = moved_tables(tables, tables_ns235, other="ns235")
-    v_tr = moved_traces(trs, trs_ns235, other="ns235")
-    ctx.values.update(tables_ns235=tables_ns235, traces_ns235=trs_ns235,
-                      version_tables=v_t, version_traces=v_tr)
-    ctx.tables["ns2_version_tables_235_vs_226"] = v_t.assign(**ctx.stamp)
-    ctx.tables["ns2_version_traces_235_vs_226"] = v_tr.assign(**ctx.stamp)
-    from burstlab.reproduce.papers.yu import packetpath
-
-    packetpath.analyse(ctx)
-
-    stamp = ctx.stamp
-    ctx.tables["moved_tables_rfc_vs_ns2"] = moved_t.assign(**stamp)
-    ctx.tables["moved_traces_rfc_vs_ns2"] = moved_tr.assign(**stamp)
-    for name, df in figs.items():
-        cols = [c for c in FIG_COLUMNS if c in df.columns]
-        ctx.tables[name] = df[cols].rename(columns=RENAME).assign(**stamp)
-    for s, t in tables.items():
-        ctx.tables[f"table{TABLE_OF_S[s]}_S{s}"] = t.assign(**stamp)
-    for name, panels in trs.items():
-        win = pd.concat([pn.window.assign(panel=pn.label, variant=pn.variant)
-                         for pn in panels], ignore_index=True)
-        ctx.tables[f"{name}_trace"] = win.assign(
-            **{k: stamp[k] for k in ("seed", "burstlab_version")})
-        ctx.tables[f"{name}_summary"] = pd.DataFrame([pn.summary for pn in panels]).assign(
-            seed=stamp["seed"], burstlab_version=stamp["burstlab_version"])
-    runs = sw.table
-    keep = [c for c in ["figure", "access", "tb_s", "p", "variant", "wm", "duration_s",
-                        "seed", "replication", "burstlab_version", "goodput_segps",
-                        "throughput_segps", "segments_sent", "retransmits", "td_events",
-                        "to_events", "mean_rtt_s", "mean_rto_s", "segments_per_burst",
-                        "measured_s"] if c in runs.columns]
-    ctx.tables["runs"] = runs[keep]
 
 
 def ratio_tables(summ: pd.DataFrame, table_s: tuple[int, ...],
@@ -673,5 +600,3 @@ def moved_traces(ns2: dict[str, list[TracePanel]],
                              "quantity": q, other: w, "ns2_exact": v, "moved": v - w})
     return pd.DataFrame(rows)
 
-
-PAPER.analyse = analyse

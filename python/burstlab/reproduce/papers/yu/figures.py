@@ -8,40 +8,31 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from burstlab.plot import error_bars
-from burstlab.reproduce.framework import Context
+from burstlab.reproduce.framework import Context, pyplot
 from burstlab.reproduce.papers.yu.experiments import FIGURES, PAPER, TracePanel
 
 COLORS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
 VCOL = {"reno": "tab:red", "newreno": "tab:blue", "sack": "tab:green"}
 
 
-def _plt() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
 
 # ---------------------------------------------------------------------------------------
 # Plots.
 
 
-def plot_throughput(df: pd.DataFrame, path: Path, title: str,
-                    optima: Sequence[tuple[float, float, str]] = ()) -> None:
+def plot_throughput(df: pd.DataFrame, title: str,
+                    optima: Sequence[tuple[float, float, str]] = ()) -> Any:
     """Goodput vs Tb (log–log): simulation with 95 % CIs (cut at 0), the model with
     measured RTT0 and RTO (solid) and with the nominal RTT0 = 0.1 s (dotted); each of
     ``optima`` (Tb in s, relative precision, label) is a paper's optimum Tb drawn as a
     vertical line with its precision shaded."""
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 5))
     for i, (p, g) in enumerate(df.groupby("p", sort=True)):
         g = g.sort_values("tb_s")
@@ -65,13 +56,11 @@ def plot_throughput(df: pd.DataFrame, path: Path, title: str,
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=6.5, ncol=2, loc="best")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def plot_fig11(df: pd.DataFrame, path: Path) -> None:
-    plt = _plt()
+def plot_fig11(df: pd.DataFrame) -> Any:
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 5))
     for v, g in df.groupby("variant", sort=False):
         g = g.sort_values("tb_s")
@@ -89,13 +78,11 @@ def plot_fig11(df: pd.DataFrame, path: Path) -> None:
                  fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def plot_tables(tables: dict[int, pd.DataFrame], path: Path) -> None:
-    plt = _plt()
+def plot_tables(tables: dict[int, pd.DataFrame]) -> Any:
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(tables), figsize=(6 * len(tables), 4.2), squeeze=False)
     for ax, (s, t) in zip(axes[0], sorted(tables.items()), strict=True):
         for j, (name, g) in enumerate(t.groupby("ratio_name", sort=False)):
@@ -114,13 +101,11 @@ def plot_tables(tables: dict[int, pd.DataFrame], path: Path) -> None:
                      fontsize=10)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def plot_traces(panels: Sequence[TracePanel], path: Path, title: str, ncols: int) -> None:
-    plt = _plt()
+def plot_traces(panels: Sequence[TracePanel], title: str, ncols: int) -> Any:
+    plt = pyplot()
     nrows = math.ceil(len(panels) / ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.4 * nrows),
                              squeeze=False)
@@ -147,9 +132,7 @@ def plot_traces(panels: Sequence[TracePanel], path: Path, title: str, ncols: int
     axes.flat[0].plot([], [], "k:", lw=0.8, label="timeout (cwnd → 1)")
     axes.flat[0].legend(fontsize=6.5, loc="lower right")
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 # ---------------------------------------------------------------------------------------
@@ -161,7 +144,7 @@ def _throughput_figure(fig: str) -> None:
 
     @PAPER.figure(fig, f"Fig. {fig[3:]}: SACK goodput vs Tb, λ = {spec['access']} "
                        f"({spec['title']}), Wm = 50")
-    def draw(ctx: Context, path: Path) -> None:
+    def draw(ctx: Context) -> Any:
         optima: list[tuple[float, float, str]] = []
         if fig == "fig5":
             # The paper's optimum Tb at p = 0.01: read off fig. 5(a) (± half a decade)
@@ -176,15 +159,14 @@ def _throughput_figure(fig: str) -> None:
         if fig == "fig7":
             # The paper's LRI range (Tb < 10^0.5 s, ± half a decade) and eq. 30's Tb_opt
             # with its measured RTT0 (at the edge of the ATI range, §V.A).
-            from burstlab.reproduce.papers.yu.claims import EQ30_PAPER
-
             v = ctx.data["fig7.lri_range"]
             optima.append((float(v.value), float(v.precision or 0.0),
                            "LRI range ends: paper, Tb = 10^0.5 s"))
+            eq30 = ctx.data["fig7.eq30_at_ati_edge"]
             optima += [(tb, 0.0, f"eq. 30 Tb_opt, p = {p:g}: paper ({tb:g} s)")
-                       for p, tb in EQ30_PAPER.items()]
-        plot_throughput(ctx.values["figs"][fig], path, PAPER.figure_named(fig).caption,
-                        optima)
+                       for p, tb in zip(eq30.x, eq30.value, strict=True)]
+        return plot_throughput(ctx.values["figs"][fig], PAPER.figure_named(fig).caption,
+                               optima)
 
 
 for _fig in ("fig5", "fig6", "fig7"):
@@ -192,34 +174,34 @@ for _fig in ("fig5", "fig6", "fig7"):
 
 
 @PAPER.figure("fig11", "Fig. 11: Reno, NewReno, SACK vs Tb (p = 0.03, λ = 125 MB/s, Wm = 50)")
-def draw_fig11(ctx: Context, path: Path) -> None:
-    plot_fig11(ctx.values["figs"]["fig11"], path)
+def draw_fig11(ctx: Context) -> Any:
+    return plot_fig11(ctx.values["figs"]["fig11"])
 
 
 @PAPER.figure("tables", "Tables I and II: throughput ratios over Reno, burstlab beside yu")
-def draw_tables(ctx: Context, path: Path) -> None:
-    plot_tables(ctx.values["tables"], path)
+def draw_tables(ctx: Context) -> Any:
+    return plot_tables(ctx.values["tables"])
 
 
 @PAPER.figure("fig8", "Fig. 8: Reno, one burst of S = 5 lost when cwnd = W (λ = 125 KB/s)")
-def draw_fig8(ctx: Context, path: Path) -> None:
-    plot_traces(ctx.values["traces"]["fig8"], path, PAPER.figure_named("fig8").caption, 3)
+def draw_fig8(ctx: Context) -> Any:
+    return plot_traces(ctx.values["traces"]["fig8"], PAPER.figure_named("fig8").caption, 3)
 
 
 @PAPER.figure("fig9", "Fig. 9: one burst lost at W = 40 (rows: S = 5, S = 25)")
-def draw_fig9(ctx: Context, path: Path) -> None:
-    plot_traces(ctx.values["traces"]["fig9"], path, PAPER.figure_named("fig9").caption, 3)
+def draw_fig9(ctx: Context) -> Any:
+    return plot_traces(ctx.values["traces"]["fig9"], PAPER.figure_named("fig9").caption, 3)
 
 
 @PAPER.figure("fig10", "Fig. 10: random burst losses, S = 5 (rows: medium-high, medium-low p)")
-def draw_fig10(ctx: Context, path: Path) -> None:
-    plot_traces(ctx.values["traces"]["fig10"], path, PAPER.figure_named("fig10").caption, 3)
+def draw_fig10(ctx: Context) -> Any:
+    return plot_traces(ctx.values["traces"]["fig10"], PAPER.figure_named("fig10").caption, 3)
 
 
 @PAPER.figure("tables_profiles", "Tables I and II on both TCP profiles: rfc (hollow) and "
                                  "ns-2-exact (filled, the reproduction's) beside yu")
-def draw_tables_profiles(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def draw_tables_profiles(ctx: Context) -> Any:
+    plt = pyplot()
     mv: pd.DataFrame = ctx.values["moved_tables"]
     ss = sorted(set(mv["S"].astype(int)))
     fig, axes = plt.subplots(1, len(ss), figsize=(6 * len(ss), 4.2), squeeze=False)
@@ -248,16 +230,14 @@ def draw_tables_profiles(ctx: Context, path: Path) -> None:
                      fontsize=10)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=6.5)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("figs8_9_ns2", "Figs 8–9 on the same path as a packet network: ns-2.35's "
                              "send sequence (grey circles) over burstlab's (dots: new "
                              "segments, crosses: retransmissions), the same scripted loss")
-def draw_figs8_9_ns2(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def draw_figs8_9_ns2(ctx: Context) -> Any:
+    plt = pyplot()
     seqs = ctx.values["packet_path_sends"]
     pp: pd.DataFrame = ctx.values["packet_path"]
     n = len(seqs)
@@ -294,16 +274,14 @@ def draw_figs8_9_ns2(ctx: Context, path: Path) -> None:
         ax.axis("off")
     axes.flat[0].legend(fontsize=6, loc="lower right")
     fig.suptitle(PAPER.figure_named("figs8_9_ns2").caption, fontsize=9.5)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("figs8_9_outcomes", "Figs 8–9: new segments sent in the window after the "
                                   "loss and timeouts — burstlab on the OBS path, burstlab "
                                   "and ns-2.35 on the packet path")
-def draw_figs8_9_outcomes(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def draw_figs8_9_outcomes(ctx: Context) -> Any:
+    plt = pyplot()
     pp: pd.DataFrame = ctx.values["packet_path"]
     obs = {pn.label: pn.summary for f in ("fig8", "fig9") for pn in ctx.values["traces"][f]}
     labels = pp["panel"].tolist()
@@ -336,6 +314,4 @@ def draw_figs8_9_outcomes(ctx: Context, path: Path) -> None:
         ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=7)
         ax.legend(fontsize=7)
         ax.grid(True, axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig

@@ -29,7 +29,7 @@ import pandas as pd
 
 from burstlab import models
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import REPRODUCES, Claim, Context, unjudged
 from burstlab.reproduce.papers.yu.claims import _row_interval, _tb
 from burstlab.reproduce.papers.yu.experiments import (
     MIN_RTO,
@@ -143,9 +143,9 @@ def claim_dfl_sim(ctx: Context) -> Claim:
                 paper_value="√S (eq. 61; gain/√S = 1)")
     e = d[d["eligible"]] if len(d) else d
     if not len(e):
-        return Claim(**base, burstlab_value="–", verdict="not comparable",
-                     note="this mode has no fig. 5 point at p = 0.01 with S > 1.5 and the "
-                          "window below Wm")
+        return unjudged(**base,
+                        note="this mode has no fig. 5 point at p = 0.01 with S > 1.5 and the "
+                             "window below Wm")
     parts = [V.Interval(float(x["gain_sim"]) / float(x["sqrt_S_ratio"]),
                         float(x["gain_ci_lo"]) / float(x["sqrt_S_ratio"]),
                         float(x["gain_ci_hi"]) / float(x["sqrt_S_ratio"]), int(x["n"]),
@@ -191,8 +191,8 @@ def claim_delay_penalty(ctx: Context) -> list[Claim]:
                               "with Tb as the delay penalty (RTT0 + 2Tb)/RTT0",
                     paper_value="eq. 56 (simulation/eq. 56 = 1)")
         if len(sat) < 2:
-            out.append(Claim(**base, burstlab_value="–", verdict="not comparable",
-                             note="fewer than two simulated Tb with S = Wm at this p"))
+            out.append(unjudged(**base,
+                                note="fewer than two simulated Tb with S = Wm at this p"))
             continue
         a, b = sat.iloc[0], sat.iloc[-1]
         rtt0 = float(np.nanmedian(sat["rtt0_measured_s"]))
@@ -202,7 +202,7 @@ def claim_delay_penalty(ctx: Context) -> list[Claim]:
         rel = _ratio(_row_interval(a), _row_interval(b), 1.0 / dp)
         v = V.judge(rel, 1.0, kind="model", fmt=fmt)
         note = v.note
-        if v.verdict != "reproduces":
+        if v.verdict != REPRODUCES:
             note += (f"; eq. 56 assumes every round lasts RTT0 + 2Tb, but at "
                      f"Tb = {_tb(float(a['tb_s']))} the runs spend "
                      f"{fmt(100 * _idle_share(a), 2)} % of their time waiting for an RTO "
@@ -283,9 +283,8 @@ def claim_rpr_sim(ctx: Context) -> list[Claim]:
                                   f"{'57' if other == 'newreno' else '58/59'}",
                         paper_value="")
             if sack is None or x is None:
-                out.append(Claim(**{**base, "paper_value": "model"}, burstlab_value="–",
-                                 verdict="not comparable",
-                                 note="this mode does not simulate this table point"))
+                out.append(unjudged(**{**base, "paper_value": "model"},
+                                    note="this mode does not simulate this table point"))
                 continue
             rtt0 = max(float(x["mean_rtt_s_mean"]) - 2 * tb, 1e-3)
             rto = float(x["mean_rto_s_mean"])
@@ -303,7 +302,7 @@ def claim_rpr_sim(ctx: Context) -> list[Claim]:
             rel = _ratio(_row_interval(sack), _row_interval(x), 1.0 / model)
             v = V.judge(rel, 1.0, kind="model", fmt=fmt)
             note = v.note
-            if v.verdict != "reproduces":
+            if v.verdict != REPRODUCES:
                 rtt = rtt0 + 2 * tb
                 if other == "newreno":
                     assumes = (f"eq. 34 assumes S = {s} one-segment repair rounds without a "

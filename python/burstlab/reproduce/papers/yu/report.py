@@ -12,7 +12,7 @@ import pandas as pd
 
 from burstlab import models
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import VERDICTS, Claim, Context
 from burstlab.reproduce.papers.yu.claims import (
     TABLE_PRECISION,
     _tb,
@@ -73,13 +73,7 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         "measured mean RTO); dotted = nominal RTT0 = 0.1 s and RTO = max(0.2 s, 2·RTT).")
 
     # -- Summary table
-    r.h(2, "Claims")
-    r.p("Each row compares a number or statement of the paper (`paper.toml`: source, and "
-        "whether it was printed, read off a plot or stated) with burstlab's simulated or "
-        "model value. Verdicts: *reproduces* (within the CI or the stated tolerance), "
-        "*same direction* (the paper's sign or ordering, not its size), *differs*, *not "
-        "comparable* (this mode cannot decide).")
-    r.claims(claims)
+    r.claims_section(claims)
 
     # -- Figures 5–7
     for fig in ("fig5", "fig6", "fig7"):
@@ -626,7 +620,7 @@ def version_counts(ctx: Context) -> dict[str, dict[str, int]]:
 
 def _counts(c: dict[str, int]) -> str:
     return ", ".join(f"{k} {c.get(k, 0)}" for k in
-                     ("reproduces", "same direction", "differs", "not comparable"))
+                     VERDICTS)
 
 
 def version_text(r: Report, ctx: Context) -> None:

@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from burstlab.reproduce import verdict as V
+from burstlab.reproduce.framework import DIFFERS, NOT_COMPARABLE, worst_of
 from burstlab.reproduce.papers.zhou.checks import Check
 
 #: zhou §3.2: segment size, window, access rate, RTT.
@@ -311,7 +312,7 @@ def _iv(row: pd.Series, m: str) -> V.Interval:
 
 
 def _worst(vs: list[V.Verdict]) -> V.Verdict:
-    return min(vs, key=lambda v: V.RANK[v.verdict])
+    return worst_of(vs)
 
 
 def check_rmax1(s: pd.DataFrame) -> Check:
@@ -322,7 +323,7 @@ def check_rmax1(s: pd.DataFrame) -> Check:
     conv, one = _curve(s, CONVENTIONAL), _curve(s, "1")
     loads = conv.index.intersection(one.index)
     if not len(loads):
-        return Check("not comparable", "–", "R_MAX = 1 or conventional not simulated")
+        return Check(NOT_COMPARABLE, "–", "R_MAX = 1 or conventional not simulated")
     dg = (one.loc[loads, "goodput_Mbps_mean"] - conv.loc[loads, "goodput_Mbps_mean"]).abs()
     dp = (one.loc[loads, "p_tcp_bursts_mean"] - conv.loc[loads, "p_tcp_bursts_mean"]).abs()
     value = (f"largest difference over {len(loads)} loads: goodput {dg.max():.3g} Mb/s, "
@@ -420,7 +421,7 @@ def check_intermediate(s: pd.DataFrame) -> Check:
 
     t = intermediate_table(s)
     if not len(t):
-        return Check("not comparable", "–", "no intermediate R_MAX simulated")
+        return Check(NOT_COMPARABLE, "–", "no intermediate R_MAX simulated")
     best = str(t.groupby("rmax")["goodput_rel"].mean().idxmax())
     b = t[t["rmax"] == best]
     n = len(b)
@@ -439,7 +440,7 @@ def check_intermediate(s: pd.DataFrame) -> Check:
             _iv(conv.loc[ld], "p_tcp_bursts"), _iv(c.loc[ld], "p_tcp_bursts"))))
     v = V.judge_order(diffs)
     short = v.note.split(" (")[0]
-    cause = intermediate_cause(s, best) if v.verdict == "differs" else ""
+    cause = intermediate_cause(s, best) if v.verdict == DIFFERS else ""
     return Check(v.verdict, value, f"{short} ({len(diffs)} comparisons over {n} loads; "
                                    "R_MAX chosen by its mean goodput on the same runs)"
                  + (f"; {cause}" if cause else ""))
@@ -453,7 +454,7 @@ def check_rmax0_starves(s: pd.DataFrame) -> Check:
     conv, zero = _curve(s, CONVENTIONAL), _curve(s, "0")
     loads = conv.index.intersection(zero.index)
     if not len(loads):
-        return Check("not comparable", "–", "R_MAX = 0 or conventional not simulated")
+        return Check(NOT_COMPARABLE, "–", "R_MAX = 0 or conventional not simulated")
     frac = zero.loc[loads, "goodput_Mbps_mean"] / conv.loc[loads, "goodput_Mbps_mean"]
     acks = zero.loc[loads, "ack_share_mean"]
     value = (f"goodput at R_MAX = 0: {zero.loc[loads, 'goodput_Mbps_mean'].max():.3g} "
@@ -484,7 +485,7 @@ def check_rmax0_loss_one(s: pd.DataFrame) -> Check:
 
     zero = _curve(s, "0")
     if not len(zero):
-        return Check("not comparable", "–", "R_MAX = 0 not simulated")
+        return Check(NOT_COMPARABLE, "–", "R_MAX = 0 not simulated")
     p = zero["p_tcp_bursts_mean"]
     a = zero["ack_share_mean"]
     value = (f"burst loss probability (bursts sent, then lost) at R_MAX = 0: "
@@ -499,7 +500,7 @@ def check_rmax0_loss_one(s: pd.DataFrame) -> Check:
                f"{pc.max():.3g} of its TCP bursts")
     held = "every ACK stays at the edge" if float(a.max()) == 0.0 else \
         f"ACKs still make up up to {a.max():.3g} of the packets in bursts"
-    return Check("not comparable", value,
+    return Check(NOT_COMPARABLE, value,
                  "different quantities: the paper's 1 counts ACKs that never arrive as "
                  "lost, burstlab's probability counts only bursts that were sent and "
                  f"dropped; at R_MAX = 0 {held} (ACK share of bursts {a.max():.3g}), so "

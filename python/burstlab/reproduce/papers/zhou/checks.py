@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import PaperData
+from burstlab.reproduce.framework import NOT_COMPARABLE, REPRODUCES, PaperData, worst_of
 from burstlab.reproduce.ratios import ratio_ci
 from burstlab.reproduce.report import fmt
 
@@ -81,7 +81,7 @@ def delay_penalty(df: pd.DataFrame) -> Check:
     smallest to the largest period, an ordering claim (its interval above 0)."""
     g = curve(df, 0.0)
     if len(g) < 2:
-        return Check("not comparable", "–", "fewer than two periods simulated at Pb = 0")
+        return Check(NOT_COMPARABLE, "–", "fewer than two periods simulated at Pb = 0")
     y = g["goodput_Mbps_mean"].to_numpy(float)
     t = g["tb_us"].to_numpy(float)
     d = drop_interval(df, 0.0, float(t[0]), 0.0, float(t[-1]))
@@ -135,7 +135,7 @@ def location(df: pd.DataFrame, pb: float) -> V.Interval:
 
 
 def _worst(vs: list[V.Verdict]) -> str:
-    return min((v.verdict for v in vs), key=lambda x: V.RANK[x])
+    return worst_of(v.verdict for v in vs)
 
 
 def optimal_period(df: pd.DataFrame, paper_us: float, precision: float = 0.0) -> Check:
@@ -144,7 +144,7 @@ def optimal_period(df: pd.DataFrame, paper_us: float, precision: float = 0.0) ->
     ``location`` kind; the claim takes the worst of them."""
     pbs = lossy_pbs(df)
     if not pbs:
-        return Check("not comparable", "–", "no lossy points simulated")
+        return Check(NOT_COMPARABLE, "–", "no lossy points simulated")
     locs = {pb: location(df, pb) for pb in pbs}
     vs = {pb: V.judge(x, paper_us, kind="location", precision=precision, fmt=_us)
           for pb, x in locs.items()}
@@ -161,7 +161,7 @@ def optimum_independent(df: pd.DataFrame) -> Check:
     intervals) against 1 with the ``location`` kind."""
     pbs = lossy_pbs(df)
     if len(pbs) < 2:
-        return Check("not comparable", "–", "fewer than two lossy Pb simulated")
+        return Check(NOT_COMPARABLE, "–", "fewer than two lossy Pb simulated")
     a, b = location(df, pbs[-1]), location(df, pbs[0])
     value = (f"best period {_us(a.estimate)} at Pb = {100 * pbs[-1]:g} %, "
              f"{_us(b.estimate)} at Pb = {100 * pbs[0]:g} %")
@@ -228,7 +228,7 @@ def drop_order(df: pd.DataFrame, pb_low: float, pb_high: float, from_us: float,
     value = (f"{_pct(a.estimate)} at Pb = {100 * pb_low:g} %, {_pct(b.estimate)} at "
              f"Pb = {100 * pb_high:g} %")
     if not (np.isfinite(a.estimate) and np.isfinite(b.estimate)):
-        return Check("not comparable", value, "the two drops are not both simulated")
+        return Check(NOT_COMPARABLE, value, "the two drops are not both simulated")
     d = V.difference_interval(a, b)
     v = V.judge_order([(f"drop at Pb = {100 * pb_low:g} % − drop at Pb = "
                         f"{100 * pb_high:g} %", d)])
@@ -246,7 +246,7 @@ def higher_pb_lower(df: pd.DataFrame) -> Check:
     k = sum(d.lo > 0 for _, d in diffs if d.defined)
     v = V.judge_order(diffs)
     value = f"significantly lower at the higher Pb in {k} of {len(diffs)} comparisons"
-    short = (v.note.split(" (")[0] if v.verdict != "reproduces" else
+    short = (v.note.split(" (")[0] if v.verdict != REPRODUCES else
              "every drop to a higher Pb is significantly positive")
     return Check(v.verdict, value, short + f" ({len(periods)} periods, {len(pbs)} Pb)")
 

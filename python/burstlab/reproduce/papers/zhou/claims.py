@@ -13,35 +13,19 @@ import numpy as np
 import pandas as pd
 
 from burstlab.reproduce import verdict as V
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import (
+    REPRODUCES,
+    Claim,
+    Context,
+    missed,
+    unjudged,
+    worst_of,
+)
 from burstlab.reproduce.papers.zhou import ackratio
 from burstlab.reproduce.papers.zhou.checks import checks_for
 from burstlab.reproduce.papers.zhou.experiments import PAPER, model_argmax_us, rtt_setups
 from burstlab.reproduce.papers.zhou.testbed import BASE, setups
 from burstlab.reproduce.report import fmt
-
-#: What each fig. 2 claim says, in short, and the paper's value as text.
-STATEMENTS = {
-    "fig2.pb0_delay_penalty": ("at Pb = 0 the bandwidth falls as the period grows "
-                               "(delay penalty)", "falls (stated)"),
-    "fig2.optimal_period": ("with losses the bandwidth rises then falls with the period, "
-                            "peaking at an optimal period", "250 µs (printed)"),
-    "fig2.optimum_independent_of_pb": ("the optimal period does not depend on Pb",
-                                       "independent of Pb (stated)"),
-    "fig2.loss_cost_pb0.8": ("Pb = 0.8 % costs about 52 % of the bandwidth "
-                             "(burstlab: at the 250 µs period)", "52 % (printed)"),
-    "fig2.higher_pb_lower_bandwidth": ("higher Pb gives lower bandwidth",
-                                       "lower (stated)"),
-    "fig2.drop_to_3000us.pb=0.1%": ("from 250 µs to 3000 µs the bandwidth drops 40 % at "
-                                    "Pb = 0.1 %", "40 % (printed)"),
-    "fig2.drop_to_3000us.pb=0.8%": ("from 250 µs to 3000 µs the bandwidth drops 16 % at "
-                                    "Pb = 0.8 %", "16 % (printed)"),
-    "fig2.drop_larger_at_low_pb": ("the bandwidth varies faster with the period at low Pb "
-                                   "than at high Pb", "40 % > 16 % (printed)"),
-}
-SOURCES = {"fig2.drop_to_3000us.pb=0.1%": "fig2.drop_to_3000us",
-           "fig2.drop_to_3000us.pb=0.8%": "fig2.drop_to_3000us",
-           "fig2.drop_larger_at_low_pb": "fig2.drop_to_3000us"}
 
 
 def _us(x: float) -> str:
@@ -91,7 +75,7 @@ def model_rtt0_sensitivity(sens: pd.DataFrame, pbs: list[float], paper_us: float
         parts.append(f"{every[name].access_delay} (RTT0 {_us(rtt0 * 1e6)}): "
                      + ", ".join(fmt(t) for t in opts) + " µs")
         if all(V.judge(V.exact(t), paper_us, kind="location", precision=precision).verdict
-               == "reproduces" for t in opts):
+               == REPRODUCES for t in opts):
             meets.append(rtt0)
     if not parts:
         return ""
@@ -111,14 +95,12 @@ def claim_fig2(ctx: Context) -> list[Claim]:
     paper_us = float(ctx.data["fig2.optimal_period"].value) * 1e6
     out = []
     for cid, c in checks_for(df, ctx.data).items():
-        statement, paper_value = STATEMENTS[cid]
-        src = ctx.data[SOURCES.get(cid, cid)].source
         note = c.note
-        if cid == "fig2.optimal_period" and c.verdict in ("differs", "same direction"):
+        if cid == "fig2.optimal_period" and missed(c.verdict):
             cause = rtt0_sensitivity(fit, paper_us)
             note += f"; {cause}" if cause else ""
-        out.append(Claim(id=cid, source=src, statement=statement, paper_value=paper_value,
-                         burstlab_value=c.value, ci=c.ci, verdict=c.verdict, note=note))
+        out.append(Claim(**ctx.data.claim_base(cid), burstlab_value=c.value, ci=c.ci,
+                         verdict=c.verdict, note=note))
     return out
 
 
@@ -135,8 +117,7 @@ def claim_model_optimum(ctx: Context) -> Claim:
                           "optimum, whatever Pb",
                 paper_value="250 µs, independent of Pb (printed, stated)")
     if not len(lossy):
-        return Claim(**base, burstlab_value="–", verdict="not comparable",
-                     note="no lossy points simulated")
+        return unjudged(**base, note="no lossy points simulated")
     rtt0 = float(np.nanmedian(lossy["rtt0_measured_s"]))
     rto = float(np.nanmedian(lossy["rto_measured_s"]))
     best = {float(p): model_argmax_us(float(p), BASE, rtt0, rto)
@@ -150,10 +131,10 @@ def claim_model_optimum(ctx: Context) -> Claim:
     # worst verdict over Pb.
     vs = {p: V.judge(V.exact(t), paper_us, kind="location", precision=pv.precision,
                      fmt=lambda x: f"{fmt(x)} µs") for p, t in best.items()}
-    worst = min((v.verdict for v in vs.values()), key=lambda x: V.RANK[x])
+    w = worst_of(v.verdict for v in vs.values())
     note = "; ".join(f"Pb = {100 * p:g} %: {v.note}" for p, v in vs.items()) + \
         f"; the model's optimum moves by ×{fmt(spread)} across Pb"
-    if worst in ("differs", "same direction") and "sens" in ctx.values:
+    if missed(w) and "sens" in ctx.values:
         sens: pd.DataFrame = ctx.values["sens"]
         per_setup = [{float(p) for p in g["pb"] if float(p) > 0}
                      for _, g in sens[sens["setup"].isin(rtt_setups())].groupby("setup")]
@@ -161,7 +142,7 @@ def claim_model_optimum(ctx: Context) -> Claim:
         cause = model_rtt0_sensitivity(sens, shared, paper_us, pv.precision) if shared \
             else ""
         note += f"; {cause}" if cause else ""
-    return Claim(**base, burstlab_value=value, verdict=worst, note=note)
+    return Claim(**base, burstlab_value=value, verdict=w, note=note)
 
 
 #: zhou §3.2's fig. 5 statements and the checks of :mod:`.ackratio` that judge them.
@@ -223,16 +204,15 @@ def claim_fig2_at_fitted_rtt(ctx: Context) -> list[Claim]:
         if cid not in checks:
             continue
         c = checks[cid]
-        statement, paper_value = STATEMENTS[cid]
-        src = ctx.data[SOURCES.get(cid, cid)].source
+        spec = ctx.data.claim_base(cid)
         across = verd[verd["claim_id"] == cid].set_index("setup")
         seq = "; ".join(f"{delay[s]}: {across.loc[s, 'verdict']} ({across.loc[s, 'burstlab_value']})"
                         for s in order if s in across.index)
         out.append(Claim(
-            id=f"{cid}@rtt0_fit", source=src,
-            statement=f"{statement} — at the best-fitting base RTT (access delay "
+            id=f"{cid}@rtt0_fit", source=spec["source"],
+            statement=f"{spec['statement']} — at the best-fitting base RTT (access delay "
                       f"{best['access_delay']} one way, RTT0 {fmt(float(best['rtt0_measured_us']))} µs)",
-            paper_value=paper_value, burstlab_value=c.value, ci=c.ci, verdict=c.verdict,
+            paper_value=spec["paper_value"], burstlab_value=c.value, ci=c.ci, verdict=c.verdict,
             note=f"{c.note}; best fit of the access-delay sweep (misfit, mean error in "
                  f"octaves of the optimum and tens of percentage points: {misfit}); "
                  f"verdict across the sweep: {seq}"))

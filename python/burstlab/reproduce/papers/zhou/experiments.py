@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from burstlab import _core, models
-from burstlab.reproduce.framework import Context, Experiment, Paper
+from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
 from burstlab.reproduce.papers.zhou import ackratio
 from burstlab.reproduce.papers.zhou.checks import checks_for
 from burstlab.reproduce.papers.zhou.testbed import (
@@ -91,30 +91,14 @@ class Mode:
     p2_duration_s: float = 200.0
     p2_warmup_s: float = 20.0
 
+    def __post_init__(self) -> None:
+        # paper.toml writes conventional assembly (None: no R_MAX) as "conventional".
+        object.__setattr__(self, "p2_rmax", tuple(
+            None if r == "conventional" else r for r in self.p2_rmax))
 
-MODES = {
-    "full": Mode("full", reps=5,
-                 periods_us=(10, 25, 50, 100, 175, 250, 375, 500, 750, 1000, 1500, 2000,
-                             3000),
-                 pb=(0.0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008),
-                 events=400, min_s=4.0, max_s=2000.0, lossy_min_s=60.0, max_segments=1e7,
-                 sens_reps=4, sens_periods_us=(10, 25, 50, 100, 250, 500, 1000, 2000, 3000),
-                 sens_pb=(0.0, 0.001, 0.004, 0.008),
-                 p2_loads=(0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7), p2_reps=6,
-                 p2_duration_s=1000.0, p2_warmup_s=50.0),
-    "quick": Mode("quick", reps=4,
-                  periods_us=(10, 25, 50, 100, 250, 500, 1000, 2000, 3000),
-                  pb=(0.0, 0.001, 0.002, 0.004, 0.008),
-                  events=200, min_s=2.0, max_s=600.0, lossy_min_s=15.0, max_segments=2e6,
-                  sens_reps=3, sens_periods_us=(10, 50, 250, 1000, 3000),
-                  sens_pb=(0.0, 0.001, 0.008),
-                  p2_reps=4, p2_duration_s=200.0, p2_warmup_s=20.0),
-    "smoke": Mode("smoke", reps=2, periods_us=(50, 250, 3000), pb=(0.0, 0.001, 0.008),
-                  events=3, min_s=0.05, max_s=0.3, lossy_min_s=0.1, max_segments=2e4,
-                  sens_reps=2, sens_periods_us=(250, 3000), sens_pb=(0.0, 0.008),
-                  p2_loads=(0.2, 0.5), p2_rmax=(None, 1.0, 0.5, 0.0), p2_reps=2,
-                  p2_duration_s=20.0, p2_warmup_s=5.0),
-}
+
+#: The modes, from ``paper.toml`` (``[mode.full]``, ``[mode.quick]``, ``[mode.smoke]``).
+MODES = read_modes(Path(__file__).with_name("paper.toml"), Mode)
 
 
 def access_segps(setup: Setup) -> float:
@@ -232,18 +216,13 @@ RENAME = {"n": "replications_n", "segments_per_burst_mean": "S_measured_segments
           "to_events_mean": "to_events_per_run"}
 
 
-def _stamp(ctx: Context) -> dict[str, Any]:
-    m: Mode = ctx.mode
-    return {"seed": SEED, "replications": m.reps, "replication_indices": f"0..{m.reps - 1}",
-            "burstlab_version": _core.__version__, "mode": m.name}
-
-
 PAPER = Paper(
     name="zhou",
     title="zhou: TCP over an OBS testbed (§2, fig. 2) and ACK-ratio assembly (§3, fig. 5)",
     data_file=Path(__file__).with_name("paper.toml"),
     modes=MODES,
-    stamp=_stamp,
+    stamp=lambda ctx: standard_stamp(ctx, SEED, replications=ctx.mode.reps,
+                                     replication_indices=f"0..{ctx.mode.reps - 1}"),
 )
 PAPER.experiments += [
     Experiment("part1_fig2", lambda ctx: grid_points(ctx.mode),

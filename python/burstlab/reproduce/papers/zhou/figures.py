@@ -7,28 +7,19 @@ from the tables :func:`.experiments.analyse` put in ``ctx.values``.
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from burstlab.plot import error_bars
-from burstlab.reproduce.framework import Context
+from burstlab.reproduce.framework import Context, pyplot
 from burstlab.reproduce.papers.zhou.experiments import PAPER
 from burstlab.reproduce.papers.zhou.testbed import setups
 
 #: zhou §2.2's largest burst loss probability: the end of the colour scale.
 PB_MAX = 0.008
 
-
-def _plt() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def draw_curves(ax: Any, df: pd.DataFrame, *, models: bool, logx: bool,
@@ -37,7 +28,7 @@ def draw_curves(ax: Any, df: pd.DataFrame, *, models: bool, logx: bool,
     CIs (cut at 0), and (``models``) the set-up variant's yu model dashed. ``drops``
     (Pb → the paper's printed fractional drop from 250 µs to 3000 µs and its precision)
     draws the paper's 3000 µs value implied by burstlab's own 250 µs value."""
-    cmap = _plt().get_cmap("viridis")
+    cmap = pyplot().get_cmap("viridis")
     for pb in sorted(df["pb"].unique()):
         g = df[df["pb"] == pb].sort_values("tb_us")
         # One colour per Pb in every panel; Pb = 0 (no loss) in black.
@@ -60,7 +51,7 @@ def draw_curves(ax: Any, df: pd.DataFrame, *, models: bool, logx: bool,
     if logx:
         ax.set_xscale("log")
         # decade labels only: minor labels overlap on a one-decade axis
-        ax.xaxis.set_minor_formatter(_plt().NullFormatter())
+        ax.xaxis.set_minor_formatter(pyplot().NullFormatter())
     ax.axvline(250, color="grey", ls=":", lw=0.8, label="optimum period: paper (250 µs)")
     ax.set_xlabel("assembly period Tb (µs)")
     ax.set_ylabel("TCP goodput (Mb/s)")
@@ -70,8 +61,8 @@ def draw_curves(ax: Any, df: pd.DataFrame, *, models: bool, logx: bool,
 @PAPER.figure("fig2", "Fig. 2: TCP goodput vs assembly period for each burst loss "
                       "probability Pb (base set-up; dotted line: the paper's 250 µs "
                       "optimum; left log x, right linear x)")
-def draw_fig2(ctx: Context, path: Path) -> None:
-    plt = _plt()
+def draw_fig2(ctx: Context) -> Any:
+    plt = pyplot()
     df = ctx.values["fig2"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
     v = ctx.data["fig2.drop_to_3000us"]
@@ -83,15 +74,13 @@ def draw_fig2(ctx: Context, path: Path) -> None:
     axes[0].set_title("log period axis", fontsize=9)
     axes[1].set_title("linear period axis", fontsize=9)
     fig.suptitle(PAPER.figure_named("fig2").caption.split(" (")[0], fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("sensitivity", "Sensitivity: goodput vs assembly period on each set-up "
-                             "(one unknown of the testbed changed at a time)")
-def draw_sensitivity(ctx: Context, path: Path) -> None:
-    plt = _plt()
+                             "(one unknown of the testbed changed at a time)", dpi=100)
+def draw_sensitivity(ctx: Context) -> Any:
+    plt = pyplot()
     sens = ctx.values["sens"]
     names = [n for n in setups() if n in set(sens["setup"])]
     ncols = 3
@@ -105,19 +94,17 @@ def draw_sensitivity(ctx: Context, path: Path) -> None:
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
     axes.flat[0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    return fig
 
 
 @PAPER.figure("fig5", "Fig. 5: (a) burst loss probability of the bursts carrying TCP and "
                       "(b) TCP goodput per flow vs offered load of the core fibre, for "
                       "conventional assembly and each R_MAX; (c) the share of ACKs in "
                       "bursts (95 % CIs over replications)")
-def draw_fig5(ctx: Context, path: Path) -> None:
+def draw_fig5(ctx: Context) -> Any:
     from burstlab.reproduce.papers.zhou.ackratio import CONVENTIONAL
 
-    plt = _plt()
+    plt = pyplot()
     s: pd.DataFrame = ctx.values["fig5"]
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.6))
     labels = list(dict.fromkeys(s["rmax"]))
@@ -153,6 +140,4 @@ def draw_fig5(ctx: Context, path: Path) -> None:
     fig.suptitle("Fig. 5: ACK-ratio (R_MAX) assembly vs conventional assembly, by offered "
                  "load (burstlab, 95 % CIs; the paper prints no value of fig. 5)",
                  fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from burstlab.reproduce.framework import Claim, Context
+from burstlab.reproduce.framework import REPRODUCES, Claim, Context
 from burstlab.reproduce.papers.zhou import ackratio as ar
 from burstlab.reproduce.papers.zhou.checks import optima
 from burstlab.reproduce.papers.zhou.experiments import PAPER
@@ -161,12 +161,8 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
             f"`{s.name}`: {s.why}" for s in setups().values() if s.name != BASE.name) + ".",
     ])
 
-    r.h(2, "Claims")
-    r.p("Each row compares a number or statement of the paper (`paper.toml`) with "
-        "burstlab on the base set-up. Verdicts: *reproduces* (within the CI or the "
-        "stated tolerance: ±10 percentage points for a fraction, a factor 2 for a "
-        "period), *same direction*, *differs*, *not comparable*.")
-    r.claims(claims)
+    r.claims_section(claims, "Claims are judged on the base set-up; the tolerances are ±10 "
+                             "percentage points for a fraction, a factor 2 for a period.")
 
     r.h(2, "Figure 2: goodput vs assembly period")
     img(r, "fig2")
@@ -206,9 +202,9 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
         "best periods below.")
     r.table(piv)
     survive = [str(cid) for cid, g in verd.groupby("claim_id")
-               if (g["verdict"] == "reproduces").all()]
+               if (g["verdict"] == REPRODUCES).all()]
     never = [str(cid) for cid, g in verd.groupby("claim_id")
-             if not (g["verdict"] == "reproduces").any()]
+             if not (g["verdict"] == REPRODUCES).any()]
     r.p("Reproduced on every set-up: " + (", ".join(f"`{c}`" for c in survive) or "none")
         + ". Reproduced on none: " + (", ".join(f"`{c}`" for c in never) or "none") + ".")
     lossy = sens[sens["pb"] > 0]
