@@ -131,6 +131,29 @@ impl BitRate {
         let r = self.0 as u128;
         SimTime(num.div_ceil(r) as u64)
     }
+
+    /// Bits sent in `span` at this rate, times [`PS_PER_SEC`] (exact in 128 bits): the
+    /// numerator of both byte counts below.
+    #[inline]
+    fn bit_ps(self, span: SimTime) -> u128 {
+        span.0 as u128 * self.0 as u128
+    }
+
+    /// Bytes sent whole within `span` from the start of a transmission at this rate
+    /// (rounded down: a byte still being sent when `span` ends does not count). The
+    /// bytes a burst keeps when its tail is cut `span` after its byte 0 was sent.
+    #[inline]
+    pub fn bytes_sent_in(self, span: SimTime) -> u64 {
+        (self.bit_ps(span) / (8 * PS_PER_SEC as u128)) as u64
+    }
+
+    /// Bytes whose transmission begins within `span` from the start of a transmission
+    /// at this rate (rounded up: a byte partly inside `span` counts). The bytes lost
+    /// when the first (or last) `span` of a transmission is cut off.
+    #[inline]
+    pub fn bytes_begun_in(self, span: SimTime) -> u64 {
+        self.bit_ps(span).div_ceil(8 * PS_PER_SEC as u128) as u64
+    }
 }
 
 /// Parses a duration written as a number of seconds or a string with a unit:
@@ -305,6 +328,38 @@ mod tests {
             let exact = (b as u128 * 8 * PS_PER_SEC as u128).div_ceil(r.0 as u128);
             assert_eq!(r.tx_time(b).0 as u128, exact, "{b} bytes");
         }
+    }
+
+    #[test]
+    fn bytes_in_an_interval_round_each_way() {
+        // 1 Gb/s: one byte every 8 000 ps.
+        let r = BitRate(1_000_000_000);
+        assert_eq!(r.bytes_sent_in(SimTime(0)), 0);
+        assert_eq!(r.bytes_begun_in(SimTime(0)), 0);
+        // Exactly 3 bytes: both agree.
+        assert_eq!(r.bytes_sent_in(SimTime(24_000)), 3);
+        assert_eq!(r.bytes_begun_in(SimTime(24_000)), 3);
+        // One picosecond into the 4th byte: 3 sent whole, 4 begun.
+        assert_eq!(r.bytes_sent_in(SimTime(24_001)), 3);
+        assert_eq!(r.bytes_begun_in(SimTime(24_001)), 4);
+        // One picosecond short of the 3rd byte's end: 2 whole, 3 begun.
+        assert_eq!(r.bytes_sent_in(SimTime(23_999)), 2);
+        assert_eq!(r.bytes_begun_in(SimTime(23_999)), 3);
+        // The inverse of `tx_time` where it is exact (512 B at 1.25 Gb/s).
+        let r = BitRate(1_250_000_000);
+        assert_eq!(r.bytes_sent_in(r.tx_time(512)), 512);
+        assert_eq!(r.bytes_begun_in(r.tx_time(512)), 512);
+        // A long span at a fast rate needs the 128-bit product (1e4 s at 1 Pb/s: 1e31
+        // bit-picoseconds).
+        let r = BitRate(1_000_000_000_000_000);
+        assert_eq!(
+            r.bytes_sent_in(SimTime::from_secs(10_000)),
+            1_250_000_000_000_000_000
+        );
+        assert_eq!(
+            r.bytes_begun_in(SimTime::from_secs(10_000)),
+            1_250_000_000_000_000_000
+        );
     }
 
     #[test]

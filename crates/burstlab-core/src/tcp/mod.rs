@@ -2,7 +2,7 @@
 //!
 //! Read first: [`TcpConfig`], then `tcb.rs` (the shared control block and the congestion
 //! phase), `sender.rs` (the event entry points, the only caller of the congestion
-//! controller), `cc.rs` (congestion control) and `recovery.rs` (loss recovery strategies).
+//! controller), `cc/` (congestion control, one controller per file) and `recovery.rs` (loss recovery strategies).
 //!
 //! Two profiles, two code paths. [`Profile::Rfc`] runs the strategy engine above (RFC 5681,
 //! 6298, 6582, 6675). [`Profile::Ns2`] runs `ns2.rs`, a reimplementation of ns-2.35's
@@ -12,9 +12,9 @@
 //! (`tests/test_export_ns2.py`). The semantics listed below are the RFC engine's.
 //!
 //! Module layering, bottom up, with no import cycle: this file's shared types and
-//! `rtt.rs` → `tcb.rs` → {`cc.rs`, `recovery.rs` (+ `scoreboard.rs`)} → `sender.rs`;
+//! `rtt.rs` → `tcb.rs` → {`cc/`, `recovery.rs` (+ `scoreboard.rs`)} → `sender.rs`;
 //! `bitring.rs` (word-level bit ring) sits under `scoreboard.rs` and `receiver.rs`.
-//! `cc.rs` and `recovery.rs` never import each other or the sender: a recovery strategy
+//! `cc/` and `recovery.rs` never import each other or the sender: a recovery strategy
 //! reports what happened (a loss detected by duplicate ACKs, a partial ACK, the end of
 //! recovery) and the sender calls the controller's hooks. The controller (selected by
 //! [`TcpConfig::cc`], scenario key `cc`) is chosen independently of the loss-recovery
@@ -38,7 +38,7 @@
 //!   start, +1/cwnd in congestion avoidance; per ACK, not per acked segment), clamped to
 //!   `[1, wm]`. IEEE arithmetic without fast-math is deterministic. RTT/RTO state is
 //!   integer picoseconds (`rtt.rs`).
-//! - With the AIMD controller (`cc.rs`), on a triple-duplicate loss ssthresh =
+//! - With the AIMD controller (`cc/aimd.rs`), on a triple-duplicate loss ssthresh =
 //!   max(⌊min(cwnd, wm)⌋ / 2, 2) (ns-2 `window()`), and cwnd = ssthresh (Tahoe: 1); on a
 //!   timeout ssthresh = max(FlightSize / 2, 2) (RFC 5681 eq. 4), cwnd = 1, go-back-N from
 //!   `snd_una`.
@@ -52,10 +52,6 @@
 
 pub mod bitring;
 pub mod cc;
-pub mod cc_bbr;
-pub mod cc_cubic;
-pub mod cc_highspeed;
-pub mod cc_vegas;
 pub mod ns2;
 pub mod rate;
 pub mod receiver;
@@ -65,8 +61,6 @@ pub mod scoreboard;
 pub mod sender;
 pub mod tcb;
 
-#[cfg(test)]
-mod cc_probe;
 #[cfg(test)]
 mod testkit;
 #[cfg(test)]
@@ -108,17 +102,17 @@ pub enum CcKind {
     /// and `slowdown`).
     #[default]
     Aimd,
-    /// CUBIC: RFC 9438 under the `rfc` profile (`cc_cubic.rs`); under `ns2`, ns-2.35's
-    /// Agent/TCP/Linux with Linux's `cubic` module (`ns2/linux.rs`).
+    /// CUBIC: RFC 9438 under the `rfc` profile (`cc/cubic.rs`); under `ns2`, ns-2.35's
+    /// Agent/TCP/Linux with Linux's `cubic` module (`ns2/linux/cubic.rs`).
     Cubic,
-    /// HighSpeed TCP: RFC 3649 under `rfc` (`cc_highspeed.rs`); under `ns2`, Linux's
+    /// HighSpeed TCP: RFC 3649 under `rfc` (`cc/highspeed.rs`); under `ns2`, Linux's
     /// `highspeed` module in Agent/TCP/Linux.
     #[serde(rename = "highspeed")]
     HighSpeed,
     /// TCP Vegas: under `rfc`, Linux's Vegas algorithm over the RFC engine
-    /// (`cc_vegas.rs`); under `ns2`, Linux's `vegas` module in Agent/TCP/Linux.
+    /// (`cc/vegas.rs`); under `ns2`, Linux's `vegas` module in Agent/TCP/Linux.
     Vegas,
-    /// BBR v1 under `rfc`, as ns-3.44's TcpBbr (`cc_bbr.rs`), with pacing and
+    /// BBR v1 under `rfc`, as ns-3.44's TcpBbr (`cc/bbr.rs`), with pacing and
     /// delivery-rate samples (`rate.rs`). ns-2.35 has no BBR: rejected under `ns2`.
     Bbr,
 }

@@ -229,7 +229,7 @@ pub struct Ns2Sender {
     tcb: Tcb,
     // --- cold
     next_pkt: i64,
-    /// `Agent/TCP/Linux` with a Linux module (`ns2/linux.rs`) when the flow's controller
+    /// `Agent/TCP/Linux` with a Linux module (`ns2/linux/`) when the flow's controller
     /// is not AIMD; `None` for ns-2's one-way agents.
     linux: Option<Box<linux::LinuxAgent>>,
     wnd_init: i64,

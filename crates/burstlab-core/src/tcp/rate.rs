@@ -1,5 +1,5 @@
 //! Delivery-rate samples (draft-cheng-iccrg-delivery-rate-estimation-00) and pacing
-//! state for the `rfc` profile's sender, used by BBR (`cc_bbr.rs`).
+//! state for the `rfc` profile's sender, used by BBR (`cc/bbr.rs`).
 //!
 //! Read first: [`RateEstimator::on_ack`]. Each transmission records, in a ring indexed
 //! by segment number (allocated once at the sender's creation, `wm` rounded up to a

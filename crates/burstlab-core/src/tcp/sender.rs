@@ -2,7 +2,7 @@
 //! over the shared control block [`Tcb`] (`tcb.rs`).
 //!
 //! Read first: [`TcpSender::on_ack`], which drives the two strategy objects: loss recovery
-//! (`recovery.rs`) and congestion control (`cc.rs`). No strategy sees the sender or the
+//! (`recovery.rs`) and congestion control (`cc/`). No strategy sees the sender or the
 //! other strategy; they read and update the `Tcb` only. The sender is the only caller of
 //! the congestion controller: a recovery strategy *reports* a loss detected by duplicate
 //! ACKs, a partial ACK or the end of recovery, and the sender calls the matching

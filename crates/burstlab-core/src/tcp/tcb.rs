@@ -1,11 +1,11 @@
 //! The TCP control block [`Tcb`]: the one state shared by the sender, the congestion
-//! controller (`cc.rs`) and the loss-recovery strategy (`recovery.rs`), with the
+//! controller (`cc/`) and the loss-recovery strategy (`recovery.rs`), with the
 //! congestion [`Phase`] and its one setter.
 //!
 //! Read first: [`Tcb`] (every field states its invariant), then [`Tcb::set_phase`].
 //!
 //! Layering (no import cycle): this module depends only on the shared types of
-//! `tcp/mod.rs` and on `rtt.rs`. `cc.rs` and `recovery.rs` import this module and never
+//! `tcp/mod.rs` and on `rtt.rs`. `cc/` and `recovery.rs` import this module and never
 //! the sender or each other; `sender.rs` imports all three and is the only caller of the
 //! congestion controller. Phase changes made here are queued and handed to the controller
 //! by the sender ([`Tcb::pending_phase_changes`]).

@@ -26,8 +26,14 @@
 //!   (`offset_too_short`, charged to the incoming fibre). Otherwise a core node
 //!   reserves `f_i`: JET `[a_i, a_i + L/R_i)`, JIT `[t_i, a_i + L/R_i)`, with its
 //!   fabric's scheduler; without conversion only the wavelength used on `f0`. No
-//!   wavelength on any parallel fibre → `contention` / `no_wavelength` (charged to the
-//!   last fibre tried). BCPs are not serialised on the control channel.
+//!   wavelength on any parallel fibre → contention resolution (`contention/`, when
+//!   `[obs.contention]` sets it), else `contention` / `no_wavelength` (charged to the
+//!   last fibre tried).
+//! - the control channel: this timeline is a BCP's when it takes no time on the
+//!   channel (the default). With `obs.control.rate` the world serialises each BCP on
+//!   its fibre's control wavelength and queues it at each node (`control.rs`), so
+//!   `t_i` is later by its waits and serialisation times; the checks above are made at
+//!   the `t_i` the BCP actually reaches.
 //! - the egress checks its set-up like a core node; the burst's tail arrives at
 //!   `a_h + L/R_(h−1)`, when it is disassembled.
 //! - random loss: `per_link` — after a successful reservation of `f_i` the burst is lost
@@ -35,12 +41,19 @@
 //!   applies to bursts with data only (`applies_to = "data"`) or to all bursts.
 //!   A burst lost anywhere stops there; wavelengths reserved upstream stay reserved.
 
-use crate::obs::{ChannelSet, SchedulerKind};
+use super::contention::{
+    converter, deflection, fdl, preemption, segmentation, Contention, Cx, Grant, Outcome, TailCut,
+    Via,
+};
+use super::fibre::{burst_time, Fibre};
+use crate::obs::SchedulerKind;
 use crate::rng::RngStream;
-use crate::scenario::{ConverterScope, FdlCapacity, Preemption, ResolvedContention, Segmentation};
-use crate::stats::{BurstLoss, LossCounts, ObsChannelRow, ObsLinkRow};
-use crate::units::{BitRate, SimTime};
-use std::collections::VecDeque;
+use crate::scenario::ResolvedContention;
+use crate::stats::{BurstLoss, ObsChannelRow, ObsLinkRow};
+use crate::units::SimTime;
+
+pub use super::fibre::FibreParams;
+pub use super::route::BurstRoute;
 
 /// One switching fabric of an OBS node (hybrid §II: a slow MEMS and a fast SOA fabric
 /// may sit side by side in one node).
@@ -56,237 +69,6 @@ pub struct Fabric {
     pub jit: bool,
     pub scheduler: SchedulerKind,
     pub conversion: bool,
-}
-
-/// One fibre direction as the wiring resolves it.
-pub struct FibreParams {
-    pub from: u32,
-    pub to: u32,
-    pub rate: BitRate,
-    pub delay: SimTime,
-    pub wavelengths: u32,
-    /// Per-burst loss probability (`per_link` scope; 0 otherwise).
-    pub loss: f64,
-    pub spec_index: usize,
-    /// Fabric (index into the core's fabric table) at the `from` and `to` ends.
-    pub fabric_a: u32,
-    pub fabric_b: u32,
-    pub rng: RngStream,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct FibreCounters {
-    offered: u64,
-    scheduled: u64,
-    lost: LossCounts,
-    bytes: u64,
-    reserved_ps: u128,
-    /// Bursts scheduled here with their head cut, and scheduled bursts whose tail was
-    /// cut here (segmentation).
-    head_cuts: u64,
-    tail_cuts: u64,
-    /// Bursts deflected onto this fibre (deflection routing).
-    deflected: u64,
-}
-
-/// Per-wavelength counters (`obs_channels`), indexed by channel.
-#[derive(Clone, Copy, Debug, Default)]
-struct ChannelCounters {
-    scheduled: u64,
-    reserved_ps: u128,
-    /// Bursts lost under wavelength continuity because this channel was busy.
-    lost: u64,
-    /// Bursts scheduled here after a fibre delay line.
-    via_fdl: u64,
-    /// Bursts scheduled here through a limited converter.
-    converted: u64,
-    /// Bursts scheduled here with their head cut (segmentation), and the bytes cut.
-    segmented: u64,
-    bytes_cut: u64,
-    /// Scheduled bursts whose tail was cut here (tail-dropping), and the bytes cut.
-    tail_cut: u64,
-    tail_bytes_cut: u64,
-}
-
-struct Fibre {
-    p: FibreParams,
-    cs: ChannelSet,
-    /// Parallel fibres (same ends, same fabrics), this one excluded, in index order.
-    parallel: Vec<u32>,
-    c: FibreCounters,
-    ch: Vec<ChannelCounters>,
-    /// Tail-dropping segmentation and preemption only: per channel, who holds each
-    /// stored reservation (sorted by start, as the channel set's own list).
-    owners: Vec<VecDeque<Owned>>,
-}
-
-/// A reservation `[start, end)` and the burst that holds it (tail-dropping
-/// segmentation must find the burst whose tail it cuts).
-#[derive(Clone, Copy, Debug)]
-struct Owned {
-    start: SimTime,
-    end: SimTime,
-    /// When the burst's head reaches this fibre's far end minus its delay: the time
-    /// its byte 0 is (or would have been, before a head cut) sent on the fibre.
-    origin: SimTime,
-    slot: u32,
-    serial: u64,
-    priority: u32,
-}
-
-/// What the world applies to the burst in `slot` if it is still `serial`: it keeps
-/// its first `keep` bytes (a tail cut), or, with `lost`, it was preempted on fibre
-/// `fibre` and is lost at its next event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TailCut {
-    pub slot: u32,
-    pub serial: u64,
-    pub keep: u64,
-    pub lost: bool,
-    pub fibre: u32,
-}
-
-/// How a reservation was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Via {
-    Direct,
-    /// Through a converter of a limited pool.
-    Converter,
-    /// After fibre delay line `0` (index into the node's lines).
-    Fdl(usize, bool),
-    /// With `0` more bytes cut from its head (segmentation).
-    Segment(u64),
-    /// After cutting the tail of the burst holding the overlapping reservation.
-    TailCut,
-    /// After taking a lower-priority burst's reservation (whole or its tail).
-    Preempt,
-    /// On a fibre of the node's deflection table instead of the burst's own.
-    Deflect,
-}
-
-/// Deflection routing (`obs.contention.deflection`, docs/topics/contention.md).
-///
-/// At node `n` after the ingress, when the burst finds no wavelength on its output
-/// fibre (and its parallels) and every other mechanism has failed, the neighbours `v`
-/// of `n`'s table are tried in order (the burst's own next node skipped): each fibre
-/// `n → v` that leaves through the fabric the burst arrived on, in fibre order, with a
-/// direct reservation. The burst then continues from `v` on the shortest path (fewest
-/// fibres, never back through `n`; lowest fibre index first on a tie) to its egress.
-/// The alternative is taken only if the burst's remaining offset `a − t` covers the
-/// new path's BCP processing and set-up ([`Core::min_safe_offset`] of it). All tables
-/// are built once: no allocation per burst (the burst's path keeps its capacity).
-#[derive(Default)]
-struct Deflection {
-    /// Deflections allowed per burst; 0 = off.
-    max: u32,
-    /// Node count (the stride of `tail`).
-    nodes: usize,
-    /// Per node: range into `alts`.
-    by_node: Vec<(u32, u32)>,
-    /// Per table entry: the neighbour and its range into `fibres`.
-    alts: Vec<(u32, u32, u32)>,
-    /// Fibres `n → v` of every entry, in fibre order.
-    fibres: Vec<u32>,
-    /// Per (entry of `fibres`, egress node): the rest of the path after that fibre
-    /// (range into `paths`) and the offset it needs, or `None` if the egress cannot
-    /// be reached.
-    tail: Vec<Option<(u32, u32, SimTime)>>,
-    paths: Vec<u32>,
-    /// The longest path a deflection can make (the burst's path is pre-sized to it).
-    max_len: usize,
-}
-
-/// Contention resolution state (`[obs.contention]`, docs/topics/contention.md).
-///
-/// Semantics follow nOBS's `OpSRAgent` (`nodetype_` 1–3): at a node after the
-/// ingress, when the burst finds no wavelength, try (1) a free converter of the pool
-/// with full conversion, then (2) each delay line in order with the node's own
-/// conversion setting, then (3) each delay line with a converter. A delay line `D` is
-/// free when its occupancy interval is free: `[a, a + D + L)` with capacity `one`,
-/// `[a, a + L)` with `many` (nOBS `OpFDLSchedule::ScheduleBurst`); the output fibre is
-/// then reserved `[a + D, a + D + L)` (JET) and the burst arrives `D` later at every
-/// following node (its offset grows by `D`, the BCP is not delayed). A converter is
-/// busy while the burst passes through it, `[a, a + L)` (after the line, `[a + D, a +
-/// D + L)`).
-#[derive(Default)]
-struct Contention {
-    fdl: Vec<SimTime>,
-    fdl_one: bool,
-    /// Delay lines, `node * fdl.len() + k`; each a one-channel set (void filling, so
-    /// out-of-order JET requests are handled exactly).
-    lines: Vec<ChannelSet>,
-    converters: u32,
-    per_fibre: bool,
-    /// Converter pools, indexed by node (`node` scope) or fibre (`fibre` scope).
-    pools: Vec<ChannelSet>,
-    seg_head: bool,
-    /// Tail-dropping segmentation: cut the scheduled burst's tail instead.
-    seg_tail: bool,
-    /// Priority preemption (`obs.contention.preemption`).
-    preempt: Preemption,
-    per_wavelength: bool,
-    /// Tail cuts made by the last step, for the world to apply (pre-sized).
-    cuts: Vec<TailCut>,
-    /// The next burst departure's serial number.
-    next_serial: u64,
-}
-
-/// Where a burst is on its path; owned by the burst, updated by the core.
-#[derive(Clone, Debug, Default)]
-pub struct BurstRoute {
-    /// Fibres from the ingress to the egress; entry `i` is rewritten with the parallel
-    /// fibre actually reserved.
-    pub path: Vec<u32>,
-    /// Offset time `T` between the BCP and the burst at the ingress.
-    pub offset: SimTime,
-    /// Next node on the path (`n_hop`) whose BCP processing is pending.
-    pub hop: u32,
-    /// Arrival time of the burst's head at node `n_hop`.
-    pub arrive: SimTime,
-    /// Wavelength used on the previous fibre.
-    pub channel: u32,
-    pub bytes: u64,
-    pub has_data: bool,
-    /// Bytes cut from the burst's head by segmentation (`obs.contention.segmentation`);
-    /// the packets that start within them are lost at the egress.
-    pub cut_bytes: u64,
-    /// Tail-dropping segmentation: the burst keeps only its first `keep` bytes (the
-    /// packets that end after them are lost at the egress); `u64::MAX` when uncut.
-    pub keep: u64,
-    /// The burst's slot in the world's pool (set by the world) and the serial number
-    /// of its current departure (set by the core), naming it in a [`TailCut`].
-    pub slot: u32,
-    pub serial: u64,
-    /// Priority of the burst's class (`obs.class[i].priority`, set by the world).
-    pub priority: u32,
-    /// Set (to the fibre) when a higher-priority burst took this burst's reservation.
-    pub preempted: Option<u32>,
-    /// Deflections so far on this departure (`obs.contention.max_deflections`).
-    pub deflections: u32,
-}
-
-impl BurstRoute {
-    /// The bytes the burst still occupies a wavelength for (its tail cut off).
-    #[inline]
-    fn kept(&self) -> u64 {
-        self.bytes.min(self.keep)
-    }
-
-    /// The interval the burst asks a fibre of `rate` for, its BCP processed at `now`:
-    /// from `now` under JIT, else from its arrival (after the head a segmentation cut
-    /// off), to the end of what it still carries.
-    #[inline]
-    fn window(&self, rate: BitRate, jit: bool, now: SimTime) -> (SimTime, SimTime) {
-        let end = self.arrive + burst_time(rate, self.kept());
-        let start = if jit {
-            now
-        } else if self.cut_bytes > 0 {
-            self.arrive + rate.tx_time(self.cut_bytes)
-        } else {
-            self.arrive
-        };
-        (start, end)
-    }
 }
 
 /// The outcome of one BCP processing step.
@@ -314,14 +96,37 @@ pub struct Core {
     fabrics: Vec<Fabric>,
     fibres: Vec<Fibre>,
     loss: LossModel,
+    /// The contention stages (`contention/`; all off by default).
     cont: Contention,
-    defl: Deflection,
 }
 
-/// Transmission time of a burst of `bytes` at `rate` (at least 1 ps, so that even an
-/// empty burst occupies its wavelength for a non-empty interval).
-fn burst_time(rate: BitRate, bytes: u64) -> SimTime {
-    rate.tx_time(bytes).max(SimTime(1))
+/// Fibre `k` of the first-fit order for path fibre `first`: itself, then its parallels.
+#[inline]
+fn nth(fibres: &[Fibre], first: u32, k: usize) -> u32 {
+    if k == 0 {
+        first
+    } else {
+        fibres[first as usize].parallel[k - 1]
+    }
+}
+
+/// The fabric that processes a burst arriving on fibre `f` (its `to` end).
+#[inline]
+fn fabric_in<'a>(fabrics: &'a [Fabric], fibres: &[Fibre], f: u32) -> &'a Fabric {
+    &fabrics[fibres[f as usize].p.fabric_b as usize]
+}
+
+/// [`Core::min_safe_offset`] over the given tables (the deflection tables are built
+/// with it before the core holds them).
+fn min_safe_offset(fabrics: &[Fabric], fibres: &[Fibre], path: &[u32]) -> Option<SimTime> {
+    let mut sum = SimTime::ZERO;
+    let mut need = SimTime::ZERO;
+    for &f in path {
+        let fab = fabric_in(fabrics, fibres, f);
+        sum = sum.checked_add(fab.bcp_processing)?;
+        need = need.max(sum.checked_add(fab.setup)?);
+    }
+    Some(need)
 }
 
 impl Core {
@@ -330,14 +135,7 @@ impl Core {
             .into_iter()
             .map(|p| {
                 let sched = fabrics[p.fabric_a as usize].scheduler;
-                Fibre {
-                    cs: ChannelSet::new(p.wavelengths as usize, sched),
-                    ch: vec![ChannelCounters::default(); p.wavelengths as usize],
-                    p,
-                    parallel: Vec::new(),
-                    c: FibreCounters::default(),
-                    owners: Vec::new(),
-                }
+                Fibre::new(p, sched)
             })
             .collect();
         for i in 0..out.len() {
@@ -353,11 +151,10 @@ impl Core {
             fibres: out,
             loss,
             cont: Contention::default(),
-            defl: Deflection::default(),
         }
     }
 
-    /// Installs `[obs.contention]` (fibre delay lines, converter pools, per-wavelength
+    /// Installs `[obs.contention]` (the stages of `contention/`, per-wavelength
     /// statistics). Without it the core behaves exactly as before.
     pub fn with_contention(mut self, c: &ResolvedContention) -> Core {
         let nodes = self
@@ -366,128 +163,21 @@ impl Core {
             .map(|f| f.p.from.max(f.p.to) as usize + 1)
             .max()
             .unwrap_or(0);
-        let lines = nodes * c.fdl.len();
-        let pools = if c.converters == 0 {
-            0
-        } else if c.converter_scope == ConverterScope::Fibre {
-            self.fibres.len()
-        } else {
-            nodes
-        };
-        self.cont = Contention {
-            fdl: c.fdl.clone(),
-            fdl_one: c.fdl_capacity == FdlCapacity::One,
-            lines: (0..lines)
-                .map(|_| ChannelSet::new(1, SchedulerKind::LaucVf))
-                .collect(),
-            converters: c.converters,
-            per_fibre: c.converter_scope == ConverterScope::Fibre,
-            pools: (0..pools)
-                .map(|_| ChannelSet::new(c.converters as usize, SchedulerKind::LaucVf))
-                .collect(),
-            seg_head: c.segmentation == Some(Segmentation::Head),
-            seg_tail: c.segmentation == Some(Segmentation::Tail),
-            preempt: c.preemption,
-            per_wavelength: c.per_wavelength,
-            cuts: Vec::with_capacity(16),
-            next_serial: 0,
-        };
-        if self.cont.seg_tail || self.cont.preempt != Preemption::None {
-            for f in &mut self.fibres {
-                f.owners = (0..f.cs.k()).map(|_| VecDeque::with_capacity(16)).collect();
-            }
-        }
-        if c.max_deflections > 0 {
-            self.build_deflection(nodes, &c.deflection, c.max_deflections);
-        }
+        let Core {
+            fabrics,
+            fibres,
+            cont,
+            ..
+        } = &mut self;
+        *cont = Contention::new(c, nodes, fibres, |fs, path| {
+            min_safe_offset(fabrics, fs, path)
+        });
         self
-    }
-
-    /// Builds the deflection tables ([`Deflection`]): for every fibre `n → v` of the
-    /// table and every egress, the shortest continuation by breadth-first search over
-    /// fibres (a fibre may follow another if it leaves the node the other reaches,
-    /// through the fabric the other arrives on), never entering `n` again.
-    fn build_deflection(&mut self, nodes: usize, table: &[(u32, Vec<u32>)], max: u32) {
-        let mut d = Deflection {
-            max,
-            nodes,
-            by_node: vec![(0, 0); nodes],
-            ..Deflection::default()
-        };
-        let nf = self.fibres.len();
-        let mut prev: Vec<u32> = vec![u32::MAX; nf];
-        let mut queue: VecDeque<u32> = VecDeque::with_capacity(nf);
-        let mut best: Vec<Option<u32>> = vec![None; nodes];
-        let mut rev: Vec<u32> = Vec::new();
-        for (n, via) in table {
-            let lo = d.alts.len() as u32;
-            for &v in via {
-                let flo = d.fibres.len() as u32;
-                for (g, f) in self.fibres.iter().enumerate() {
-                    if f.p.from != *n || f.p.to != v {
-                        continue;
-                    }
-                    d.fibres.push(g as u32);
-                    // Breadth-first search from `g`: `best[e]` is the first fibre
-                    // found that reaches `e`.
-                    prev.fill(u32::MAX);
-                    best.fill(None);
-                    queue.clear();
-                    queue.push_back(g as u32);
-                    prev[g] = g as u32;
-                    best[v as usize] = Some(g as u32);
-                    while let Some(x) = queue.pop_front() {
-                        let fx = &self.fibres[x as usize].p;
-                        for (h, fh) in self.fibres.iter().enumerate() {
-                            let ph = &fh.p;
-                            if ph.from != fx.to
-                                || ph.fabric_a != fx.fabric_b
-                                || ph.to == *n
-                                || prev[h] != u32::MAX
-                            {
-                                continue;
-                            }
-                            prev[h] = x;
-                            if best[ph.to as usize].is_none() {
-                                best[ph.to as usize] = Some(h as u32);
-                            }
-                            queue.push_back(h as u32);
-                        }
-                    }
-                    for reach in &best {
-                        let entry = reach.and_then(|last| {
-                            rev.clear();
-                            let mut x = last;
-                            while x != g as u32 {
-                                rev.push(x);
-                                x = prev[x as usize];
-                            }
-                            let start = d.paths.len() as u32;
-                            d.paths.extend(rev.iter().rev());
-                            let len = rev.len() as u32;
-                            let mut whole = Vec::with_capacity(rev.len() + 1);
-                            whole.push(g as u32);
-                            whole.extend(rev.iter().rev());
-                            let need = self.min_safe_offset(&whole)?;
-                            Some((start, len, need))
-                        });
-                        d.tail.push(entry);
-                    }
-                }
-                d.alts.push((v, flo, d.fibres.len() as u32));
-            }
-            d.by_node[*n as usize] = (lo, d.alts.len() as u32);
-        }
-        // A path grows by at most the longest continuation plus one fibre per
-        // deflection.
-        let longest = d.tail.iter().flatten().map(|t| t.1 as usize + 1).max();
-        d.max_len = longest.unwrap_or(0).saturating_mul(max as usize);
-        self.defl = d;
     }
 
     /// The fabric that processes a burst arriving on fibre `f` (its `to` end).
     fn fabric_in(&self, f: u32) -> &Fabric {
-        &self.fabrics[self.fibres[f as usize].p.fabric_b as usize]
+        fabric_in(&self.fabrics, &self.fibres, f)
     }
 
     /// Base offset of a path: Σ δ + max set-up over the nodes after the ingress
@@ -508,67 +198,54 @@ impl Core {
     /// timeline above: `a_i ≥ t_i + s_i` ⇔ `T ≥ Σ_{j≤i} δ_j + s_i`). Never above
     /// [`Core::base_offset`].
     pub fn min_safe_offset(&self, path: &[u32]) -> Option<SimTime> {
-        let mut sum = SimTime::ZERO;
-        let mut need = SimTime::ZERO;
-        for &f in path {
-            let fab = self.fabric_in(f);
-            sum = sum.checked_add(fab.bcp_processing)?;
-            need = need.max(sum.checked_add(fab.setup)?);
-        }
-        Some(need)
+        min_safe_offset(&self.fabrics, &self.fibres, path)
     }
 
     /// Reserves path fibre `i` (or a parallel one) for `r` at BCP-processing time `now`:
     /// first directly on the fibre and its parallels (first fit), then, at a node after
-    /// the ingress, by contention resolution ([`Contention`]) in the same fibre order.
+    /// the ingress, by contention resolution ([`Core::resolve`]).
     fn reserve(&mut self, now: SimTime, r: &mut BurstRoute, i: usize) -> Result<(), Step> {
         let first = r.path[i];
         let fab = &self.fabrics[self.fibres[first as usize].p.fabric_a as usize];
         let (jit, conversion) = (fab.jit, fab.conversion);
         let n_alt = self.fibres[first as usize].parallel.len();
         let free_choice = conversion || i == 0;
-        let nth = |core: &Core, k: usize| {
-            if k == 0 {
-                first
-            } else {
-                core.fibres[first as usize].parallel[k - 1]
-            }
-        };
         for k in 0..=n_alt {
-            let fi = nth(self, k);
+            let fi = nth(&self.fibres, first, k);
             let f = &mut self.fibres[fi as usize];
             let (start, end) = r.window(f.p.rate, jit, now);
             f.cs.release_before(now);
-            if let Some(c) = Self::try_on(f, free_choice, r.channel, start, end) {
-                return self.commit(i, fi, c, start, end, r, Via::Direct);
+            if let Some(c) = f.try_on(free_choice, r.channel, start, end) {
+                let g = Grant {
+                    fibre: fi,
+                    channel: c,
+                    start,
+                    end,
+                    via: Via::Direct,
+                };
+                return self.commit(i, g, r);
             }
         }
-        let cont = &self.cont;
-        if i > 0
-            && (!cont.fdl.is_empty()
-                || cont.converters > 0
-                || cont.seg_head
-                || cont.seg_tail
-                || cont.preempt != Preemption::None)
-        {
-            for k in 0..=n_alt {
-                let fi = nth(self, k);
-                if let Some((c, start, end, via)) = self.resolve(now, r, fi, jit, free_choice) {
-                    return self.commit(i, fi, c, start, end, r, via);
+        // Charged to the last fibre tried.
+        let fi = nth(&self.fibres, first, n_alt);
+        if i > 0 {
+            match self.resolve(now, r, i, jit, free_choice) {
+                Outcome::Pass => {}
+                Outcome::Take(g) => {
+                    if let Via::Deflect { from, len } = g.via {
+                        r.path.truncate(i);
+                        r.path.push(g.fibre);
+                        r.path.extend_from_slice(self.cont.defl.path(from, len));
+                        r.deflections += 1;
+                    }
+                    return self.commit(i, g, r);
                 }
-            }
-        }
-        let fi = nth(self, n_alt);
-        if i > 0 && r.deflections < self.defl.max {
-            match self.deflect(now, r, i, jit, free_choice) {
-                Some(Ok(taken)) => return taken,
-                Some(Err(why)) => {
+                Outcome::Lose(why) => {
                     let f = &mut self.fibres[fi as usize];
                     f.c.offered += 1;
                     f.c.lost[why] += 1;
                     return Err(Step::Lost(why, fi));
                 }
-                None => {}
             }
         }
         let f = &mut self.fibres[fi as usize];
@@ -585,364 +262,57 @@ impl Core {
         Err(Step::Lost(why, fi))
     }
 
-    /// Deflection routing at node `n_i` (see [`Deflection`]) after path fibre `i` and
-    /// its parallels had no wavelength: `Some(Ok(_))` when the burst was deflected
-    /// (the commit's outcome; `r.path` from `i` on is the deflected path),
-    /// `Some(Err(why))` when the node's table had alternatives but none could take the
-    /// burst (`deflection_offset` if every one was too long for its remaining offset),
-    /// `None` when it had none (no entry, or only the burst's own next node).
-    fn deflect(
-        &mut self,
-        now: SimTime,
-        r: &mut BurstRoute,
-        i: usize,
-        jit: bool,
-        free_choice: bool,
-    ) -> Option<Result<Result<(), Step>, BurstLoss>> {
-        let first = &self.fibres[r.path[i] as usize].p;
-        let (n, next) = (first.from, first.to);
-        let egress = self.fibres[*r.path.last()? as usize].p.to as usize;
-        let in_fab = self.fibres[r.path[i - 1] as usize].p.fabric_b;
-        let (lo, hi) = *self.defl.by_node.get(n as usize)?;
-        // The offset left at this node: the burst's head arrives `left` after now.
-        let left = r.arrive.saturating_sub(now);
-        let (mut tried, mut short) = (false, false);
-        for a in lo..hi {
-            let (v, flo, fhi) = self.defl.alts[a as usize];
-            if v == next {
-                continue;
-            }
-            for k in flo..fhi {
-                let g = self.defl.fibres[k as usize];
-                if self.fibres[g as usize].p.fabric_a != in_fab {
-                    continue;
-                }
-                let Some((ps, pl, need)) = self.defl.tail[k as usize * self.defl.nodes + egress]
-                else {
-                    continue;
-                };
-                if left < need {
-                    short = true;
-                    continue;
-                }
-                tried = true;
-                let f = &mut self.fibres[g as usize];
-                let (start, end) = r.window(f.p.rate, jit, now);
-                f.cs.release_before(now);
-                if let Some(c) = Self::try_on(f, free_choice, r.channel, start, end) {
-                    f.c.deflected += 1;
-                    r.path.truncate(i);
-                    r.path.push(g);
-                    r.path
-                        .extend_from_slice(&self.defl.paths[ps as usize..(ps + pl) as usize]);
-                    r.deflections += 1;
-                    return Some(Ok(self.commit(i, g, c, start, end, r, Via::Deflect)));
-                }
-            }
-        }
-        if tried {
-            Some(Err(BurstLoss::DeflectionFailed))
-        } else if short {
-            Some(Err(BurstLoss::DeflectionOffset))
-        } else {
-            None
-        }
-    }
-
-    /// A direct reservation on `f`: any channel by the policy (`free_choice`) or only
-    /// `channel` (wavelength continuity).
-    #[inline]
-    fn try_on(
-        f: &mut Fibre,
-        free_choice: bool,
-        channel: u32,
-        start: SimTime,
-        end: SimTime,
-    ) -> Option<u32> {
-        if free_choice {
-            f.cs.reserve(start, end).map(|c| c as u32)
-        } else if (channel as usize) < f.cs.k() && f.cs.reserve_on(channel as usize, start, end) {
-            Some(channel)
-        } else {
-            None
-        }
-    }
-
-    /// Contention resolution on fibre `fi` (see [`Contention`] for the order and the
-    /// intervals): the channel, the reserved interval and how, or `None`.
+    /// Contention resolution at the node where path fibre `i` starts, the direct
+    /// reservation having failed on it and its parallels: the stages of `contention/`
+    /// in their documented order (its module doc) — for the burst's fibre and then each
+    /// parallel, a converter, the delay lines, segmentation, preemption; then, once,
+    /// deflection. The first stage that takes or loses the burst ends the search.
     fn resolve(
         &mut self,
         now: SimTime,
         r: &BurstRoute,
-        fi: u32,
+        i: usize,
         jit: bool,
         free_choice: bool,
-    ) -> Option<(u32, SimTime, SimTime, Via)> {
-        let node = self.fibres[fi as usize].p.from as usize;
-        let len = burst_time(self.fibres[fi as usize].p.rate, r.kept());
-        let a = r.arrive;
+    ) -> Outcome {
         let Core { fibres, cont, .. } = self;
-        let f = &mut fibres[fi as usize];
-        let pool_ix = if cont.per_fibre { fi as usize } else { node };
-        let use_conv = cont.converters > 0 && !free_choice;
-        // (1) a converter, no delay.
-        if use_conv {
-            let pool = &mut cont.pools[pool_ix];
-            pool.release_before(now);
-            if pool.choose(a, a + len).is_some() {
-                let start = if jit { now } else { a };
-                if let Some(c) = f.cs.reserve(start, a + len) {
-                    pool.reserve(a, a + len);
-                    return Some((c as u32, start, a + len, Via::Converter));
-                }
-            }
-        }
-        // (2) each delay line with the node's own conversion; (3) each with a converter.
-        let n = cont.fdl.len();
-        for with_conv in [false, true] {
-            if with_conv && !use_conv {
-                break;
-            }
-            for k in 0..n {
-                let d = cont.fdl[k];
-                let line = &mut cont.lines[node * n + k];
-                line.release_before(now);
-                let occ_end = if cont.fdl_one { a + d + len } else { a + len };
-                if line.choose(a, occ_end).is_none() {
-                    continue;
-                }
-                let (s2, e2) = (a + d, a + d + len);
-                let start = if jit { now } else { s2 };
-                let got = if with_conv {
-                    let pool = &mut cont.pools[pool_ix];
-                    pool.release_before(now);
-                    if pool.choose(s2, e2).is_none() {
-                        continue;
-                    }
-                    let c = f.cs.reserve(start, e2);
-                    if c.is_some() {
-                        pool.reserve(s2, e2);
-                    }
-                    c.map(|c| c as u32)
-                } else {
-                    Self::try_on(f, free_choice, r.channel, start, e2)
-                };
-                if let Some(c) = got {
-                    line.reserve(a, occ_end);
-                    return Some((c, start, e2, Via::Fdl(k, with_conv)));
-                }
-            }
-        }
-        // (4) segmentation, head-dropping (JET only): keep the tail `[t*, end)` that a
-        // channel can take, the head before `t*` is dropped.
-        if cont.seg_head && !jit {
-            let rate = f.p.rate;
-            let s0 = a + rate.tx_time(r.cut_bytes);
-            let end = a + len;
-            if s0 < end {
-                // (`len` is the whole burst: a head cut never follows a tail cut, as
-                // one run uses one mode.)
-                let want = if free_choice {
-                    None
-                } else {
-                    Some(r.channel as usize)
-                };
-                if let Some((c, t)) = f.cs.head_cut(s0, end, want) {
-                    // Bytes whose transmission starts before t* (whole picoseconds,
-                    // rounded up: a byte partly cut is lost).
-                    let cut =
-                        ((t - s0).0 as u128 * rate.bps() as u128).div_ceil(8 * 1_000_000_000_000);
-                    let total = r.cut_bytes + cut as u64;
-                    if total < r.bytes && f.cs.reserve_on(c, t, end) {
-                        return Some((c as u32, t, end, Via::Segment(cut as u64)));
-                    }
-                }
-            }
-        }
-        // (4') segmentation, tail-dropping (JET only): the burst holding the reservation
-        // that overlaps `a` loses its tail from `a` on; this burst passes whole.
-        if cont.seg_tail && !jit {
-            let want = (!free_choice).then_some(r.channel as usize);
-            if let Some((c, i)) = Self::tail_victim(f, a, a + len, want) {
-                let o = f.owners[c][i];
-                f.cs.set_end(c, o.start, a);
-                if f.cs.reserve_on(c, a, a + len) {
-                    let rate = f.p.rate;
-                    // Bytes sent whole before `a` on this fibre (a byte partly cut is lost).
-                    let sent = a.0.saturating_sub(o.origin.0) as u128;
-                    let keep = (sent * rate.bps() as u128) / (8 * 1_000_000_000_000);
-                    let cut_ps = (o.end - a).0 as u128;
-                    f.owners[c][i].end = a;
-                    let ch = &mut f.ch[c];
-                    // The cut part is no longer reserved (saturating: the reservation
-                    // may predate the end of warm-up, when the counters were zeroed).
-                    ch.reserved_ps = ch.reserved_ps.saturating_sub(cut_ps);
-                    f.c.reserved_ps = f.c.reserved_ps.saturating_sub(cut_ps);
-                    ch.tail_cut += 1;
-                    ch.tail_bytes_cut +=
-                        (cut_ps * rate.bps() as u128).div_ceil(8 * 1_000_000_000_000) as u64;
-                    f.c.tail_cuts += 1;
-                    cont.cuts.push(TailCut {
-                        slot: o.slot,
-                        serial: o.serial,
-                        keep: keep as u64,
-                        lost: false,
-                        fibre: fi,
-                    });
-                    return Some((c as u32, a, a + len, Via::TailCut));
-                }
-                // The owners table mirrors the channel set, so this cannot happen; if it
-                // did, the reservation is restored and the burst is lost as before.
-                f.cs.set_end(c, o.start, o.end);
-            }
-        }
-        // (5) preemption (after every other attempt): take the one reservation the burst
-        // overlaps from a burst of a lower priority, whole (`full`) or from `a` on
-        // (`segment`, when it started before `a`).
-        if cont.preempt != Preemption::None && !jit {
-            let want = (!free_choice).then_some(r.channel as usize);
-            if let Some((c, i)) = Self::preempt_victim(f, a, a + len, want, r.priority) {
-                let o = f.owners[c][i];
-                let seg = cont.preempt == Preemption::Segment && o.start < a;
-                if seg {
-                    f.cs.set_end(c, o.start, a);
-                } else {
-                    f.cs.remove(c, o.start);
-                }
-                if f.cs.reserve_on(c, a, a + len) {
-                    let rate = f.p.rate;
-                    let cut_from = if seg { a } else { o.start };
-                    let cut_ps = (o.end - cut_from).0 as u128;
-                    let ch = &mut f.ch[c];
-                    ch.reserved_ps = ch.reserved_ps.saturating_sub(cut_ps);
-                    f.c.reserved_ps = f.c.reserved_ps.saturating_sub(cut_ps);
-                    let keep = if seg {
-                        f.owners[c][i].end = a;
-                        ch.tail_cut += 1;
-                        ch.tail_bytes_cut +=
-                            (cut_ps * rate.bps() as u128).div_ceil(8 * 1_000_000_000_000) as u64;
-                        f.c.tail_cuts += 1;
-                        let sent = a.0.saturating_sub(o.origin.0) as u128;
-                        ((sent * rate.bps() as u128) / (8 * 1_000_000_000_000)) as u64
-                    } else {
-                        f.owners[c].remove(i);
-                        f.c.lost[BurstLoss::Preempted] += 1;
-                        0
-                    };
-                    cont.cuts.push(TailCut {
-                        slot: o.slot,
-                        serial: o.serial,
-                        keep,
-                        lost: !seg,
-                        fibre: fi,
-                    });
-                    return Some((c as u32, a, a + len, Via::Preempt));
-                }
-                // Unreachable while the owners table mirrors the channel set.
-                if seg {
-                    f.cs.set_end(c, o.start, o.end);
-                } else {
-                    assert!(f.cs.reserve_on(c, o.start, o.end));
-                }
-            }
-        }
-        None
-    }
-
-    /// The channels a victim may be sought on: `want` alone when given (none when it is
-    /// out of range), else every channel of the fibre.
-    fn victim_channels(f: &Fibre, want: Option<usize>) -> Option<std::ops::Range<usize>> {
-        match want {
-            Some(c) if c < f.cs.k() => Some(c..c + 1),
-            Some(_) => None,
-            None => Some(0..f.cs.k()),
-        }
-    }
-
-    /// Preemption: the channel (any, or `want`) on which exactly one stored reservation
-    /// overlaps `[s, e)`, held by a burst of priority below `prio`, such that without
-    /// it the fibre's policy can take `[s, e)` (LAUC-VF: always; FFUC and LAUC: if it is
-    /// the channel's last reservation). The lowest such priority wins, then the lowest
-    /// channel; the channel and the reservation's index in `owners`.
-    fn preempt_victim(
-        f: &Fibre,
-        s: SimTime,
-        e: SimTime,
-        want: Option<usize>,
-        prio: u32,
-    ) -> Option<(usize, usize)> {
-        let voids = f.cs.kind().fills_voids();
-        let range = Self::victim_channels(f, want)?;
-        let mut best: Option<(usize, usize, u32)> = None;
-        for c in range {
-            let own = &f.owners[c];
-            let i = own.partition_point(|o| o.end <= s);
-            let Some(o) = own.get(i) else { continue };
-            if o.start >= e || o.priority >= prio {
-                continue;
-            }
-            let ok = match own.get(i + 1) {
-                None => true,
-                Some(n) => voids && n.start >= e,
-            };
-            if ok && best.is_none_or(|(_, _, p)| o.priority < p) {
-                best = Some((c, i, o.priority));
-            }
-        }
-        best.map(|(c, i, _)| (c, i))
-    }
-
-    /// Tail-dropping: the channel (any, or `want`) on which cutting the reservation
-    /// that contains `s` (it starts before `s`, ends after it) back to `[start, s)`
-    /// lets `[s, e)` be reserved by the fibre's policy, with the shortest cut (ties:
-    /// lowest channel); the channel and the reservation's index in `owners`.
-    fn tail_victim(
-        f: &Fibre,
-        s: SimTime,
-        e: SimTime,
-        want: Option<usize>,
-    ) -> Option<(usize, usize)> {
-        let voids = f.cs.kind().fills_voids();
-        let range = Self::victim_channels(f, want)?;
-        let mut best: Option<(usize, usize, SimTime)> = None;
-        for c in range {
-            let own = &f.owners[c];
-            let i = own.partition_point(|o| o.end <= s);
-            let Some(o) = own.get(i) else { continue };
-            if o.start >= s {
-                continue;
-            }
-            // After the cut the next reservation bounds the gap from `s`: LAUC-VF may
-            // use it if `[s, e)` fits, FFUC and LAUC only if there is none.
-            let ok = match own.get(i + 1) {
-                None => true,
-                Some(n) => voids && n.start >= e,
-            };
-            if ok && best.is_none_or(|(_, _, cut)| o.end < cut) {
-                best = Some((c, i, o.end));
-            }
-        }
-        best.map(|(c, i, _)| (c, i))
-    }
-
-    /// Books a successful reservation of channel `c` on fibre `fi` and applies the
-    /// per-link random loss.
-    #[allow(clippy::too_many_arguments)]
-    fn commit(
-        &mut self,
-        i: usize,
-        fi: u32,
-        c: u32,
-        start: SimTime,
-        end: SimTime,
-        r: &mut BurstRoute,
-        via: Via,
-    ) -> Result<(), Step> {
-        let loss_all = self.loss.applies_to_all;
-        let d = match via {
-            Via::Fdl(k, _) => self.cont.fdl[k],
-            _ => SimTime::ZERO,
+        let first = r.path[i];
+        let n_alt = fibres[first as usize].parallel.len();
+        let mut cx = Cx {
+            fibres,
+            r,
+            now,
+            hop: i,
+            fibre: first,
+            jit,
+            free_choice,
         };
+        if cont.any_fibre_stage() {
+            for k in 0..=n_alt {
+                cx.fibre = nth(cx.fibres, first, k);
+                let out = converter::resolve(cont, &mut cx)
+                    .or_else(|| fdl::resolve(cont, &mut cx))
+                    .or_else(|| segmentation::resolve(cont, &mut cx))
+                    .or_else(|| preemption::resolve(cont, &mut cx));
+                if out != Outcome::Pass {
+                    return out;
+                }
+            }
+        }
+        deflection::resolve(cont, &mut cx)
+    }
+
+    /// Books reservation `g` as path fibre `i` of `r` and applies the per-link random
+    /// loss.
+    fn commit(&mut self, i: usize, g: Grant, r: &mut BurstRoute) -> Result<(), Step> {
+        let loss_all = self.loss.applies_to_all;
+        let Grant {
+            fibre: fi,
+            channel: c,
+            start,
+            end,
+            via,
+        } = g;
         let f = &mut self.fibres[fi as usize];
         f.c.offered += 1;
         f.c.scheduled += 1;
@@ -951,12 +321,17 @@ impl Core {
         let ch = &mut f.ch[c as usize];
         ch.scheduled += 1;
         ch.reserved_ps += (end - start).0 as u128;
+        let mut delay = SimTime::ZERO;
         match via {
             Via::Direct => {}
             Via::Converter => ch.converted += 1,
-            Via::Fdl(_, conv) => {
+            Via::Fdl {
+                delay: d,
+                converted,
+            } => {
                 ch.via_fdl += 1;
-                ch.converted += conv as u64;
+                ch.converted += converted as u64;
+                delay = d;
             }
             Via::Segment(cut) => {
                 ch.segmented += 1;
@@ -964,14 +339,15 @@ impl Core {
                 r.cut_bytes += cut;
                 f.c.head_cuts += 1;
             }
-            Via::TailCut | Via::Preempt | Via::Deflect => {}
+            Via::Deflect { .. } => f.c.deflected += 1,
+            Via::TailCut | Via::Preempt => {}
         }
         r.path[i] = fi;
-        // The burst leaves this node `d` later (fibre delay line); so it arrives later
-        // everywhere downstream.
-        r.arrive += d;
+        // The burst leaves this node `delay` later (fibre delay line); so it arrives
+        // later everywhere downstream.
+        r.arrive += delay;
         if !f.owners.is_empty() {
-            Self::own(f, c, start, end, r);
+            f.own(c, r.owned(start, end));
         }
         if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {
             f.c.lost[BurstLoss::Random] += 1;
@@ -979,26 +355,6 @@ impl Core {
         }
         r.channel = c;
         Ok(())
-    }
-
-    /// Records that `r` holds `[start, end)` on channel `c` of `f` (tail-dropping), and
-    /// forgets the entries the channel set has forgotten.
-    fn own(f: &mut Fibre, c: u32, start: SimTime, end: SimTime, r: &BurstRoute) {
-        let own = &mut f.owners[c as usize];
-        let floor = own.partition_point(|o| o.end <= f.cs.released_to());
-        own.drain(..floor);
-        let at = own.partition_point(|o| o.start < start);
-        own.insert(
-            at,
-            Owned {
-                start,
-                end,
-                origin: r.arrive,
-                slot: r.slot,
-                serial: r.serial,
-                priority: r.priority,
-            },
-        );
     }
 
     /// The tail cuts made since the last call, for the world to apply
@@ -1027,9 +383,9 @@ impl Core {
         r.keep = u64::MAX;
         r.preempted = None;
         r.deflections = 0;
-        if self.defl.max > 0 {
+        if self.cont.defl.max > 0 {
             // A deflection rewrites the path: room for the longest, once per slot.
-            r.path.reserve(self.defl.max_len);
+            r.path.reserve(self.cont.defl.max_len);
         }
         r.serial = self.cont.next_serial;
         self.cont.next_serial += 1;
@@ -1069,8 +425,7 @@ impl Core {
     /// Zeroes the statistics at the end of warm-up.
     pub fn warmup(&mut self) {
         for f in &mut self.fibres {
-            f.c = FibreCounters::default();
-            f.ch.fill(ChannelCounters::default());
+            f.zero_counters();
         }
     }
 
@@ -1231,8 +586,8 @@ impl Core {
         r.keep = u64::MAX;
         r.preempted = None;
         r.deflections = 0;
-        if self.defl.max > 0 {
-            r.path.reserve(self.defl.max_len);
+        if self.cont.defl.max > 0 {
+            r.path.reserve(self.cont.defl.max_len);
         }
         r.serial = self.cont.next_serial;
         self.cont.next_serial += 1;
@@ -1250,7 +605,7 @@ impl Core {
         f.c.reserved_ps += (end - start).0 as u128;
         r.path[0] = fi;
         if !f.owners.is_empty() {
-            Self::own(f, c as u32, start, end, r);
+            f.own(c as u32, r.owned(start, end));
         }
         if f.p.loss > 0.0 && (r.has_data || loss_all) && f.p.rng.bernoulli(f.p.loss) {
             f.c.lost[BurstLoss::Random] += 1;

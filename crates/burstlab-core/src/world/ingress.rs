@@ -11,7 +11,8 @@
 //! or one with no wavelength within `max_wait`, is lost to `contention`. The
 //! reservation is made when the burst is formed (it cannot be taken by a later burst).
 
-use super::core_node::{BurstRoute, Core, Step};
+use super::core_node::{Core, Step};
+use super::route::BurstRoute;
 use crate::scenario::ResolvedIngress;
 use crate::units::SimTime;
 use std::collections::VecDeque;

@@ -7,6 +7,10 @@
 //! - `hosts` — each flow's TCP sender/receiver or UDP source (the only TCP caller);
 //! - `edge` — OBS ingress edges: assembly queues, assemblers, per-flow OBS state;
 //! - `core_node` — OBS fabrics and fibres: BCP processing, wavelength reservation;
+//! - `route` — where a burst is on its path (its part of the BCP timeline);
+//! - `fibre` — one fibre direction: its wavelengths, counters, reservation holders;
+//! - `contention` — contention resolution, one stage per resource (delay lines,
+//!   converters, segmentation, preemption, deflection);
 //! - `collector` — run metadata and opt-in traces;
 //! - `wiring` — builds the components and the precomputed routes from a scenario;
 //! - `packet` — packets, their pool, route hops.
@@ -23,9 +27,11 @@
 //! event; routes are precomputed lists of hops; timers are lazily cancelled.
 
 pub mod collector;
+mod contention;
 pub mod control;
 pub mod core_node;
 pub mod edge;
+mod fibre;
 mod hint;
 pub mod hosts;
 pub mod ingress;
@@ -33,6 +39,7 @@ pub mod links;
 pub mod packet;
 pub mod probe;
 mod ring;
+pub mod route;
 pub mod wiring;
 
 use crate::engine::{Event, EventQueue};
@@ -41,11 +48,12 @@ use crate::scenario::{NodeKind, Resolved, ResolvedFlowKind, ScenarioError};
 use crate::stats::{BurstEvent, BurstLoss, BurstSample, PacketEvent, RunResult};
 use crate::units::SimTime;
 use collector::Collector;
-use core_node::{BurstRoute, Core, Step};
+use core_node::{Core, Step};
 use edge::{Edges, Enqueued};
 use hosts::{HostAct, Hosts, Seg};
 use links::{Due, Feeds, Links, Offer, Pos, NO_LINK};
 use packet::{Hop, PacketPool, PktHdr, PktKind};
+use route::BurstRoute;
 
 /// Adds the time since `$t` to phase `$p` of the probe and restarts `$t`, in a build with
 /// the probe (`world::probe`); nothing at all otherwise, so that the plain build's code

@@ -15,8 +15,8 @@
 //! assembly wait of the round's bursts while `baseRTT` may not, so diff rises without
 //! any queue.
 
-use super::cc::CongestionControl;
-use super::tcb::{Phase, Tcb};
+use super::CongestionControl;
+use crate::tcp::tcb::{Phase, Tcb};
 use crate::units::SimTime;
 
 pub const ALPHA: f64 = 2.0;

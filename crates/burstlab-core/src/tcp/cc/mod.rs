@@ -1,10 +1,21 @@
 //! Congestion control: how cwnd grows on new ACKs and how far it is cut on a loss.
 //!
 //! Read first: [`CongestionControl`]. Loss *recovery* (which segments to retransmit, when
-//! recovery ends) is a separate concern, see `recovery.rs`; a new controller (CUBIC,
-//! HighSpeed, …) is one new file with a struct implementing [`CongestionControl`], one
-//! variant of [`Cc`] (dispatched statically by `match`) and one of
-//! [`CcKind`] (the scenario key `cc`).
+//! recovery ends) is a separate concern, see `recovery.rs`. One controller per file, each
+//! importing only this file's trait (never another controller, never the sender):
+//!
+//! | file | controller (`rfc` profile) |
+//! |---|---|
+//! | `aimd.rs` | RFC 5681 §3.1 AIMD |
+//! | `cubic.rs` | CUBIC, RFC 9438 (the `ns2` profile's is Linux 2.6's, `ns2/linux/cubic.rs`) |
+//! | `highspeed.rs` | HighSpeed TCP, RFC 3649 |
+//! | `vegas.rs` | Vegas, Linux's rounds |
+//! | `bbr.rs` | BBR v1 as ns-3.44's TcpBbr |
+//! | `probe.rs` | test only: AIMD with a log of every hook call |
+//!
+//! A new controller is one new file here with a struct implementing
+//! [`CongestionControl`], one variant of [`Cc`] (dispatched statically by `match`) and
+//! one of [`CcKind`] (the scenario key `cc`).
 //!
 //! Only the sender calls a controller, on these events, each with the time:
 //! - `on_ack`: an ACK of new data outside fast recovery, with the number of segments
@@ -25,8 +36,18 @@
 //! avoidance. IEEE-754 arithmetic without fast-math is deterministic, so runs are
 //! bit-identical.
 
-use super::tcb::{Phase, Tcb};
-use super::CcKind;
+pub mod aimd;
+pub mod bbr;
+pub mod cubic;
+pub mod highspeed;
+#[cfg(test)]
+pub mod probe;
+pub mod vegas;
+
+pub use aimd::Aimd;
+
+use crate::tcp::tcb::{Phase, Tcb};
+use crate::tcp::CcKind;
 use crate::units::SimTime;
 
 /// A congestion controller working on the shared control block.
@@ -44,7 +65,7 @@ pub trait CongestionControl {
         &mut self,
         _tcb: &mut Tcb,
         _now: SimTime,
-        _rs: &super::rate::RateSample,
+        _rs: &crate::tcp::rate::RateSample,
         _delivered: u64,
     ) {
     }
@@ -59,39 +80,6 @@ pub trait CongestionControl {
     /// The congestion phase changed from `from` to `to` at `now`.
     fn on_phase_change(&mut self, _tcb: &Tcb, _now: SimTime, _from: Phase, _to: Phase) {}
     fn name(&self) -> &'static str;
-}
-
-/// Standard AIMD (RFC 5681 §3.1). Memoryless: everything it needs is in the `Tcb`.
-#[derive(Clone, Debug, Default)]
-pub struct Aimd;
-
-impl CongestionControl for Aimd {
-    #[inline]
-    fn on_ack(&mut self, tcb: &mut Tcb, _now: SimTime, _acked_segs: u64) {
-        let w = tcb.cwnd();
-        if w < tcb.ssthresh() as f64 {
-            // RFC 5681 §3.1 (2): slow start, cwnd += SMSS per ACK.
-            tcb.set_cwnd(w + 1.0);
-        } else {
-            // RFC 5681 §3.1 (3): congestion avoidance, cwnd += SMSS·SMSS/cwnd per ACK
-            // (ns-2 `opencwnd`, increase_num_ = 1).
-            tcb.set_cwnd(w + 1.0 / w);
-        }
-    }
-    fn on_loss(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
-        // RFC 5681 §3.2 step 2, eq. (4) ssthresh = max(FlightSize/2, 2·SMSS), with
-        // FlightSize measured as ns-2's `window()` = min(cwnd, wnd) (`slowdown`,
-        // CLOSE_SSTHRESH_HALF). This is what makes Reno halve W, W/2, W/4… on repeated
-        // fast retransmits in one window (yu §III.C, eq. 36).
-        (tcb.loss_window() / 2).max(2) as u32
-    }
-    fn on_timeout(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
-        // RFC 5681 §3.1 eq. (4) with FlightSize = segments outstanding (snd_max − snd_una).
-        (tcb.flight_size() / 2).max(2) as u32
-    }
-    fn name(&self) -> &'static str {
-        "aimd"
-    }
 }
 
 /// A controller's state as the cwnd trace shows it (`NaN` where it does not apply).
@@ -160,13 +148,13 @@ impl Default for CcTrace {
 #[derive(Clone, Debug)]
 pub enum Cc {
     Aimd(Aimd),
-    Cubic(super::cc_cubic::Cubic),
-    HighSpeed(super::cc_highspeed::HighSpeed),
-    Vegas(super::cc_vegas::Vegas),
-    Bbr(super::cc_bbr::Bbr),
-    /// Test-only controller with memory (`cc_probe.rs`).
+    Cubic(cubic::Cubic),
+    HighSpeed(highspeed::HighSpeed),
+    Vegas(vegas::Vegas),
+    Bbr(bbr::Bbr),
+    /// Test-only controller with memory (`probe.rs`).
     #[cfg(test)]
-    Probe(super::cc_probe::Probe),
+    Probe(probe::Probe),
 }
 
 impl Cc {
@@ -174,10 +162,10 @@ impl Cc {
     pub fn new(kind: CcKind) -> Self {
         match kind {
             CcKind::Aimd => Cc::Aimd(Aimd),
-            CcKind::Cubic => Cc::Cubic(super::cc_cubic::Cubic::default()),
-            CcKind::HighSpeed => Cc::HighSpeed(super::cc_highspeed::HighSpeed),
-            CcKind::Vegas => Cc::Vegas(super::cc_vegas::Vegas::default()),
-            CcKind::Bbr => Cc::Bbr(super::cc_bbr::Bbr::default()),
+            CcKind::Cubic => Cc::Cubic(cubic::Cubic::default()),
+            CcKind::HighSpeed => Cc::HighSpeed(highspeed::HighSpeed),
+            CcKind::Vegas => Cc::Vegas(vegas::Vegas::default()),
+            CcKind::Bbr => Cc::Bbr(bbr::Bbr::default()),
         }
     }
 }
@@ -252,7 +240,7 @@ impl CongestionControl for Cc {
         &mut self,
         tcb: &mut Tcb,
         now: SimTime,
-        rs: &super::rate::RateSample,
+        rs: &crate::tcp::rate::RateSample,
         delivered: u64,
     ) {
         if let Cc::Bbr(c) = self {
@@ -310,41 +298,5 @@ impl CongestionControl for Cc {
             #[cfg(test)]
             Cc::Probe(c) => c.name(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tcp::{Profile, TcpConfig, Variant};
-
-    #[test]
-    fn test_aimd_slow_start_then_avoidance() {
-        let mut cfg = TcpConfig::defaults(Variant::Reno, Profile::Ns2);
-        cfg.init_cwnd = 1;
-        cfg.init_ssthresh = 4;
-        cfg.wm = 100;
-        let mut tcb = Tcb::new(&cfg, SimTime::ZERO);
-        let mut cc = Cc::default();
-        let mut seen = vec![];
-        for _ in 0..5 {
-            cc.on_ack(&mut tcb, SimTime::ZERO, 1);
-            seen.push(tcb.cwnd());
-        }
-        assert_eq!(&seen[..3], &[2.0, 3.0, 4.0]);
-        assert_eq!(seen[3], 4.25);
-        assert_eq!(seen[4], 4.25 + 1.0 / 4.25);
-    }
-
-    #[test]
-    fn test_aimd_cwnd_clamped_to_wm() {
-        let mut cfg = TcpConfig::defaults(Variant::Reno, Profile::Ns2);
-        cfg.wm = 3;
-        let mut tcb = Tcb::new(&cfg, SimTime::ZERO);
-        let mut cc = Cc::default();
-        for _ in 0..10 {
-            cc.on_ack(&mut tcb, SimTime::ZERO, 1);
-        }
-        assert_eq!(tcb.cwnd(), 3.0);
     }
 }

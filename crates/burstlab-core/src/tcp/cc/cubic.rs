@@ -10,9 +10,27 @@
 //! Slow start is RFC 5681's (+1 segment per ACK, as the AIMD controller), as RFC 9438
 //! §4.10 allows; the epoch begins at the first ACK in congestion avoidance after a loss
 //! or a timeout (§4.2: "t_epoch … when congestion avoidance starts").
+//!
+//! **Why there are two CUBICs.** The `ns2` profile's `cc = "cubic"` is a different
+//! algorithm, `ns2/linux/cubic.rs`: Linux 2.6's tcp_cubic.c v2.1, which ns-2.35's
+//! `Agent/TCP/Linux` runs and which the ns-2 differential tests
+//! (`tests/test_ns2_linux_cc.py`) compare against packet by packet. The two must not be
+//! merged, because they give different windows on the same ACKs:
+//! - β: 0.7 here (RFC 9438 §4.6) against 819/1024 ≈ 0.8 there;
+//! - ssthresh: β·FlightSize here (or β·cwnd with `cubic_ssthresh = "cwnd"`), β·cwnd
+//!   there, and fast convergence W_max = cwnd·(1 + β)/2 with each one's β;
+//! - the curve: `f64` seconds and eq. (1)–(2) here, aimed at W_cubic(t + RTT) (§4.4);
+//!   there integer BIC arithmetic (`bic_scale` 41 ≈ C = 0.4 in 2⁻¹⁰ s units, Linux's
+//!   table-and-Newton ∛) aimed at W_cubic(t), turned into `cnt` ACKs per +1 segment;
+//! - Reno-friendliness: W_est with α = 3(1 − β)/(1 + β) per cwnd of ACKed segments
+//!   (§4.3 eq. 4) here; there Linux's `tcp_cwnd` estimate with `beta_scale`, plus the
+//!   delayed-ACK ratio estimate, the 1/32 s rate limit on recomputing `cnt`, and `cnt =
+//!   50` until the first loss;
+//! - windows: an `f64` cwnd grown per ACK here; integer `snd_cwnd` with `snd_cwnd_cnt`,
+//!   grown only while the window is full (`tcp_is_cwnd_limited`), there.
 
-use super::cc::CongestionControl;
-use super::tcb::{Phase, Tcb};
+use super::CongestionControl;
+use crate::tcp::tcb::{Phase, Tcb};
 use crate::units::SimTime;
 
 /// RFC 9438 §5 defaults.

@@ -7,8 +7,8 @@
 //! k + 1 for w up to its k-th entry), which Linux's tcp_highspeed.c uses as well. At or
 //! below 38 segments it is RFC 5681's AIMD (a = 1, b = 0.5).
 
-use super::cc::CongestionControl;
-use super::tcb::Tcb;
+use super::CongestionControl;
+use crate::tcp::tcb::Tcb;
 use crate::units::SimTime;
 
 /// RFC 3649 Appendix B, column w: a(w) = k + 1 for `HSTCP_W[k − 1] < w ≤ HSTCP_W[k]`.

@@ -20,9 +20,9 @@
 //! after taking out the segments newly marked lost since the last sample), and leaving
 //! recovery restores the saved cwnd (at the next rate sample).
 
-use super::cc::CongestionControl;
-use super::rate::RateSample;
-use super::tcb::{Phase, Tcb};
+use super::CongestionControl;
+use crate::tcp::rate::RateSample;
+use crate::tcp::tcb::{Phase, Tcb};
 use crate::units::SimTime;
 
 /// 2/ln 2 (BBR §4.3.1.1): the smallest gain that doubles the delivery rate per round.
