@@ -206,6 +206,11 @@ class Result:
         cwnd_estimates: OBS, one row per flow assembled by ``ecwba``: the ingress's
             cwnd estimate against the true cwnd (mean absolute error in segments, mean
             relative error).
+        fct: one row per finite TCP flow (``segments = N``): size, ``start_s``,
+            ``end_s`` (its last segment's ACK back at the sender), ``fct_s``, the ideal
+            ``ideal_fct_s`` alone on its path, ``slowdown``, ``completed`` (False, with
+            NaN times, for a flow still running at the end), loss events and bursts
+            lost; summaries in :mod:`burstlab.fct` (docs/guide/completion-times.md).
         streamed: the traces written to disk while the run went (``sim.trace.dir``,
             ``run(trace_dir=...)``): table name -> (CSV path, rows). Their tables read
             the file on first access.
@@ -225,6 +230,7 @@ class Result:
         goodput_trace: pd.DataFrame
         cwnd_estimates: pd.DataFrame
         cc_trace: pd.DataFrame
+        fct: pd.DataFrame
 
     def __init__(self, meta: Mapping[str, Any], raw: Mapping[str, RawTable],
                  tables: Sequence[str], optional: Sequence[str] = (),

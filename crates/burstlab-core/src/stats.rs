@@ -6,7 +6,9 @@
 use crate::units::SimTime;
 use serde::Serialize;
 
-/// One row per flow. Rates are measured over the flow's active time after warm-up.
+/// One row per flow. Rates are measured over the flow's active time after warm-up: from
+/// its start (or the warm-up) to its stop, its completion (a finite TCP flow whose last
+/// segment was acknowledged) or the end of the run, whichever comes first.
 #[derive(Clone, Debug, Serialize)]
 pub struct FlowRow {
     pub flow: u32,
@@ -46,6 +48,52 @@ pub struct FlowRow {
     /// Mean RTO (without backoff) at the first timeout of each timeout sequence: the
     /// `T0` of the PFTK model. NaN when no timeout occurred.
     pub mean_rto_s: f64,
+    /// Data segments of a finite TCP flow (`flow.segments`); null for an infinite flow
+    /// or a UDP source.
+    pub size_segments: Option<u64>,
+    /// When the flow starts (`flow.start`).
+    pub start_s: f64,
+    /// A finite TCP flow's completion: the instant the cumulative ACK of its last data
+    /// segment reached its sender (docs/guide/completion-times.md). NaN unless
+    /// `completed`.
+    pub end_s: f64,
+    /// Whether a finite TCP flow completed within the run (always false for an infinite
+    /// flow or a UDP source).
+    pub completed: bool,
+}
+
+/// One row per finite TCP flow (`res.fct`; docs/guide/completion-times.md). Event and
+/// burst counts cover `[warmup, end)` like the `flows` and `obs_flows` tables.
+#[derive(Clone, Debug, Serialize)]
+pub struct FctRow {
+    pub flow: u32,
+    pub name: String,
+    /// The workload that generated the flow; empty for a flow listed in the scenario.
+    pub workload: String,
+    pub src: String,
+    pub dst: String,
+    pub size_segments: u64,
+    /// Payload bytes: `size_segments × mss`.
+    pub size_bytes: u64,
+    pub start_s: f64,
+    /// When the cumulative ACK of the flow's last data segment reached its sender; NaN
+    /// unless `completed`.
+    pub end_s: f64,
+    /// `end_s − start_s`; NaN unless `completed`.
+    pub fct_s: f64,
+    /// The flow's completion time alone on its path, without loss (`world/fct.rs`); NaN
+    /// where the path has no closed form.
+    pub ideal_fct_s: f64,
+    /// `fct_s / ideal_fct_s`.
+    pub slowdown: f64,
+    /// Whether the flow completed within the run.
+    pub completed: bool,
+    pub segments_delivered: u64,
+    pub retransmits: u64,
+    pub td_events: u64,
+    pub to_events: u64,
+    /// The flow's data and ACK bursts lost (0 for a flow that crosses no OBS network).
+    pub bursts_lost: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -160,6 +208,10 @@ pub struct RunResult {
     /// absent from the serialised result otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cwnd_estimates: Vec<CwndEstRow>,
+    /// One row per finite TCP flow: its completion time against the ideal (absent from
+    /// the serialised result without finite flows).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fct: Vec<FctRow>,
     /// Traces streamed to CSV files under `sim.trace.dir` instead of being held here
     /// (their tables above are then empty); absent from the serialised result otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -795,6 +847,7 @@ impl RunResult {
             t("obs_channels", true, rows(&self.obs_channels)),
             t("burst_hist", true, rows(&self.burst_hist)),
             t("cwnd_estimates", true, rows(&self.cwnd_estimates)),
+            t("fct", true, rows(&self.fct)),
             t(
                 BurstSample::TABLE,
                 true,

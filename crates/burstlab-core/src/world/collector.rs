@@ -133,6 +133,8 @@ pub struct Collector {
     pub goodput_every: Option<SimTime>,
     pub goodput_trace: Trace<GoodputSample>,
     pub cc_trace: Trace<CcSample>,
+    /// Each fibre direction's rate, for the ideal completion times (`world/fct.rs`).
+    pub fibre_rate: Vec<crate::units::BitRate>,
 }
 
 /// What the traces left for the result: the records held in memory, and the files
@@ -184,6 +186,7 @@ impl Collector {
             goodput_every: r.trace.goodput.map(|d| d.0),
             goodput_trace: trace(r.trace.goodput.is_some(), dir, &stamp)?,
             cc_trace: trace(r.trace.cc, dir, &stamp)?,
+            fibre_rate: r.fibres.iter().map(|f| f.rate).collect(),
         })
     }
 

@@ -609,6 +609,11 @@ impl Edges {
         }
     }
 
+    /// What the wiring decided about queue `qi` (its path, offset and assembler).
+    pub fn spec(&self, qi: u32) -> &QueueSpec {
+        &self.queues[qi as usize].spec
+    }
+
     /// The path (fibres) and offset of queue `qi`.
     pub fn path(&self, qi: u32) -> &[u32] {
         &self.queues[qi as usize].spec.path

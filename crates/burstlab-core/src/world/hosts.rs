@@ -142,6 +142,13 @@ struct TcpAgent {
     rto_n: u64,
     /// Pacing timer (BBR, `tcp/rate.rs`): when the armed pacing event fires.
     pace_pending: Option<SimTime>,
+    /// A finite flow's completion (docs/guide/completion-times.md): the instant the
+    /// ACK of its last data segment reached the sender (its sender's `done()` turned
+    /// true), and the sender's cwnd integral then; `None` while it runs (and for an
+    /// infinite flow, always).
+    end: Option<(SimTime, f64)>,
+    /// Data segments of a finite flow (`flow.segments`); `None` for an infinite one.
+    size: Option<u64>,
 }
 
 struct UdpAgent {
@@ -284,6 +291,8 @@ impl Hosts {
                         rto_sum_s: 0.0,
                         rto_n: 0,
                         pace_pending: None,
+                        end: None,
+                        size: *segments,
                     }))
                 }
                 ResolvedFlowKind::Cbr { rate, packet_size } => udp(*rate, *packet_size, None),
@@ -399,6 +408,13 @@ impl Hosts {
     /// Forward and reverse route indices of flow `fi`.
     pub fn routes(&self, fi: usize) -> (u32, u32) {
         (self.flows[fi].fwd, self.flows[fi].rev)
+    }
+    /// TCP flow `fi`'s configuration (`None` for a UDP source).
+    pub fn tcp_config(&self, fi: usize) -> Option<&TcpConfig> {
+        match &self.flows[fi].agent {
+            Agent::Tcp(t) => Some(t.snd.config()),
+            Agent::Udp(_) => None,
+        }
     }
     /// Start time and optional stop time of flow `fi`.
     pub fn schedule(&self, fi: usize) -> (SimTime, Option<SimTime>) {
@@ -658,6 +674,11 @@ impl Hosts {
         };
         self.out.clear();
         t.snd.on_ack(now, ack, &mut self.out);
+        // Completion of a finite flow: one comparison per ACK (`snd_una >= limit`,
+        // never true for an infinite flow); the rest runs once per flow.
+        if t.snd.done() && t.end.is_none() {
+            t.end = Some((now, t.snd.stats(now).cwnd_integral));
+        }
         self.emit(fiu, acts);
         self.after_sender_call(now, fiu, acts);
     }
@@ -832,6 +853,16 @@ impl Hosts {
                 Some(st) if st < now => st,
                 _ => now,
             };
+            // A finite flow that completed is measured over its own life: up to its
+            // completion, not to the end of the run (issue 52 item 7).
+            let (size, end) = match &f.agent {
+                Agent::Tcp(t) => (t.size, t.end),
+                Agent::Udp(_) => (None, None),
+            };
+            let t1 = match end {
+                Some((e, _)) if e < t1 => e,
+                _ => t1,
+            };
             let elapsed = t1.saturating_sub(t0).as_secs_f64();
             let (kind, variant, cc, profile, mss, wm, b) = match &f.agent {
                 Agent::Tcp(t) => {
@@ -874,8 +905,12 @@ impl Hosts {
             let received = c.received - s.received;
             let rtt_n = c.rtt_n - s.rtt_n;
             let rtt_span = t1.saturating_sub(t0).as_secs_f64();
-            let cwnd_window =
-                (c.cwnd_int - s.cwnd_int) / if rtt_span > 0.0 { rtt_span } else { 1.0 };
+            // (A flow that completed before the warm-up ended has nothing to measure.)
+            let cwnd_int = match end {
+                Some((e, int)) if e < now => int.max(s.cwnd_int),
+                _ => c.cwnd_int,
+            };
+            let cwnd_window = (cwnd_int - s.cwnd_int) / if rtt_span > 0.0 { rtt_span } else { 1.0 };
             let (udp_sent, udp_recv) = (c.udp_sent - s.udp_sent, c.udp_recv - s.udp_recv);
             let good = if tcp { delivered } else { udp_recv };
             let thr = if tcp { received } else { udp_recv };
@@ -913,6 +948,10 @@ impl Hosts {
                 } else {
                     f64::NAN
                 },
+                size_segments: size,
+                start_s: f.start.as_secs_f64(),
+                end_s: end.map_or(f64::NAN, |(e, _)| e.as_secs_f64()),
+                completed: end.is_some(),
             });
         }
         flows

@@ -290,6 +290,12 @@ impl Links {
         }
     }
 
+    /// Link `li`'s rate and delay (for the ideal completion time, `world/fct.rs`).
+    pub fn rate_delay(&self, li: u32) -> (crate::units::BitRate, SimTime) {
+        let p = &self.cold[li as usize].p;
+        (p.rate, p.delay)
+    }
+
     /// The number of links (each direction of a scenario link is one).
     pub fn len(&self) -> usize {
         self.hot.len()

@@ -31,6 +31,7 @@ mod contention;
 pub mod control;
 pub mod core_node;
 pub mod edge;
+pub mod fct;
 mod fibre;
 mod hint;
 pub mod hosts;
@@ -1563,11 +1564,10 @@ impl World {
     }
 
     fn finish_with(self, traces: collector::TraceOutput) -> RunResult {
-        let c = self.collector;
-        let now = c.duration;
+        let (now, warmup) = (self.collector.duration, self.collector.warmup);
         let names = &self.node_names;
-        let flows = self.hosts.rows(now, c.warmup, names);
-        let obs_span = c.duration.saturating_sub(c.warmup).as_secs_f64();
+        let flows = self.hosts.rows(now, warmup, names);
+        let obs_span = now.saturating_sub(warmup).as_secs_f64();
         let links = self.links.rows(names);
         let (bursts, burst_hist) = self.edges.queue_rows(names);
         let obs_links = self
@@ -1592,6 +1592,8 @@ impl World {
         } else {
             Vec::new()
         };
+        let fct = self.fct_rows(&flows, &obs_flows);
+        let c = self.collector;
         RunResult {
             scenario: c.name,
             seed: c.seed,
@@ -1613,6 +1615,7 @@ impl World {
             goodput_trace: traces.goodput,
             cc_trace: traces.cc,
             cwnd_estimates: self.edges.cwnd_est_rows(|fi| self.hosts.name(fi)),
+            fct,
             streamed: Vec::new(),
         }
     }
