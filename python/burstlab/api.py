@@ -222,6 +222,7 @@ class Result:
         goodput_trace: pd.DataFrame
         cwnd_estimates: pd.DataFrame
         cc_trace: pd.DataFrame
+        routes: pd.DataFrame
 
     def __init__(self, meta: Mapping[str, Any], raw: Mapping[str, RawTable],
                  tables: Sequence[str], optional: Sequence[str] = (),
