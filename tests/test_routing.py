@@ -105,13 +105,27 @@ def test_random_policy_is_seeded_and_least_loaded_spreads() -> None:
     assert a == [r["path"] for r in T.core_routes(sc, seed=1)]
     assert a != [r["path"] for r in T.core_routes(sc, seed=2)]
     assert set(a) == {0, 1, 2, 3}
+    # least_loaded, recomputed here: each flow takes the path whose busiest hop carries
+    # the fewest earlier flows, ties to the smaller total, then the lower rank.
     sc = T.cost239()
     for _ in range(4):
         T.add_flow(sc, "London", "Vienna", type="cbr", rate="1Mb/s",
+                   routing={"metric": "km", "k": 4, "policy": "round_robin"})
+    paths = [r["route"] for r in T.core_routes(sc)]  # the pair's four paths, in order
+    sc = T.cost239()
+    for _ in range(6):
+        T.add_flow(sc, "London", "Vienna", type="cbr", rate="1Mb/s",
                    routing={"metric": "km", "k": 4, "policy": "least_loaded"})
-    rows = T.core_routes(sc)
-    # Each flow avoids the hops the earlier ones loaded: four flows, four paths.
-    assert sorted(r["path"] for r in rows) == [0, 1, 2, 3]
+    load: dict[tuple[str, str], int] = {}
+    for r in T.core_routes(sc):
+        def key(j: int) -> tuple[int, int, int]:
+            hops = [load.get(h, 0) for h in itertools.pairwise(paths[j])]
+            return max(hops), sum(hops), j
+        want = min(range(4), key=key)
+        assert r["path"] == want and r["route"] == paths[want]
+        for h in itertools.pairwise(r["route"]):
+            load[h] = load.get(h, 0) + 1
+    assert len({r["path"] for r in T.core_routes(sc)}) > 1
 
 
 def test_run_writes_the_route_table(tmp_path: Any) -> None:
