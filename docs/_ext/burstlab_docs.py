@@ -396,6 +396,10 @@ SECTIONS = [
     ("node[].fabric[]", "`[[node.fabric]]`", "Switching fabrics of an OBS node."),
     ("link[]", "`[[link]]`", "Packet links."),
     ("flow[]", "`[[flow]]`", "TCP transfers and UDP sources."),
+    ("routing", "`[routing]`",
+     "How the simulator chooses routes ([networks](../guide/networks.md#routes)); a "
+     "flow's `routing` table takes the same keys and overrides these for that flow."),
+    ("flow[].routing", "`[flow.routing]`", "A flow's own routing keys (see `[routing]`)."),
     ("fibre[]", "`[[fibre]]`", "Fibres between OBS nodes."),
     ("obs", "`[obs]`", "OBS settings shared by every edge and core node."),
     ("obs.loss", "`[obs.loss]`", "Independent random burst loss."),

@@ -231,6 +231,7 @@ class Result:
         cwnd_estimates: pd.DataFrame
         cc_trace: pd.DataFrame
         fct: pd.DataFrame
+        routes: pd.DataFrame
 
     def __init__(self, meta: Mapping[str, Any], raw: Mapping[str, RawTable],
                  tables: Sequence[str], optional: Sequence[str] = (),

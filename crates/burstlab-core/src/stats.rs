@@ -188,6 +188,11 @@ pub struct RunResult {
     pub obs_links: Vec<ObsLinkRow>,
     /// OBS: one row per flow crossing an OBS network.
     pub obs_flows: Vec<ObsFlowRow>,
+    /// One row per flow: the route it took and how it was chosen. Left out of the
+    /// serialised result (it follows from the scenario; the front ends get it through
+    /// [`RunResult::tables`]).
+    #[serde(skip)]
+    pub routes: Vec<RouteRow>,
     /// OBS: one row per fibre direction and wavelength (`obs.contention.per_wavelength`;
     /// absent from the serialised result when off).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -216,6 +221,37 @@ pub struct RunResult {
     /// (their tables above are then empty); absent from the serialised result otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub streamed: Vec<StreamedTrace>,
+}
+
+/// One row per flow of the `routes` table (`res.routes`): its route and how it was
+/// chosen (`[routing]`, docs/guide/networks.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct RouteRow {
+    pub flow: u32,
+    pub name: String,
+    pub src: String,
+    pub dst: String,
+    /// Node names from source to destination, joined by `>`.
+    pub route: String,
+    /// Node names from destination back to source (the ACKs' route), joined by `>`.
+    pub reverse_route: String,
+    /// Hops of `route`.
+    pub hops: u32,
+    /// Fibre length along `route` (packet links count 0 km); NaN if a fibre on it gives
+    /// only its delay.
+    pub km: f64,
+    /// Propagation delay along `route` (of parallel links, the shortest).
+    pub delay_s: f64,
+    /// `routing.metric`: `hops`, `km` or `delay`.
+    pub metric: &'static str,
+    /// `routing.k`.
+    pub k: u32,
+    /// `routing.policy`, or `explicit` when the flow gives its `route`.
+    pub policy: &'static str,
+    /// Index of `route` among the pair's paths, least first; null when explicit.
+    pub path: Option<u32>,
+    /// Paths found for the pair (at most `k`; 0 when explicit).
+    pub paths: u32,
 }
 
 /// A trace written to disk while the run went (`sim.trace.dir`).
@@ -863,6 +899,7 @@ impl RunResult {
                 true,
                 TableData::Columns(CcSample::columns(&self.cc_trace)),
             ),
+            t("routes", true, rows(&self.routes)),
         ]
     }
 }

@@ -228,6 +228,25 @@ fn resolve_scenario(text: &str, format: &str) -> PyResult<String> {
     serde_json::to_string(&r.view()).map_err(|e| SimulationError::new_err(e.to_string()))
 }
 
+/// The route table of a scenario without running it (`burstlab.routes`): the rows of
+/// the `routes` result table (`burstlab_core::world::route_table`) as a JSON list.
+/// Raises ScenarioError.
+#[pyfunction]
+#[pyo3(signature = (text, format = "toml", seed = None, replication = None))]
+fn routes(
+    text: &str,
+    format: &str,
+    seed: Option<u64>,
+    replication: Option<u64>,
+) -> PyResult<String> {
+    let spec = parse(text, format)?;
+    let r = spec
+        .resolve(seed, replication)
+        .map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    let rows = burstlab_core::world::route_table::rows(&r);
+    serde_json::to_string(&rows).map_err(|e| SimulationError::new_err(e.to_string()))
+}
+
 /// The scenario schema as JSON: every key the parser accepts (path, kind, Rust type,
 /// enum values, aliases) and the TCP defaults of each profile (`burstlab_core::schema`).
 #[pyfunction]
@@ -323,5 +342,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ns2_presets, m)?)?;
     add_units(m)?;
     m.add_function(wrap_pyfunction!(core_identity, m)?)?;
+    m.add_function(wrap_pyfunction!(routes, m)?)?;
     Ok(())
 }

@@ -18,7 +18,8 @@ guide is docs/guide/networks.md):
   :func:`arpanet` — reference topologies with fibre lengths in km, each core node with
   an edge node and hosts (:func:`~.network.build_scenario`'s policy);
 - :func:`from_graph` — a GML or GraphML file (the Internet Topology Zoo's formats);
-- :func:`add_flow` — a flow on the shortest route by km, hops or delay;
+- :func:`add_flow` — a flow on the shortest route by km, hops or delay (or routed by
+  the core: ``routing=``); :func:`core_routes` — the core's route table;
 - :func:`traffic_matrix`, :func:`scale_total`, :func:`scale_link_load`,
   :func:`add_poisson_traffic` — an O-D matrix scaled to a load, as Poisson sources.
 """
@@ -31,6 +32,7 @@ from .network import (
     add_flow,
     build_scenario,
     core_graph,
+    core_routes,
     edge_of,
     full_route,
     haversine_km,
@@ -67,6 +69,7 @@ __all__ = [
     "arpanet",
     "build_scenario",
     "core_graph",
+    "core_routes",
     "cost239",
     "edge_of",
     "from_graph",

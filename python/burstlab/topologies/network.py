@@ -21,12 +21,16 @@ parameterised policy:
   hops); there are no flows yet (:func:`add_flow`,
   :func:`burstlab.topologies.add_poisson_traffic`).
 
-Routes: burstlab's core routes by fewest hops (or an explicit ``route``). A topology's
-flows are given explicit routes computed here, by :func:`shortest_route`, on km, hops or
-delay; the reverse route (ACKs) is the forward route reversed. Ties between equally short
-paths are broken as :func:`networkx.shortest_path` breaks them (Dijkstra for km and
-delay, breadth-first search for hops, neighbours visited in the order the fibres were
-listed), so a route is reproducible from the scenario alone.
+Routes: the core chooses routes (``[routing]``: ``metric`` = hops, km or delay, ``k``
+shortest paths and a per-flow ``policy``; docs/guide/networks.md). :func:`shortest_route`
+computes the core's least-cost route here, with the core's tie order: among paths of
+equal cost the one with fewer hops, then the lexicographically smallest sequence of node
+indices (the order the nodes are listed in, cores first in :func:`build_scenario`), km
+counted in whole millimetres and delay in picoseconds as the core counts them
+(tests/test_routing.py checks both against networkx and against each other).
+:func:`add_flow` writes that route as an explicit ``route`` (the reverse route, for ACKs,
+is the forward route reversed), or with ``routing=`` leaves the choice to the core;
+:func:`core_routes` reads the core's choice for every flow of a scenario.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ __all__ = [
     "build_scenario",
     "core_graph",
     "core_nodes",
+    "core_routes",
     "edge_of",
     "full_route",
     "haversine_km",
@@ -241,11 +246,19 @@ def core_graph(scenario: Mapping[str, Any]) -> nx.Graph:
     return g
 
 
+def _arc_metric(weight: str, attrs: Mapping[str, Any]) -> int:
+    """An arc's metric as the core counts it: 1 per hop, whole millimetres of fibre, or
+    picoseconds of delay (rounded half up, as ``ksp.rs`` and ``SimTime`` round)."""
+    if weight == "hops":
+        return 1
+    x = attrs["km"] * 1e6 if weight == "km" else attrs["delay"] * 1e12
+    return math.floor(x + 0.5)
+
+
 def shortest_route(g: nx.Graph, src: str, dst: str, weight: str = "km") -> list[str]:
-    """The shortest path of core nodes from ``src`` to ``dst`` by ``weight`` (``km``,
-    ``hops`` or ``delay``); ties as :func:`networkx.shortest_path` breaks them (see the
-    module docs). The one function that computes routes, so that another policy (k
-    shortest paths, least loaded) can replace it."""
+    """The least-cost path of core nodes from ``src`` to ``dst`` by ``weight`` (``km``,
+    ``hops`` or ``delay``), with the core's tie order (see the module docs): the route
+    ``[routing] metric = weight`` gives the flow in the core."""
     import networkx as nx
 
     if weight not in WEIGHTS:
@@ -256,11 +269,35 @@ def shortest_route(g: nx.Graph, src: str, dst: str, weight: str = "km") -> list[
     if weight == "km" and any("km" not in d for _, _, d in g.edges(data=True)):
         bad = next((a, b) for a, b, d in g.edges(data=True) if "km" not in d)
         raise TopologyError(f"weight: 'km' needs fibre lengths; fibre {bad[0]}–{bad[1]} has none")
+    index = {n: i for i, n in enumerate(g.nodes)}
+
+    def cost(_a: Any, _b: Any, d: Mapping[str, Any]) -> int:  # (metric, hops) as one integer
+        return _arc_metric(weight, d) * (1 << 32) + 1
+
     try:
-        path = nx.shortest_path(g, src, dst, weight=None if weight == "hops" else weight)
+        paths = list(nx.all_shortest_paths(g, src, dst, weight=cost))
     except nx.NetworkXNoPath:
         raise TopologyError(f"dst: no route from core node '{src}' to '{dst}'") from None
-    return [str(n) for n in path]
+    best = min(paths, key=lambda p: [index[n] for n in p])
+    return [str(n) for n in best]
+
+
+def core_routes(scenario: Mapping[str, Any], *, seed: int | None = None) -> list[dict[str, Any]]:
+    """The route table the core builds for ``scenario`` (without running it): one row
+    per flow with its ``route`` and ``reverse_route`` as lists of node names, ``hops``,
+    ``km``, ``delay_s``, and how it was chosen (``metric``, ``k``, ``policy``, ``path``,
+    ``paths``), the rows of ``res.routes``. ``seed`` overrides ``sim.seed`` (the
+    ``random`` policy's substream). Raises ``ScenarioError`` for an invalid scenario."""
+    import json
+
+    from burstlab import _core
+    from burstlab.api import _to_json
+
+    rows: list[dict[str, Any]] = json.loads(_core.routes(_to_json(scenario), "json", seed))
+    for r in rows:
+        r["route"] = r["route"].split(">")
+        r["reverse_route"] = r["reverse_route"].split(">")
+    return rows
 
 
 def full_route(core_path: Sequence[str], src_host: int = 1, dst_host: int = 1) -> list[str]:
@@ -278,18 +315,25 @@ def add_flow(
     src_host: int = 1,
     dst_host: int = 1,
     graph: nx.Graph | None = None,
+    routing: Mapping[str, Any] | None = None,
     **keys: Any,
 ) -> dict[str, Any]:
     """Append a ``[[flow]]`` from host ``src_host`` of core node ``src`` to host
     ``dst_host`` of ``dst``, on the shortest route by ``weight`` (written as an explicit
-    ``route``, and for TCP the reversed path as ``reverse_route``). Other keyword arguments are the flow's keys
-    (``type``, ``variant``, ``rate``, …). Returns the flow table."""
+    ``route``, and for TCP the reversed path as ``reverse_route``), or, with ``routing``
+    (a flow's ``routing`` table: ``metric``, ``k``, ``policy``), without a route: the
+    core chooses it. Other keyword arguments are the flow's keys (``type``,
+    ``variant``, ``rate``, …). Returns the flow table."""
     if src == dst:
         raise TopologyError(f"dst: the flow's source and destination are both '{src}'")
     names = {n["name"] for n in scenario.get("node", [])}
     for field, n, i in (("src_host", src, src_host), ("dst_host", dst, dst_host)):
         if host_of(n, i) not in names:
             raise TopologyError(f"{field}: no host '{host_of(n, i)}' (node '{n}' has no edge node or fewer hosts)")
+    if routing is not None:
+        flow = {"src": host_of(src, src_host), "dst": host_of(dst, dst_host), **keys, "routing": dict(routing)}
+        scenario.setdefault("flow", []).append(flow)
+        return flow
     g = core_graph(scenario) if graph is None else graph
     path = full_route(shortest_route(g, src, dst, weight), src_host, dst_host)
     flow = {"src": path[0], "dst": path[-1], **keys, "route": path}
@@ -300,10 +344,7 @@ def add_flow(
 
 
 def route_table(scenario: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per flow: its index, name, source, destination and route (the explicit
-    ``route``, or ``None`` where the core chooses the fewest-hop path)."""
-    rows = []
-    for i, f in enumerate(scenario.get("flow", [])):
-        rows.append({"flow": i, "name": f.get("name"), "src": f.get("src"), "dst": f.get("dst"),
-                     "route": list(f["route"]) if "route" in f else None})
-    return rows
+    """One row per flow: its index, name, source, destination and route as the core
+    resolves it (explicit or chosen by ``[routing]``; see :func:`core_routes` for the
+    other columns)."""
+    return [{k: r[k] for k in ("flow", "name", "src", "dst", "route")} for r in core_routes(scenario)]

@@ -3,26 +3,36 @@
 
 use super::error::{e, ScenarioError};
 use super::quantity::Size;
-use super::resolved::{ResolvedFlow, ResolvedFlowKind, ResolvedObs};
-use super::routing::Names;
-use super::routing::{explicit_route, Router};
-use super::spec::{Classifier, FlowSpec, FlowType, NodeKind, ScenarioSpec, MAX_PKTS_PER_SEC};
+use super::resolved::RouteChoice;
+use super::resolved::{ResolvedFibre, ResolvedFlow, ResolvedFlowKind, ResolvedLink, ResolvedObs};
+use super::route_plan::{Planner, Settings};
+use super::routing::{explicit_route, Names};
+use super::spec::{
+    Classifier, FlowSpec, FlowType, NodeKind, RoutePolicy, ScenarioSpec, MAX_PKTS_PER_SEC,
+};
 use super::tcp::tcp_config;
 use crate::obs::AssemblerConfig;
 use crate::units::SimTime;
 
 impl ScenarioSpec {
     /// Resolves every flow, in `[[flow]]` order; `adj` is the network's adjacency
-    /// (`routing::adjacency`), `obs` the resolved `[obs]` section if any.
+    /// (`routing::adjacency`) of `links` and `fibres`, `obs` the resolved `[obs]`
+    /// section if any, `run` the (seed, replication) of the `routing` substream.
     pub(super) fn resolve_flows(
         &self,
         names: &Names,
-        adj: &[Vec<u32>],
+        (adj, links, fibres): (&[Vec<u32>], &[ResolvedLink], &[ResolvedFibre]),
         obs: Option<&ResolvedObs>,
         max_pkts_per_burst: u32,
+        run: (u64, u64),
     ) -> Result<Vec<ResolvedFlow>, ScenarioError> {
         let classifier = self.obs.as_ref().map(|o| o.classifier);
-        let mut router = Router::new(adj);
+        let global = Settings::merge(Settings::DEFAULT, self.routing.as_ref(), "routing")?;
+        let least_loaded = global.policy == RoutePolicy::LeastLoaded
+            || self.flows.iter().any(|f| {
+                f.routing.as_ref().and_then(|r| r.policy) == Some(RoutePolicy::LeastLoaded)
+            });
+        let mut planner = Planner::new(adj, links, fibres, run, least_loaded);
         let mut flows = Vec::new();
         for (i, f) in self.flows.iter().enumerate() {
             let fld = |s: &str| format!("flow[{i}].{s}");
@@ -34,7 +44,8 @@ impl ScenarioSpec {
             }
             let (s, d) = endpoints(f, names, &fld)?;
             let (start, stop) = times(f, &fld)?;
-            let (route, reverse_route) = routes(f, (s, d), names, adj, &mut router, &fld)?;
+            let (route, reverse_route, routing) =
+                routes(f, (s, d), names, adj, &mut planner, global, &fld)?;
             let kind = flow_kind(f, &fld)?;
             for (r, rf) in [(&route, "route"), (&reverse_route, "reverse_route")] {
                 check_obs_segments(r, &names.nodes, &fld(rf))?;
@@ -52,6 +63,7 @@ impl ScenarioSpec {
                 route,
                 reverse_route,
                 kind,
+                routing,
             });
         }
         Ok(flows)
@@ -106,36 +118,46 @@ fn times(f: &FlowSpec, fld: Fld) -> Result<(SimTime, Option<SimTime>), ScenarioE
     Ok((start, stop))
 }
 
-/// The route and the reverse route: given as node names, or the fewest-hops path.
+/// The route and the reverse route: given as node names, or chosen by `planner` under
+/// the flow's routing settings (`route_plan.rs`).
 fn routes(
     f: &FlowSpec,
     (s, d): (u32, u32),
     names: &Names,
     adj: &[Vec<u32>],
-    router: &mut Router,
+    planner: &mut Planner,
+    global: Settings,
     fld: Fld,
-) -> Result<(Vec<u32>, Vec<u32>), ScenarioError> {
+) -> Result<(Vec<u32>, Vec<u32>, RouteChoice), ScenarioError> {
     let (src, dst) = (&f.src, &f.dst);
     let lookup = |field: String, name: &str| names.lookup(field, name);
-    let route = match &f.route {
-        Some(r) => explicit_route(&fld("route"), r, s, d, &lookup, adj)?,
-        None => router.route(s, d).ok_or_else(|| {
-            e(
-                fld("dst"),
-                format!("unreachable: no path from '{src}' to '{dst}'"),
-            )
-        })?,
+    let st = Settings::merge(global, f.routing.as_ref(), &fld("routing"))?;
+    let given = |r: &Option<Vec<String>>, key: &str, a, b| {
+        r.as_ref()
+            .map(|r| explicit_route(&fld(key), r, a, b, &lookup, adj))
+            .transpose()
     };
-    let reverse_route = match &f.reverse_route {
-        Some(r) => explicit_route(&fld("reverse_route"), r, d, s, &lookup, adj)?,
-        None => router.route(d, s).ok_or_else(|| {
+    let fwd = given(&f.route, "route", s, d)?;
+    let rev = given(&f.reverse_route, "reverse_route", d, s)?;
+    let unreachable = |reverse: bool| {
+        if reverse {
             e(
                 fld("src"),
                 format!("unreachable: no return path from '{dst}' to '{src}'"),
             )
-        })?,
+        } else {
+            e(
+                fld("dst"),
+                format!("unreachable: no path from '{src}' to '{dst}'"),
+            )
+        }
     };
-    Ok((route, reverse_route))
+    let metric_field = if f.routing.as_ref().is_some_and(|r| r.metric.is_some()) {
+        fld("routing.metric")
+    } else {
+        "routing.metric".to_string()
+    };
+    planner.plan(st, (s, d), (fwd, rev), &metric_field, &unreachable)
 }
 
 /// The traffic source: a TCP sender's settings, or a UDP source's rate and sizes.

@@ -16,6 +16,8 @@
 //!   [`ScenarioSpec::from_json_str`];
 //! - `resolved.rs`: what validation produces ([`Resolved`]), the simulator's input;
 //! - `routing.rs`: node names, the network's adjacency, routes ([`Router`]);
+//!   `ksp.rs`: least-cost and k shortest paths ([`Graph`]); `route_plan.rs`: each
+//!   flow's route under `[routing]` and its own `routing`;
 //! - `tcp.rs`: a TCP flow's settings; `contention.rs`: `[obs.contention]`; `obs.rs`:
 //!   assembly policies, the nodes' fabrics, fibres and `[obs]`; `flows.rs`: the flows;
 //! - `resolve.rs`: [`ScenarioSpec::resolve`], one resolver per section called in a
@@ -29,29 +31,33 @@
 mod contention;
 mod error;
 mod flows;
+mod ksp;
 mod obs;
 mod quantity;
 mod resolve;
 mod resolved;
+mod route_plan;
 mod routing;
 mod spec;
 mod tcp;
 mod view;
 
 pub use error::ScenarioError;
+pub use ksp::{Cost, Graph};
 pub use quantity::{Count, Dur, Rate, Size};
 pub use resolved::{
     Resolved, ResolvedClass, ResolvedContention, ResolvedFabric, ResolvedFibre, ResolvedFlow,
-    ResolvedFlowKind, ResolvedIngress, ResolvedLink, ResolvedObs,
+    ResolvedFlowKind, ResolvedIngress, ResolvedLink, ResolvedObs, RouteChoice,
 };
+pub use route_plan::MAX_K;
 pub use routing::{shortest_route, Router};
 pub use spec::{
     AckMode, AssemblySpec, AssemblyType, ClassSpec, Classifier, ContentionSpec, ControlSpec,
     ConverterScope, DeflectionSpec, DropBurstSpec, FabricSpec, FdlCapacity, FibreSpec, FlowSpec,
     FlowType, IngressSpec, LinkSpec, LossAppliesTo, LossScope, LossSpec, NodeKind, NodeSpec,
-    ObsSpec, Preemption, RetransmitSpec, ScenarioSpec, SchedulerName, Segmentation, Signalling,
-    SimSpec, TraceSpec, WindowName, DEFAULT_MAX_EVENTS, DEFAULT_MAX_MEMORY, MAX_PKTS_PER_SEC,
-    MIN_MAX_EVENTS,
+    ObsSpec, Preemption, RetransmitSpec, RouteMetric, RoutePolicy, RoutingSpec, ScenarioSpec,
+    SchedulerName, Segmentation, Signalling, SimSpec, TraceSpec, WindowName, DEFAULT_MAX_EVENTS,
+    DEFAULT_MAX_MEMORY, MAX_PKTS_PER_SEC, MIN_MAX_EVENTS,
 };
 pub use view::{
     assembly_view, AssemblyView, ClassView, ContentionView, DeflectionView, DropBurstView,

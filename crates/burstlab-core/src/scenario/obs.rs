@@ -200,6 +200,7 @@ impl ScenarioSpec {
                 to,
                 rate,
                 delay,
+                length_km: f.length_km,
                 wavelengths: f.wavelengths,
                 loss: loss.unwrap_or(base_p),
                 spec_index: i,

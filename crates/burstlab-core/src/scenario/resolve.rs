@@ -43,7 +43,12 @@ impl ScenarioSpec {
             Some(self.resolve_obs(&obs_spec, max_pkts_per_burst, &names, fabrics, &fibres)?)
         };
         let adj = adjacency(names.nodes.len(), &links, &fibres);
-        let flows = self.resolve_flows(&names, &adj, obs.as_ref(), max_pkts_per_burst)?;
+        let run = (
+            seed.unwrap_or(self.sim.seed),
+            replication.unwrap_or(self.sim.replication),
+        );
+        let net = (&adj[..], &links[..], &fibres[..]);
+        let flows = self.resolve_flows(&names, net, obs.as_ref(), max_pkts_per_burst, run)?;
         if let Some(o) = &obs {
             check_ack_ratio(o, &node_obs.node_assembly, &flows)?;
         }

@@ -4,7 +4,7 @@
 
 use super::spec::{
     AckMode, Classifier, ConverterScope, FdlCapacity, LossAppliesTo, LossScope, NodeKind,
-    Preemption, Segmentation, Signalling, TraceSpec,
+    Preemption, RouteMetric, RoutePolicy, Segmentation, Signalling, TraceSpec,
 };
 use crate::obs::AssemblerConfig;
 use crate::tcp::TcpConfig;
@@ -61,6 +61,8 @@ pub struct ResolvedFibre {
     pub to: u32,
     pub rate: BitRate,
     pub delay: SimTime,
+    /// `length_km` of its `[[fibre]]` entry, if given (the `km` routing metric).
+    pub length_km: Option<f64>,
     pub wavelengths: u32,
     /// Per-burst loss probability of this direction (`per_link` scope).
     pub loss: f64,
@@ -155,6 +157,22 @@ pub struct ResolvedFlow {
     pub class: u32,
     /// The flow's own assembly policy (`per_flow` classifier).
     pub assembly: Option<AssemblerConfig>,
+    /// How `route` was chosen (the `routes` result table).
+    pub routing: RouteChoice,
+}
+
+/// How a flow's route was chosen (`[routing]` and the flow's `routing`, resolved).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RouteChoice {
+    pub metric: RouteMetric,
+    /// Paths kept per pair (`routing.k`).
+    pub k: u32,
+    pub policy: RoutePolicy,
+    /// Index of `route` among the pair's paths (0 = the least); `None` when the route
+    /// was given explicitly.
+    pub index: Option<u32>,
+    /// Paths found for the pair (at most `k`; 0 when the route was explicit).
+    pub paths: u32,
 }
 
 #[derive(Debug, Clone)]

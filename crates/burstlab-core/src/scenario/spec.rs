@@ -29,6 +29,10 @@ pub struct ScenarioSpec {
     /// OBS settings shared by all edge and core nodes (see [`ObsSpec`]).
     #[serde(default)]
     pub obs: Option<ObsSpec>,
+    /// How the simulator chooses the route of a flow without an explicit `route`
+    /// (see [`RoutingSpec`]; a flow's own `routing` overrides it key by key).
+    #[serde(default)]
+    pub routing: Option<RoutingSpec>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -342,6 +346,10 @@ pub struct FlowSpec {
     /// Assembly policy of this flow's queues (`per_flow` classifier only).
     #[serde(default)]
     pub assembly: Option<AssemblySpec>,
+    /// This flow's routing keys (`metric`, `k`, `policy`), overriding `[routing]` key by
+    /// key; an explicit `route` / `reverse_route` still wins.
+    #[serde(default)]
+    pub routing: Option<RoutingSpec>,
 }
 
 fn default_flow_type() -> FlowType {
@@ -404,6 +412,62 @@ impl FlowSpec {
         };
         bad.map(|x| x.0)
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Routing (docs/guide/networks.md, "Routing"; `routing.rs`, `ksp.rs`).
+
+/// The `[routing]` table (and a flow's `routing`): the cost a route minimises, how many
+/// loop-free paths are kept per source–destination pair, and which of them a flow takes.
+/// The defaults (fewest hops, one path) give every scenario the routes it had before
+/// these keys existed. Among paths of equal cost the one with fewer hops wins, then the
+/// lexicographically smallest sequence of node indices (`[[node]]` order).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoutingSpec {
+    /// What a route minimises: `hops`, fibre `km` (packet links count 0 km; every fibre
+    /// a route may cross needs `length_km`) or propagation `delay` (links and fibres).
+    /// Default `hops`.
+    pub metric: Option<RouteMetric>,
+    /// Loop-free paths kept per pair, in order of cost (Yen's k shortest paths); the
+    /// policy picks one per flow. Default 1.
+    pub k: Option<u32>,
+    /// Which of the `k` paths a flow takes: `first`, `random` (uniform, from the
+    /// `routing` substream of the seed), `round_robin` (the n-th flow of a pair takes
+    /// path n mod k) or `least_loaded` (fewest flows already routed over its busiest
+    /// hop). Default `first`.
+    pub policy: Option<RoutePolicy>,
+}
+
+/// The cost a route minimises (`routing.metric`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum RouteMetric {
+    /// Number of hops (links and fibres).
+    #[default]
+    Hops,
+    /// Fibre length (`fibre.length_km`); packet links count 0 km.
+    Km,
+    /// Propagation delay of links and fibres.
+    Delay,
+}
+
+/// Which of a pair's `k` paths a flow takes (`routing.policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RoutePolicy {
+    /// The cheapest path.
+    #[default]
+    First,
+    /// A path drawn uniformly, one draw per flow from the `routing` substream.
+    Random,
+    /// The n-th flow (in `[[flow]]` order) of a source–destination pair takes path
+    /// n mod (paths found).
+    RoundRobin,
+    /// The path whose busiest hop carries the fewest flows routed before this one (in
+    /// `[[flow]]` order, forward routes counted); ties to the smaller total, then the
+    /// cheaper path. Counted in flows at set-up, not in measured traffic.
+    LeastLoaded,
 }
 
 // ---------------------------------------------------------------------------------------

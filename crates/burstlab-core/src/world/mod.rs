@@ -41,6 +41,7 @@ pub mod packet;
 pub mod probe;
 mod ring;
 pub mod route;
+pub mod route_table;
 pub mod wiring;
 
 use crate::engine::{Event, EventQueue};
@@ -197,6 +198,8 @@ pub struct World {
     q: EventQueue<Ev>,
     node_names: Vec<String>,
     node_kind: Vec<NodeKind>,
+    /// The `routes` result table (known once the scenario is resolved).
+    route_rows: Vec<crate::stats::RouteRow>,
     routes: Vec<Vec<Hop>>,
     /// Every route's hops one after another, each closed by [`Hop::Deliver`];
     /// `route_at[r]`: where route `r` starts. A packet's [`Pos`] indexes this table.
@@ -354,6 +357,7 @@ impl World {
             q: EventQueue::new(),
             node_names: r.nodes.iter().map(|n| n.0.clone()).collect(),
             node_kind: r.nodes.iter().map(|n| n.1).collect(),
+            route_rows: route_table::rows(r),
             routes: w.routes,
             hops,
             route_at,
@@ -1604,6 +1608,7 @@ impl World {
             events: self.q.events_processed(),
             flows,
             links,
+            routes: self.route_rows,
             cwnd_trace: traces.cwnd,
             packet_trace: traces.packets,
             bursts,
