@@ -15,6 +15,7 @@ pub mod obs;
 pub mod rng;
 pub mod tcp;
 pub mod units;
+pub mod workload;
 
 /// The burstlab version recorded in every output.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
