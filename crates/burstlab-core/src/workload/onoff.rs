@@ -9,7 +9,7 @@
 //! result in self-similar traffic modeling", CCR 1997; Willinger et al., ToN 1997).
 //!
 //! Each source starts in its stationary state (on with probability
-//! E[on]/(E[on] + E[off]), its first period drawn from the equilibrium residual-life
+//! E\[on\]/(E\[on\] + E\[off\]), its first period drawn from the equilibrium residual-life
 //! distribution of renewal theory), so there is no start-up transient: with heavy
 //! tails a source started at the beginning of a period would take very long to settle.
 //! Time is integer: periods are drawn in seconds, rounded to picoseconds once, and
@@ -135,7 +135,7 @@ impl ParetoOnOff {
         })
     }
 
-    /// The fraction of time on, E[on]/(E[on] + E[off]).
+    /// The fraction of time on, E\[on\]/(E\[on\] + E\[off\]).
     pub fn duty(&self) -> f64 {
         self.on.mean() / (self.on.mean() + self.off.mean())
     }

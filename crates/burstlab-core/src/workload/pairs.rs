@@ -18,7 +18,7 @@ use crate::scenario::ScenarioError;
 pub enum Pairs {
     /// Uniform over `src × dst` without the pairs whose ends are equal.
     Uniform { src: Vec<u32>, dst: Vec<u32> },
-    /// Weighted: `pairs[k]` with probability (cum[k] − cum[k−1]) / total, pairs of
+    /// Weighted: `pairs[k]` with probability (`cum[k] − cum[k−1]`) / total, pairs of
     /// zero weight left out. `cum` is the running sum of the weights, row by row.
     Matrix {
         pairs: Vec<(u32, u32)>,

@@ -254,7 +254,7 @@ const MAX_ROUNDS: u64 = 10_000_000;
 /// The flow's ideal completion time: from its start to the arrival at the sender of
 /// the ACK of its last segment, alone on its path and without loss (module docs).
 /// `SimTime::MAX` when it lies beyond the simulator's time range or the recursion did
-/// not reach a steady state within [`MAX_ROUNDS`] rounds (the table shows NaN).
+/// not reach a steady state within `MAX_ROUNDS` rounds (the table shows NaN).
 pub fn ideal_fct(f: &LoneFlow) -> SimTime {
     let mut fbusy = vec![SimTime::ZERO; f.fwd.len()];
     let mut rbusy = vec![SimTime::ZERO; f.rev.len()];

@@ -30,7 +30,7 @@ pub struct BurstRoute {
     /// packets that end after them are lost at the egress); `u64::MAX` when uncut.
     pub keep: u64,
     /// The burst's slot in the world's pool (set by the world) and the serial number
-    /// of its current departure (set by the core), naming it in a [`TailCut`].
+    /// of its current departure (set by the core), naming it in a `TailCut` (`world::contention`).
     pub slot: u32,
     pub serial: u64,
     /// Priority of the burst's class (`obs.class[i].priority`, set by the world).
