@@ -178,8 +178,8 @@ def test_a_core_that_only_adds_columns_or_tables_leaves_the_record_current() -> 
     rec = table_digests(raw)
     flows = json.loads(raw["flows"])
     wider = [{**row, "new_column_s": 1.5} for row in flows]
-    added = {**raw, "flows": json.dumps(wider), "tables": [*raw["tables"], "routes"],
-             "routes": json.dumps([{"flow": 0, "path": "a r b"}])}
+    added = {**raw, "flows": json.dumps(wider), "tables": [*raw["tables"], "a_new_table"],
+             "a_new_table": json.dumps([{"flow": 0, "path": "a r b"}])}
     assert changed_columns(rec, table_digests(added)) == []
     k = next(k for k, v in flows[0].items() if isinstance(v, float) and v > 0)
     moved = [{**row, k: math.nextafter(row[k], math.inf)} for row in wider]
