@@ -4,7 +4,7 @@
 //! Read first: [`scenario_keys`]. Nothing here is kept by hand: the keys are found by
 //! deserialising a [`ScenarioSpec`] from a deserialiser that records what serde asks for
 //! at each key (a table's fields, an enum's variants, a number, a string…), so the list is
-//! the one `scenario.rs`'s serde derives accept, aliases included, and it cannot drift
+//! the one the serde derives of `scenario/` accept, aliases included, and it cannot drift
 //! from the parser. The TCP defaults come from [`crate::tcp::default_config`].
 
 use crate::scenario::ScenarioSpec;

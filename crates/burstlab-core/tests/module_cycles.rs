@@ -1,7 +1,7 @@
 //! No import cycles between the core's modules.
 //!
 //! Reads `src/` and, in every folder (the crate root included), builds a graph of its
-//! direct children (a file `x.rs` or a folder `x/` is the child `x`; `mod.rs`, `lib.rs`
+//! direct children (a file `x` plus the Rust extension, or a folder `x/`, is the child `x`; `mod.rs`, `lib.rs`
 //! and `bin/` are not children): an edge `a → b` when some file of `a` names `b` by a
 //! path, `crate::b` at the root, `crate::f::b`, `super::b` or `self::b` further down.
 //! Comments and string literals do not count; test code does. A cycle among the
@@ -18,7 +18,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Cycles allowed for now, as (folder, the modules of the cycle, sorted). Empty: the
-/// last one (`src/tcp`: `cc.rs` and the `cc_*.rs` controllers through `testkit`, `sender`
+/// last one (`src/tcp`: the old `cc` module and its `cc_*` controllers through `testkit`, `sender`
 /// and `ns2`) went when the controllers moved into `tcp/cc/` (issue 51 item 3).
 const ALLOWED: &[(&str, &[&str])] = &[];
 
@@ -55,7 +55,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The module a file defines: `src/a/b.rs` and `src/a/b/mod.rs` are `["a", "b"]`,
+/// The module a file defines: the file `b` under `src/a` and the folder `src/a/b` with its `mod` file are `["a", "b"]`,
 /// `src/lib.rs` is `[]`.
 fn module_of(file: &Path) -> ModPath {
     let rel = file.strip_prefix(src_dir()).expect("a file under src/");
