@@ -23,6 +23,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "burstlab_docs",
+    "burstlab_records",
 ]
 exclude_patterns = ["_build", "_ext", "**.ipynb_checkpoints", "jupyter_execute"]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
