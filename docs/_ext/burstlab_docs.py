@@ -283,6 +283,8 @@ def _base_for(key: Key) -> dict[str, Any]:
         flow.update(type="onoff", rate="1Mb/s", packet_size="500B", mean_on="10ms", mean_off="10ms")
     if p.startswith("workload[]"):
         spec["workload"] = [{"name": "w", "src": ["s"], "dst": ["d"], "rate": "10/s", "size": "10KB"}]
+        if p.startswith("workload[].size."):
+            spec["workload"][0]["size"] = {"type": "pareto", "shape": 1.5, "lower": "1KB", "upper": "1MB"}
     if p == "fibre[].length_km":
         del spec["fibre"][0]["delay"]
         spec["fibre"][0]["length_km"] = 10.0
@@ -346,6 +348,10 @@ def _bad_values(key: Key) -> list[Any]:
         return ["0b/s", "fast"]
     if inner == "Size":
         return ["-1B", "big"]
+    if inner == "PerSec":
+        return ["-5/s", "fast"]
+    if inner == "SizeSpec":
+        return ["big", -1]
     if key.kind == "integer":
         return [0, -1]
     if key.kind == "float":
