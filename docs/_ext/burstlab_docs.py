@@ -184,7 +184,7 @@ def scenario_keys() -> list[Key]:
             aliases=k["aliases"],
             doc=f.doc if f else "",
         )
-        if not key.doc and struct == "FlowSpec" and name in tcp_docs:
+        if not key.doc and struct in ("FlowSpec", "WorkloadSpec") and name in tcp_docs:
             key.doc = tcp_docs[name].doc
         # The other names of this key: serde's aliases and the Rust field name.
         shown = key.path.rsplit(".", 1)[-1]
@@ -195,7 +195,7 @@ def scenario_keys() -> list[Key]:
             key.default = "required"
         elif f.serde_default:
             key.default = fns.get(f.serde_default, f.serde_default)
-        elif struct == "FlowSpec" and name in tcp["ns2"]:
+        elif struct in ("FlowSpec", "WorkloadSpec") and name in tcp["ns2"]:
             a, b = tcp["ns2"][name], tcp["rfc"][name]
             key.default = f"{a} (ns2), {b} (rfc)" if a != b else a
         elif key.rust_type == "bool":
@@ -281,6 +281,10 @@ def _base_for(key: Key) -> dict[str, Any]:
         flow.update(type="cbr", rate="1Mb/s", packet_size="500B")
     elif p in ("flow[].mean_on", "flow[].mean_off"):
         flow.update(type="onoff", rate="1Mb/s", packet_size="500B", mean_on="10ms", mean_off="10ms")
+    if p.startswith("workload[]"):
+        spec["workload"] = [{"name": "w", "src": ["s"], "dst": ["d"], "rate": "10/s", "size": "10KB"}]
+        if p.startswith("workload[].size."):
+            spec["workload"][0]["size"] = {"type": "pareto", "shape": 1.5, "lower": "1KB", "upper": "1MB"}
     if p == "fibre[].length_km":
         del spec["fibre"][0]["delay"]
         spec["fibre"][0]["length_km"] = 10.0
@@ -344,6 +348,10 @@ def _bad_values(key: Key) -> list[Any]:
         return ["0b/s", "fast"]
     if inner == "Size":
         return ["-1B", "big"]
+    if inner == "PerSec":
+        return ["-5/s", "fast"]
+    if inner == "SizeSpec":
+        return ["big", -1]
     if key.kind == "integer":
         return [0, -1]
     if key.kind == "float":
@@ -400,6 +408,11 @@ SECTIONS = [
      "How the simulator chooses routes ([networks](../guide/networks.md#routes)); a "
      "flow's `routing` table takes the same keys and overrides these for that flow."),
     ("flow[].routing", "`[flow.routing]`", "A flow's own routing keys (see `[routing]`)."),
+    ("workload[]", "`[[workload]]`",
+     "Flows generated during the run, one per arrival ([workloads](../guide/workloads.md))."),
+    ("workload[].size", "`[workload.size]`",
+     "A flow-size distribution (or write `size` as one size, e.g. `\"100KB\"`)."),
+    ("workload[].routing", "`[workload.routing]`", "A workload's own routing keys (see `[routing]`)."),
     ("fibre[]", "`[[fibre]]`", "Fibres between OBS nodes."),
     ("obs", "`[obs]`", "OBS settings shared by every edge and core node."),
     ("obs.loss", "`[obs.loss]`", "Independent random burst loss."),

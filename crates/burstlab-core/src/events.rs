@@ -25,7 +25,12 @@
 //!   per flow and direction when every assembly policy of the scenario is a timer
 //!   without jitter; each burst is one assembly-timer event and, per fibre hop of its
 //!   path, one control-packet and one arrival event;
-//! - flow starts, stops, the warm-up and the end: one each.
+//! - flow starts, stops, the warm-up and the end: one each;
+//! - a `[[workload]]` (`world/workloads.rs`): its expected arrivals (rate × its window,
+//!   at most `max_flows`) times the events of one flow of the mean size in segments on
+//!   its longest path (each segment and its ACK one event per hop, a timer event each,
+//!   and as many bursts as packets where the path crosses the OBS network), plus the
+//!   arrival and the start: a mean, not a bound, since arrivals and sizes are drawn.
 
 use crate::obs::{AckRatioBase, AssemblerConfig};
 use crate::scenario::{NodeKind, Resolved, ResolvedFlowKind, ScenarioError};
@@ -66,6 +71,9 @@ pub struct EventEstimate {
     /// Upper bound of the events of the whole run.
     pub events: f64,
     pub flows: Vec<FlowEvents>,
+    /// One entry per `[[workload]]` (`index`: its position; `packet_events`: its flows'
+    /// packets and the arrivals, `burst_events`: their bursts).
+    pub workloads: Vec<FlowEvents>,
 }
 
 impl EventEstimate {
@@ -243,11 +251,38 @@ pub fn estimate(r: &Resolved) -> EventEstimate {
         total += fe.total();
         flows.push(fe);
     }
+    let mut workloads = Vec::with_capacity(r.workloads.len());
+    for (i, w) in r.workloads.iter().enumerate() {
+        let arrivals = w.expected_arrivals(r.duration);
+        let segs = w.mean_segments() + 1.0; // and a SYN
+        let (mut hops, mut fibres) = (0usize, 0.0f64);
+        for (f, b) in w.routes.iter().flat_map(|p| &p.paths) {
+            hops = hops.max(f.len() + b.len());
+            fibres = fibres.max(fibre_hops(f) + fibre_hops(b));
+        }
+        let per_flow = segs * hops as f64 + 4.0;
+        let burst = if fibres > 0.0 {
+            segs * 2.0 * (1.0 + fibres)
+        } else {
+            0.0
+        };
+        let fe = FlowEvents {
+            index: i,
+            name: w.name.clone(),
+            packet_events: arrivals * per_flow,
+            toggles: 0.0,
+            toggle_events: 0.0,
+            burst_events: arrivals * burst,
+        };
+        total += fe.total();
+        workloads.push(fe);
+    }
     EventEstimate {
         max_events: r.max_events,
         duration_s: dur,
         events: total,
         flows,
+        workloads,
     }
 }
 
@@ -263,6 +298,26 @@ pub fn check(r: &Resolved) -> Result<EventEstimate, ScenarioError> {
          sim.max_events = {:.3e}",
         est.events, est.duration_s, r.max_events as f64
     );
+    if let Some(w) = est
+        .workloads
+        .iter()
+        .max_by(|a, b| a.total().total_cmp(&b.total()))
+        .filter(|w| est.largest().is_none_or(|f| w.total() >= f.total()))
+    {
+        why += &format!(
+            " (workload[{}] '{}' alone accounts for about {:.3e}: {:.3e} arrivals expected); \
+             lower its rate, give it stop or max_flows, shorten sim.duration or raise \
+             sim.max_events",
+            w.index,
+            w.name,
+            w.total(),
+            r.workloads[w.index].expected_arrivals(r.duration)
+        );
+        return Err(ScenarioError::new(
+            format!("workload[{}].rate", w.index),
+            why,
+        ));
+    }
     let field = match est.largest() {
         Some(f) if f.toggle_events >= f.packet_events.max(f.burst_events) => {
             why += &format!(

@@ -32,7 +32,8 @@ pub mod stats;
 pub mod tracefile;
 pub mod world;
 
-use scenario::{ScenarioError, ScenarioSpec};
+pub use scenario::ScenarioError;
+use scenario::ScenarioSpec;
 use stats::RunResult;
 
 impl serde::Serialize for units::SimTime {

@@ -75,6 +75,28 @@ pub struct MemoryEstimate {
     pub streamed: bool,
     pub traces: Vec<TraceEstimate>,
     pub queues: Vec<QueueEstimate>,
+    /// The `fct` rows of each `[[workload]]`: one per arrival expected.
+    pub workloads: Vec<WorkloadEstimate>,
+}
+
+/// The memory of one `[[workload]]`'s `fct` rows (`world/workloads.rs`): a compact row
+/// per flow done while the run goes, the table's rows at the end. (The flows alive take
+/// slots reused by index: not estimated, they follow the load, not the arrivals.)
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkloadEstimate {
+    pub index: usize,
+    pub name: String,
+    /// Arrivals expected (the mean for random arrivals).
+    pub arrivals: f64,
+    pub bytes: f64,
+}
+
+/// Bytes per generated flow's `fct` row: the compact row and the table's row with its
+/// strings (name, workload, src, dst: about 16 bytes each).
+fn workload_row_bytes() -> f64 {
+    (std::mem::size_of::<crate::world::workloads::GenRow>()
+        + std::mem::size_of::<crate::stats::FctRow>()
+        + 4 * 16) as f64
 }
 
 /// Memory of one packet waiting in a link queue: its record in the pool and its entry
@@ -184,9 +206,20 @@ impl MemoryEstimate {
                     .unwrap_or(0)
             ));
         }
+        for w in &self.workloads {
+            v.push(format!(
+                "  workload[{}] '{}': about {:.3e} arrivals, their fct rows {}",
+                w.index,
+                w.name,
+                w.arrivals,
+                gib(w.bytes)
+            ));
+        }
         v.push(format!(
             "  total: about {} (assembly queues without obs.queue_limit are not estimated)",
-            gib(self.trace_bytes() + self.queue_bytes())
+            gib(self.trace_bytes()
+                + self.queue_bytes()
+                + self.workloads.iter().map(|w| w.bytes).sum::<f64>())
         ));
         v
     }
@@ -414,6 +447,20 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
         streamed: r.trace.dir.is_some(),
         traces,
         queues,
+        workloads: r
+            .workloads
+            .iter()
+            .enumerate()
+            .map(|(index, w)| {
+                let arrivals = w.expected_arrivals(r.duration);
+                WorkloadEstimate {
+                    index,
+                    name: w.name.clone(),
+                    arrivals,
+                    bytes: arrivals * workload_row_bytes(),
+                }
+            })
+            .collect(),
     }
 }
 
@@ -422,9 +469,33 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
 pub fn check(r: &Resolved) -> Result<MemoryEstimate, ScenarioError> {
     let est = estimate(r);
     let budget = r.max_memory as f64;
-    let total = est.trace_bytes() + est.queue_bytes();
+    let rows: f64 = est.workloads.iter().map(|w| w.bytes).sum();
+    let total = est.trace_bytes() + est.queue_bytes() + rows;
     if total <= budget {
         return Ok(est);
+    }
+    if let Some(w) = est
+        .workloads
+        .iter()
+        .max_by(|a, b| a.bytes.total_cmp(&b.bytes))
+    {
+        if rows >= est.trace_bytes() + est.queue_bytes() {
+            return Err(ScenarioError::new(
+                format!("workload[{}].rate", w.index),
+                format!(
+                    "workload '{}' is expected to start {:.3e} flows in {} s, whose fct rows \
+                     take about {} ({} in all), more than sim.max_memory = {}; lower its \
+                     rate, give it stop or max_flows, shorten sim.duration or raise \
+                     sim.max_memory",
+                    w.name,
+                    w.arrivals,
+                    est.duration_s,
+                    gib(w.bytes),
+                    gib(total),
+                    gib(budget)
+                ),
+            ));
+        }
     }
     let limit = gib(budget);
     let big_trace = (!est.streamed)

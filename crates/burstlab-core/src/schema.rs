@@ -59,6 +59,7 @@ pub fn scenario_keys() -> Vec<SchemaKey> {
                         k.aliases.push(name.to_string());
                     }
                 }
+                workload_size_table(&mut keys);
                 return keys;
             }
             Err(WalkError(msg)) => {
@@ -85,6 +86,27 @@ pub fn scenario_keys() -> Vec<SchemaKey> {
             }
         }
     }
+}
+
+/// `workload.size` is a size or a table (`SizeSpec`): the walk, which feeds each key a
+/// number, sees the size. Its table's keys are walked here from `SizeDistSpec`, and the
+/// key is listed as that table.
+fn workload_size_table(keys: &mut Vec<SchemaKey>) {
+    const AT: &str = "workloads[].size";
+    let Some(at) = keys.iter().position(|k| k.path == AT) else {
+        return;
+    };
+    let out = RefCell::new(Vec::new());
+    let last = RefCell::new(String::new());
+    let walk = Walk {
+        path: AT,
+        out: &out,
+        last: &last,
+        skip: &[],
+        first: &[],
+    };
+    crate::scenario::SizeDistSpec::deserialize(walk).expect("the size table walks");
+    keys.splice(at..=at, out.into_inner());
 }
 
 /// The TCP defaults of a profile (`"ns2"` or `"rfc"`), as `(scenario key, value)`

@@ -21,7 +21,8 @@ guide is docs/guide/networks.md):
 - :func:`add_flow` — a flow on the shortest route by km, hops or delay (or routed by
   the core: ``routing=``); :func:`core_routes` — the core's route table;
 - :func:`traffic_matrix`, :func:`scale_total`, :func:`scale_link_load`,
-  :func:`add_poisson_traffic` — an O-D matrix scaled to a load, as Poisson sources.
+  :func:`add_poisson_traffic` — an O-D matrix scaled to a load, as Poisson sources;
+  :func:`add_workload` — the same matrix as a ``[[workload]]`` of TCP flows.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from .reference import (
 )
 from .traffic import (
     add_poisson_traffic,
+    add_workload,
     link_loads,
     nsfnet_matrix,
     pair_routes,
@@ -66,6 +68,7 @@ __all__ = [
     "TopologyError",
     "add_flow",
     "add_poisson_traffic",
+    "add_workload",
     "arpanet",
     "build_scenario",
     "core_graph",

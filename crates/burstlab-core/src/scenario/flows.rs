@@ -219,7 +219,7 @@ fn udp_kind(f: &FlowSpec, fld: Fld) -> Result<ResolvedFlowKind, ScenarioError> {
 }
 
 /// The flow's OBS class (`obs.class` index, default 0).
-fn flow_class(
+pub(super) fn flow_class(
     f: &FlowSpec,
     classifier: Option<Classifier>,
     obs: Option<&ResolvedObs>,
@@ -277,7 +277,7 @@ fn flow_assembly(
 }
 
 /// Checks that every run of fibre hops in a route starts and ends at an edge node.
-fn check_obs_segments(
+pub(super) fn check_obs_segments(
     route: &[u32],
     nodes: &[(String, NodeKind)],
     field: &str,

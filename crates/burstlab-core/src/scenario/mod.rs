@@ -20,6 +20,7 @@
 //!   flow's route under `[routing]` and its own `routing`;
 //! - `tcp.rs`: a TCP flow's settings; `contention.rs`: `[obs.contention]`; `obs.rs`:
 //!   assembly policies, the nodes' fabrics, fibres and `[obs]`; `flows.rs`: the flows;
+//!   `workload.rs`: the `[[workload]]` tables (flows generated during the run);
 //! - `resolve.rs`: [`ScenarioSpec::resolve`], one resolver per section called in a
 //!   fixed order (the first error found is the one reported);
 //! - `view.rs`: [`Resolved::view`], the resolved scenario as plain serialisable data
@@ -41,23 +42,27 @@ mod routing;
 mod spec;
 mod tcp;
 mod view;
+mod workload;
 
 pub use error::ScenarioError;
 pub use ksp::{Cost, Graph};
-pub use quantity::{Count, Dur, Rate, Size};
+pub use quantity::{
+    Count, Dur, MatrixSpec, PerSec, Rate, Size, SizeDistKind, SizeDistSpec, SizeSpec,
+};
 pub use resolved::{
     Resolved, ResolvedClass, ResolvedContention, ResolvedFabric, ResolvedFibre, ResolvedFlow,
-    ResolvedFlowKind, ResolvedIngress, ResolvedLink, ResolvedObs, RouteChoice,
+    ResolvedFlowKind, ResolvedIngress, ResolvedLink, ResolvedObs, ResolvedWorkload, RouteChoice,
+    WorkloadPair,
 };
 pub use route_plan::MAX_K;
 pub use routing::{shortest_route, Router};
 pub use spec::{
-    AckMode, AssemblySpec, AssemblyType, ClassSpec, Classifier, ContentionSpec, ControlSpec,
-    ConverterScope, DeflectionSpec, DropBurstSpec, FabricSpec, FdlCapacity, FibreSpec, FlowSpec,
-    FlowType, IngressSpec, LinkSpec, LossAppliesTo, LossScope, LossSpec, NodeKind, NodeSpec,
-    ObsSpec, Preemption, RetransmitSpec, RouteMetric, RoutePolicy, RoutingSpec, ScenarioSpec,
-    SchedulerName, Segmentation, Signalling, SimSpec, TraceSpec, WindowName, DEFAULT_MAX_EVENTS,
-    DEFAULT_MAX_MEMORY, MAX_PKTS_PER_SEC, MIN_MAX_EVENTS,
+    AckMode, ArrivalKind, AssemblySpec, AssemblyType, ClassSpec, Classifier, ContentionSpec,
+    ControlSpec, ConverterScope, DeflectionSpec, DropBurstSpec, FabricSpec, FdlCapacity, FibreSpec,
+    FlowSpec, FlowType, IngressSpec, LinkSpec, LossAppliesTo, LossScope, LossSpec, NodeKind,
+    NodeSpec, ObsSpec, Preemption, RetransmitSpec, RouteMetric, RoutePolicy, RoutingSpec,
+    ScenarioSpec, SchedulerName, Segmentation, Signalling, SimSpec, TraceSpec, WindowName,
+    WorkloadSpec, DEFAULT_MAX_EVENTS, DEFAULT_MAX_MEMORY, MAX_PKTS_PER_SEC, MIN_MAX_EVENTS,
 };
 pub use view::{
     assembly_view, AssemblyView, ClassView, ContentionView, DeflectionView, DropBurstView,

@@ -52,6 +52,7 @@ impl ScenarioSpec {
         if let Some(o) = &obs {
             check_ack_ratio(o, &node_obs.node_assembly, &flows)?;
         }
+        let workloads = self.resolve_workloads(&names, net, obs.as_ref(), run)?;
         Ok(Resolved {
             name: self.name.clone().unwrap_or_else(|| "scenario".into()),
             duration: self.sim.duration.0,
@@ -70,6 +71,7 @@ impl ScenarioSpec {
             node_assembly: node_obs.node_assembly,
             fabrics: node_obs.fabrics,
             node_fabrics: node_obs.node_fabrics,
+            workloads,
         })
     }
 

@@ -9,6 +9,7 @@ use super::spec::{
 use crate::obs::AssemblerConfig;
 use crate::tcp::TcpConfig;
 use crate::units::{BitRate, SimTime};
+use crate::workload::{Arrivals, Pairs, SizeDist};
 
 /// A validated scenario with names resolved to indices and defaults filled in.
 #[derive(Debug, Clone)]
@@ -39,6 +40,71 @@ pub struct Resolved {
     pub fabrics: Vec<ResolvedFabric>,
     /// Per node: indices into `fabrics` (at least one for an OBS node, none otherwise).
     pub node_fabrics: Vec<Vec<u32>>,
+    /// The `[[workload]]` tables, in order (`workload.rs`).
+    pub workloads: Vec<ResolvedWorkload>,
+}
+
+/// A `[[workload]]`, validated: its generators (not yet seeded: the world gives each
+/// its substream, `workload::Workload`), its flows' TCP settings, and the routes of
+/// every pair it can draw.
+#[derive(Debug, Clone)]
+pub struct ResolvedWorkload {
+    pub name: String,
+    pub arrivals: Arrivals,
+    pub sizes: SizeDist,
+    pub pairs: Pairs,
+    /// No arrival at or after this instant.
+    pub stop: Option<SimTime>,
+    /// At most this many arrivals.
+    pub max_flows: Option<u64>,
+    pub cfg: TcpConfig,
+    /// OBS class of the generated flows.
+    pub class: u32,
+    /// Metric, k and policy of the generated flows (`index`, `paths` unused).
+    pub routing: RouteChoice,
+    /// Every pair the workload can draw, in the order first met (src × dst row by row,
+    /// the matrix's non-zero entries, or the trace's rows).
+    pub routes: Vec<WorkloadPair>,
+}
+
+impl ResolvedWorkload {
+    /// The arrivals expected in a run of `duration` (its mean for Poisson arrivals: the
+    /// rate times the window from `start` to `stop`; a trace's rows in the window),
+    /// capped by `max_flows`.
+    pub fn expected_arrivals(&self, duration: SimTime) -> f64 {
+        let end = self.stop.map_or(duration, |s| s.min(duration));
+        let n = match &self.arrivals {
+            Arrivals::Trace { rows, .. } => rows.iter().filter(|x| x.start < end).count() as f64,
+            Arrivals::Poisson { next, .. } | Arrivals::Fixed { next, .. } => {
+                end.saturating_sub(*next).as_secs_f64() * self.arrivals.rate_per_s()
+            }
+        };
+        n.min(self.max_flows.map_or(f64::INFINITY, |m| m as f64))
+    }
+
+    /// The mean size of a flow in segments (`ceil(size / mss)`, at most one more than
+    /// the mean size over mss).
+    pub fn mean_segments(&self) -> f64 {
+        let mss = self.cfg.mss.max(1) as f64;
+        match &self.arrivals {
+            Arrivals::Trace { rows, .. } => {
+                rows.iter()
+                    .map(|x| (x.size as f64 / mss).ceil())
+                    .sum::<f64>()
+                    / rows.len().max(1) as f64
+            }
+            _ => self.sizes.mean() / mss + 1.0,
+        }
+    }
+}
+
+/// A pair a workload can draw and its paths (forward, reverse), least cost first; path
+/// `j` returns on the reverse's path `min(j, reverse paths − 1)`.
+#[derive(Debug, Clone)]
+pub struct WorkloadPair {
+    pub src: u32,
+    pub dst: u32,
+    pub paths: Vec<(Vec<u32>, Vec<u32>)>,
 }
 
 #[derive(Debug, Clone)]

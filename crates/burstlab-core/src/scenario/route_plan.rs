@@ -153,7 +153,7 @@ impl<'a> Planner<'a> {
     }
 
     /// The pair's paths under `st` (at most `st.k`, least first; empty: unreachable).
-    fn pair_paths(
+    pub(super) fn pair_paths(
         &mut self,
         st: Settings,
         s: u32,

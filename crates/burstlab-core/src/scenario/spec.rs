@@ -5,7 +5,8 @@
 //! `[obs.contention]`'s structs live in `contention.rs`.
 
 use super::error::ScenarioError;
-use super::quantity::{Count, Dur, Rate, Size};
+use super::quantity::{Count, Dur, MatrixSpec, PerSec, Rate, Size, SizeSpec};
+
 use crate::tcp::{CcKind, CubicSsthresh, Ns2Version, Profile, RecoveryKind, Variant};
 use serde::Deserialize;
 
@@ -33,6 +34,9 @@ pub struct ScenarioSpec {
     /// (see [`RoutingSpec`]; a flow's own `routing` overrides it key by key).
     #[serde(default)]
     pub routing: Option<RoutingSpec>,
+    /// Flows generated during the run, one per arrival (see [`WorkloadSpec`]).
+    #[serde(default, alias = "workload")]
+    pub workloads: Vec<WorkloadSpec>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -412,6 +416,147 @@ impl FlowSpec {
         };
         bad.map(|x| x.0)
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Workloads (docs/guide/workloads.md; resolved in `workload.rs`).
+
+/// One `[[workload]]`: TCP flows that arrive (Poisson, at a fixed period or from a
+/// trace), each between a drawn pair of hosts and of a drawn size, each a TCP flow
+/// with the workload's TCP keys (those of `[[flow]]`). A flow that has acknowledged
+/// all its data leaves the `fct` table a row and frees its state.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSpec {
+    /// The workload's name: its flows are `<name>#<n>` (n = 0, 1, … in arrival order),
+    /// its random substreams `workload/<name>/arrivals`, `/sizes`, `/pairs`, `/routing`.
+    pub name: String,
+    /// Hosts the flows leave from, drawn uniformly (with `dst`; or give `matrix`).
+    #[serde(default)]
+    pub src: Option<Vec<String>>,
+    /// Hosts the flows go to, drawn uniformly; a pair with src = dst is drawn again.
+    #[serde(default)]
+    pub dst: Option<Vec<String>>,
+    /// An origin–destination matrix instead of `src`/`dst`: a CSV file (relative paths
+    /// from the working directory; a header row of host names, or plain numbers with
+    /// `hosts`) or an inline array of rows. Entry (i, j) weighs the pair (host i, host
+    /// j); without `rate` or `load` the entries are arrival rates per second.
+    #[serde(default)]
+    pub matrix: Option<MatrixSpec>,
+    /// The hosts of the matrix's rows and columns, in order (default: the CSV header's
+    /// names).
+    #[serde(default)]
+    pub hosts: Option<Vec<String>>,
+    /// When flows arrive: `poisson` (exponential gaps of mean 1/`rate`), `fixed` (one
+    /// every 1/`rate`, the first at `start`) or `trace` (the rows of the CSV file
+    /// `trace`).
+    #[serde(default)]
+    pub arrivals: ArrivalKind,
+    /// Flow arrivals per second: `"50/s"`, `"3000/min"`, or a number per second.
+    #[serde(default)]
+    pub rate: Option<PerSec>,
+    /// Offered load instead of `rate`: rate = load / (8 × mean size).
+    #[serde(default)]
+    pub load: Option<Rate>,
+    /// `arrivals = "trace"`: a CSV file of `start, src, dst, size` rows sorted by start
+    /// (relative paths from the working directory).
+    #[serde(default)]
+    pub trace: Option<String>,
+    /// Flow size: a size (`"100KB"`), or a distribution table with a `type`
+    /// (`exponential`: `mean`; `pareto`: `shape`, `lower`, `upper`; `lognormal`: `mu`
+    /// and `sigma`, or `mean` and `median`; `empirical`: `cdf` points or a `file`,
+    /// `interpolate`). A flow sends ceil(size / mss) segments.
+    #[serde(default)]
+    pub size: Option<SizeSpec>,
+    /// The first arrival: at `start` (fixed) or one gap after it (Poisson). Default 0.
+    #[serde(default)]
+    pub start: Option<Dur>,
+    /// No arrival at or after this instant (default: the end of the run); flows already
+    /// started run on.
+    #[serde(default)]
+    pub stop: Option<Dur>,
+    /// At most this many arrivals (default: no cap).
+    #[serde(default)]
+    pub max_flows: Option<u64>,
+    /// OBS class of the generated flows (index into `obs.class`, default 0).
+    #[serde(default)]
+    pub class: Option<u32>,
+    /// The generated flows' routing keys (`metric`, `k`, `policy`), overriding
+    /// `[routing]` key by key; `least_loaded` is not available to generated flows.
+    #[serde(default)]
+    pub routing: Option<RoutingSpec>,
+    // --- TCP: the keys of a `[[flow]]` of type "tcp", with their defaults.
+    #[serde(default)]
+    pub variant: Option<Variant>,
+    #[serde(default)]
+    pub cc: Option<CcKind>,
+    #[serde(default)]
+    pub recovery: Option<RecoveryKind>,
+    #[serde(default)]
+    pub cubic_ssthresh: Option<CubicSsthresh>,
+    #[serde(default)]
+    pub profile: Option<Profile>,
+    #[serde(default)]
+    pub ns2_version: Option<Ns2Version>,
+    #[serde(default)]
+    pub mss: Option<Size>,
+    #[serde(default)]
+    pub header_bytes: Option<Size>,
+    #[serde(default)]
+    pub ack_bytes: Option<Size>,
+    #[serde(default)]
+    pub wm: Option<u32>,
+    #[serde(default)]
+    pub init_cwnd: Option<u32>,
+    #[serde(default)]
+    pub init_ssthresh: Option<u32>,
+    #[serde(default)]
+    pub dupack_thresh: Option<u32>,
+    #[serde(default)]
+    pub b: Option<u32>,
+    #[serde(default)]
+    pub delack_timeout: Option<Dur>,
+    #[serde(default)]
+    pub min_rto: Option<Dur>,
+    #[serde(default)]
+    pub max_rto: Option<Dur>,
+    #[serde(default)]
+    pub init_rto: Option<Dur>,
+    #[serde(default)]
+    pub clock_granularity: Option<Dur>,
+    #[serde(default)]
+    pub max_backoff: Option<u32>,
+    #[serde(default)]
+    pub sack_blocks: Option<u8>,
+    #[serde(default)]
+    pub syn: Option<bool>,
+    #[serde(default)]
+    pub limited_transmit: Option<bool>,
+    #[serde(default)]
+    pub precision_reduce: Option<bool>,
+    #[serde(default)]
+    pub bug_fix: Option<bool>,
+    #[serde(default)]
+    pub newreno_changes1: Option<bool>,
+    #[serde(default)]
+    pub partial_window_deflation: Option<bool>,
+    #[serde(default)]
+    pub sack_partial_ack: Option<bool>,
+    #[serde(default)]
+    pub clock_phase: Option<Dur>,
+}
+
+/// `workload.arrivals`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ArrivalKind {
+    /// Exponential gaps of mean 1/`rate`.
+    #[default]
+    Poisson,
+    /// One arrival every 1/`rate`, the first at `start`.
+    Fixed,
+    /// The rows of the CSV file `trace`.
+    Trace,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -956,6 +1101,7 @@ fn path_error(path: String, msg: String) -> ScenarioError {
             .replace("fiber[", "fibre[")
             .replace("drop_bursts[", "drop_burst[")
             .replace("classes[", "class[")
+            .replace("workloads[", "workload[")
     };
     ScenarioError::new(field, msg)
 }

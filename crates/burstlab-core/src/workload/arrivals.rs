@@ -9,8 +9,8 @@
 
 use super::err;
 use crate::rng::RngStream;
-use crate::scenario::ScenarioError;
 use crate::units::{parse_bytes, parse_duration, SimTime, PS_PER_SEC};
+use crate::ScenarioError;
 
 /// One row of an arrival trace: a flow of `size` bytes from host `src` to host `dst`
 /// starting at `start`. Host ids are the caller's (whatever `host` returned when the

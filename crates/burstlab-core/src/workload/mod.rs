@@ -27,8 +27,8 @@ pub use pairs::{parse_matrix_csv, CsvMatrix, Pairs};
 pub use sizes::{parse_cdf, SizeDist};
 
 use crate::rng::RngStream;
-use crate::scenario::ScenarioError;
 use crate::units::SimTime;
+use crate::ScenarioError;
 
 pub(crate) fn err(field: &str, reason: impl Into<String>) -> ScenarioError {
     ScenarioError::new(field, reason)

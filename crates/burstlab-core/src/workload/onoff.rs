@@ -18,8 +18,8 @@
 
 use super::err;
 use crate::rng::RngStream;
-use crate::scenario::ScenarioError;
 use crate::units::SimTime;
+use crate::ScenarioError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

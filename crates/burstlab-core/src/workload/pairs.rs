@@ -11,7 +11,7 @@
 
 use super::{below, err};
 use crate::rng::RngStream;
-use crate::scenario::ScenarioError;
+use crate::ScenarioError;
 
 /// How a workload picks the source and destination of each flow.
 #[derive(Clone, Debug)]

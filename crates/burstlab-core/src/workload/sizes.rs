@@ -8,8 +8,8 @@
 
 use super::err;
 use crate::rng::RngStream;
-use crate::scenario::ScenarioError;
 use crate::units::parse_bytes;
+use crate::ScenarioError;
 
 /// A flow-size distribution, in bytes.
 #[derive(Clone, Debug, PartialEq)]

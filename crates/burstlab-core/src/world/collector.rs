@@ -195,7 +195,11 @@ impl Collector {
     }
 
     fn flow_on(&self, flow: u32, now: SimTime) -> bool {
-        self.window(now) && self.trace_flows.as_ref().is_none_or(|v| v[flow as usize])
+        self.window(now)
+            && self
+                .trace_flows
+                .as_ref()
+                .is_none_or(|v| v.get(flow as usize) == Some(&true))
     }
 
     /// Bytes held by the traces (for the memory guard).

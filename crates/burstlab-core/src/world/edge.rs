@@ -483,6 +483,33 @@ impl Edges {
         }
     }
 
+    /// Makes room for flow slots `0..n`: flows generated during the run
+    /// (`[[workload]]`) take slots after the listed flows'.
+    pub fn ensure_flows(&mut self, n: usize) {
+        if self.flows.len() < n {
+            self.flows.resize(n, FlowObs::default());
+            self.est.resize(n, FlightEstimator::default());
+            self.fsm.resize(n, RenoFsmEstimator::default());
+            self.fsm_err.resize(n, EstErr::default());
+        }
+    }
+
+    /// Flow slot `fi` is taken by a new generated flow: its counts start from zero.
+    pub fn reset_flow(&mut self, fi: u32) {
+        let i = fi as usize;
+        self.flows[i] = FlowObs::default();
+        self.est[i] = FlightEstimator::default();
+        self.fsm[i] = RenoFsmEstimator::default();
+        self.fsm_err[i] = EstErr::default();
+    }
+
+    /// Data and ACK bursts of flow `fi` lost so far (0 for a slot never used).
+    pub fn flow_bursts_lost(&self, fi: u32) -> u64 {
+        self.flows
+            .get(fi as usize)
+            .map_or(0, |f| f.data_lost + f.acks_lost_bursts)
+    }
+
     /// Records the edge node where flow `flow`'s data enters the OBS network.
     pub fn set_ingress(&mut self, flow: u32, node: u32) {
         self.est[flow as usize].ingress.get_or_insert(node);
@@ -1030,7 +1057,8 @@ impl Edges {
         let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { f64::NAN };
         let mut flows = Vec::new();
         for (fi, fo) in self.flows.iter().enumerate() {
-            if !crosses[fi] {
+            // Slots past `crosses` are generated flows' (`[[workload]]`): no row.
+            if crosses.get(fi) != Some(&true) {
                 continue;
             }
             flows.push(ObsFlowRow {

@@ -483,7 +483,12 @@ impl World {
 
     /// The flow's ideal completion time in seconds (NaN without a closed form).
     fn ideal_s(&self, fi: usize, cfg: &TcpConfig, segments: u64) -> f64 {
-        let (fwd, rev) = self.hosts.routes(fi);
+        self.ideal_on(self.hosts.routes(fi), cfg, segments)
+    }
+
+    /// The ideal completion time in seconds of a flow of `cfg` and `segments` on routes
+    /// `(fwd, rev)` (NaN without a closed form).
+    pub(super) fn ideal_on(&self, (fwd, rev): (u32, u32), cfg: &TcpConfig, segments: u64) -> f64 {
         let (Some(fwd), Some(rev)) = (self.stages(fwd), self.stages(rev)) else {
             return f64::NAN;
         };

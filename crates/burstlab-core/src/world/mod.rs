@@ -43,6 +43,7 @@ mod ring;
 pub mod route;
 pub mod route_table;
 pub mod wiring;
+pub mod workloads;
 
 use crate::engine::{Event, EventQueue};
 use crate::obs::{Decision, PktMeta, TimerCmd};
@@ -116,6 +117,8 @@ pub enum Ev {
     Warmup,
     /// Collector: goodput samples of the TCP flows (`sim.trace.goodput`).
     Sample,
+    /// Workloads: the next flow of workload `0` arrives (`workloads.rs`).
+    Arrival(u32),
     /// End of the run.
     End,
 }
@@ -146,6 +149,7 @@ impl Event for Ev {
             Ev::Retransmit(b) => OTHER | (13 << K) | b as u64,
             Ev::BcpArrive(b) => OTHER | (14 << K) | b as u64,
             Ev::Pace(f) => OTHER | (15 << K) | f as u64,
+            Ev::Arrival(w) => OTHER | (16 << K) | w as u64,
         }
     }
     #[inline(always)]
@@ -176,6 +180,7 @@ impl Event for Ev {
             13 => Ev::Retransmit(lo),
             14 => Ev::BcpArrive(lo),
             15 => Ev::Pace(lo),
+            16 => Ev::Arrival(lo),
             _ => Ev::End,
         }
     }
@@ -269,6 +274,8 @@ pub struct World {
     /// when [`World::mem_bytes`] exceeds `lookahead_above` ([`LOOKAHEAD_ABOVE_BYTES`]).
     lookahead: bool,
     lookahead_above: u64,
+    /// The `[[workload]]` tables: their arrivals, the slots of their flows, their rows.
+    gen: workloads::Generated,
 }
 
 /// The memory guard looks at the world's size once every this many events (a power of
@@ -358,12 +365,15 @@ impl World {
             node_names: r.nodes.iter().map(|n| n.0.clone()).collect(),
             node_kind: r.nodes.iter().map(|n| n.1).collect(),
             route_rows: route_table::rows(r),
+            gen: workloads::Generated::new(r),
             routes: w.routes,
             hops,
             route_at,
             through: Vec::new(),
-            pass_through: true,
-            early_delivery: true,
+            // Passing through links and early delivery are worked out per route and
+            // host from the flows known at set-up; generated flows come later.
+            pass_through: r.workloads.is_empty(),
+            early_delivery: r.workloads.is_empty(),
             route_end: r.flows.iter().flat_map(|f| [f.dst, f.src]).collect(),
             early_out: Vec::new(),
             only_receives: only_receives(r),
@@ -432,6 +442,7 @@ impl World {
                 }
             }
         }
+        world.start_workloads();
         if r.warmup > SimTime::ZERO {
             world.q.push(r.warmup, Ev::Warmup);
         }
@@ -480,6 +491,7 @@ impl World {
             + self.q.mem_bytes()
             + self.links.mem_bytes()
             + self.collector.mem_bytes()
+            + self.gen.mem_bytes()
             + self
                 .bursts
                 .iter()
@@ -603,6 +615,7 @@ impl World {
                     }
                 }
                 Ev::Sample => self.goodput_sample(now),
+                Ev::Arrival(w) => self.arrival(now, w),
                 Ev::End => break,
             }
             lap!(t, phase);
@@ -883,6 +896,8 @@ impl World {
                 HostAct::At(t, ev) => self.q.push(t, ev),
                 HostAct::Cwnd(s) => self.collector.cwnd(s),
                 HostAct::Cc(s) => self.collector.cc(s),
+                HostAct::Finished(f) => self.finished(now, f),
+                HostAct::Release(f) => self.release(f),
             }
         }
     }
@@ -957,12 +972,20 @@ impl World {
 
     fn drop_packet(&mut self, now: SimTime, id: u32) {
         let p = self.pkts.hdr(id);
-        if p.kind == PktKind::Data {
-            self.hosts.on_dropped(p.flow);
-            self.collector
-                .packet(now, p.flow, p.seq, PacketEvent::Dropped, p.retransmit());
-        }
+        // A finished generated flow whose last packet in flight this was is freed.
+        let quiet = match p.kind {
+            PktKind::Data => {
+                self.collector
+                    .packet(now, p.flow, p.seq, PacketEvent::Dropped, p.retransmit());
+                self.hosts.on_dropped(p.flow)
+            }
+            PktKind::Ack => self.hosts.on_ack_dropped(p.flow),
+            PktKind::Udp => false,
+        };
         self.pkts.release(id);
+        if quiet {
+            self.release(p.flow);
+        }
     }
 
     // ---------------------------------------------------------------- links
@@ -1477,7 +1500,7 @@ impl World {
     /// `sim.trace.goodput`: one sample per TCP flow, and the next sampling event.
     #[cold]
     fn goodput_sample(&mut self, now: SimTime) {
-        for fi in 0..self.hosts.len() {
+        for fi in 0..self.hosts.listed() {
             if let Some(d) = self.hosts.tcp_delivered(fi) {
                 self.collector.goodput(now, fi as u32, d);
             }
@@ -1583,7 +1606,7 @@ impl World {
             .as_ref()
             .map_or_else(Vec::new, |core| core.channel_rows(names, obs_span));
         let obs_flows = if self.obs_enabled {
-            let crosses: Vec<bool> = (0..self.hosts.len())
+            let crosses: Vec<bool> = (0..self.hosts.listed())
                 .map(|fi| {
                     let (fwd, rev) = self.hosts.routes(fi);
                     self.routes[fwd as usize]
@@ -1596,7 +1619,10 @@ impl World {
         } else {
             Vec::new()
         };
-        let fct = self.fct_rows(&flows, &obs_flows);
+        let mut fct = self.fct_rows(&flows, &obs_flows);
+        if !self.gen.is_empty() {
+            fct.extend(self.gen_fct_rows(now));
+        }
         let c = self.collector;
         RunResult {
             scenario: c.name,
@@ -1667,6 +1693,7 @@ mod tests {
                 Ev::BurstArrive(x),
                 Ev::Retransmit(x),
                 Ev::BcpArrive(x),
+                Ev::Arrival(x),
             ]);
             for l in [0, 1, top] {
                 evs.push(Ev::LinkArrive(l, x));

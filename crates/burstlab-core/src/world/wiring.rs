@@ -16,8 +16,8 @@ use super::packet::Hop;
 use crate::obs::{Assembler, AssemblerConfig};
 use crate::rng::RngStream;
 use crate::scenario::{
-    AckMode, Classifier, LossAppliesTo, LossScope, NodeKind, Resolved, ResolvedFlowKind,
-    ScenarioError, Signalling,
+    AckMode, Classifier, LossAppliesTo, LossScope, NodeKind, Resolved, ResolvedFlow,
+    ResolvedFlowKind, ScenarioError, Signalling,
 };
 use crate::units::SimTime;
 use std::collections::HashMap;
@@ -89,6 +89,37 @@ fn path_names(r: &Resolved, path: &[u32]) -> String {
     s
 }
 
+/// The route templates of the workloads: per workload, pair and path (in that order), a
+/// TCP flow on that path in the workload's class, wired like a listed flow (its routes
+/// and assembly queues); generated flows then take its routes (`workloads.rs`).
+fn templates(r: &Resolved) -> Vec<ResolvedFlow> {
+    let mut v = Vec::new();
+    for w in &r.workloads {
+        for p in &w.routes {
+            for (fwd, rev) in &p.paths {
+                v.push(ResolvedFlow {
+                    name: w.name.clone(),
+                    src: p.src,
+                    dst: p.dst,
+                    start: SimTime::ZERO,
+                    stop: None,
+                    route: fwd.clone(),
+                    reverse_route: rev.clone(),
+                    kind: ResolvedFlowKind::Tcp {
+                        cfg: w.cfg.clone(),
+                        segments: None,
+                        drop_segments: Vec::new(),
+                    },
+                    class: w.class,
+                    assembly: None,
+                    routing: w.routing,
+                });
+            }
+        }
+    }
+    v
+}
+
 pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
     let mut links = Links::new(r.warmup, r.duration);
     for (i, l) in r.links.iter().enumerate() {
@@ -136,7 +167,9 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
         )
         .with_contention(&o.contention)
     });
-    let mut edges = Edges::new(r.flows.len());
+    let listed = r.flows.len();
+    let templates = templates(r);
+    let mut edges = Edges::new(listed);
     // Parallel links (several link directions from `a` to `b`) are distinct resources:
     // flow `fi` takes the `(fi mod k)`-th of the `k` parallel directions, in scenario
     // order, in each direction of its route (a deterministic per-flow spread, as ECMP
@@ -155,8 +188,10 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
     // (edge, path, flow, class) -> queue
     let mut qmap: HashMap<(u32, Vec<u32>, Option<u32>, u32), u32> = HashMap::new();
     let mut bypass: HashMap<Vec<u32>, u32> = HashMap::new();
-    let mut routes = Vec::with_capacity(2 * r.flows.len());
-    for (fi, f) in r.flows.iter().enumerate() {
+    let mut routes = Vec::with_capacity(2 * (listed + templates.len()));
+    // The listed flows, then one route template per path of each pair a workload can
+    // draw (`workloads.rs`): routes `2i`, `2i + 1` for the i-th.
+    for (fi, f) in r.flows.iter().chain(&templates).enumerate() {
         for (dir, nodes) in [(0, &f.route), (1, &f.reverse_route)] {
             let mut hops = Vec::new();
             let mut k = 0;
@@ -211,7 +246,7 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                     k += 1;
                 }
                 let egress = nodes[k];
-                if dir == 0 {
+                if dir == 0 && fi < listed {
                     edges.set_ingress(fi as u32, ingress);
                     if let ResolvedFlowKind::Tcp { cfg, .. } = &f.kind {
                         edges.set_awnd(fi as u32, cfg.wm);
