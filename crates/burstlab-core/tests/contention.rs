@@ -684,3 +684,55 @@ fn preemption_under_random_contention() {
         );
     }
 }
+
+/// Preemption that can never act is refused naming `obs.contention.preemption`, even
+/// when the classes' priorities differ: under `per_egress` every burst is class 0's,
+/// and under `per_flow` / `per_class` flows that all use one class form bursts of one
+/// priority. One flow in the other class makes the setting act (accepted).
+#[test]
+fn preemption_with_one_priority_in_use_is_refused() {
+    let mk = |classifier: &str, second_class: Option<u32>| {
+        let obs = format!(
+            "classifier = \"{classifier}\"\n[[obs.class]]\nname = \"low\"\npriority = 0\n\
+             [[obs.class]]\nname = \"high\"\npriority = 1\n\
+             [obs.contention]\npreemption = \"full\"\n"
+        );
+        let s = star(&["0s", "2050ns"], 1, &obs);
+        match second_class {
+            Some(c) => s.replace(
+                "src = \"s1\"\ndst = \"d\"\n",
+                &format!("src = \"s1\"\ndst = \"d\"\nclass = {c}\n"),
+            ),
+            None => s,
+        }
+    };
+    for classifier in ["per_flow", "per_class"] {
+        let err = run_toml(&mk(classifier, None), None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("obs.contention.preemption: has no effect")
+                && err.contains("every flow crossing the OBS network is in a class of priority 0"),
+            "{classifier}: {err}"
+        );
+        // Both flows in the high class: still one priority.
+        let both_high = mk(classifier, Some(1)).replace(
+            "src = \"s0\"\ndst = \"d\"\n",
+            "src = \"s0\"\ndst = \"d\"\nclass = 1\n",
+        );
+        let err = run_toml(&both_high, None, None).unwrap_err().to_string();
+        assert!(err.contains("class of priority 1"), "{classifier}: {err}");
+        assert!(
+            run_toml(&mk(classifier, Some(1)), None, None).is_ok(),
+            "{classifier}"
+        );
+    }
+    let err = run_toml(&mk("per_egress", None), None, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("obs.contention.preemption: has no effect")
+            && err.contains("\"per_egress\" every burst is in class 0"),
+        "{err}"
+    );
+}

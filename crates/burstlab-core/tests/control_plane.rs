@@ -175,6 +175,55 @@ fn buffered_burst_takes_the_earliest_reservation_and_its_bcp_leaves_then() {
     );
 }
 
+/// Summed over a fibre's wavelengths, `obs_channels` gives the fibre's `obs_links`
+/// row (docs/topics/contention.md, "Per-wavelength statistics"): bursts scheduled and
+/// reserved time, with and without the ingress buffer. Three flows on two wavelengths
+/// (timer 1 ms, 20 ms of 400 Mb/s each, formed 8 µs apart) contend at E1, so with the
+/// buffer some bursts wait there and are scheduled through its delayed first
+/// reservation.
+#[test]
+fn channels_sum_to_links_with_and_without_ingress_buffer() {
+    let mk = |ingress: &str| {
+        let obs = format!(
+            "assembly = {{ type = \"timer\", tb = \"1ms\" }}\nbcp_processing = \"10us\"\n\
+             switch_setup = \"5us\"\n{ingress}[obs.contention]\nper_wavelength = true\n"
+        );
+        let flows: String = ["A", "B", "C"]
+            .iter()
+            .map(|n| cbr("400Mb/s", Some("20ms"), &format!("name = \"{n}\"\n")))
+            .collect();
+        run(&obs_chain(1, 2, &obs, &flows, "50ms"))
+    };
+    let bare = mk("");
+    let buffered = mk("[obs.ingress]\nmax_wait = \"1ms\"\n");
+    let span_s = 0.05;
+    for (what, r) in [("bufferless", &bare), ("buffered", &buffered)] {
+        assert_eq!(r.obs_channels.len(), 2 * r.obs_links.len(), "{what}");
+        for l in &r.obs_links {
+            let chs: Vec<_> = r
+                .obs_channels
+                .iter()
+                .filter(|c| c.fibre == l.fibre)
+                .collect();
+            assert_eq!(chs.len(), 2, "{what}");
+            let scheduled: u64 = chs.iter().map(|c| c.bursts_scheduled).sum();
+            assert_eq!(scheduled, l.bursts_scheduled, "{what} {}->{}", l.from, l.to);
+            let busy_s: f64 = chs.iter().map(|c| c.busy_s).sum();
+            let link_busy_s = l.utilisation * l.wavelengths as f64 * span_s;
+            assert!(
+                (busy_s - link_busy_s).abs() <= 1e-9 * link_busy_s.max(1e-12),
+                "{what} {}->{}: {busy_s} s over the channels, {link_busy_s} s on the link",
+                l.from,
+                l.to
+            );
+        }
+    }
+    // The buffer was used: bursts lost at E1 without it are scheduled with it.
+    let first = |r: &RunResult| r.obs_links.iter().find(|l| l.from == "E1").unwrap().clone();
+    assert!(first(&bare).lost_contention > 0);
+    assert!(first(&buffered).bursts_scheduled > first(&bare).bursts_scheduled);
+}
+
 #[test]
 fn ingress_errors_name_their_fields() {
     let c = |obs: &str| err(&obs_chain(1, 1, obs, &cbr("1Mb/s", None, ""), "1s"));

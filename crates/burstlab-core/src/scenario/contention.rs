@@ -4,10 +4,10 @@
 
 use super::error::{e, ScenarioError};
 use super::resolved::{
-    ResolvedClass, ResolvedContention, ResolvedFabric, ResolvedFibre, ResolvedObs,
+    ResolvedClass, ResolvedContention, ResolvedFabric, ResolvedFibre, ResolvedFlow, ResolvedObs,
 };
 use super::routing::Names;
-use super::spec::{ContentionSpec, NodeKind, Preemption, Signalling};
+use super::spec::{Classifier, ContentionSpec, NodeKind, Preemption, Signalling};
 use crate::units::SimTime;
 use std::collections::HashMap;
 
@@ -36,6 +36,57 @@ pub(super) fn resolve_contention(
         ));
     }
     Ok(())
+}
+
+/// Preemption acts only between bursts of different priorities, and a burst's class is
+/// its assembly queue's (`world/wiring.rs`): class 0 for every queue under `per_egress`,
+/// the flow's class otherwise. Refuses preemption when every burst the flows can form
+/// has the same priority (the classes' priorities may differ while the classifier or
+/// the flows use only one of them). `nodes` are the scenario's nodes.
+pub(super) fn check_preemption_classes(
+    o: &ResolvedObs,
+    flows: &[ResolvedFlow],
+    nodes: &[(String, NodeKind)],
+) -> Result<(), ScenarioError> {
+    if o.contention.preemption == Preemption::None {
+        return Ok(());
+    }
+    let prio = |c: u32| o.classes.get(c as usize).map_or(0, |c| c.priority);
+    let obs = |n: u32| nodes[n as usize].1.is_obs();
+    let crosses = |r: &[u32]| r.windows(2).any(|w| obs(w[0]) && obs(w[1]));
+    let mut seen: Option<(u32, usize)> = None; // (priority, first flow with it)
+    for (fi, f) in flows.iter().enumerate() {
+        if !(crosses(&f.route) || crosses(&f.reverse_route)) {
+            continue;
+        }
+        let class = if o.classifier == Classifier::PerEgress {
+            0
+        } else {
+            f.class
+        };
+        match seen {
+            None => seen = Some((prio(class), fi)),
+            Some((p, _)) if p != prio(class) => return Ok(()),
+            Some(_) => {}
+        }
+    }
+    let Some((p, _)) = seen else {
+        return Ok(());
+    };
+    let why = if o.classifier == Classifier::PerEgress {
+        format!(
+            "has no effect: with obs.classifier = \"per_egress\" every burst is in class 0 \
+             (priority {p}), so no burst can preempt another (use obs.classifier = \"per_class\" \
+             or \"per_flow\" and give flows classes of different priorities)"
+        )
+    } else {
+        format!(
+            "has no effect: every flow crossing the OBS network is in a class of priority {p}, \
+             so every burst has the same priority and none can preempt another (give some \
+             flows, flow[i].class, a class of a different obs.class[i].priority)"
+        )
+    };
+    Err(e("obs.contention.preemption", why))
 }
 
 impl ContentionSpec {

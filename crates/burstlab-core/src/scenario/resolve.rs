@@ -3,6 +3,7 @@
 //! reported, so the order is part of the behaviour): `[sim]`, the nodes, the nodes' OBS
 //! settings, links, fibres, `[obs]`, the flows, then the checks across sections.
 
+use super::contention::check_preemption_classes;
 use super::error::{e, ScenarioError};
 use super::obs::check_ack_ratio;
 use super::resolved::{Resolved, ResolvedLink};
@@ -51,6 +52,7 @@ impl ScenarioSpec {
         let flows = self.resolve_flows(&names, net, obs.as_ref(), max_pkts_per_burst, run)?;
         if let Some(o) = &obs {
             check_ack_ratio(o, &node_obs.node_assembly, &flows)?;
+            check_preemption_classes(o, &flows, &names.nodes)?;
         }
         let workloads = self.resolve_workloads(&names, net, obs.as_ref(), run)?;
         Ok(Resolved {

@@ -603,6 +603,11 @@ impl Core {
         f.c.scheduled += 1;
         f.c.bytes += r.bytes;
         f.c.reserved_ps += (end - start).0 as u128;
+        // The wavelength's counters too, as `commit` keeps them: summed over a fibre's
+        // wavelengths, `obs_channels` gives `obs_links` (docs/topics/contention.md).
+        let ch = &mut f.ch[c];
+        ch.scheduled += 1;
+        ch.reserved_ps += (end - start).0 as u128;
         r.path[0] = fi;
         if !f.owners.is_empty() {
             f.own(c as u32, r.owned(start, end));
