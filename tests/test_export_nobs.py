@@ -40,6 +40,18 @@ def test_script_carries_the_obs_settings() -> None:
     assert "[new Agent/TCP/Reno]" in tcl and "$tcp(0) set window_ 64" in tcl
 
 
+def test_a_finite_flow_reports_its_completion() -> None:
+    """A finite TCP flow is an FTP ``produce`` of its segments and prints its end from
+    the agent's ``done``; an infinite flow has no ``done``."""
+    spec = two_sources()
+    spec["flow"][1]["segments"] = 250
+    tcl = export_nobs(spec).tcl
+    assert '$ns at 0.0013 "$app(1) produce 250"' in tcl
+    assert ('$tcp(1) proc done {} { puts "burstlab-nobs-done 1 [[Simulator instance] now]" }'
+            in tcl)
+    assert '"$app(0) start"' in tcl and "$tcp(0) proc done" not in tcl
+
+
 def test_assembly_triggers_and_jet_type() -> None:
     tcl = export_nobs(edge_core_edge(assembly={"type": "length", "max_bytes": "5000B"},
                                      switch_setup="0s")).tcl

@@ -3,7 +3,9 @@
 Read first: :func:`to_nobs`. The script builds the same hosts, edge and core nodes,
 electronic links and fibres, the same assembly, signalling, scheduling and wavelength
 settings, the same TCP and UDP flows, and prints one ``burstlab-nobs-flow`` line per flow
-at the end, so that the two simulators can be compared flow by flow and, with
+at the end (and a ``burstlab-nobs-done`` line when a finite TCP flow completes, its
+completion time: :func:`_write_done`), so that the two simulators can be compared flow
+by flow and, with
 ``trace``, burst by burst (:mod:`burstlab.export.nobstrace`). The mapping of every
 setting, and what nOBS does differently, is documented in ``docs/topics/nobs.md``.
 
@@ -53,6 +55,8 @@ from burstlab.units import parse_rate, parse_size, parse_time
 
 #: The line prefix of the per-flow summary the script prints at the end.
 SUMMARY_TAG = "burstlab-nobs-flow"
+#: The line prefix a finite TCP flow prints when it completes: ``DONE_TAG FLOW TIME``.
+DONE_TAG = "burstlab-nobs-done"
 
 #: ``MAX_PACKET_NUM`` when no count trigger is wanted (it also sizes nOBS's burst
 #: buffers: MAX_DEST² × MAX_PACKET_NUM pointers).
@@ -745,6 +749,8 @@ def _write_flows(p: _Plan, out: list[str], seed_v: int, rep_v: int
             _tcp_flow(w, i, f, str(ids[src]), str(ids[dst]), start, stop,
                       p.warnings, None, {}, boot_seed(seed_v, rep_v, i))
             agent = f"$tcp({i})"
+            if "segments" in f:
+                _write_done(w, i)
             summary.append(
                 f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '
                 f'[$tcp({i}) set nrexmitpack_] [$tcp({i}) set nrexmit_]"')
@@ -767,6 +773,16 @@ def _write_flows(p: _Plan, out: list[str], seed_v: int, rep_v: int
         w(f"[$n({ia}) set src_agent_] install_connection {ib}  {ia} {ib}  "
           + " ".join(str(ids[x]) for x in path))
     return summary, flows_out
+
+
+def _write_done(w: Write, i: int) -> None:
+    """A finite TCP flow's completion: ns-2's agent calls its ``done`` instproc when the
+    cumulative ACK covers the last segment it was given (``TcpAgent::recv_newack_helper``,
+    ``highest_ack_ >= curseq_ - 1``, tcp/tcp.cc), the instant burstlab's ``end_s`` is
+    (docs/guide/completion-times.md). The per-agent ``done`` prints that time (Tcl's
+    shortest round-trip form of the double) as ``DONE_TAG FLOW TIME``; a flow that does
+    not complete prints nothing."""
+    w(f"$tcp({i}) proc done {{}} {{ puts \"{DONE_TAG} {i} [[Simulator instance] now]\" }}")
 
 
 def _write_finish(w: Write, summary: list[str], trace: str | None, duration: float) -> None:
