@@ -253,18 +253,24 @@ def _assert_same_fct(spec: dict[str, Any], nb: Any, res: Any) -> Any:
 
 
 @needs_nobs
-@pytest.mark.parametrize("lost", [False, True])
-def test_one_finite_flow_completes_at_the_same_time(lost: bool, tmp_path: Path) -> None:
-    """One Reno transfer of 400 segments over the edge–core–edge path: lossless, and with
-    data bursts 4 and 30 dropped (fast retransmit and two timeouts in both)."""
+@pytest.mark.parametrize("case", ["lossless", "lost", "delayed_ack"])
+def test_one_finite_flow_completes_at_the_same_time(case: str, tmp_path: Path) -> None:
+    """One Reno transfer of 400 segments over the edge–core–edge path: lossless; with
+    data bursts 4 and 30 dropped (fast retransmit and two timeouts in both); and of 401
+    segments to a delayed-ACK sink, whose odd last segment waits for the sink's timer
+    (100 ms in both)."""
+    lost = case == "lost"
     obs = {"drop_burst": [{"edge": "E0", "queue": "f0", "bursts": [4, 30]}]} if lost else {}
     spec = edge_core_edge(**obs)
     spec["sim"]["duration"] = "5s"
     spec["flow"][0]["segments"] = 400
+    if case == "delayed_ack":
+        spec["flow"][0].update(segments=401, b=2)
     script, nb, res = _both(spec, tmp_path)
     ours, theirs = _burst_tables(spec, script, nb, res)
     _assert_same_bursts(ours, theirs, hops=2)
-    assert _assert_same_sends(nb, res, script.node_ids["src"]) == 401 + (39 if lost else 0)
+    n = int(spec["flow"][0]["segments"])
+    assert _assert_same_sends(nb, res, script.node_ids["src"]) == n + 1 + (39 if lost else 0)
     fct = _assert_same_fct(spec, nb, res)
     if lost:
         assert int(fct.at[0, "to_events"]) == nb.flows[0].timeouts == 2
@@ -272,6 +278,22 @@ def test_one_finite_flow_completes_at_the_same_time(lost: bool, tmp_path: Path) 
     else:
         # Alone and lossless: both equal burstlab's closed-form ideal (world/fct.rs).
         assert abs(nb.ends[0] - float(fct.at[0, "ideal_fct_s"])) <= TRACE_TOL_S
+
+
+@needs_nobs
+def test_a_finite_flow_with_acks_bypassing_assembly(tmp_path: Path) -> None:
+    """ozsarac's linear topology (per-egress queues, ACKs bypassing assembly: nOBS's
+    ackdontburst 1) with its FTP flow made a 3 000-segment transfer and no UDP source:
+    the ACKs do not queue, so the two ACK-bypass models (docs/topics/nobs.md) agree."""
+    from burstlab.topologies import ozsarac_linear
+
+    spec = ozsarac_linear("2ms", duration="2s", seed=1)
+    spec["flow"] = [{**spec["flow"][0], "segments": 3000}]
+    script, nb, res = _both(spec, tmp_path)
+    ours, theirs = _burst_tables(spec, script, nb, res, 0)
+    _assert_same_bursts(ours, theirs, hops=3)
+    assert _assert_same_sends(nb, res, script.node_ids["ftp_server"], 0) == 3001
+    _assert_same_fct(spec, nb, res)
 
 
 @needs_nobs
