@@ -114,6 +114,9 @@ def test_the_scenarios_own_tables_are_added_and_kept(tmp_path: Path) -> None:
     ('file = "g.gml"', "graph [ node [ id 0 label \"A\" ] node [ id 1 label \"B\" ] "
      "edge [ source 0 target 1 ] ]", r"^network\.file: g\.gml: node 'A' has no Latitude"),
     ('file = "g.gml"\nwavelengths = 0', "GRAPH", r"^network\.wavelengths: must be an integer"),
+    ('file = "g.gml"\nhosts = 1000000000', "GRAPH", r"^network\.hosts: at most 10000 hosts"),
+    ('file = "g.gml"\nhosts = 1.5', "GRAPH", r"^network\.hosts: must be an integer"),
+    ('file = "g.gml"\nedges = 5', "GRAPH", r"^network\.edges: must be a list"),
     ('file = "g.gml"\nkm = true', "GRAPH", r"^network\.km: must be 'haversine'"),
     ('file = "g.gml"\nedges = ["Paris"]', "GRAPH", r"^network\.edges: unknown core node 'Paris'"),
     ('file = "g.gml"\nparallel = "keep"', "GRAPH", r"^network\.parallel: must be"),

@@ -46,6 +46,10 @@ NETWORK_KEYS = frozenset({
     "wavelengths", "edge_wavelengths", "edge_km", "delay_per_km",
 })
 
+#: The most hosts per edge node a scenario file may ask for: each is a node and a link
+#: built here, so a mistyped ``hosts = 1e9`` is refused instead of filling memory.
+MAX_HOSTS = 10_000
+
 #: The scenario's list tables and the spellings the core accepts for each.
 _LISTS = (("node", ("node", "nodes")), ("link", ("link", "links")),
           ("fibre", ("fibre", "fibres", "fiber", "fibers")))
@@ -95,6 +99,13 @@ def expand_network(spec: Mapping[str, Any], base: str | os.PathLike[str] | None 
     if not path.is_absolute():
         path = Path(base if base is not None else ".") / path
     kwargs = {k: net[k] for k in NETWORK_KEYS if k in net}
+    edges = kwargs.get("edges")
+    if edges is not None and (not isinstance(edges, list | tuple)
+                              or not all(isinstance(e, str) for e in edges)):
+        raise _error("network.edges", f"must be a list of core node names, got {edges!r}")
+    hosts = kwargs.get("hosts", 1)
+    if isinstance(hosts, int) and not isinstance(hosts, bool) and hosts > MAX_HOSTS:
+        raise _error("network.hosts", f"at most {MAX_HOSTS} hosts per edge node, got {hosts}")
     name = spec.get("name", path.stem)
     try:
         built = from_graph(path, name=name, **kwargs)
