@@ -49,6 +49,7 @@ from burstlab.export.ns2 import (
     _udp_flow,
     boot_seed,
     seed_and_replication,
+    write_done,
 )
 from burstlab.export.view import resolve
 from burstlab.units import parse_rate, parse_size, parse_time
@@ -776,13 +777,9 @@ def _write_flows(p: _Plan, out: list[str], seed_v: int, rep_v: int
 
 
 def _write_done(w: Write, i: int) -> None:
-    """A finite TCP flow's completion: ns-2's agent calls its ``done`` instproc when the
-    cumulative ACK covers the last segment it was given (``TcpAgent::recv_newack_helper``,
-    ``highest_ack_ >= curseq_ - 1``, tcp/tcp.cc), the instant burstlab's ``end_s`` is
-    (docs/guide/completion-times.md). The per-agent ``done`` prints that time (Tcl's
-    shortest round-trip form of the double) as ``DONE_TAG FLOW TIME``; a flow that does
-    not complete prints nothing."""
-    w(f"$tcp({i}) proc done {{}} {{ puts \"{DONE_TAG} {i} [[Simulator instance] now]\" }}")
+    """A finite TCP flow prints its completion time (``DONE_TAG FLOW TIME``) from its
+    agent's ``done`` (:func:`burstlab.export.ns2.write_done`)."""
+    write_done(w, i, DONE_TAG)
 
 
 def _write_finish(w: Write, summary: list[str], trace: str | None, duration: float) -> None:

@@ -3,8 +3,10 @@
 Read first: :func:`to_ns2`. The script builds the same hosts, routers and links (rate,
 delay, drop-tail limit, independent loss), the same TCP and UDP flows with their settings,
 start and stop times and scripted drops, runs for ``sim.duration`` and prints one
-``burstlab-ns2-flow`` line per flow at the end (the agents' own counters), so that the two
-simulators can be compared flow by flow (:mod:`burstlab.export.ns2trace` reads both).
+``burstlab-ns2-flow`` line per flow at the end (the agents' own counters), and a
+``burstlab-ns2-done`` line when a finite TCP flow completes (:func:`write_done`), so that
+the two simulators can be compared flow by flow (:mod:`burstlab.export.ns2trace` reads
+both).
 
 Conventions that differ between the two simulators, and how the export bridges them:
 
@@ -82,6 +84,8 @@ UNLIMITED_QUEUE = 1_000_000
 
 #: The line prefix of the per-flow summary the script prints at the end.
 SUMMARY_TAG = "burstlab-ns2-flow"
+#: The line prefix a finite TCP flow prints when it completes: ``DONE_TAG FLOW TIME``.
+DONE_TAG = "burstlab-ns2-done"
 
 
 @dataclass
@@ -226,6 +230,8 @@ def to_ns2(
             _tcp_flow(w, i, f, src, dst, start, stop, warnings,
                       str(route[1]) if len(route) > 1 else None, first_hop_users,
                       boot_seed(seed_v, rep_v, i))
+            if "segments" in f:
+                write_done(w, i, DONE_TAG)
             summary.append(
                 f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '
                 f'[$tcp({i}) set nrexmitpack_] [$tcp({i}) set nrexmit_]"'
@@ -378,6 +384,16 @@ def _tcp_flow(
         w(f"set drop({i}) [new ErrorModel/List]")
         w(f"$drop({i}) droplist {{{' '.join(map(str, pkts))}}}")
         w(f"$ns lossmodel $drop({i}) $n({src}) $n({hop})")
+
+
+def write_done(w: Any, i: int, tag: str) -> None:
+    """A finite TCP flow's completion: ns-2's agent calls its ``done`` instproc when the
+    cumulative ACK covers the last segment it was given (``TcpAgent::recv_newack_helper``,
+    ``highest_ack_ >= curseq_ - 1``, tcp/tcp.cc), the instant burstlab's ``end_s`` is
+    (docs/guide/completion-times.md). The per-agent ``done`` prints that time (the
+    shortest string that reads back as the same double) as ``tag FLOW TIME``; a flow
+    that does not complete prints nothing."""
+    w(f"$tcp({i}) proc done {{}} {{ puts \"{tag} {i} [[Simulator instance] now]\" }}")
 
 
 def _udp_flow(
