@@ -177,3 +177,13 @@ def test_example_is_valid_json_round_trip() -> None:
     """The expanded scenario is plain data (what a sweep stores)."""
     spec = load_scenario(EXAMPLE)
     assert json.loads(json.dumps(spec)) == spec
+
+
+def test_the_table_is_found_however_toml_writes_it(tmp_path: Path) -> None:
+    g = str(GRAPH).replace("\\", "/")
+    flow = '[[flow]]\nsrc = "H_Hamburg_1"\ndst = "H_Munich_1"\nsegments = 30\n'
+    for head in (f'[network]\nfile = "{g}"\n', f'network = {{ file = "{g}" }}\n',
+                 f'network.file = "{g}"\n', f'"network" = {{ file = "{g}" }}\n',
+                 f'[ "network" ]\nfile = "{g}"\n'):
+        res = burstlab.run('# an OBS network\nname = "g"\n' + head + flow)
+        assert bool(res.fct.completed.iloc[0]), head

@@ -11,6 +11,7 @@ import json
 import math
 import numbers
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -67,11 +68,20 @@ def _with_network(spec: Mapping[str, Any], base: Path | None = None) -> dict[str
     return expand_network(spec, base)
 
 
+#: Where a scenario's text may hold a ``network`` key: a ``[network]`` table or a
+#: ``network = …`` / ``network.file = …`` line in TOML, a ``"network"`` key in JSON.
+_NETWORK_TOML = re.compile(
+    r"""(?m)^[ \t]*(\[[ \t]*(network|"network"|'network')[ \t]*[\].]"""
+    r"""|(network|"network"|'network')[ \t]*[.=])""")
+_NETWORK_JSON = re.compile(r'"network"[ \t\r\n]*:')
+
+
 def _network_text(text: str, fmt: str, base: Path | None) -> tuple[str, str]:
     """``(text, fmt)`` as it is, or, when the scenario has a ``[network]`` table, the
     expanded scenario as JSON text (:func:`_with_network`; the core has no such key).
     Malformed text is returned as it is, for the core to report."""
-    if "network" not in text:
+    # A cheap look first: the word alone is common in comments and descriptions.
+    if not (_NETWORK_JSON if fmt == "json" else _NETWORK_TOML).search(text):
         return text, fmt
     try:
         spec = json.loads(text) if fmt == "json" else tomllib.loads(text)
