@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from burstlab import _core
+from burstlab.units import parse_rate, parse_time
 
 from .imported import from_graph
 from .network import TopologyError
@@ -103,6 +104,15 @@ def expand_network(spec: Mapping[str, Any], base: str | os.PathLike[str] | None 
     if edges is not None and (not isinstance(edges, list | tuple)
                               or not all(isinstance(e, str) for e in edges)):
         raise _error("network.edges", f"must be a list of core node names, got {edges!r}")
+    # Values that go only into the built links and fibres: checked here, so that an
+    # error names the key the file wrote, not link[0].rate.
+    for key, parse in (("access", parse_rate), ("core_rate", parse_rate),
+                       ("access_delay", parse_time), ("delay_per_km", parse_time)):
+        if key in kwargs:
+            try:
+                parse(kwargs[key])
+            except (TypeError, ValueError) as e:
+                raise _error(f"network.{key}", str(e)) from None
     hosts = kwargs.get("hosts", 1)
     if isinstance(hosts, int) and not isinstance(hosts, bool) and hosts > MAX_HOSTS:
         raise _error("network.hosts", f"at most {MAX_HOSTS} hosts per edge node, got {hosts}")
