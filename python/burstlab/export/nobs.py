@@ -48,6 +48,7 @@ from burstlab.export.ns2 import (
     _tcp_flow,
     _udp_flow,
     boot_seed,
+    refuse_workloads,
     seed_and_replication,
     write_done,
 )
@@ -287,6 +288,7 @@ def to_nobs(
     if drop_as not in ("data", "control"):
         raise _err("drop_as", f"must be 'data' or 'control' (got {drop_as!r})")
     tcl.check_scenario(spec)
+    refuse_workloads(spec, "nOBS")
     if not spec.get("fibre"):
         raise _err("fibre", "not an OBS scenario (no [[fibre]]); use `burstlab export ns2`")
     sim = spec.get("sim", {})
