@@ -612,12 +612,12 @@ def _write_nodes(p: _Plan, w: Write) -> None:
 def _write_links(p: _Plan, w: Write, trace: str | None, trace_fibres_only: bool) -> None:
     """Fibres (one rate for all) and the hosts' electronic links."""
     ids = p.ids
+    km_delays = {int(f["spec_index"]): float(f["delay_s"]) for f in p.view["fibres"]}
     for k, fb in enumerate(p.spec["fibre"]):
         fa, fb_ = ids[str(fb["a"])], ids[str(fb["b"])]
-        if "delay" not in fb:
-            raise _err(f"fibre[{k}].delay", "give the fibre's delay (length_km is not "
-                       "exported)")
-        fdelay = parse_time(fb["delay"])
+        # A fibre given by length_km: the delay the core gave it (5 us/km,
+        # crates/burstlab-core/src/scenario/obs.rs), from the resolved view.
+        fdelay = parse_time(fb["delay"]) if "delay" in fb else km_delays[k]
         w(f"$ns optical-duplex-link $n({fa}) $n({fb_}) {_num(p.linkspeed)} {_t(fdelay)} "
           "OpQueue")
         if trace and trace_fibres_only:
