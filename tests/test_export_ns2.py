@@ -201,6 +201,26 @@ def test_scripted_drop_send_sequence_matches_ns2(variant: str, drops: str, b: in
 
 
 @needs_ns
+@pytest.mark.parametrize("b", [1, 2], ids=["ack-every", "delack"])
+@pytest.mark.parametrize("variant", ["tahoe", "reno", "newreno", "sack"])
+def test_finite_transfer_completes_when_ns2s_done_fires(variant: str, b: int,
+                                                        tmp_path: Path) -> None:
+    """A 301-segment transfer with segments 16-20 dropped, no random loss: the export's
+    ``done`` proc prints when ns-2's agent sees the ACK of its last segment, and
+    compare()'s ``fct_s_ns2`` equals burstlab's ``fct_s`` to the send sequences'
+    tolerance (measured: at most 2e-15 s apart, floating-point rounding in ns-2)."""
+    spec = path_spec(variant, b=b, segments=301, drop_segments=[[16, 20]])
+    spec["link"][1].pop("loss_ab")
+    spec["link"][1]["queue_pkts"] = 999
+    spec["sim"]["duration"] = "10s"
+    assert "burstlab-ns2-done 0 [[Simulator instance] now]" in export_ns2(spec).tcl
+    row = compare(spec, workdir=tmp_path).iloc[0]
+    assert row.size_segments == 301
+    assert 1.0 < row.fct_s_ns2 < 5.0
+    assert abs(row.fct_s_burstlab - row.fct_s_ns2) <= 5.01e-7
+
+
+@needs_ns
 @pytest.mark.parametrize(("variant", "switches"), [
     ("newreno", {"syn": False}),
     ("newreno", {"newreno_changes1": False}),

@@ -57,7 +57,10 @@ def _burst_tables(spec: dict[str, Any], script: Any, nb: Any, res: Any,
     path = [script.node_ids[n] for n in names]
     fib = {(str(f["a"]), str(f["b"])): f for f in spec["fibre"]}
     fib.update({(str(f["b"]), str(f["a"])): f for f in spec["fibre"]})
-    delays = [parse_time(fib[(a, b)]["delay"]) for a, b in zip(names, names[1:], strict=False)]
+    def delay(f: dict[str, Any]) -> float:  # the core's 5 us/km for a length_km fibre
+        return parse_time(f["delay"]) if "delay" in f else float(f["length_km"]) * 5e-6
+
+    delays = [delay(fib[(a, b)]) for a, b in zip(names, names[1:], strict=False)]
     rate = parse_rate(spec["fibre"][0]["rate"])
     b = res.bursts
     row = b[(b.edge == names[0]) & (b.egress == names[-1])]
@@ -231,6 +234,115 @@ def test_ozsarac_linear_with_replayed_on_off_periods_is_identical(tmp_path: Path
     assert nb.flows[0].data_packets == int(fl.segments_sent)
 
 
+# ---------------------------------------------------------------- finite transfers
+#
+# A finite flow (``segments = N``) ends when the ACK of its last segment reaches its
+# sender: burstlab's ``res.fct`` and nOBS's agent's ``done`` (printed at full precision,
+# not through the 1 µs trace). On these deterministic paths the sends agree segment by
+# segment, so the completion times agree to the suite's tolerance for a segment's time
+# (TRACE_TOL_S); measured, they differ by at most 1.1e-14 s (floating-point rounding of
+# nOBS's clock against burstlab's integer picoseconds).
+
+
+def _assert_same_fct(spec: dict[str, Any], nb: Any, res: Any) -> Any:
+    fct = res.fct.set_index("flow")
+    for i, f in enumerate(spec["flow"]):
+        if "segments" not in f:
+            assert i not in fct.index and i not in nb.ends
+            continue
+        assert bool(fct.at[i, "completed"]), f"flow {i} did not complete in burstlab"
+        assert i in nb.ends, f"flow {i} did not complete in nOBS"
+        ours = float(fct.at[i, "fct_s"])
+        theirs = nb.ends[i] - parse_time(f.get("start", 0))
+        assert abs(ours - theirs) <= TRACE_TOL_S, (i, ours, theirs)
+    return fct
+
+
+@needs_nobs
+@pytest.mark.parametrize("case", ["lossless", "lost", "delayed_ack"])
+def test_one_finite_flow_completes_at_the_same_time(case: str, tmp_path: Path) -> None:
+    """One Reno transfer of 400 segments over the edge–core–edge path: lossless; with
+    data bursts 4 and 30 dropped (fast retransmit and two timeouts in both); and of 401
+    segments to a delayed-ACK sink, whose odd last segment waits for the sink's timer
+    (100 ms in both)."""
+    lost = case == "lost"
+    obs = {"drop_burst": [{"edge": "E0", "queue": "f0", "bursts": [4, 30]}]} if lost else {}
+    spec = edge_core_edge(**obs)
+    spec["sim"]["duration"] = "5s"
+    spec["flow"][0]["segments"] = 400
+    if case == "delayed_ack":
+        spec["flow"][0].update(segments=401, b=2)
+    script, nb, res = _both(spec, tmp_path)
+    ours, theirs = _burst_tables(spec, script, nb, res)
+    _assert_same_bursts(ours, theirs, hops=2)
+    n = int(spec["flow"][0]["segments"])
+    assert _assert_same_sends(nb, res, script.node_ids["src"]) == n + 1 + (39 if lost else 0)
+    fct = _assert_same_fct(spec, nb, res)
+    if lost:
+        assert int(fct.at[0, "to_events"]) == nb.flows[0].timeouts == 2
+        assert float(fct.at[0, "slowdown"]) > 3
+    else:
+        # Alone and lossless: both equal burstlab's closed-form ideal (world/fct.rs).
+        assert abs(nb.ends[0] - float(fct.at[0, "ideal_fct_s"])) <= TRACE_TOL_S
+
+
+@needs_nobs
+def test_a_finite_flow_with_acks_bypassing_assembly(tmp_path: Path) -> None:
+    """ozsarac's linear topology (per-egress queues, ACKs bypassing assembly: nOBS's
+    ackdontburst 1) with its FTP flow made a 3 000-segment transfer and no UDP source:
+    the ACKs do not queue, so the two ACK-bypass models (docs/topics/nobs.md) agree."""
+    from burstlab.topologies import ozsarac_linear
+
+    spec = ozsarac_linear("2ms", duration="2s", seed=1)
+    spec["flow"] = [{**spec["flow"][0], "segments": 3000}]
+    script, nb, res = _both(spec, tmp_path)
+    ours, theirs = _burst_tables(spec, script, nb, res, 0)
+    _assert_same_bursts(ours, theirs, hops=3)
+    assert _assert_same_sends(nb, res, script.node_ids["ftp_server"], 0) == 3001
+    _assert_same_fct(spec, nb, res)
+
+
+@needs_nobs
+@pytest.mark.parametrize("wavelengths", [1, 2])
+def test_two_finite_flows_complete_at_the_same_times(wavelengths: int,
+                                                     tmp_path: Path) -> None:
+    spec = two_sources(duration="3s", wavelengths=wavelengths)
+    spec["flow"][0]["segments"] = 2000
+    spec["flow"][1]["segments"] = 1500
+    script, nb, res = _both(spec, tmp_path)
+    for flow, src in ((0, "src"), (1, "src2")):
+        ours, theirs = _burst_tables(spec, script, nb, res, flow)
+        _assert_same_bursts(ours, theirs, hops=2)
+        _assert_same_sends(nb, res, script.node_ids[src], flow)
+    fct = _assert_same_fct(spec, nb, res)
+    assert 0.5 < float(fct.at[1, "fct_s"]) < float(fct.at[0, "fct_s"]) < 2.0
+
+
+@needs_nobs
+def test_a_graph_file_scenario_exports_and_completes_alike(tmp_path: Path) -> None:
+    """examples/graph_network.toml names its network as a GML graph (five cities,
+    fibres of great-circle km, routes by km): its finite transfer and an infinite flow
+    on another route send the same segments in both simulators, and the transfer
+    completes at the same time."""
+    spec = burstlab.load_scenario(ROOT / "examples" / "graph_network.toml")
+    script, nb, res = _both(spec, tmp_path)
+    for flow, src in ((0, "H_Hamburg_1"), (1, "H_Cologne_1")):
+        ours, theirs = _burst_tables(spec, script, nb, res, flow)
+        _assert_same_bursts(ours, theirs, hops=len(script.paths[flow]) - 1)
+        _assert_same_sends(nb, res, script.node_ids[src], flow)
+    assert script.paths[0] == ["E_Hamburg", "Hamburg", "Berlin", "Munich", "E_Munich"]
+    _assert_same_fct(spec, nb, res)
+
+
+@needs_nobs
+def test_an_unfinished_flow_has_no_completion_time_in_either(tmp_path: Path) -> None:
+    spec = edge_core_edge(drop_burst=[{"edge": "E0", "queue": "f0", "bursts": [4, 30]}])
+    spec["flow"][0]["segments"] = 1000  # needs 2.2 s; the run is 2 s
+    _, nb, res = _both(spec, tmp_path)
+    assert not bool(res.fct.completed.iloc[0]) and 0 not in nb.ends
+    assert nb.flows[0].data_packets == int(res.flows.segments_sent.iloc[0]) < 1000
+
+
 # ---------------------------------------------------------------- random contention
 #
 # Why the tolerance is what it is (as tests/test_ns2_random_loss.py). The UDP source's
@@ -319,6 +431,26 @@ def test_cli_compare_on_the_examples() -> None:
                        text=True, check=False)
     assert p.returncode == 0, p.stderr
     assert "data_bursts_nobs" in p.stdout
+
+
+@needs_nobs
+def test_cli_compare_prints_completion_times(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    spec = two_sources()
+    spec["flow"][0]["segments"] = 300  # the other flow is infinite
+    path = tmp_path / "finite.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "burstlab.cli", "export", "nobs", str(path),
+                        "--compare"], capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    rows = {k: v.split() for k, v in (line.split(None, 1)
+                                      for line in p.stdout.splitlines()[1:])}
+    assert rows["size_segments"] == ["300", "NaN"]
+    assert rows["fct_s_burstlab"][0] == rows["fct_s_nobs"][0] == "0.285551"
+    assert rows["fct_s_burstlab"][1] == rows["fct_s_nobs"][1] == "NaN"
 
 
 @needs_nobs

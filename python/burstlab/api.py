@@ -11,6 +11,7 @@ import json
 import math
 import numbers
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -24,9 +25,10 @@ if TYPE_CHECKING:
 ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
 
 def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
-    """Returns the scenario as a dict (reading a TOML/JSON file or TOML text)."""
+    """Returns the scenario as a dict (reading a TOML/JSON file or TOML text), its
+    ``[network]`` graph, if any, built (:func:`_with_network`)."""
     if isinstance(scenario, Mapping):
-        return dict(scenario)
+        return _with_network(scenario)
     text, fmt = _text_and_format(scenario)
     if fmt == "json":
         return dict(json.loads(text))
@@ -51,8 +53,43 @@ def _text_and_format(scenario: str | os.PathLike[str]) -> tuple[str, str]:
         if not path.is_file():
             raise _core.ScenarioError(f"scenario file not found: {path}")
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
-        return path.read_text(encoding="utf-8"), fmt
-    return str(scenario), "toml"
+        return _network_text(path.read_text(encoding="utf-8"), fmt, path.parent)
+    return _network_text(str(scenario), "toml", None)
+
+
+def _with_network(spec: Mapping[str, Any], base: Path | None = None) -> dict[str, Any]:
+    """``spec`` as a dict, its ``[network]`` table (a graph file) replaced by the
+    scenario built from the graph (burstlab/topologies/network_table.py), a relative
+    file taken from ``base`` (default: the working directory)."""
+    if "network" not in spec:
+        return dict(spec)
+    from burstlab.topologies.network_table import expand_network
+
+    return expand_network(spec, base)
+
+
+#: Where a scenario's text may hold a ``network`` key: a ``[network]`` table or a
+#: ``network = …`` / ``network.file = …`` line in TOML, a ``"network"`` key in JSON.
+_NETWORK_TOML = re.compile(
+    r"""(?m)^[ \t]*(\[[ \t]*(network|"network"|'network')[ \t]*[\].]"""
+    r"""|(network|"network"|'network')[ \t]*[.=])""")
+_NETWORK_JSON = re.compile(r'"network"[ \t\r\n]*:')
+
+
+def _network_text(text: str, fmt: str, base: Path | None) -> tuple[str, str]:
+    """``(text, fmt)`` as it is, or, when the scenario has a ``[network]`` table, the
+    expanded scenario as JSON text (:func:`_with_network`; the core has no such key).
+    Malformed text is returned as it is, for the core to report."""
+    # A cheap look first: the word alone is common in comments and descriptions.
+    if not (_NETWORK_JSON if fmt == "json" else _NETWORK_TOML).search(text):
+        return text, fmt
+    try:
+        spec = json.loads(text) if fmt == "json" else tomllib.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError):
+        return text, fmt
+    if not isinstance(spec, Mapping) or "network" not in spec:
+        return text, fmt
+    return _to_json(_with_network(spec, base)), "json"
 
 
 #: Seeds and replication indices are unsigned 64-bit integers in the core.
@@ -147,8 +184,9 @@ def plain(value: Any, path: str = "", depth: int = 0) -> Any:
 
 
 def _to_json(scenario: Mapping[str, Any]) -> str:
-    """The scenario dict as JSON text for the core (see :func:`plain`)."""
-    return json.dumps(plain(scenario))
+    """The scenario dict as JSON text for the core (see :func:`plain`), its
+    ``[network]`` graph built (:func:`_with_network`)."""
+    return json.dumps(plain(_with_network(scenario)))
 
 
 #: A table as the core hands it over: JSON rows (text) or a list of row dicts, or a

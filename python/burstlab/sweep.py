@@ -83,6 +83,8 @@ from burstlab import _core
 from burstlab.api import Result, ScenarioLike, as_int, load_scenario, plain
 from burstlab.grid import GridError, Value, apply, iter_points, normalise_grid, numeric_values
 from burstlab.stats import summarise
+from burstlab.sweep_fct import run_rows as fct_run_rows
+from burstlab.sweep_fct import tables as fct_tables
 
 EXECUTORS = ("local", "dask", "serial")
 #: What an executor yields: one outcome dict (see :func:`execute`) per task, as they finish.
@@ -442,6 +444,9 @@ def execute(task: Task) -> dict[str, Any]:
         est = json.loads(raw.get("cwnd_estimates") or "[]")
         if est:  # ECWBA: the estimator's error per flow
             meta["cwnd_estimates"] = est
+        fct = fct_run_rows(raw)
+        if fct:  # finite flows: their completion-time summaries (sweep_fct.py)
+            meta["fct"] = fct
         if task.keep_traces:  # trace experiments: the traces are stored with the run
             meta["traces"] = {"cwnd": raw.get("cwnd_trace") or {},
                               "packets": raw.get("packet_trace") or {},
@@ -642,6 +647,11 @@ class SweepResult:
         metrics: the summarised flow columns.
         stats: counts and timings of this call (``total``, ``cached``, ``ran``,
             ``failed``, ``wall_s``, ``executor``, ``jobs``).
+        fct, fct_summary: completion times of the finite TCP flows (empty without
+            any): per run and flow-size bin (``size_bin``, ``all`` for every finite
+            flow) the run's FCT mean and percentiles, slowdowns, completed fraction and
+            Jain's index, and their means and 95 % intervals across replications per
+            point (:mod:`burstlab.sweep_fct`).
         kept: with ``keep_traces=True``, every successful run as a
             :class:`burstlab.Result` (traces included), keyed by (point, replication);
             use :meth:`result`. A sweep whose stored rows exceed
@@ -659,6 +669,8 @@ class SweepResult:
     stats: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
     kept: Mapping[tuple[int, int], Result] = field(default_factory=dict)
+    fct: pd.DataFrame = field(default_factory=pd.DataFrame)
+    fct_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def result(self, point: int, replication: int = 0) -> Result:
         """One run of a sweep made with ``keep_traces=True``, as a :class:`Result`."""
@@ -686,13 +698,17 @@ class SweepResult:
 
     def to_dir(self, out: str | os.PathLike[str]) -> list[Path]:
         """Writes ``sweep.csv`` (the tidy table), ``summary.csv``, ``runs.csv``,
-        ``links.csv`` and ``sweep.json`` (grid, parameters, metrics, counts) into
+        ``links.csv``, ``fct.csv`` and ``fct_summary.csv`` (with finite flows) and
+        ``sweep.json`` (grid, parameters, metrics, counts) into
         ``out``; also ``.parquet`` copies of the first two when pyarrow is installed."""
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
         written = []
-        for name, df in (("sweep", self.table), ("summary", self.summary),
-                         ("runs", self.runs), ("links", self.links)):
+        tables = [("sweep", self.table), ("summary", self.summary), ("runs", self.runs),
+                  ("links", self.links)]
+        if len(self.fct):  # finite flows: their completion times (sweep_fct.py)
+            tables += [("fct", self.fct), ("fct_summary", self.fct_summary)]
+        for name, df in tables:
             p = d / f"{name}.csv"
             df.to_csv(p, index=False)
             written.append(p)
@@ -1025,6 +1041,7 @@ def _run_points(
     group = [c for c in group if c in table.columns]
     summary = (summarise(table, group, metrics, lower=non_negative(table, metrics))
                if len(table) else pd.DataFrame(columns=group))
+    fct, fct_summary = fct_tables(runs, stored, group)
     stats = {
         "total": len(tasks), "cached": len(tasks) - len(todo), "ran": len(todo),
         "failed": int((runs["status"] == "error").sum()) if len(runs) else 0,
@@ -1034,7 +1051,8 @@ def _run_points(
     }
     return SweepResult(table=table, summary=summary, runs=runs, links=links, params=params,
                        metrics=metrics, store=Path(store) if store else Path(":memory:"),
-                       stats=stats, info=info, kept=result_of)
+                       stats=stats, info=info, kept=result_of, fct=fct,
+                       fct_summary=fct_summary)
 
 
 def non_negative(table: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:

@@ -5,7 +5,8 @@
         [--jobs N] [--executor local|dask|serial] [--scheduler tcp://host:8786]
     burstlab plot DIR [--x PATH] [--by PATH] [--y METRIC] [--logx] [--logy] [--out FILE]
 
-``sweep`` writes ``sweep.csv``, ``summary.csv``, ``runs.csv``, ``links.csv`` and
+``sweep`` writes ``sweep.csv``, ``summary.csv``, ``runs.csv``, ``links.csv``,
+``fct.csv`` and ``fct_summary.csv`` (finite flows' completion times) and
 ``sweep.json`` into ``--out`` (default ``out/sweep-<scenario name>``); finished runs are
 kept in ``--store`` (default ``<out>/store.sqlite``), so running the same command again
 resumes. Exit code 0 when every run succeeded, 1 when some failed (listed in runs.csv),
@@ -72,6 +73,12 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         view = res.summary[[c for c in cols if c in res.summary.columns]]
         text = view.to_string(index=False, float_format=lambda x: f"{x:.4g}", max_rows=30)
         print(text)
+    fs = res.fct_summary
+    if len(fs):  # finite flows: completion times over all of them (sweep_fct.py)
+        cols = [*res.params, "n", "completed_fraction_mean", "fct_mean_s_mean",
+                "fct_p99_s_mean", "fct_p99_s_ci_lo", "fct_p99_s_ci_hi", "slowdown_mean_mean"]
+        view = fs[fs["size_bin"] == "all"][[c for c in cols if c in fs.columns]]
+        print(view.to_string(index=False, float_format=lambda x: f"{x:.4g}", max_rows=30))
     if s["failed"]:
         first = res.errors.iloc[0]
         print(f"burstlab sweep: {s['failed']} run(s) failed, e.g. point {first['point']}: "

@@ -63,8 +63,9 @@ def _write_script(tcl: str, warnings: list[str], out_arg: str | None, how_to: st
 NOBS_HOW_TO_COMPARE = """\
 how to compare: run nOBS's `ns {script}` (`make nobs` builds it into target/nobs) in an
 empty directory (nOBS writes stat.txt there); it prints one '{tag} FLOW ACKED DATA RETX
-TIMEOUTS' line per flow at the end. `burstlab export nobs SCENARIO --compare` does both
-and prints flows and bursts side by side. With --trace, nOBS's trace can be read with
+TIMEOUTS' line per flow at the end, and 'burstlab-nobs-done FLOW TIME' when a finite
+flow (segments = N) completes. `burstlab export nobs SCENARIO --compare` does both and
+prints flows, bursts and completion times side by side. With --trace, nOBS's trace can be read with
 burstlab.export.nobstrace.read_trace / nobs_bursts and set against burstlab's burst trace
 with burstlab_bursts (docs/topics/nobs.md)."""
 
@@ -117,5 +118,6 @@ def add_parser(sub: Any) -> None:
                    help="inject obs.drop_burst as data-burst loss (default) or as "
                    "control-packet loss on the first fibre")
     o.add_argument("--compare", action="store_true",
-                   help="run burstlab and nOBS and print flows and bursts side by side")
+                   help="run burstlab and nOBS and print flows, bursts and completion "
+                   "times side by side")
     o.set_defaults(func=_cmd_export_nobs)

@@ -3,7 +3,9 @@
 Read first: :func:`to_nobs`. The script builds the same hosts, edge and core nodes,
 electronic links and fibres, the same assembly, signalling, scheduling and wavelength
 settings, the same TCP and UDP flows, and prints one ``burstlab-nobs-flow`` line per flow
-at the end, so that the two simulators can be compared flow by flow and, with
+at the end (and a ``burstlab-nobs-done`` line when a finite TCP flow completes, its
+completion time: :func:`_write_done`), so that the two simulators can be compared flow
+by flow and, with
 ``trace``, burst by burst (:mod:`burstlab.export.nobstrace`). The mapping of every
 setting, and what nOBS does differently, is documented in ``docs/topics/nobs.md``.
 
@@ -46,13 +48,17 @@ from burstlab.export.ns2 import (
     _tcp_flow,
     _udp_flow,
     boot_seed,
+    refuse_workloads,
     seed_and_replication,
+    write_done,
 )
 from burstlab.export.view import resolve
 from burstlab.units import parse_rate, parse_size, parse_time
 
 #: The line prefix of the per-flow summary the script prints at the end.
 SUMMARY_TAG = "burstlab-nobs-flow"
+#: The line prefix a finite TCP flow prints when it completes: ``DONE_TAG FLOW TIME``.
+DONE_TAG = "burstlab-nobs-done"
 
 #: ``MAX_PACKET_NUM`` when no count trigger is wanted (it also sizes nOBS's burst
 #: buffers: MAX_DEST² × MAX_PACKET_NUM pointers).
@@ -282,6 +288,7 @@ def to_nobs(
     if drop_as not in ("data", "control"):
         raise _err("drop_as", f"must be 'data' or 'control' (got {drop_as!r})")
     tcl.check_scenario(spec)
+    refuse_workloads(spec, "nOBS")
     if not spec.get("fibre"):
         raise _err("fibre", "not an OBS scenario (no [[fibre]]); use `burstlab export ns2`")
     sim = spec.get("sim", {})
@@ -605,12 +612,12 @@ def _write_nodes(p: _Plan, w: Write) -> None:
 def _write_links(p: _Plan, w: Write, trace: str | None, trace_fibres_only: bool) -> None:
     """Fibres (one rate for all) and the hosts' electronic links."""
     ids = p.ids
+    km_delays = {int(f["spec_index"]): float(f["delay_s"]) for f in p.view["fibres"]}
     for k, fb in enumerate(p.spec["fibre"]):
         fa, fb_ = ids[str(fb["a"])], ids[str(fb["b"])]
-        if "delay" not in fb:
-            raise _err(f"fibre[{k}].delay", "give the fibre's delay (length_km is not "
-                       "exported)")
-        fdelay = parse_time(fb["delay"])
+        # A fibre given by length_km: the delay the core gave it (5 us/km,
+        # crates/burstlab-core/src/scenario/obs.rs), from the resolved view.
+        fdelay = parse_time(fb["delay"]) if "delay" in fb else km_delays[k]
         w(f"$ns optical-duplex-link $n({fa}) $n({fb_}) {_num(p.linkspeed)} {_t(fdelay)} "
           "OpQueue")
         if trace and trace_fibres_only:
@@ -745,6 +752,8 @@ def _write_flows(p: _Plan, out: list[str], seed_v: int, rep_v: int
             _tcp_flow(w, i, f, str(ids[src]), str(ids[dst]), start, stop,
                       p.warnings, None, {}, boot_seed(seed_v, rep_v, i))
             agent = f"$tcp({i})"
+            if "segments" in f:
+                _write_done(w, i)
             summary.append(
                 f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '
                 f'[$tcp({i}) set nrexmitpack_] [$tcp({i}) set nrexmit_]"')
@@ -767,6 +776,12 @@ def _write_flows(p: _Plan, out: list[str], seed_v: int, rep_v: int
         w(f"[$n({ia}) set src_agent_] install_connection {ib}  {ia} {ib}  "
           + " ".join(str(ids[x]) for x in path))
     return summary, flows_out
+
+
+def _write_done(w: Write, i: int) -> None:
+    """A finite TCP flow prints its completion time (``DONE_TAG FLOW TIME``) from its
+    agent's ``done`` (:func:`burstlab.export.ns2.write_done`)."""
+    write_done(w, i, DONE_TAG)
 
 
 def _write_finish(w: Write, summary: list[str], trace: str | None, duration: float) -> None:

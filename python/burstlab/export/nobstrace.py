@@ -20,12 +20,12 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from burstlab import _core
-from burstlab.export.nobs import SUMMARY_TAG, NobsScript
+from burstlab.export.nobs import DONE_TAG, SUMMARY_TAG, NobsScript
 from burstlab.export.ns2trace import TRACE_COLUMNS
 
 if TYPE_CHECKING:
@@ -71,6 +71,9 @@ class NobsRun:
     flows: dict[int, NobsFlow]
     trace: pd.DataFrame | None
     stdout: str
+    #: Per finite TCP flow that completed: the time (s) its ``done`` fired, the ACK of
+    #: its last segment reaching its sender (:func:`burstlab.export.nobs._write_done`).
+    ends: dict[int, float] = field(default_factory=dict)
 
 
 def run_nobs(script: NobsScript | str, *, workdir: str | Path | None = None,
@@ -97,11 +100,14 @@ def run_nobs(script: NobsScript | str, *, workdir: str | Path | None = None,
                               timeout=timeout_s, check=False)
         tr = read_trace(d / "trace.tr") if trace and (d / "trace.tr").exists() else None
     flows: dict[int, NobsFlow] = {}
+    ends: dict[int, float] = {}
     for line in proc.stdout.splitlines():
         parts = line.split()
         if len(parts) == 6 and parts[0] == SUMMARY_TAG:
             i, *vals = (int(float(x)) for x in parts[1:])
             flows[i] = NobsFlow(i, *vals)
+        elif len(parts) == 3 and parts[0] == DONE_TAG:
+            ends[int(parts[1])] = float(parts[2])
     if proc.returncode != 0 or not flows:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
         msg = f"nOBS failed (exit {proc.returncode}): {' | '.join(tail)}"
@@ -111,7 +117,7 @@ def run_nobs(script: NobsScript | str, *, workdir: str | Path | None = None,
                     "rounding exceeds once simulated time passes 64 s (one ulp is 1.4e-14 "
                     "s there); run shorter (--duration), docs/topics/nobs.md")
         raise RuntimeError(msg)
-    return NobsRun(flows, tr, proc.stdout)
+    return NobsRun(flows, tr, proc.stdout, ends)
 
 
 def read_trace(path: str | Path) -> pd.DataFrame:
@@ -207,11 +213,20 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
             ) -> pd.DataFrame:
     """Runs an OBS scenario in burstlab and in nOBS and returns one row per flow with
     both simulators' counters side by side (``*_burstlab`` / ``*_nobs``), and, per flow,
-    the bursts its data queue sent, delivered and lost in each."""
+    the bursts its data queue sent, delivered and lost in each.
+
+    A finite TCP flow (``segments``) also has its completion time in each,
+    ``fct_s_burstlab`` and ``fct_s_nobs``: from its start to the ACK of its last
+    segment reaching its sender (burstlab's ``res.fct``; nOBS's agent's ``done``), NaN
+    when it did not complete within the run, and for other flows."""
+    import math
+
     import pandas as pd
 
     from burstlab.api import load_scenario, run
     from burstlab.export import export_nobs
+    from burstlab.fct import as_table
+    from burstlab.units import parse_time
 
     spec = load_scenario(scenario)
     if duration is not None:
@@ -227,6 +242,9 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
     span_s = float(res.meta["duration_s"])
     ids = script.node_ids
     bt = res.burst_trace
+    fct: dict[int, dict[Any, Any]] = {
+        int(r["flow"]): r for r in as_table(res.fct).to_dict("records")}
+    flow_specs = list(spec.get("flow", []))
     # nOBS labels bursts with their flow id only with several flow queues (per_flow).
     per_flow = str((spec.get("obs") or {}).get("classifier", "per_flow")) == "per_flow"
     rows = []
@@ -240,8 +258,14 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
         nbur = nobs_bursts(nb.trace, path, i if per_flow else None) if nb.trace is not None else pd.DataFrame()
         q = _queue_of(res.bursts, i, script.paths[i][0], script.paths[i][-1])
         bl = bt[bt.queue == q] if bt is not None and q is not None else None
+        finite = tcp and "segments" in flow_specs[i]
+        start_s = parse_time(flow_specs[i].get("start", 0))
+        done = finite and i in fct and bool(fct[i]["completed"])
         rows.append({
             "flow": i, "name": fl["name"], "kind": fl["kind"],
+            "size_segments": int(flow_specs[i]["segments"]) if finite else None,
+            "fct_s_burstlab": float(fct[i]["fct_s"]) if done else math.nan,
+            "fct_s_nobs": nb.ends[i] - start_s if finite and i in nb.ends else math.nan,
             "goodput_segps_burstlab": int(fl["segments_delivered"]) / span_s,
             "goodput_segps_nobs": n.acked_segments / span_s,
             "segments_sent_burstlab": fl["segments_sent"] if tcp else None,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from burstlab import _core
-from burstlab.export.ns2 import SUMMARY_TAG, Ns2Script
+from burstlab.export.ns2 import DONE_TAG, SUMMARY_TAG, Ns2Script
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,7 +34,9 @@ class Ns2Flow:
     For TCP: ``acked_segments`` is the sender's ``ack_`` (highest cumulative ACK; with the
     SYN at seqno 0 it counts data segments), ``data_packets`` its ``ndatapack_``,
     ``retransmitted_packets`` its ``nrexmitpack_`` and ``timeouts`` its ``nrexmit_``.
-    For UDP: ``acked_segments`` is the packets the LossMonitor received.
+    For UDP: ``acked_segments`` is the packets the LossMonitor received. ``end_s``: for
+    a finite TCP flow that completed, when its agent's ``done`` fired (the ACK of its
+    last segment reaching it, :func:`burstlab.export.ns2.write_done`); else None.
     """
 
     flow: int
@@ -42,6 +44,7 @@ class Ns2Flow:
     data_packets: int
     retransmitted_packets: int
     timeouts: int
+    end_s: float | None = None
 
 
 def ns_binary() -> str | None:
@@ -68,11 +71,17 @@ def run_ns2(script: Ns2Script | str, *, workdir: str | Path | None = None,
         proc = subprocess.run([ns, str(path)], cwd=d, capture_output=True, text=True,
                               timeout=timeout_s, check=False)
     flows: dict[int, Ns2Flow] = {}
+    ends: dict[int, float] = {}
     for line in proc.stdout.splitlines():
         parts = line.split()
         if len(parts) == 6 and parts[0] == SUMMARY_TAG:
             i, *vals = (int(float(x)) for x in parts[1:])
             flows[i] = Ns2Flow(i, *vals)
+        elif len(parts) == 3 and parts[0] == DONE_TAG:
+            ends[int(parts[1])] = float(parts[2])
+    for i, end in ends.items():
+        if i in flows:
+            flows[i].end_s = end
     if proc.returncode != 0 or not flows:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
         raise RuntimeError(f"ns-2 failed (exit {proc.returncode}): {' | '.join(tail)}")
@@ -138,27 +147,44 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
 
     Goodput is in segments per second of simulated time over the whole run; burstlab's
     counts segments delivered in order to the receiver, ns-2's the highest cumulative ACK
-    (they differ by the ACKs in flight at the end).
+    (they differ by the ACKs in flight at the end). A finite TCP flow (``segments``) has
+    its completion time in each, ``fct_s_burstlab`` and ``fct_s_ns2`` (from its start to
+    the ACK of its last segment reaching its sender; NaN when it did not complete, and
+    for other flows).
     """
+    import math
+
     import pandas as pd
 
     from burstlab.api import load_scenario, run
     from burstlab.export import export_ns2
+    from burstlab.fct import as_table
+    from burstlab.units import parse_time
 
     spec = load_scenario(scenario)
     script = export_ns2(spec, seed=seed, replication=replication)
     ns = run_ns2(script, workdir=workdir)
     res = run(spec, seed=seed, replication=replication)
     duration = float(res.meta["duration_s"])
+    fct: dict[int, dict[Any, Any]] = {
+        int(r["flow"]): r for r in as_table(res.fct).to_dict("records")}
+    flow_specs = list(spec.get("flow", []))
     rows = []
     for fl in res.flows.to_dict("records"):
-        n = ns.get(int(fl["flow"]))
+        i = int(fl["flow"])
+        n = ns.get(i)
         if n is None:
             raise _core.ScenarioError(f"flow[{fl['flow']}]: ns-2 reported nothing")
         tcp = fl["kind"] == "tcp"
+        finite = tcp and "segments" in flow_specs[i]
+        start_s = parse_time(flow_specs[i].get("start", 0))
+        done = finite and i in fct and bool(fct[i]["completed"])
         rows.append({
             "flow": int(fl["flow"]), "name": fl["name"], "kind": fl["kind"],
             "variant": fl["variant"],
+            "size_segments": int(flow_specs[i]["segments"]) if finite else None,
+            "fct_s_burstlab": float(fct[i]["fct_s"]) if done else math.nan,
+            "fct_s_ns2": n.end_s - start_s if finite and n.end_s is not None else math.nan,
             "goodput_segps_burstlab": int(fl["segments_delivered"]) / duration,
             "goodput_segps_ns2": n.acked_segments / duration,
             "segments_sent_burstlab": fl["segments_sent"] if tcp else None,

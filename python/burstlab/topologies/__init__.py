@@ -17,7 +17,8 @@ guide is docs/guide/networks.md):
 - :func:`nsfnet`, :func:`cost239`, :func:`pan_european`, :func:`usnet`,
   :func:`arpanet` — reference topologies with fibre lengths in km, each core node with
   an edge node and hosts (:func:`~.network.build_scenario`'s policy);
-- :func:`from_graph` — a GML or GraphML file (the Internet Topology Zoo's formats);
+- :func:`from_graph` — a GML or GraphML file (the Internet Topology Zoo's formats); a
+  scenario file names one with ``[network] file = "…"`` (:mod:`.network_table`);
 - :func:`add_flow` — a flow on the shortest route by km, hops or delay (or routed by
   the core: ``routing=``); :func:`core_routes` — the core's route table;
 - :func:`traffic_matrix`, :func:`scale_total`, :func:`scale_link_load`,
@@ -33,12 +34,10 @@ from .network import (
     add_flow,
     build_scenario,
     core_graph,
-    core_routes,
     edge_of,
     full_route,
     haversine_km,
     host_of,
-    route_table,
     shortest_route,
 )
 from .paths import obs_chain, ozsarac_linear, yu_path
@@ -52,6 +51,7 @@ from .reference import (
     topology,
     usnet,
 )
+from .routes import core_routes, route_table
 from .traffic import (
     add_poisson_traffic,
     add_workload,

@@ -19,8 +19,8 @@ as they are and 148 with ``parallel="merge"``; with ``parallel="merge"`` and a f
 ``km`` 484 build, 36 are disconnected and 2 have a self-loop (most Zoo files have some
 node without coordinates).
 
-The scenario-file form (``[network] file = "…"``) needs the core's scenario parser and
-is not available yet; build the scenario in Python and save it as TOML or JSON.
+A scenario file names a graph with ``[network] file = "…"`` and these keywords
+(:mod:`.network_table`, which calls :func:`from_graph`).
 """
 
 from __future__ import annotations

@@ -30,7 +30,8 @@ counted in whole millimetres and delay in picoseconds as the core counts them
 (tests/test_routing.py checks both against networkx and against each other).
 :func:`add_flow` writes that route as an explicit ``route`` (the reverse route, for ACKs,
 is the forward route reversed), or with ``routing=`` leaves the choice to the core;
-:func:`core_routes` reads the core's choice for every flow of a scenario.
+:func:`~burstlab.topologies.routes.core_routes` reads the core's choice for every flow of
+a scenario.
 """
 
 from __future__ import annotations
@@ -54,12 +55,10 @@ __all__ = [
     "build_scenario",
     "core_graph",
     "core_nodes",
-    "core_routes",
     "edge_of",
     "full_route",
     "haversine_km",
     "host_of",
-    "route_table",
     "shortest_route",
     "validate_graph",
 ]
@@ -282,24 +281,6 @@ def shortest_route(g: nx.Graph, src: str, dst: str, weight: str = "km") -> list[
     return [str(n) for n in best]
 
 
-def core_routes(scenario: Mapping[str, Any], *, seed: int | None = None) -> list[dict[str, Any]]:
-    """The route table the core builds for ``scenario`` (without running it): one row
-    per flow with its ``route`` and ``reverse_route`` as lists of node names, ``hops``,
-    ``km``, ``delay_s``, and how it was chosen (``metric``, ``k``, ``policy``, ``path``,
-    ``paths``), the rows of ``res.routes``. ``seed`` overrides ``sim.seed`` (the
-    ``random`` policy's substream). Raises ``ScenarioError`` for an invalid scenario."""
-    import json
-
-    from burstlab import _core
-    from burstlab.api import _to_json
-
-    rows: list[dict[str, Any]] = json.loads(_core.routes(_to_json(scenario), "json", seed))
-    for r in rows:
-        r["route"] = r["route"].split(">")
-        r["reverse_route"] = r["reverse_route"].split(">")
-    return rows
-
-
 def full_route(core_path: Sequence[str], src_host: int = 1, dst_host: int = 1) -> list[str]:
     """Host → edge → core path → edge → host, the form of ``[[flow]].route``."""
     a, b = core_path[0], core_path[-1]
@@ -341,10 +322,3 @@ def add_flow(
         flow["reverse_route"] = path[::-1]
     scenario.setdefault("flow", []).append(flow)
     return flow
-
-
-def route_table(scenario: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per flow: its index, name, source, destination and route as the core
-    resolves it (explicit or chosen by ``[routing]``; see :func:`core_routes` for the
-    other columns)."""
-    return [{k: r[k] for k in ("flow", "name", "src", "dst", "route")} for r in core_routes(scenario)]

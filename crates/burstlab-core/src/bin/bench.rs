@@ -37,6 +37,18 @@ fn main() {
             std::process::exit(2);
         }
     };
+    // A `[network]` table names a graph file, which the Python package turns into nodes
+    // and fibres (python/burstlab/topologies/network_table.py); this driver has no graph
+    // reader, so it says where to go instead of the parser's "unknown field".
+    if toml::from_str::<toml::Table>(&text).is_ok_and(|t| t.contains_key("network")) {
+        eprintln!(
+            "burstlab-bench: {}: [network] (a graph file) is read by the Python package: \
+             run it with `burstlab run`, or save the built scenario \
+             (burstlab.load_scenario) as TOML or JSON and benchmark that",
+            args[1]
+        );
+        std::process::exit(2);
+    }
     let mut seed = None;
     let mut i = 2;
     while i < args.len() {
