@@ -13,8 +13,9 @@ Set-up (:func:`scenario`): NSFNET (``burstlab.topologies.nsfnet``: 14 core nodes
 fibres of 312–3 408 km at 5 µs/km), one host per node behind its edge node on a
 1 Gb/s access link, 4 data wavelengths of 10 Gb/s per fibre, routes the shortest by
 km, JET reservations with the core's default offsets; timer assembly with period
-``Tb``, one queue per egress edge shared by all flows (``per_egress``); every burst lost with probability ``P_LOSS`` on top of contention
-(the papers' model of OBS loss, so that losses do not vanish at this light load).
+``Tb``, one queue per egress edge shared by all flows (``per_egress``); every burst
+lost with probability ``P_LOSS`` on top of contention (the papers' model of OBS loss,
+so that losses do not vanish at this light load).
 TCP flows (SACK, ns-2.35 semantics, ``wm`` = 1000 segments of 1 000 bytes) arrive as a
 Poisson process at ``RATE_PER_S`` between hosts drawn uniformly (source ≠ destination),
 with bounded Pareto sizes (shape 1.2, 10 kB … 10 MB, mean ≈ 44 kB: most flows short,
@@ -68,7 +69,7 @@ WM = 1000
 #: Arrivals during [0, ARRIVALS_S), the run lasts ARRIVALS_S + DRAIN_S; flows that start
 #: before SKIP_S are left out (full, quick).
 ARRIVALS_S, QUICK_ARRIVALS_S = 30.0, 10.0
-DRAIN_S = 10.0
+DRAIN_S = 20.0
 SKIP_S = 1.0
 #: Replications: first batch, cap, and the target relative half-width (full, quick).
 REPS_START, REPS_CAP = 4, 16
