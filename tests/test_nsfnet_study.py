@@ -57,7 +57,8 @@ def test_sentences_name_the_best_period() -> None:
 def test_scenario_is_valid_and_generates_flows() -> None:
     s = ns.scenario(1.0, 3, arrivals_s=1.0, drain_s=2.0)
     assert [w["name"] for w in s["workload"]] == ["web"]
-    burstlab.validate(s)
+    est = burstlab.memory_estimate(s)  # resolves and validates the whole scenario
+    assert est
 
 
 def test_small_replication_is_deterministic() -> None:

@@ -68,12 +68,12 @@ MSS_B = 1000
 WM = 1000
 #: Arrivals during [0, ARRIVALS_S), the run lasts ARRIVALS_S + DRAIN_S; flows that start
 #: before SKIP_S are left out (full, quick).
-ARRIVALS_S, QUICK_ARRIVALS_S = 30.0, 10.0
-DRAIN_S = 20.0
+ARRIVALS_S, QUICK_ARRIVALS_S = 120.0, 30.0
+DRAIN_S = 60.0
 SKIP_S = 1.0
 #: Replications: first batch, cap, and the target relative half-width (full, quick).
-REPS_START, REPS_CAP = 4, 16
-QUICK_REPS_START, QUICK_REPS_CAP = 3, 6
+REPS_START, REPS_CAP = 4, 30
+QUICK_REPS_START, QUICK_REPS_CAP = 3, 8
 TARGET = 0.10
 
 
@@ -245,7 +245,9 @@ def sentences(pts: Sequence[Point]) -> list[str]:
         if best["tb_ms"] != tb0:
             s += (f", {best['vs_smallest']:.2f}× [{best['vs_smallest_lo']:.2f}, "
                   f"{best['vs_smallest_hi']:.2f}] the smallest period's")
-        s += f"). {int(g['unfinished'].sum())} flows of the bin did not complete."
+        s += (f"). Mean slowdown (against the flow alone on its path at the same period): "
+              f"{first['slowdown_mean']:.2f} at {_tb(tb0)}, {last['slowdown_mean']:.2f} at "
+              f"{_tb(tb1)}. {int(g['unfinished'].sum())} flows of the bin did not complete.")
         out.append(s)
     tot = by.groupby("tb_ms")[["to_events", "td_events"]].sum().sort_index()
     t0, t1 = tot.iloc[0], tot.iloc[-1]
