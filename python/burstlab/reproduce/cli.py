@@ -113,6 +113,17 @@ def _cmd(args: argparse.Namespace) -> int:
                                "CUBIC, HighSpeed, Vegas and BBR beside Reno and SACK: "
                                "goodput against the assembly period on yu's path, and "
                                "ozsarac's CWBA against the best timer"))
+            # TCP flows on NSFNET (docs/topics/nsfnet-study.md): completion times against
+            # the assembly period, by flow size.
+            from burstlab.reproduce import nsfnet_study
+
+            page, cpu = nsfnet_study.write_page(Path(args.out), quick=mode == "quick")
+            ext_cpu += cpu
+            print(f"nsfnet_study (extension): {page}; {cpu:.1f} s CPU")
+            extensions.append(("nsfnet_study/report.html",
+                               "TCP over OBS on NSFNET",
+                               "Poisson flow arrivals with heavy-tailed sizes: flow "
+                               "completion times against the assembly period, by flow size"))
         index = write_site(Path(args.out), outcomes, extensions)
         print(f"site: {index}")
     print(f"total wall time {time.perf_counter() - t0:.1f} s, CPU "
