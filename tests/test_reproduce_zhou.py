@@ -106,19 +106,35 @@ def table(curves: dict[float, list[float]], periods: list[float],
 PERIODS = [50.0, 100.0, 250.0, 1000.0, 3000.0]
 
 
+#: A grid stepping by √2 (and to 3000 µs), fine enough for the factor-2 location band
+#: once each optimum is widened by half a grid step (verdict.location_interval).
+FINE = [62.5, 88.4, 125.0, 176.8, 250.0, 353.6, 500.0, 707.1, 1000.0, 1414.0, 2000.0,
+        3000.0]
+
+
 def test_optimum_fixed_vs_moving() -> None:
-    fixed = table({0.0: [900, 850, 800, 400, 200], 0.001: [300, 500, 700, 500, 420],
-                   0.008: [150, 250, 380, 350, 320]}, PERIODS)
-    moving = table({0.0: [900, 850, 800, 400, 200], 0.001: [300, 700, 500, 400, 300],
-                    0.008: [100, 150, 200, 380, 300]}, PERIODS)
+    fixed = table({0.0: [900, 880, 860, 840, 800, 700, 600, 500, 400, 300, 250, 200],
+                   0.001: [300, 400, 500, 600, 700, 600, 500, 450, 420, 400, 380, 360],
+                   0.008: [150, 200, 250, 300, 380, 330, 300, 280, 260, 250, 240, 230]}, FINE)
+    moving = table({0.0: [900, 880, 860, 840, 800, 700, 600, 500, 400, 300, 250, 200],
+                    0.001: [500, 600, 700, 600, 500, 450, 400, 380, 360, 340, 320, 300],
+                    0.008: [100, 120, 150, 170, 200, 250, 300, 340, 380, 350, 320, 300]},
+                   FINE)
     assert checks.optimum_independent(fixed).verdict == "reproduces"
     assert checks.optimal_period(fixed, 250.0).verdict == "reproduces"
     c = checks.optimum_independent(moving)
-    assert c.verdict == "differs" and "factor 5" in c.note  # 1000 µs / 100 µs vs band ×2
-    # 100 µs at Pb = 0.1 % is a factor 1.25 below the band [125, 500] µs: the worst
-    # verdict over Pb decides
+    # 1000 µs / 125 µs, each known to half a √2 step: [5.66, 11.3] against the band ×2
+    assert c.verdict == "differs" and "factor 2.83" in c.note
+    # 125 µs at Pb = 0.1 % meets the band [125, 500] µs; 1000 µs at 0.8 % is, half a step
+    # down, 841 µs, a factor 1.68 above it: the worst verdict over Pb decides
     c = checks.optimal_period(moving, 250.0)
-    assert c.verdict == "differs" and "factor 1.25" in c.note
+    assert c.verdict == "differs" and "factor 1.68" in c.note
+    # A grid stepping by ×2.5 and ×4 places a peak at 250 µs only within [158, 500] µs:
+    # whether two such peaks coincide to a factor 2 it cannot tell.
+    coarse = table({0.0: [900, 850, 800, 400, 200], 0.001: [300, 500, 700, 500, 420],
+                    0.008: [150, 250, 380, 350, 320]}, PERIODS)
+    c = checks.optimum_independent(coarse)
+    assert c.verdict == "not comparable" and "coarse a grid" in c.note
     # The best period at the smallest period for every Pb: no rise, no interior optimum.
     edge = table({0.0: [900, 850, 800, 400, 200], 0.001: [800, 700, 500, 300, 200],
                   0.008: [300, 250, 200, 150, 100]}, PERIODS)
