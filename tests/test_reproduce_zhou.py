@@ -21,7 +21,7 @@ CLAIM_IDS = {
     "fig2.pb0_delay_penalty", "fig2.optimal_period", "fig2.optimum_independent_of_pb",
     "fig2.loss_cost_pb0.8", "fig2.higher_pb_lower_bandwidth",
     "fig2.drop_to_3000us.pb=0.1%", "fig2.drop_to_3000us.pb=0.8%",
-    "fig2.drop_larger_at_low_pb", "model.optimal_period",
+    "fig2.drop_larger_at_low_pb", "extension.model.optimal_period",
     "fig5.rmax1_is_conventional", "fig5.intermediate_rmax_better", "fig5.rmax0_starves",
     "fig5.rmax0_burst_loss_one",
 }
@@ -43,7 +43,11 @@ def test_smoke_writes_claims_with_every_id(smoke_out: Path) -> None:
     fit = set(c["claim_id"]) & FIT_IDS
     assert set(c["claim_id"]) - fit == CLAIM_IDS
     assert fit, "the base-RTT fit judges fig. 2 again"
-    assert c[c["claim_id"].isin(fit)]["note"].str.contains("verdict across the sweep").all()
+    assert c[c["claim_id"].isin(fit)]["note"].str.contains("across the sweep").all()
+    # calibration: the set-up is fitted to the printed optimum, which is then not judged
+    opt = c.set_index("claim_id").loc["fig2.optimal_period@rtt0_fit"]
+    assert opt["verdict"] == "not comparable" and "nothing is left to judge" in opt["note"]
+    assert c[c["claim_id"].isin(fit)]["statement"].str.startswith("calibration: ").all()
     t = pd.read_csv(smoke_out / "rtt_fit.csv")
     assert t["best_fit"].sum() >= 1 and (t["misfit"] >= 0).all()
     assert set(c["verdict"]) <= set(VERDICTS)

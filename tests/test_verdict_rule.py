@@ -278,3 +278,45 @@ def test_every_kind_is_in_the_verdicts_page_with_an_example() -> None:
     assert sorted(set(table)) == sorted(V.KINDS)
     for name in V.KINDS:
         assert re.search(rf"^- \*\*`{name}`", text, flags=re.M), f"no example of {name}"
+
+
+# ---------------------------------------------------------------------------------------
+# Calibration apart, extensions not counted (issue 53, item 3).
+
+
+def test_roles_from_the_claim_id() -> None:
+    from burstlab.reproduce import claim as C
+
+    assert C.claim_role("fig2.drop_to_3000us.pb=0.1%@rtt0_fit") == C.CALIBRATION
+    assert C.claim_role("fig2.drop_to_3000us.pb=0.1%") == C.VALIDATION
+    assert C.claim_role("extension.model.optimal_period") == C.EXTENSION
+    assert C.claim_role("model.optimal_period") == C.EXTENSION  # renamed since the record
+    assert C.claim_role("table1.x@seed") == C.VALIDATION  # only a fit is calibration
+    rows = [("a", "reproduces"), ("b@rtt0_fit", "differs"), ("extension.m", "differs")]
+    c = C.role_counts(rows)
+    assert c[C.VALIDATION]["reproduces"] == 1 and sum(c[C.VALIDATION].values()) == 1
+    assert c[C.CALIBRATION]["differs"] == 1 and c[C.EXTENSION]["differs"] == 1
+    text = C.counts_text(rows)
+    assert text.startswith("1 claims: 1 reproduces") and "counted apart): 1 (" in text
+    assert "1 extension(s), not the paper's claims, not counted" in text
+
+
+def test_zhou_record_counts_calibration_apart() -> None:
+    """zhou's record: 18 rows, of which five judged at the fitted base RTT (calibration)
+    and yu's model at zhou's set-up (an extension): 12 validation claims. The records
+    table shows exactly :func:`claim.role_counts` of the record."""
+    from burstlab.reproduce import claim as C
+    from burstlab.reproduce.modes import load_record, records_table
+
+    rec = load_record("zhou")
+    assert rec is not None
+    c = C.role_counts(zip(rec.claims["claim_id"], rec.claims["verdict"], strict=True))
+    assert (sum(c[C.VALIDATION].values()), sum(c[C.CALIBRATION].values()),
+            sum(c[C.EXTENSION].values())) == (12, 5, 1)
+    row = records_table(["zhou"], check=False).iloc[0]
+    # the table shows the record's verdicts judged by the present rule
+    now = C.role_counts((cid, v) for cid, (v, _, _) in rec.verdicts().items())
+    assert {v: int(row[v]) for v in C.VERDICTS} == now[C.VALIDATION]
+    assert sum(now[C.VALIDATION].values()) == 12
+    assert row["calibration"].startswith("5: ") and row["extensions"] == "1"
+    assert row["re-judged"] == "0 moved, 1 need the store"
