@@ -5,7 +5,8 @@ Read first: :data:`VERDICTS`, then :class:`Claim`, then the helpers every paper'
 use instead of writing verdict strings: :func:`unjudged` (a claim its runs cannot decide:
 a point this mode does not run, a missing experiment), :func:`missed` (a verdict that
 misses the paper value's band) and :func:`worst_of`. :func:`write_claims_csv` writes
-``claims.csv``.
+``claims.csv``. :func:`claim_role` and :func:`role_counts` say what a claim counts as
+(validation, calibration on a fitted set-up, or an extension not counted).
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ _V = TypeVar("_V")
 
 #: The verdicts a claim may return. Every claim is decided by
 #: :mod:`burstlab.reproduce.verdict` (one rule; see ``docs/topics/verdicts.md``):
-#: ``reproduces``: burstlab's 95 % interval meets the paper value's band and is no
-#: wider than it; ``same direction``: it misses the band on the paper's side of the
-#: no-effect value (or some, not all, claimed differences are significant);
-#: ``differs``: it misses the band otherwise; ``not comparable``: the runs cannot decide
-#: (no interval, or an interval wider than the band that meets it).
+#: ``reproduces``: burstlab's 95 % interval meets the paper value's band and its
+#: resolution is no wider than it; ``same direction``: it misses the band on the paper's
+#: side of the no-effect value (or some, not all, claimed differences are significant);
+#: ``differs``: it misses the band otherwise, or lies wholly on the other side of the
+#: no-effect value (or a claimed lead is a tie); ``not comparable``: the runs cannot
+#: decide (no interval, or one too wide for the band that meets it).
 VERDICTS = ("reproduces", "same direction", "differs", "not comparable")
 
 #: How a paper value was obtained.
