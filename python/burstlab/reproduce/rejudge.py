@@ -21,6 +21,7 @@ a row whose claim has no entry there is left as recorded.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import re
 import sys
@@ -34,6 +35,8 @@ from burstlab.reproduce.claim import NOT_COMPARABLE, VERDICTS, worst_of
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from burstlab.reproduce.paper import PaperData
 
 #: Per paper, ``(claim id pattern, kind)`` in order, the first match deciding: the kind
 #: each claim's code passes to :func:`verdict.judge` (papers/*/claims.py, checks.py,
@@ -149,15 +152,20 @@ def _half_step(x: float, grid: tuple[float, ...] | float, up: bool) -> float:
     return math.sqrt(x * grid[i - 1]) if i > 0 else 0.0
 
 
+@functools.cache
+def _data(paper: str) -> PaperData:
+    from burstlab.reproduce import load
+
+    return load(paper).load_data()
+
+
 def _printed(paper: str, cid: str) -> float | None:
     """The printed-digit precision of a claim ``<value id>.<x name>=<x>`` whose paper
     value gives its digits (``printed`` in paper.toml), else None."""
     m = re.match(r"^(.*)\.[A-Za-z0-9_]+=([-+0-9.e]+)$", cid)
     if not m:
         return None
-    from burstlab.reproduce import load
-
-    data = load(paper).load_data()
+    data = _data(paper)
     if m[1] not in data or not data[m[1]].printed:
         return None
     return data[m[1]].precision_at(float(m[2]))
