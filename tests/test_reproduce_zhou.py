@@ -21,7 +21,7 @@ CLAIM_IDS = {
     "fig2.pb0_delay_penalty", "fig2.optimal_period", "fig2.optimum_independent_of_pb",
     "fig2.loss_cost_pb0.8", "fig2.higher_pb_lower_bandwidth",
     "fig2.drop_to_3000us.pb=0.1%", "fig2.drop_to_3000us.pb=0.8%",
-    "fig2.drop_larger_at_low_pb", "model.optimal_period",
+    "fig2.drop_larger_at_low_pb", "extension.model.optimal_period",
     "fig5.rmax1_is_conventional", "fig5.intermediate_rmax_better", "fig5.rmax0_starves",
     "fig5.rmax0_burst_loss_one",
 }
@@ -43,7 +43,11 @@ def test_smoke_writes_claims_with_every_id(smoke_out: Path) -> None:
     fit = set(c["claim_id"]) & FIT_IDS
     assert set(c["claim_id"]) - fit == CLAIM_IDS
     assert fit, "the base-RTT fit judges fig. 2 again"
-    assert c[c["claim_id"].isin(fit)]["note"].str.contains("verdict across the sweep").all()
+    assert c[c["claim_id"].isin(fit)]["note"].str.contains("across the sweep").all()
+    # calibration: the set-up is fitted to the printed optimum, which is then not judged
+    opt = c.set_index("claim_id").loc["fig2.optimal_period@rtt0_fit"]
+    assert opt["verdict"] == "not comparable" and "nothing is left to judge" in opt["note"]
+    assert c[c["claim_id"].isin(fit)]["statement"].str.startswith("calibration: ").all()
     t = pd.read_csv(smoke_out / "rtt_fit.csv")
     assert t["best_fit"].sum() >= 1 and (t["misfit"] >= 0).all()
     assert set(c["verdict"]) <= set(VERDICTS)
@@ -106,19 +110,35 @@ def table(curves: dict[float, list[float]], periods: list[float],
 PERIODS = [50.0, 100.0, 250.0, 1000.0, 3000.0]
 
 
+#: A grid stepping by √2 (and to 3000 µs), fine enough for the factor-2 location band
+#: once each optimum is widened by half a grid step (verdict.location_interval).
+FINE = [62.5, 88.4, 125.0, 176.8, 250.0, 353.6, 500.0, 707.1, 1000.0, 1414.0, 2000.0,
+        3000.0]
+
+
 def test_optimum_fixed_vs_moving() -> None:
-    fixed = table({0.0: [900, 850, 800, 400, 200], 0.001: [300, 500, 700, 500, 420],
-                   0.008: [150, 250, 380, 350, 320]}, PERIODS)
-    moving = table({0.0: [900, 850, 800, 400, 200], 0.001: [300, 700, 500, 400, 300],
-                    0.008: [100, 150, 200, 380, 300]}, PERIODS)
+    fixed = table({0.0: [900, 880, 860, 840, 800, 700, 600, 500, 400, 300, 250, 200],
+                   0.001: [300, 400, 500, 600, 700, 600, 500, 450, 420, 400, 380, 360],
+                   0.008: [150, 200, 250, 300, 380, 330, 300, 280, 260, 250, 240, 230]}, FINE)
+    moving = table({0.0: [900, 880, 860, 840, 800, 700, 600, 500, 400, 300, 250, 200],
+                    0.001: [500, 600, 700, 600, 500, 450, 400, 380, 360, 340, 320, 300],
+                    0.008: [100, 120, 150, 170, 200, 250, 300, 340, 380, 350, 320, 300]},
+                   FINE)
     assert checks.optimum_independent(fixed).verdict == "reproduces"
     assert checks.optimal_period(fixed, 250.0).verdict == "reproduces"
     c = checks.optimum_independent(moving)
-    assert c.verdict == "differs" and "factor 5" in c.note  # 1000 µs / 100 µs vs band ×2
-    # 100 µs at Pb = 0.1 % is a factor 1.25 below the band [125, 500] µs: the worst
-    # verdict over Pb decides
+    # 1000 µs / 125 µs, each known to half a √2 step: [5.66, 11.3] against the band ×2
+    assert c.verdict == "differs" and "factor 2.83" in c.note
+    # 125 µs at Pb = 0.1 % meets the band [125, 500] µs; 1000 µs at 0.8 % is, half a step
+    # down, 841 µs, a factor 1.68 above it: the worst verdict over Pb decides
     c = checks.optimal_period(moving, 250.0)
-    assert c.verdict == "differs" and "factor 1.25" in c.note
+    assert c.verdict == "differs" and "factor 1.68" in c.note
+    # A grid stepping by ×2.5 and ×4 places a peak at 250 µs only within [158, 500] µs:
+    # whether two such peaks coincide to a factor 2 it cannot tell.
+    coarse = table({0.0: [900, 850, 800, 400, 200], 0.001: [300, 500, 700, 500, 420],
+                    0.008: [150, 250, 380, 350, 320]}, PERIODS)
+    c = checks.optimum_independent(coarse)
+    assert c.verdict == "not comparable" and "coarse a grid" in c.note
     # The best period at the smallest period for every Pb: no rise, no interior optimum.
     edge = table({0.0: [900, 850, 800, 400, 200], 0.001: [800, 700, 500, 300, 200],
                   0.008: [300, 250, 200, 150, 100]}, PERIODS)

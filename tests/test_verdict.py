@@ -218,22 +218,24 @@ def test_location_interval() -> None:
     lo = [0.9, 1.9, 2.8, 2.7, 0.9]
     hi = [1.1, 2.1, 3.2, 3.1, 1.1]
     loc = V.location_interval(x, m, lo, hi, n=5)
-    assert (loc.estimate, loc.lo, loc.hi) == (1e-3, 1e-3, 1e-2)
-    # a decade-wide tie is coarser than the factor-2 band: it decides only against a
-    # paper value read with a factor-2 uncertainty (precision 1.0 = +100 %)
+    # the tied points 1e-3 … 1e-2, each widened by half a grid step (a decade here)
+    assert loc.estimate == 1e-3
+    assert loc.lo == pytest.approx(10 ** -3.5) and loc.hi == pytest.approx(10 ** -1.5)
+    # a two-decade span is coarser than the factor-2 band: it decides only against a
+    # paper value read with a decade's uncertainty (precision 9.0 = ×10)
     assert judge(loc, 1e-3, kind="location").verdict == "not comparable"
-    assert judge(loc, 3e-3, kind="location", precision=1.0).verdict == "reproduces"
+    assert judge(loc, 3e-3, kind="location", precision=9.0).verdict == "reproduces"
     # Tied up to the grid's end: open on that side, so it cannot decide.
     e = np.array([1.0, 2.0, 3.0, 2.9, 2.95])
     edge = V.location_interval(x, e, e - 0.2, e + 0.2, n=5)
-    assert edge.hi == math.inf and edge.text() == "[0.001, ∞]"
+    assert edge.hi == math.inf and edge.text() == "[0.000316, ∞]"
     assert judge(edge, 1e-3, kind="location").verdict == "not comparable"
     # A curve falling from the smallest period: the optimum is at or below the grid.
     # A falling curve with tight intervals: the optimum is at or below the grid's
     # smallest period, a factor 25 from a paper's 2.5e-4.
     y = np.array([5.0, 4.0, 3.0, 2.0, 1.0])
     fall = V.location_interval(x, y, y - 0.1, y + 0.1, n=5)
-    assert (fall.lo, fall.hi) == (0.0, 1e-5)
+    assert fall.lo == 0.0 and fall.hi == pytest.approx(10 ** -4.5)
     assert judge(fall, 2.5e-4, kind="location").verdict == "differs"
     assert not V.location_interval(x, m, [math.nan] * 5, hi, n=1).defined
 

@@ -5,14 +5,15 @@ Read first: :data:`VERDICTS`, then :class:`Claim`, then the helpers every paper'
 use instead of writing verdict strings: :func:`unjudged` (a claim its runs cannot decide:
 a point this mode does not run, a missing experiment), :func:`missed` (a verdict that
 misses the paper value's band) and :func:`worst_of`. :func:`write_claims_csv` writes
-``claims.csv``.
+``claims.csv``. :func:`claim_role` and :func:`role_counts` say what a claim counts as
+(validation, calibration on a fitted set-up, or an extension not counted).
 """
 
 from __future__ import annotations
 
 import csv
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,11 +24,12 @@ _V = TypeVar("_V")
 
 #: The verdicts a claim may return. Every claim is decided by
 #: :mod:`burstlab.reproduce.verdict` (one rule; see ``docs/topics/verdicts.md``):
-#: ``reproduces``: burstlab's 95 % interval meets the paper value's band and is no
-#: wider than it; ``same direction``: it misses the band on the paper's side of the
-#: no-effect value (or some, not all, claimed differences are significant);
-#: ``differs``: it misses the band otherwise; ``not comparable``: the runs cannot decide
-#: (no interval, or an interval wider than the band that meets it).
+#: ``reproduces``: burstlab's 95 % interval meets the paper value's band and its
+#: resolution is no wider than it; ``same direction``: it misses the band on the paper's
+#: side of the no-effect value (or some, not all, claimed differences are significant);
+#: ``differs``: it misses the band otherwise, or lies wholly on the other side of the
+#: no-effect value (or a claimed lead is a tie); ``not comparable``: the runs cannot
+#: decide (no interval, or one too wide for the band that meets it).
 VERDICTS = ("reproduces", "same direction", "differs", "not comparable")
 
 #: How a paper value was obtained.
@@ -103,6 +105,65 @@ def verdict_counts(verdicts: Iterable[str]) -> dict[str, int]:
     """``{verdict: count}`` over :data:`VERDICTS` (zeros included, in order)."""
     vs = list(verdicts)
     return {v: vs.count(v) for v in VERDICTS}
+
+
+# ---------------------------------------------------------------------------------------
+# Validation, calibration, extensions: what a claim counts as (issue 53, item 3).
+
+#: What a claim counts as. ``validation``: a claim of the paper judged on the paper's
+#: stated set-up (with burstlab's stated choices for what the paper leaves out);
+#: ``calibration``: judged on a set-up fitted to the paper's own printed numbers, so
+#: counted apart (a fit on some numbers judged on the others, or, for the numbers it was
+#: fitted on, nothing left to judge); ``extension``: shown with the claims but not a claim
+#: of the paper (another paper's model at this paper's set-up), never counted.
+ROLES = ("validation", "calibration", "extension")
+VALIDATION, CALIBRATION, EXTENSION = ROLES
+
+#: A claim id judged on a fitted set-up ends in ``@<what was fitted>_fit``
+#: (``fig2.drop_to_3000us.pb=0.1%@rtt0_fit``); an extension's id starts with
+#: ``extension.``.
+FIT_SUFFIX, EXTENSION_PREFIX = "_fit", "extension."
+
+#: Claim ids renamed since a committed record was made (old → new), so an older record's
+#: rows count, and meet quick mode's claims, under their present ids.
+RENAMED = {"model.optimal_period": "extension.model.optimal_period"}
+
+
+def claim_role(claim_id: str) -> str:
+    """The role (:data:`ROLES`) of the claim ``claim_id`` (renamed ids included)."""
+    cid = RENAMED.get(claim_id, claim_id)
+    if cid.startswith(EXTENSION_PREFIX):
+        return EXTENSION
+    return CALIBRATION if "@" in cid and cid.rpartition("@")[2].endswith(FIT_SUFFIX) \
+        else VALIDATION
+
+
+def role_counts(rows: Iterable[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    """``{role: {verdict: count}}`` over ``(claim_id, verdict)`` pairs: the one source of
+    every count a page, the README or ``modes --records`` shows."""
+    by: dict[str, list[str]] = {r: [] for r in ROLES}
+    for cid, v in rows:
+        by[claim_role(cid)].append(v)
+    return {r: verdict_counts(vs) for r, vs in by.items()}
+
+
+def counts_text(rows: Iterable[tuple[str, str]], verdicts: Collection[str] = VERDICTS
+                ) -> str:
+    """One sentence of :func:`role_counts`: ``12 claims: 6 reproduces, …; calibration on
+    a fitted set-up, counted apart: 5 (…); 1 extension, not counted``."""
+    c = role_counts(rows)
+
+    def part(d: dict[str, int]) -> str:
+        return ", ".join(f"{n} {v}" for v, n in d.items() if v in verdicts)
+
+    text = f"{sum(c[VALIDATION].values())} claims: {part(c[VALIDATION])}"
+    if sum(c[CALIBRATION].values()):
+        text += (f"; calibration (judged on a set-up fitted to the paper's own numbers, "
+                 f"counted apart): {sum(c[CALIBRATION].values())} ({part(c[CALIBRATION])})")
+    if sum(c[EXTENSION].values()):
+        text += f"; {sum(c[EXTENSION].values())} extension(s), not the paper's claims, " \
+                "not counted"
+    return text
 
 
 def unjudged(id: str, source: str, statement: str, paper_value: str, note: str = NOT_RUN,

@@ -140,8 +140,16 @@ class FullRecord:
         return bool(self.run.get("complete", True))
 
     def verdicts(self) -> dict[str, tuple[str, str, str]]:
-        """``claim_id -> (verdict, burstlab_value, ci)``."""
-        return {str(r.claim_id): (str(r.verdict), str(r.burstlab_value), str(r.ci))
+        """``claim_id -> (verdict, burstlab_value, ci)``, each verdict judged again by the
+        present rule from the record's numbers (:mod:`burstlab.reproduce.rejudge`; one it
+        cannot decide without its store is ``not comparable``), each id under its
+        present name (:data:`burstlab.reproduce.claim.RENAMED`)."""
+        from burstlab.reproduce.claim import RENAMED
+        from burstlab.reproduce.rejudge import rejudge_claims, shown
+
+        now = {r.claim_id: shown(r) for r in rejudge_claims(self.paper, self.claims)}
+        return {RENAMED.get(str(r.claim_id), str(r.claim_id)):
+                (now.get(str(r.claim_id), str(r.verdict)), str(r.burstlab_value), str(r.ci))
                 for r in self.claims.itertuples(index=False)}
 
 
@@ -287,13 +295,22 @@ def cost_estimate(paper: str, root: Path | None = None) -> tuple[float, str, str
 def records_table(names: Sequence[str] | None = None, root: Path | None = None,
                   *, check: bool = True) -> pd.DataFrame:
     """One row per paper: full-mode wall and CPU time, commit, date, complete, the
-    verdict counts of its record (``no full-mode record`` where it has none) and its
+    verdict counts of its record's validation claims (``no full-mode record`` where it
+    has none), its calibration claims counted apart and its extensions (not counted),
+    all from :func:`burstlab.reproduce.claim.role_counts` of its ``claims.csv`` judged
+    again by the present rule (:mod:`burstlab.reproduce.rejudge`: ``re-judged`` says how
+    many moved and how many the record cannot decide without its store), and its
     sample's status (:func:`burstlab.reproduce.records.record_status`: re-run now
     unless this core checked it before; ``unchecked`` without ``check``). A stale
     record's counts are shown, marked ``stale``."""
     from burstlab.reproduce import paper_names
-    from burstlab.reproduce.claim import VERDICTS
+    from burstlab.reproduce.claim import CALIBRATION, EXTENSION, VALIDATION, VERDICTS, role_counts
     from burstlab.reproduce.records import record_status
+    from burstlab.reproduce.rejudge import NEEDS_STORE, rejudge_claims
+
+    def apart(c: dict[str, int]) -> str:
+        n = sum(c.values())
+        return "" if not n else f"{n}: " + ", ".join(f"{k} {v}" for v, k in c.items() if k)
 
     rows = []
     for name in names or paper_names():
@@ -304,19 +321,27 @@ def records_table(names: Sequence[str] | None = None, root: Path | None = None,
                 rows.append({"paper": name, "full-mode wall time": "not run to the end",
                              "CPU time": f"≈ {duration(est[0])} (estimate)",
                              "commit": est[1], "when (UTC)": est[2], "complete": "no",
-                             **{v: "" for v in VERDICTS}, "sample": ""})
+                             **{v: "" for v in VERDICTS}, "calibration": "",
+                             "extensions": "", "re-judged": "", "sample": ""})
                 continue
             rows.append({"paper": name, "full-mode wall time": NO_RECORD, "CPU time": "",
                          "commit": "", "when (UTC)": "", "complete": "",
-                         **{v: "" for v in VERDICTS}, "sample": ""})
+                         **{v: "" for v in VERDICTS}, "calibration": "",
+                         "extensions": "", "re-judged": "", "sample": ""})
             continue
-        counts = rec.run.get("counts", {})
+        rc = role_counts((cid, v) for cid, (v, _, _) in rec.verdicts().items())
+        rj = rejudge_claims(name, rec.claims)
+        moved = sum(1 for r in rj if r.moved and r.now != NEEDS_STORE)
+        store = sum(1 for r in rj if r.now == NEEDS_STORE)
         rows.append({"paper": name,
                      "full-mode wall time": duration(float(rec.run["wall_s"])),
                      "CPU time": duration(float(rec.run["cpu_s"])),
                      "commit": rec.commit, "when (UTC)": str(rec.run.get("when", "")),
                      "complete": "yes" if rec.complete else "no",
-                     **{v: str(counts.get(v, "")) for v in VERDICTS},
+                     **{v: str(rc[VALIDATION][v]) for v in VERDICTS},
+                     "calibration": apart(rc[CALIBRATION]),
+                     "extensions": str(sum(rc[EXTENSION].values()) or ""),
+                     "re-judged": f"{moved} moved, {store} need the store",
                      "sample": record_status(name, root, run=check).shown})
     return pd.DataFrame(rows)
 

@@ -49,6 +49,10 @@ class PaperValue:
             the last printed digit; the stated uncertainty of a plot reading), used by
             :func:`burstlab.reproduce.verdict.judge` to widen the claim kind's band; for
             a location (``log`` kind) a relative precision (0.1 = ±10 %).
+        printed: the value's digits as the paper prints them (one string per entry of
+            a list value), when the digits differ between entries ("1.0" beside
+            "1.07"): :meth:`precision_at` then takes each entry's half unit of its last
+            digit (:func:`burstlab.reproduce.verdict.printed_precision`).
     """
 
     id: str
@@ -61,6 +65,21 @@ class PaperValue:
     x_name: str = ""
     x: tuple[float, ...] = ()
     precision: float = 0.0
+    printed: tuple[str, ...] = ()
+
+    def precision_at(self, x: float | None = None) -> float:
+        """The precision of the entry at ``x`` (of the value itself when ``x`` is None):
+        from its printed digits when ``printed`` is given, else :attr:`precision`."""
+        from burstlab.reproduce.verdict import printed_precision
+
+        if not self.printed:
+            return self.precision
+        if x is None:
+            return printed_precision(self.printed[0])
+        for xi, txt in zip(self.x, self.printed, strict=True):
+            if math.isclose(xi, x, rel_tol=1e-9, abs_tol=1e-12):
+                return printed_precision(txt)
+        return self.precision
 
     def at(self, x: float) -> float:
         """The value at ``x`` (for list values), NaN if ``x`` is not listed."""
@@ -125,11 +144,12 @@ class PaperData:
                 raise ValueError(f"{where}: precision must be a number ≥ 0, got {prec!r}")
             if x and (not isinstance(raw.get("value"), list) or len(raw["value"]) != len(x)):
                 raise ValueError(f"{where}: 'value' must be a list as long as 'x'")
+            printed = _printed(where, raw)
             self.values[raw["id"]] = PaperValue(
                 id=raw["id"], source=raw["source"], how=raw["how"], value=raw.get("value"),
                 unit=raw.get("unit", ""), uncertainty=raw.get("uncertainty", ""),
                 text=raw.get("text", ""), x_name=raw.get("x_name", ""), x=x,
-                precision=float(prec))
+                precision=float(prec), printed=printed)
         for spec in self.claims.values():
             if spec.value not in self.values:
                 raise ValueError(f"{self.path.name}: claim.{spec.id}: no value "
@@ -156,6 +176,26 @@ class PaperData:
         return key in self.values
 
 
+
+
+def _printed(where: str, raw: dict[str, Any]) -> tuple[str, ...]:
+    """``printed``: the value's digits as printed, one string per entry, each the value
+    it stands for (a typo in either is an error naming the entry)."""
+    if "printed" not in raw:
+        return ()
+    from burstlab.reproduce.verdict import printed_precision
+
+    got, val = raw["printed"], raw.get("value")
+    texts = got if isinstance(got, list) else [got]
+    vals = val if isinstance(val, list) else [val]
+    if len(texts) != len(vals) or not all(isinstance(t, str) for t in texts):
+        raise ValueError(f"{where}: 'printed' must be strings, one per entry of 'value'")
+    for i, (t, v) in enumerate(zip(texts, vals, strict=True)):
+        printed_precision(t)  # digits only, or a clear error
+        if not (isinstance(v, int | float) and math.isclose(float(t.replace("−", "-")), v,
+                                                            rel_tol=1e-12, abs_tol=0.0)):
+            raise ValueError(f"{where}: printed[{i}] = {t!r} is not value[{i}] = {v!r}")
+    return tuple(texts)
 
 
 # ---------------------------------------------------------------------------------------

@@ -102,17 +102,19 @@ class Report:
 
     def claims(self, claims: Sequence[Claim]) -> None:
         """The claims table with the verdict counts above it."""
-        from burstlab.reproduce.claim import QUICK_NOT_COMPARABLE, verdict_counts
+        from burstlab.reproduce.claim import (
+            QUICK_NOT_COMPARABLE,
+            VERDICTS,
+            counts_text,
+        )
 
-        counts = verdict_counts(c.verdict for c in claims)
-        text = (f"{len(claims)} claims: " + ", ".join(f"{n} {v}" for v, n in counts.items())
+        text = (counts_text((c.id, c.verdict) for c in claims)
                 + ". Every row is also in `claims.csv`.")
         if any(c.full for c in claims):
             differ = sum(1 for c in claims if c.quick_note)
-            full = verdict_counts(c.full for c in claims)
+            full = [(c.id, c.full) for c in claims if c.full in VERDICTS]
             text += (" Beside each, the verdict of the paper's committed full-mode run ("
-                     + (", ".join(f"{n} {v}" for v, n in full.items())
-                        if sum(full.values()) else claims[0].full)
+                     + (counts_text(full) if full else claims[0].full)
                      + f"); {differ} claim(s) judged otherwise in quick mode show "
                      f"*{QUICK_NOT_COMPARABLE}* with both values (`quick_vs_full.csv`).")
         self.p(text)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from burstlab.reproduce.claim import VALIDATION, counts_text, role_counts
 from burstlab.reproduce.framework import (
     VERDICTS,
     Outcome,
-    verdict_counts,
     write_claims_csv_rows,
 )
 
@@ -36,12 +36,14 @@ def write_site(out: Path, outcomes: Sequence[Outcome],
     papers = []
     for o in outcomes:
         rec = load_record(o.paper.name)
+        # every count from role_counts: validation claims; calibration apart; the
+        # record's verdicts judged by the present rule (FullRecord.verdicts)
         full = "no full-mode record" if rec is None else (
-            ", ".join(f"{n} {v}" for v, n in verdict_counts(rec.claims["verdict"]).items())
+            counts_text((cid, v) for cid, (v, _, _) in rec.verdicts().items())
             + f" (commit {rec.commit}, {float(rec.run.get('wall_s', 0)) / 3600:.1f} h)")
         papers.append({"name": o.paper.name, "title": o.paper.title,
                        "href": f"{o.paper.name}/report.html",
-                       "counts": verdict_counts(c.verdict for c in o.claims),
+                       "counts": role_counts((c.id, c.verdict) for c in o.claims)[VALIDATION],
                        "quick_nc": sum(1 for c in o.claims if c.quick_note),
                        "full": full, "mode": o.ctx.stamp.get("mode", ""),
                        "wall": f"{o.wall_s:.0f} s"})

@@ -7,30 +7,45 @@ kind). The rule, the bands and their justification are in ``docs/topics/verdicts
 
 **Numbers.** A paper value ``v`` gets a band ``[v − t, v + t]`` with
 ``t = precision + kind band``: ``precision`` is the paper value's own precision
-(half a unit of the last printed digit, or the stated uncertainty of a plot reading;
-``precision`` in ``paper.toml``), the kind band is declared once per claim kind in
-:data:`KINDS` (relative kinds scale it by ``|v|``; ``log`` kinds compare log10 values).
-burstlab's value is a 95 % :class:`Interval` ``[lo, hi]``. Then:
+(half a unit of the last printed digit, :func:`printed_precision`, or the stated
+uncertainty of a plot reading; ``printed`` or ``precision`` in ``paper.toml``), the kind
+band is declared once per claim kind in :data:`KINDS` (relative kinds scale it by
+``|v|``; ``log`` kinds compare log10 values). burstlab's value is a 95 %
+:class:`Interval` ``[lo, hi]``, possibly cut to its quantity's range. Then:
 
 - no interval (one replication, a point not run) → ``not comparable``;
-- the interval meets the band and is no wider than it (half-width ≤ ``t``) →
-  ``reproduces``;
-- the interval meets the band but is wider → ``not comparable`` (agreement is not
-  excluded, and the runs are too short to show it);
-- the interval misses the band: ``same direction`` when the kind has a no-effect
-  reference (1 for a ratio, 0 for a change) and the whole interval lies on the paper
-  value's side of it; else ``differs``.
+- the paper value shows an effect (it lies farther than its own precision from the
+  kind's no-effect reference: 1 for a ratio, 0 for a change) and burstlab's whole
+  interval lies on the other side of the reference → ``differs``, whatever the band;
+- the interval meets the band and its *resolution* is no wider than the band
+  (:meth:`Interval.resolution` ≤ ``t``: the half-width the same measurement would have
+  at the paper's value, before any cut to a range) → ``reproduces``;
+- the interval meets the band but its resolution is wider → ``not comparable``
+  (agreement is not excluded, and the runs are too short to show it);
+- the interval misses the band: ``same direction`` when the paper value shows an effect
+  and the whole interval lies on its side of the reference; else ``differs`` (a paper
+  value within its precision of the reference, "1.0" for a ratio, claims no effect, so a
+  miss is an effect the paper does not have).
 
-The rule is monotone: with the interval's width fixed, moving burstlab's value towards
-the paper's never gives a worse verdict in the order ``differs`` < ``same direction``
-< ``not comparable`` < ``reproduces`` (tests/test_verdict.py checks this property).
+Comparisons with the band are made with a tolerance of :data:`ULPS` units in the last
+place (:func:`at_most`), so a half-width equal to the band by construction is not
+decided by rounding.
+
+The rule is monotone: moving burstlab's value towards the paper's, the same measurement
+(same replications and spread; the interval's ends may be cut to the range) never gives
+a worse verdict in the order ``differs`` < ``same direction`` < ``not comparable`` <
+``reproduces`` (tests/test_verdict.py checks this property over cut Student-t, Wilson
+and log-scale intervals).
 
 **Orderings** ("A beats B", "NewReno is best") are decided by paired differences under
-common random numbers (:func:`paired_difference`): :func:`judge_order` says
-``reproduces`` when every claimed difference is significantly positive (its 95 %
-interval above 0), ``differs`` when any is significantly negative, ``same direction``
-when some but not all are significantly positive and none negative, and
-``not comparable`` when none is significant.
+common random numbers (:func:`paired_difference`): each claimed difference (positive in
+the paper) has a tie margin ``m ≥ 0`` (:data:`TIE` of the compared quantity where a
+caller gives one; 0 otherwise). A difference whose interval's top is at most ``m`` is a
+*tie or the other way* (an exact 0 is a tie under any margin; a statistical interval
+inside ``[−m, m]`` is a tie alike); one whose bottom is above ``m`` is a shown lead.
+:func:`judge_order` says ``reproduces`` when every difference is a shown lead,
+``differs`` when any is a tie or the other way, ``same direction`` when some but not all
+are shown leads and none is against, and ``not comparable`` otherwise.
 """
 
 from __future__ import annotations
@@ -51,6 +66,43 @@ RANK = {"differs": 0, "same direction": 1, "not comparable": 2, "reproduces": 3}
 #: The confidence level of every interval of the reproductions.
 LEVEL = 0.95
 
+#: Two numbers compared with a band (an interval's end with the band's, a resolution with
+#: the band's half-width) are equal when they differ by at most this many units in the
+#: last place of the larger: a half-width equal to the band by construction (0.1 + 0.005
+#: against (hi − lo)/2) is then not decided by floating point.
+ULPS = 64
+
+#: The tie margin of an ordering claim, as a fraction of the compared quantity: the ratio
+#: kind's band (5 %), the smallest difference the papers treat as an effect (yu §V.B.3
+#: calls variants within a few per cent "similar performance").
+TIE = 0.05
+
+
+def at_most(a: float, b: float) -> bool:
+    """``a ≤ b`` up to :data:`ULPS` units in the last place of the larger magnitude."""
+    if a <= b:
+        return True
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return False
+    return a - b <= ULPS * math.ulp(max(abs(a), abs(b)))
+
+
+def printed_precision(text: str) -> float:
+    """Half a unit of the last printed digit of a number as the paper prints it:
+    ``"1.0"`` → 0.05, ``"1.29"`` → 0.005, ``"82"`` → 0.5, ``"2.2e9"`` → 0.05e9. The
+    digits decide, not the value: a table printing ``1.0`` beside ``1.07`` gives the
+    first ±0.05 and the second ±0.005."""
+    t = text.strip().replace("−", "-").lstrip("+-")
+    mant, _, exp = t.lower().partition("e")
+    try:
+        float(mant)
+        e = int(exp) if exp else 0
+    except ValueError:
+        raise ValueError(f"a printed number must be digits with an optional decimal "
+                         f"point and exponent, got {text!r}") from None
+    decimals = len(mant.partition(".")[2])
+    return 0.5 * 10.0 ** (e - decimals)
+
 
 # ---------------------------------------------------------------------------------------
 # Intervals.
@@ -67,6 +119,14 @@ class Interval:
         method: how the interval was made (``t``, ``wilson``, ``clopper-pearson``,
             ``delta-log``, ``paired-t``, ``exact``, ``none``).
         level: its confidence level.
+        scale: how the interval's width depends on where it lies, for
+            :meth:`resolution`: ``add`` (a half-width ``spread`` wherever it lies: a
+            Student-t interval before its cut), ``log`` (``x − pivot`` known to a factor
+            ``e^±spread``: a delta-method ratio), ``binomial`` (a Wilson interval of
+            ``n`` trials), or ``""`` (its own ends decide).
+        spread: the half-width before any cut (``add``) or on the log scale (``log``).
+        pivot: for ``log``, the value the interval shrinks towards (0 for a ratio,
+            −1 for a gain ``ratio − 1``).
     """
 
     estimate: float
@@ -75,6 +135,9 @@ class Interval:
     n: int
     method: str
     level: float = LEVEL
+    scale: str = ""
+    spread: float = math.nan
+    pivot: float = 0.0
 
     @property
     def defined(self) -> bool:
@@ -88,17 +151,43 @@ class Interval:
     def contains(self, x: float) -> bool:
         return self.defined and self.lo <= x <= self.hi
 
+    def resolution(self, x: float) -> float:
+        """The half-width this measurement would have if its estimate were ``x``, before
+        any cut to a range: what decides whether it can tell ``x`` from a value a band
+        away. It does not move with the estimate (``add``: the Student-t half-width; a
+        cut end does not make the runs more precise), or it follows ``x`` as the
+        measurement's own width does (``log``: ``|x − pivot| · sinh(spread)``;
+        ``binomial``: Wilson's half-width at the proportion ``x`` with the same ``n``),
+        so a verdict that uses it is monotone in the estimate. Without a scale, the
+        interval's own half-width."""
+        if not self.defined:
+            return math.nan
+        if self.scale == "add" and math.isfinite(self.spread):
+            return self.spread
+        if self.scale == "log" and math.isfinite(self.spread):
+            return abs(x - self.pivot) * math.sinh(self.spread)
+        if self.scale == "binomial" and self.n > 0:
+            return wilson_half_width(min(max(x, 0.0), 1.0), self.n, self.level)
+        return self.half_width
+
     def scaled(self, factor: float, offset: float = 0.0) -> Interval:
         """``factor · x + offset`` applied to estimate and ends (``factor`` > 0)."""
         if factor <= 0:
             raise ValueError(f"factor must be positive, got {factor}")
+        scale, spread, pivot = self.scale, self.spread, factor * self.pivot + offset
+        if scale == "add":
+            spread = factor * spread
+        elif scale == "binomial" and (factor, offset) != (1.0, 0.0):
+            scale, spread = "", math.nan  # no longer a proportion of n trials
         return Interval(factor * self.estimate + offset, factor * self.lo + offset,
-                        factor * self.hi + offset, self.n, self.method, self.level)
+                        factor * self.hi + offset, self.n, self.method, self.level,
+                        scale, spread, pivot)
 
     def complement(self) -> Interval:
         """``1 − x`` (a drop from a ratio), ends swapped."""
         return Interval(1.0 - self.estimate, 1.0 - self.hi, 1.0 - self.lo, self.n,
-                        self.method, self.level)
+                        self.method, self.level, self.scale, self.spread,
+                        1.0 - self.pivot)
 
     def text(self, fmt: Any = None) -> str:
         """``[lo, hi]`` formatted with ``fmt`` (default 3 significant digits), or ``""``
@@ -121,7 +210,31 @@ def exact(value: float) -> Interval:
     """A value without sampling noise (a model evaluated at given parameters, a
     deterministic count): its interval is the value itself."""
     v = float(value)
-    return Interval(v, v, v, 1, "exact") if math.isfinite(v) else none(v)
+    return Interval(v, v, v, 1, "exact", LEVEL, "add", 0.0) if math.isfinite(v) else none(v)
+
+
+def wilson_half_width(p: float, n: int, level: float = LEVEL) -> float:
+    """The half-width of Wilson's (1927) score interval for a proportion ``p`` of ``n``
+    trials: ``z/(1 + z²/n) · sqrt(p(1 − p)/n + z²/(4n²))``."""
+    z = _z(level)
+    return z / (1.0 + z * z / n) * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n))
+
+
+def _z(level: float) -> float:
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(0.5 + level / 2.0)
+
+
+def log_interval(r: float, lo: float, hi: float, n: int, *, method: str = "delta-log",
+                 level: float = LEVEL) -> Interval:
+    """A positive ratio ``r`` with its interval ``[lo, hi]`` made on the log scale (a
+    ratio of a summary's columns): its resolution scales with the value
+    (:meth:`Interval.resolution`). Non-finite or non-positive ends: no interval."""
+    if not (math.isfinite(lo) and math.isfinite(hi) and 0 < lo <= hi):
+        return none(r, n)
+    return Interval(float(r), float(lo), float(hi), int(n), method, level, "log",
+                    math.log(hi / lo) / 2.0, 0.0)
 
 
 def _bounded(est: float, lo: float, hi: float, lower: float | None,
@@ -150,7 +263,7 @@ def mean_interval(values: npt.ArrayLike, *, level: float = LEVEL,
         return none(m, k)
     h = t_ppf(0.5 + level / 2.0, k - 1) * float(x.std(ddof=1)) / math.sqrt(k)
     lo, hi = _bounded(m, m - h, m + h, lower, upper)
-    return Interval(m, lo, hi, k, "t", level)
+    return Interval(m, lo, hi, k, "t", level, "add", h)
 
 
 def summary_interval(mean: float, lo: float, hi: float, n: int, *,
@@ -159,8 +272,9 @@ def summary_interval(mean: float, lo: float, hi: float, n: int, *,
     ``n`` columns, cut to ``[lower, upper]``."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or n < 2:
         return none(mean, n)
+    h = (hi - lo) / 2.0
     lo, hi = _bounded(mean, lo, hi, lower, upper)
-    return Interval(float(mean), lo, hi, int(n), "t")
+    return Interval(float(mean), lo, hi, int(n), "t", LEVEL, "add", h)
 
 
 def proportion_interval(k: int, n: int, *, level: float = LEVEL,
@@ -178,7 +292,7 @@ def proportion_interval(k: int, n: int, *, level: float = LEVEL,
     if how is None:
         raise ValueError(f"method must be wilson or clopper-pearson, got {method!r}")
     ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method=how)
-    return Interval(k / n, float(ci.low), float(ci.high), int(n), method, level)
+    return Interval(k / n, float(ci.low), float(ci.high), int(n), method, level, "binomial")
 
 
 def ratio_interval(a: Interval, b: Interval) -> Interval:
@@ -192,9 +306,14 @@ def ratio_interval(a: Interval, b: Interval) -> Interval:
     r = a.estimate / b.estimate
     if not (a.defined and b.defined):
         return none(r, min(a.n, b.n))
-    rel = math.hypot(a.half_width / a.estimate, b.half_width / b.estimate)
+    rel = math.hypot(_spread(a) / a.estimate, _spread(b) / b.estimate)
     return Interval(r, r * math.exp(-rel), r * math.exp(rel), min(a.n, b.n), "delta-log",
-                    a.level)
+                    a.level, "log", rel, 0.0)
+
+
+def _spread(x: Interval) -> float:
+    # A mean's half-width before its cut to the range (the cut does not make it precise).
+    return x.spread if x.scale == "add" and math.isfinite(x.spread) else x.half_width
 
 
 def difference_interval(a: Interval, b: Interval) -> Interval:
@@ -204,8 +323,8 @@ def difference_interval(a: Interval, b: Interval) -> Interval:
     est = a.estimate - b.estimate
     if not (a.defined and b.defined):
         return none(est, min(a.n, b.n))
-    h = math.hypot(a.half_width, b.half_width)
-    return Interval(est, est - h, est + h, min(a.n, b.n), "independent", a.level)
+    h = math.hypot(_spread(a), _spread(b))
+    return Interval(est, est - h, est + h, min(a.n, b.n), "independent", a.level, "add", h)
 
 
 def paired_difference(a: npt.ArrayLike, b: npt.ArrayLike, *,
@@ -219,7 +338,7 @@ def paired_difference(a: npt.ArrayLike, b: npt.ArrayLike, *,
     d = x - y
     iv = mean_interval(d[np.isfinite(d)], level=level)
     return Interval(iv.estimate, iv.lo, iv.hi, iv.n, "paired-t" if iv.defined else "none",
-                    level)
+                    level, iv.scale, iv.spread)
 
 
 def paired_ratio(a: npt.ArrayLike, b: npt.ArrayLike, *,
@@ -236,7 +355,7 @@ def paired_ratio(a: npt.ArrayLike, b: npt.ArrayLike, *,
     if not iv.defined:
         return none(r, iv.n)
     return Interval(r, r * math.exp(iv.lo - iv.estimate), r * math.exp(iv.hi - iv.estimate),
-                    iv.n, "paired-log-t", level)
+                    iv.n, "paired-log-t", level, "log", iv.spread, 0.0)
 
 
 def location_interval(x: npt.ArrayLike, mean: npt.ArrayLike,
@@ -244,9 +363,13 @@ def location_interval(x: npt.ArrayLike, mean: npt.ArrayLike,
                       n: int) -> Interval:
     """Where a curve sampled on the grid ``x`` (positive, any order) peaks: the grid point
     of the largest mean, and as interval the span of the points not significantly below
-    it (their interval's top at or above the best point's bottom). When that span
-    reaches an end of the grid the optimum may lie beyond it, so the interval is open
-    on that side (0 or ∞). Points without an interval give no interval."""
+    it (their interval's top at or above the best point's bottom), widened by half a grid
+    step on each side (to the geometric midpoint with the next point): the grid does not
+    sample between its points, so an optimum found on it is known to half a step at
+    best (yu fig. 6's grid steps by ×2.15, more than the location band's factor 2 can
+    resolve from one point). When that span reaches an end of the grid the optimum may
+    lie beyond it, so the interval is open on that side (0 or ∞). Points without an
+    interval give no interval."""
     xs, m = np.asarray(x, dtype=float), np.asarray(mean, dtype=float)
     lw, hg = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
     ok = np.isfinite(m)
@@ -258,8 +381,12 @@ def location_interval(x: npt.ArrayLike, mean: npt.ArrayLike,
     if not (np.isfinite(lw[ok]).all() and np.isfinite(hg[ok]).all()):
         return none(float(xs[i]), n)
     tied = np.flatnonzero(ok & (hg >= lw[i]))
-    a = 0.0 if tied.min() == np.flatnonzero(ok).min() else float(xs[tied.min()])
-    b = math.inf if tied.max() == np.flatnonzero(ok).max() else float(xs[tied.max()])
+    pts = np.flatnonzero(ok)
+    j, k = int(tied.min()), int(tied.max())
+    # the neighbours on the grid of the points run (ok), for the half steps
+    below, above = pts[pts < j], pts[pts > k]
+    a = 0.0 if j == pts.min() else math.sqrt(float(xs[j]) * float(xs[below.max()]))
+    b = math.inf if k == pts.max() else math.sqrt(float(xs[k]) * float(xs[above.min()]))
     return Interval(float(xs[i]), a, b, n, "tied-with-best")
 
 
@@ -413,59 +540,86 @@ def judge(sim: Interval, paper: float, *, kind: str | Kind, precision: float = 0
     lo = tr(sim.lo) if sim.lo > 0 or not k.log else -math.inf
     hi = tr(sim.hi) if sim.hi > 0 or not k.log else -math.inf
     p = tr(paper)
-    meets = lo <= p + t and hi >= p - t
     ci = f"burstlab's {f(sim.estimate)}, 95 % interval {sim.text(f)}"
+    ref = k.reference if k.reference is not None else math.nan
+    # The paper shows an effect when its value lies farther than its own precision from
+    # the no-effect reference (a printed "1.0" for a ratio claims none): side ±1.
+    side = 0 if not abs(paper - ref) > precision else (1 if paper > ref else -1)
+    if (side > 0 and sim.hi < ref) or (side < 0 and sim.lo > ref):
+        return Verdict("differs", f"{ci}, lies wholly on the other side of {f(ref)} "
+                                  f"from the paper's {f(paper)} ({band_txt})", band, gap)
+    meets = at_most(lo, p + t) and at_most(p - t, hi)
     if meets:
-        half = (hi - lo) / 2.0
-        if half <= t:
+        res = (hi - lo) / 2.0 if k.log else sim.resolution(paper)
+        if at_most(res, t):
             return Verdict("reproduces", f"{ci}, meets {band_txt}", band, gap)
+        why = ("too few replications, or too coarse a grid, to decide" if k.log
+               else "too few replications to decide")
         return Verdict("not comparable", f"{ci}, meets {band_txt} but is wider than it: "
-                                         "too few replications to decide", band, gap)
+                                         f"{why}", band, gap)
     far = (lo - (p + t)) if lo > p + t else ((p - t) - hi)
     if k.log:
         miss = f"misses {band_txt} by a factor {_f(10 ** far)}"
     else:
         miss = f"misses {band_txt} by {f(far)}"
-    ref = k.reference
-    if ref is not None and paper != ref:
-        side = 1 if paper > ref else -1
+    if side:
         if (side > 0 and sim.lo > ref) or (side < 0 and sim.hi < ref):
             return Verdict("same direction", f"{ci}, {miss}, on the paper's side of "
                                              f"{f(ref)}", band, gap)
         return Verdict("differs", f"{ci}, {miss}, and does not lie on the paper's side of "
                                   f"{f(ref)}", band, gap)
+    if math.isfinite(ref):
+        return Verdict("differs", f"{ci}, {miss}; the paper's {f(paper)} is within its "
+                                  f"precision of {f(ref)}, no effect", band, gap)
     return Verdict("differs", f"{ci}, {miss}", band, gap)
 
 
-def judge_order(diffs: Sequence[tuple[str, Interval]]) -> Verdict:
+def judge_order(diffs: Sequence[tuple[str, Interval]],
+                tie: float | Sequence[float] = 0.0) -> Verdict:
     """An ordering claim as a list of ``(name, difference)``, each difference an interval
     of a quantity the paper says is positive ("A − B", "A/B − 1", paired under common
-    random numbers). See the module docstring for the rule."""
+    random numbers), with its tie margin ``tie`` (one for all, or one per difference, in
+    the differences' unit; 0 leaves only exact ties). See the module docstring for the
+    rule: a difference whose interval's top is at most its margin is a tie or the other
+    way (``differs``), exact or statistical alike."""
     if not diffs:
         return Verdict("not comparable", "no comparison was run")
+    ms = [float(tie)] * len(diffs) if isinstance(tie, int | float) else [float(m) for m in tie]
+    if len(ms) != len(diffs) or any(not (m >= 0 and math.isfinite(m)) for m in ms):
+        raise ValueError(f"tie must be one margin ≥ 0 or one per difference, got {tie!r}")
     txt = "; ".join(f"{name}: {_f(d.estimate)} {d.text()}".rstrip() for name, d in diffs)
     if any(not d.defined for _, d in diffs):
         return Verdict("not comparable", f"a comparison has no interval ({txt})")
-    # An exact difference (a count from one deterministic trace) of 0 is a tie: the
-    # claimed lead does not exist.
-    neg = [name for name, d in diffs if d.hi < 0 or (d.method == "exact" and d.hi <= 0)]
-    pos = [name for name, d in diffs if d.lo > 0]
-    if neg:
-        return Verdict("differs", f"significantly the other way: {', '.join(neg)} ({txt})")
+    other = [name for (name, d), m in zip(diffs, ms, strict=True) if d.hi < -m]
+    ties = [name for (name, d), m in zip(diffs, ms, strict=True)
+            if -m <= d.hi and at_most(d.hi, m)]
+    pos = [name for (name, d), m in zip(diffs, ms, strict=True) if d.lo > m
+           and not at_most(d.lo, m)]
+    margin = (f" (tie margin {', '.join(_f(m) for m in ms)})" if any(ms) else "")
+    if other or ties:
+        why = "; ".join(x for x in (
+            f"significantly the other way: {', '.join(other)}" if other else "",
+            f"a tie (interval at most the margin, exact or statistical): "
+            f"{', '.join(ties)}" if ties else "") if x)
+        return Verdict("differs", f"{why} ({txt}){margin}")
     if len(pos) == len(diffs):
-        return Verdict("reproduces", f"every difference is significantly positive ({txt})")
+        return Verdict("reproduces", f"every difference is significantly positive ({txt})"
+                                     f"{margin}")
     if pos:
         return Verdict("same direction", f"{len(pos)} of {len(diffs)} differences are "
-                                         f"significantly positive, none negative ({txt})")
-    return Verdict("not comparable", f"no difference is significant ({txt})")
+                                         f"significantly positive, none negative ({txt})"
+                                         f"{margin}")
+    return Verdict("not comparable", f"no difference is significant ({txt}){margin}")
 
 
-def order_differences(values: dict[str, float], order: Sequence[str]) -> list[tuple[str,
-                                                                                  Interval]]:
+def order_differences(values: dict[str, float], order: Sequence[str]
+                      ) -> tuple[list[tuple[str, Interval]], list[float]]:
     """The exact differences ``values[a] − values[b]`` for consecutive ``a, b`` of the
-    claimed ``order`` (counts of one deterministic trace), for :func:`judge_order`."""
-    return [(f"{a} − {b}", exact(values[a] - values[b]))
-            for a, b in zip(order, order[1:], strict=False)]
+    claimed ``order`` (counts of one deterministic trace) and their tie margins
+    (:data:`TIE` of the larger of the two), for ``judge_order(*order_differences(…))``."""
+    pairs = list(zip(order, order[1:], strict=False))
+    return ([(f"{a} − {b}", exact(values[a] - values[b])) for a, b in pairs],
+            [TIE * max(abs(values[a]), abs(values[b])) for a, b in pairs])
 
 
 def judge_event(observed: bool, claimed: bool, what: str) -> Verdict:

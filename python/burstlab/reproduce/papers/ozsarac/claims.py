@@ -635,7 +635,10 @@ def claim_dynamic(ctx: Context) -> list[Claim]:
             lo, hi, n = (float(tot.get("gain_ci_lo_pct", math.nan)),
                          float(tot.get("gain_ci_hi_pct", math.nan)),
                          int(tot.get("start_sets_n", 1)))
-            iv = (V.Interval(g / 100.0, lo / 100.0, hi / 100.0, n, "paired-log-t")
+            # the paired log ratio's interval as a gain ratio − 1 (its resolution follows
+            # the ratio, verdict.Interval.resolution)
+            iv = (V.log_interval(1 + g / 100.0, 1 + lo / 100.0, 1 + hi / 100.0, n,
+                                 method="paired-log-t").scaled(1.0, -1.0)
                   if math.isfinite(lo) and math.isfinite(hi) else V.none(g / 100.0, n))
             v = V.judge(iv, float(pv.value) / 100.0, kind="change",
                         precision=pv.precision / 100.0, fmt=_p)

@@ -199,7 +199,11 @@ def ranking_claim(ctx: Context, size: int, sim: tuple[str, str, str]) -> Claim:
     means = g.groupby("variant")[col].mean()
     leads = paired_leads(runs, "packet", size, col=col)
     if len(leads) == len(VARIANTS) - 1:
-        v = V.judge_order([(f"NewReno − {NAMES[o]} (Mb/s)", d) for o, d in leads.items()])
+        # a lead within the tie margin (5 % of the other variant's mean, the verdict
+        # rule's TIE) is a tie, statistical or exact alike (docs/topics/verdicts.md)
+        v = V.judge_order([(f"NewReno − {NAMES[o]} (Mb/s)", d) for o, d in leads.items()],
+                          [V.TIE * abs(float(np.nan_to_num(means.get(o, 0.0))))
+                           for o in leads])
         verdict, reason = v.verdict, v.note
     else:
         verdict, reason = NOT_COMPARABLE, "not every variant was simulated"

@@ -14,7 +14,6 @@ from burstlab import models
 from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import VERDICTS, Claim, Context
 from burstlab.reproduce.papers.yu.claims import (
-    TABLE_PRECISION,
     _tb,
     check_ati,
     check_fig11,
@@ -24,6 +23,8 @@ from burstlab.reproduce.papers.yu.claims import (
     fig8_timeout_cause,
     maxrto_note,
     model_error_summary,
+    table_interval,
+    table_value,
 )
 from burstlab.reproduce.papers.yu.experiments import (
     FIGURES,
@@ -144,12 +145,13 @@ def build_report(ctx: Context, claims: list[Claim]) -> Report:
                                         strict=True)]
         tt["paper"] = tt["paper_ratio"]
         tt["difference"] = tt["ratio"] - tt["paper_ratio"]
-        tt["verdict"] = [V.judge(V.Interval(a, b, c, 0, "delta-log") if np.isfinite(b)
-                                 else V.none(a), d, kind="ratio",
-                                 precision=TABLE_PRECISION).verdict
-                         for a, b, c, d in zip(tt["ratio"], tt["ratio_ci_lo"],
-                                               tt["ratio_ci_hi"], tt["paper_ratio"],
-                                               strict=True)]
+        tt["verdict"] = [V.judge(table_interval(a, b, c), d, kind="ratio",
+                                 precision=table_value(ctx, s, nm, lp).precision_at(lp)
+                                 ).verdict
+                         for a, b, c, d, nm, lp in zip(
+                             tt["ratio"], tt["ratio_ci_lo"], tt["ratio_ci_hi"],
+                             tt["paper_ratio"], tt["ratio_name"], tt["log10_p"],
+                             strict=True)]
         r.table(tt[["ratio_name", "log10_p", "burstlab [95 % CI]", "paper", "difference",
                     "verdict", "reno_goodput_segps", "num_goodput_segps"]])
     tables_text(r, tables, ctx)
@@ -604,8 +606,9 @@ def version_counts(ctx: Context) -> dict[str, dict[str, int]]:
             a, b, d = float(x[col]), float(x[lo]), float(x[hi])
             if not np.isfinite(a):
                 continue
-            sim = V.Interval(a, b, d, 0, "delta-log") if np.isfinite(b) else V.none(a)
-            v = V.judge(sim, float(x["paper"]), kind="ratio", precision=TABLE_PRECISION)
+            pv = table_value(ctx, int(x["S"]), str(x["ratio_name"]), float(x["log10_p"]))
+            v = V.judge(table_interval(a, b, d), float(x["paper"]), kind="ratio",
+                        precision=pv.precision_at(float(x["log10_p"])))
             c[v.verdict] = c.get(v.verdict, 0) + 1
         to = vr[(vr["figure"] == "fig8") & (vr["quantity"] == "timeouts")]
         for _, x in to.iterrows():

@@ -190,7 +190,10 @@ def drop_interval(df: pd.DataFrame, pb_a: float, tb_a: float, pb_b: float,
     """:func:`relative_drop` as an :class:`~burstlab.reproduce.verdict.Interval`."""
     d, lo, hi = relative_drop(df, pb_a, tb_a, pb_b, tb_b)
     n = int(df["n"].min()) if "n" in df.columns and len(df) else 0
-    return V.Interval(d, lo, hi, n, "delta-log") if np.isfinite(lo) else V.none(d, n)
+    # the ratio's log-scale interval turned into a drop 1 − r (its resolution then
+    # follows 1 − drop, verdict.Interval.resolution)
+    return V.log_interval(1.0 - d, 1.0 - hi, 1.0 - lo, n).complement() if np.isfinite(lo) \
+        else V.none(d, n)
 
 
 def loss_cost(df: pd.DataFrame, pb: float, tb_us: float, paper: float,

@@ -313,11 +313,12 @@ def rtt_setups() -> list[str]:
 
 def rtt_fit(sens: pd.DataFrame, data: Any) -> pd.DataFrame:
     """How well each base round trip (access-delay set-up) fits the paper's printed
-    fig. 2 numbers: the optimum period (250 µs, per lossy Pb), the drops from 250 µs to
-    3000 µs (40 % at Pb = 0.1 %, 16 % at 0.8 %) and the cost of Pb = 0.8 % at 250 µs
-    (52 %). ``misfit`` is the mean of each number's error in units of a natural scale:
-    one octave for the optimum (|log2(burstlab/paper)|), 10 percentage points for the
-    percentages. The smallest misfit is the best-fitting RTT0."""
+    optimum period (250 µs, per lossy Pb): ``misfit`` is the mean over lossy Pb of
+    |log2(burstlab's best period / 250 µs)| (octaves); the smallest is the best-fitting
+    RTT0. Only the optimum is fitted (a calibration, docs/topics/verdicts.md): the
+    drops from 250 µs to 3000 µs (40 % at Pb = 0.1 %, 16 % at 0.8 %) and the cost of
+    Pb = 0.8 % at 250 µs (52 %) are listed beside it and left out of the fit, so the
+    claims judged on the fitted set-up judge numbers the fit did not see."""
     opt_us = float(data["fig2.optimal_period"].value) * 1e6
     end_us = float(data["setup.max_period"].value) * 1e6
     drops = data["fig2.drop_to_3000us"]
@@ -348,12 +349,9 @@ def rtt_fit(sens: pd.DataFrame, data: Any) -> pd.DataFrame:
         for pb, paper in zip(drops.x, drops.value, strict=True):
             d = 1.0 - at(end_us, float(pb)) / at(opt_us, float(pb))
             row[f"drop_250_3000us_pb{100 * float(pb):g}%"] = d
-            if math.isfinite(d):
-                errs.append(abs(d - float(paper)) / 0.10)
-        c = 1.0 - at(opt_us, 0.008) / at(opt_us, 0.0)
-        row["loss_cost_pb0.8%_at_250us"] = c
-        if math.isfinite(c):
-            errs.append(abs(c - cost) / 0.10)
+            row[f"drop_paper_pb{100 * float(pb):g}%"] = float(paper)
+        row["loss_cost_pb0.8%_at_250us"] = 1.0 - at(opt_us, 0.008) / at(opt_us, 0.0)
+        row["loss_cost_paper"] = cost
         row["misfit"] = float(np.mean(errs)) if errs else float("nan")
         row["numbers_fitted"] = len(errs)
         rows.append(row)
