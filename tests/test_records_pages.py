@@ -1,6 +1,7 @@
 """The reproduction pages, the README and the committed full-mode records tell one story:
-the counts come from each record's claims.csv (docs/_ext/burstlab_records.py), and every
-place that shows them is checked against it."""
+each record's claims judged by the present rule (``FullRecord.verdicts``), counted by
+``claim.role_counts`` (docs/_ext/burstlab_records.py); every place that shows them is
+checked against it, and each record against itself."""
 
 from __future__ import annotations
 
@@ -24,8 +25,10 @@ def test_every_paper_has_a_record() -> None:
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_run_json_counts_are_the_claims_counts(paper: str) -> None:
-    n = rec.counts(paper)  # raises when run.json and claims.csv disagree
+    n = rec.recorded_counts(paper)  # raises when run.json and claims.csv disagree
     assert sum(n.values()) == len(rec.claims(paper))
+    by_role = rec.counts(paper)
+    assert sum(sum(c.values()) for c in by_role.values()) == len(rec.claims(paper))
 
 
 def test_counts_refuses_a_record_that_contradicts_itself(tmp_path: Path, monkeypatch) -> None:
@@ -35,12 +38,12 @@ def test_counts_refuses_a_record_that_contradicts_itself(tmp_path: Path, monkeyp
     (d / "run.json").write_text('{"counts": {"reproduces": 2}}', encoding="utf-8")
     monkeypatch.setattr(rec, "PAPERS", tmp_path)
     with pytest.raises(rec.RecordError, match="run.json counts"):
-        rec.counts("p")
+        rec.recorded_counts("p")
     (d / "run.json").write_text('{"counts": {"reproduces": 1, "differs": 1}}', encoding="utf-8")
-    assert rec.counts("p")["differs"] == 1
+    assert rec.recorded_counts("p")["differs"] == 1
     (d / "claims.csv").write_text("claim_id,verdict\na,reproduced\n", encoding="utf-8")
     with pytest.raises(rec.RecordError, match="outside"):
-        rec.counts("p")
+        rec.recorded_counts("p")
 
 
 def _readme_full_mode_rows() -> dict[str, list[str]]:
@@ -62,7 +65,7 @@ def test_readme_full_mode_counts_are_the_records() -> None:
     rows = _readme_full_mode_rows()
     assert sorted(rows) == PAPERS
     for p in PAPERS:
-        n = rec.counts(p)
+        n = rec.counts(p)["validation"]
         shown = {v: int(rows[p][v]) for v in rec.VERDICTS}
         assert shown == n, f"README's {p} row {shown} is not its record's {n}"
         commit = str(rec.run_info(p).get("commit", ""))[:10]
@@ -81,11 +84,13 @@ def test_no_page_types_counts_by_hand() -> None:
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_rendered_record_lists_every_claim(paper: str) -> None:
+    from burstlab.reproduce.claim import RENAMED
+
     md = rec.claims_markdown(paper)
     for r in rec.claims(paper):
-        assert f"| {r['claim_id']} |" in md
-    n = rec.counts(paper)
-    assert f"{len(rec.claims(paper))} claims: {n['reproduces']} reproduces" in md
+        assert f"| {RENAMED.get(r['claim_id'], r['claim_id'])} |" in md
+    n = rec.counts(paper)["validation"]
+    assert f"{sum(n.values())} claims: {n['reproduces']} reproduces" in md
     # A pipe inside a cell must not split the row.
     rows = [line for line in md.split("\n") if line.startswith("| ") and "---" not in line]
     widths = {len(re.split(r"(?<!\\)\|", line)) for line in rows}

@@ -10,9 +10,12 @@ into the site, so that a page never shows numbers typed by hand:
   at which commit it ran, and its whole claims table.
 - ``<!-- record-counts -->`` in ``reproductions/index.md``: one row per paper.
 
-The counts are those of ``claims.csv``; :func:`counts` refuses a record whose
-``run.json`` says otherwise, and ``tests/test_records_pages.py`` checks the README's
-full-mode table against the same function.
+Each claim is shown with the verdict the present rule gives it from the record's numbers
+(``FullRecord.verdicts``, :mod:`burstlab.reproduce.rejudge`) beside the verdict recorded,
+and the counts are :func:`burstlab.reproduce.claim.role_counts` of those verdicts: the one
+source the README's full-mode table (``modes --records``) and the site use too, which
+``tests/test_records_pages.py`` checks. :func:`recorded_counts` checks the record itself:
+``run.json``'s counts are those of its ``claims.csv``.
 """
 
 from __future__ import annotations
@@ -50,9 +53,9 @@ def run_info(paper: str) -> dict[str, Any]:
     return json.loads((PAPERS / paper / "full_mode" / "run.json").read_text(encoding="utf-8"))
 
 
-def counts(paper: str) -> dict[str, int]:
-    """Claims per verdict, counted in ``claims.csv``; a :class:`RecordError` when
-    ``run.json``'s counts differ, or a verdict is not one of :data:`VERDICTS`."""
+def recorded_counts(paper: str) -> dict[str, int]:
+    """Claims per recorded verdict, counted in ``claims.csv``; a :class:`RecordError`
+    when ``run.json``'s counts differ, or a verdict is not one of :data:`VERDICTS`."""
     c = Counter(r["verdict"] for r in claims(paper))
     odd = sorted(set(c) - set(VERDICTS))
     if odd:
@@ -62,6 +65,25 @@ def counts(paper: str) -> dict[str, int]:
     if said is not None and {v: int(said.get(v, 0)) for v in VERDICTS} != got:
         raise RecordError(f"{paper}: run.json counts {said} but claims.csv has {got}")
     return got
+
+
+def shown_verdicts(paper: str) -> dict[str, str]:
+    """``claim_id -> verdict`` as pages show it: judged again by the present rule from
+    the record's numbers (ids under their present names)."""
+    from burstlab.reproduce.modes import load_record
+
+    rec = load_record(paper)
+    if rec is None:
+        raise RecordError(f"{paper}: no full-mode record")
+    return {cid: v[0] for cid, v in rec.verdicts().items()}
+
+
+def counts(paper: str) -> dict[str, dict[str, int]]:
+    """``{role: {verdict: count}}`` of the verdicts shown (``claim.role_counts``)."""
+    from burstlab.reproduce.claim import role_counts
+
+    recorded_counts(paper)  # the record must agree with itself first
+    return role_counts(shown_verdicts(paper).items())
 
 
 def _cell(text: str) -> str:
@@ -74,30 +96,46 @@ def _duration(s: float) -> str:
 
 def claims_markdown(paper: str) -> str:
     """The record of ``paper`` as Markdown: its provenance, counts and claims table."""
-    rows, info, n = claims(paper), run_info(paper), counts(paper)
+    from burstlab.reproduce.claim import RENAMED, claim_role, counts_text
+
+    rows, info = claims(paper), run_info(paper)
+    now = shown_verdicts(paper)
     head = (f"The committed full-mode record (`{PAPERS.relative_to(ROOT)}/{paper}/full_mode/`): "
             f"run at commit `{str(info.get('commit', ''))[:10]}`, {info.get('when', '')}, "
             f"{_duration(float(info.get('wall_s', 0)))} wall, "
-            f"{_duration(float(info.get('cpu_s', 0)))} CPU. "
-            f"{len(rows)} claims: " + ", ".join(f"{n[v]} {v}" for v in VERDICTS) + ".")
-    table = ["| claim | source | statement | paper | burstlab | 95 % interval | verdict | why |",
-             "|---|---|---|---|---|---|---|---|"]
+            f"{_duration(float(info.get('cpu_s', 0)))} CPU. Verdicts as the present rule "
+            f"judges the record's numbers: {counts_text(now.items())}.")
+    table = ["| claim | role | source | statement | paper | burstlab | 95 % interval | verdict "
+             "| recorded verdict | why (recorded) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    moved = 0
     for r in rows:
-        table.append("| " + " | ".join(_cell(r.get(k, "")) for k in (
-            "claim_id", "source", "statement", "paper_value", "burstlab_value", "ci",
-            "verdict", "note")) + " |")
-    return head + "\n\n" + "\n".join(table) + "\n"
+        cid = RENAMED.get(r["claim_id"], r["claim_id"])
+        v = now.get(cid, r["verdict"])
+        moved += v != r["verdict"]
+        cells = [cid, claim_role(cid), r.get("source", ""), r.get("statement", ""),
+                 r.get("paper_value", ""), r.get("burstlab_value", ""), r.get("ci", ""), v,
+                 r["verdict"] if v != r["verdict"] else "same", r.get("note", "")]
+        table.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    tail = (f"\n{moved} verdict(s) moved since the record was judged "
+            "(docs/topics/verdicts.md says why a verdict moves).\n" if moved else "")
+    return head + "\n\n" + "\n".join(table) + "\n" + tail
 
 
 def counts_markdown() -> str:
     """One row per paper: claims and verdict counts of its full-mode record."""
-    out = ["| paper | claims | " + " | ".join(VERDICTS) + " | full-mode CPU | commit |",
-           "|---|---|" + "---|" * len(VERDICTS) + "---|---|"]
+    from burstlab.reproduce.claim import CALIBRATION, EXTENSION, VALIDATION
+
+    out = ["| paper | claims | " + " | ".join(VERDICTS) + " | calibration | extensions "
+           "| full-mode CPU | commit |",
+           "|---|---|" + "---|" * len(VERDICTS) + "---|---|---|---|"]
     for p in papers():
-        n, info = counts(p), run_info(p)
+        c, info = counts(p), run_info(p)
+        n = c[VALIDATION]
         out.append(f"| [{p}]({p}.md) | {sum(n.values())} | "
                    + " | ".join(str(n[v]) for v in VERDICTS)
-                   + f" | {_duration(float(info.get('cpu_s', 0)))} "
+                   + f" | {sum(c[CALIBRATION].values()) or ''} | {sum(c[EXTENSION].values()) or ''}"
+                   f" | {_duration(float(info.get('cpu_s', 0)))} "
                    f"| `{str(info.get('commit', ''))[:10]}` |")
     return "\n".join(out) + "\n"
 
