@@ -146,3 +146,35 @@ def test_the_cli_prints_and_writes_them(tmp_path: Path, capsys: pytest.CaptureFi
     assert "fct_p99_s_ci_hi" in text and "completed_fraction_mean" in text
     summary = pd.read_csv(out / "fct_summary.csv")
     assert list(summary[summary.size_bin == "all"]["flow.0.variant"]) == ["reno", "sack"]
+
+
+def test_flows_of_several_workloads_are_also_summarised_per_workload() -> None:
+    """run_rows on a run's raw tables whose finite flows come from two workloads and a
+    listed flow: the '*' rows cover all of them, and each workload (the listed flow's
+    is "") gets its own rows, with Jain's index over its own flows."""
+    import json
+
+    from burstlab.sweep_fct import run_rows
+
+    def row(flow: int, workload: str, size: int, fct: float | None) -> dict[str, Any]:
+        return {"flow": flow, "workload": workload, "size_bytes": size, "fct_s": fct,
+                "slowdown": None if fct is None else fct / 0.1, "completed": fct is not None}
+
+    fct = [row(0, "web", 5_000, 0.2), row(1, "web", 5_000, 0.4), row(2, "bulk", 2e6, 3.0),
+           row(3, "bulk", 2e6, None), row(4, "", 50_000, 1.0)]
+    flows = [{"flow": i, "kind": "tcp", "goodput_segps": g}
+             for i, g in enumerate([10.0, 30.0, 100.0, 0.0, 50.0, 400.0])]  # 5: infinite
+    out = run_rows({"fct": json.dumps(fct), "flows": json.dumps(flows)})
+    by = {(r["workload"], r["size_bin"]): r for r in out}
+    assert [w for w, b in by if b == "all"] == ["*", "web", "bulk", ""]
+    assert by[("*", "all")]["finite_flows"] == 5 and by[("*", "all")]["unfinished_flows"] == 1
+    assert by[("web", "all")]["fct_mean_s"] == pytest.approx(0.3)
+    assert by[("bulk", "all")]["completed_fraction"] == 0.5
+    assert by[("bulk", "[1MB, 10MB)")]["fct_p50_s"] == 3.0
+    assert by[("", "all")]["fct_p99_s"] == 1.0
+    assert by[("web", "all")]["jain_goodput"] == pytest.approx(F.jain_index([10, 30]))
+    assert by[("*", "all")]["jain_goodput"] == pytest.approx(
+        F.jain_index([10, 30, 100, 0, 50, 400]))
+    # One workload only: no rows besides '*'.
+    one = run_rows({"fct": json.dumps(fct[:2]), "flows": json.dumps(flows[:2])})
+    assert {r["workload"] for r in one} == {"*"}

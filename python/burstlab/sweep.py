@@ -648,8 +648,8 @@ class SweepResult:
         stats: counts and timings of this call (``total``, ``cached``, ``ran``,
             ``failed``, ``wall_s``, ``executor``, ``jobs``).
         fct, fct_summary: completion times of the finite TCP flows (empty without
-            any): per run and flow-size bin (``size_bin``, ``all`` for every finite
-            flow) the run's FCT mean and percentiles, slowdowns, completed fraction and
+            any): per run, workload (``*``: all) and flow-size bin (``all``: every
+            size) the run's FCT mean and percentiles, slowdowns, completed fraction and
             Jain's index, and their means and 95 % intervals across replications per
             point (:mod:`burstlab.sweep_fct`).
         kept: with ``keep_traces=True``, every successful run as a

@@ -4,7 +4,9 @@ Read first: :func:`run_rows` (what a worker keeps of one run's ``fct`` table), t
 :func:`tables` (the sweep's ``fct`` and ``fct_summary``). The summaries are
 :mod:`burstlab.fct`'s: per run, over its finite TCP flows, once for all of them
 (``size_bin = "all"``) and once per flow-size bin (:data:`burstlab.fct.SIZE_BINS`,
-:func:`burstlab.fct.fct_percentiles`):
+:func:`burstlab.fct.fct_percentiles`); over all its finite flows (``workload = "*"``)
+and, when they come from two or more workloads, over each workload's (``""`` for the
+flows listed in ``[[flow]]``):
 
 =========================  ==========================================================
 column                     per run
@@ -19,7 +21,8 @@ column                     per run
 ``slowdown_mean``,         mean, median and 99th percentile of ``fct_s / ideal_fct_s``
 ``slowdown_p50``,          (flows with an ideal)
 ``slowdown_p99``
-``jain_goodput``           Jain's index of all TCP flows' goodput (``all`` row only)
+``jain_goodput``           Jain's index of the goodput of all TCP flows (``*``) or of
+                           the workload's flows (``all`` rows only)
 =========================  ==========================================================
 
 A run's row is one observation; ``fct_summary`` summarises them across the
@@ -44,13 +47,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-#: The per-run metrics, in column order (besides ``size_bin`` and its edges).
+#: The per-run metrics, in column order (besides ``workload``, ``size_bin`` and its
+#: edges).
 METRICS = ("finite_flows", "completed_flows", "unfinished_flows", "completed_fraction",
            "fct_mean_s", "fct_p50_s", "fct_p99_s", "slowdown_mean", "slowdown_p50",
            "slowdown_p99", "jain_goodput")
 
-#: The row of all finite flows of a run.
+#: The size bin of all finite flows of a run.
 ALL = "all"
+#: The workload of all finite flows of a run (whatever workload made them).
+ALL_WORKLOADS = "*"
 
 
 def _finite(x: Any) -> float | None:
@@ -61,9 +67,11 @@ def _finite(x: Any) -> float | None:
 
 def run_rows(raw: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The completion-time rows of one run (the core's raw output: ``fct`` and
-    ``flows`` as JSON rows): one ``all`` row and one per non-empty size bin, the
-    columns of :data:`METRICS`; ``[]`` for a run without finite flows. Values are
-    plain JSON (NaN and infinity as None)."""
+    ``flows`` as JSON rows): for all its finite flows (``workload = "*"``), one ``all``
+    row and one per non-empty size bin, the columns of :data:`METRICS`; the same again
+    per workload when the flows come from two or more (flows listed in ``[[flow]]``
+    have the workload ``""``). ``[]`` for a run without finite flows. Values are plain
+    JSON (NaN and infinity as None)."""
     text = raw.get("fct")
     rows = json.loads(text) if isinstance(text, str) else list(text or [])
     if not rows:
@@ -76,6 +84,24 @@ def run_rows(raw: Mapping[str, Any]) -> list[dict[str, Any]]:
     flows_text = raw.get("flows")
     flows = pd.DataFrame(json.loads(flows_text) if isinstance(flows_text, str)
                          else list(flows_text or []))
+    out = [{"workload": ALL_WORKLOADS, **r} for r in _rows_of(fct, flows)]
+    labels = list(dict.fromkeys(fct["workload"].fillna("").astype(str)))
+    if len(labels) > 1:
+        for w in labels:
+            sub = fct[fct["workload"].fillna("").astype(str) == w]
+            # Jain's index over this workload's own flows (all of them finite).
+            own = flows[flows["flow"].isin(sub["flow"])] if "flow" in flows.columns \
+                else flows
+            out += [{"workload": w, **r} for r in _rows_of(sub, own)]
+    return [{k: (_finite(v) if isinstance(v, float) else v) for k, v in r.items()}
+            for r in out]
+
+
+def _rows_of(fct: pd.DataFrame, flows: pd.DataFrame) -> list[dict[str, Any]]:
+    """The ``all`` row and the size-bin rows of a set of finite flows (``fct``) and the
+    flows whose goodput Jain's index is taken over (``flows``)."""
+    from burstlab import fct as F
+
     n = len(fct)
     done = int(fct["completed"].sum())
     scal = F.run_scalars(fct, flows if len(flows) else None)
@@ -95,8 +121,7 @@ def run_rows(raw: Mapping[str, Any]) -> list[dict[str, Any]]:
                     **{m: b[m] for m in ("fct_mean_s", "fct_p50_s", "fct_p99_s",
                                          "slowdown_mean", "slowdown_p50", "slowdown_p99")},
                     "jain_goodput": math.nan})
-    return [{k: (_finite(v) if isinstance(v, float) else v) for k, v in r.items()}
-            for r in out]
+    return out
 
 
 #: The columns of the runs table that are not a run's parameters or stamp.
@@ -105,10 +130,11 @@ _RUN_ONLY = ("status", "error", "wall_s", "host", "key")
 
 def tables(runs: pd.DataFrame, stored: Mapping[str, Mapping[str, Any]],
            group: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The sweep's ``fct`` table (one row per successful run and size bin: the run's
-    stamp from ``runs`` — point, parameters, seed, replication — then ``size_bin``,
-    ``size_lo_bytes``, ``size_hi_bytes`` and :data:`METRICS`) and ``fct_summary`` (per
-    ``group`` columns of ``runs`` and size bin: ``n`` and each metric's mean, std and
+    """The sweep's ``fct`` table (one row per successful run, workload and size bin:
+    the run's stamp from ``runs`` — point, parameters, seed, replication — then
+    ``workload``, ``size_bin``, ``size_lo_bytes``, ``size_hi_bytes`` and
+    :data:`METRICS`) and ``fct_summary`` (per ``group`` columns of ``runs``, workload
+    and size bin: ``n`` and each metric's mean, std and
     95 % interval, :func:`burstlab.stats.summarise`). Both are empty when no run had a
     finite flow. ``stored`` maps a run's key to its stored row, ``meta`` parsed."""
     import pandas as pd
@@ -129,7 +155,9 @@ def tables(runs: pd.DataFrame, stored: Mapping[str, Mapping[str, Any]],
     for c in ("size_lo_bytes", "size_hi_bytes", *METRICS):
         fct[c] = pd.to_numeric(fct[c], errors="coerce").astype(float)
     fct["size_hi_bytes"] = fct["size_hi_bytes"].fillna(math.inf)
-    by = [c for c in group if c in fct.columns] + ["size_bin", "size_lo_bytes",
+    fct["workload"] = fct["workload"].fillna(ALL_WORKLOADS) if "workload" in fct.columns \
+        else ALL_WORKLOADS
+    by = [c for c in group if c in fct.columns] + ["workload", "size_bin", "size_lo_bytes",
                                                     "size_hi_bytes"]
     # Counts, fractions, times and ratios: none can be negative (intervals cut at 0).
     summary = summarise(fct, by, list(METRICS), lower={m: 0.0 for m in METRICS})
