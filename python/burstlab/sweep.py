@@ -83,8 +83,6 @@ from burstlab import _core
 from burstlab.api import Result, ScenarioLike, as_int, load_scenario, plain
 from burstlab.grid import GridError, Value, apply, iter_points, normalise_grid, numeric_values
 from burstlab.stats import summarise
-from burstlab.sweep_fct import run_rows as fct_run_rows
-from burstlab.sweep_fct import tables as fct_tables
 
 EXECUTORS = ("local", "dask", "serial")
 #: What an executor yields: one outcome dict (see :func:`execute`) per task, as they finish.
@@ -444,6 +442,8 @@ def execute(task: Task) -> dict[str, Any]:
         est = json.loads(raw.get("cwnd_estimates") or "[]")
         if est:  # ECWBA: the estimator's error per flow
             meta["cwnd_estimates"] = est
+        from burstlab.sweep_fct import run_rows as fct_run_rows
+
         fct = fct_run_rows(raw)
         if fct:  # finite flows: their completion-time summaries (sweep_fct.py)
             meta["fct"] = fct
@@ -1041,6 +1041,8 @@ def _run_points(
     group = [c for c in group if c in table.columns]
     summary = (summarise(table, group, metrics, lower=non_negative(table, metrics))
                if len(table) else pd.DataFrame(columns=group))
+    from burstlab.sweep_fct import tables as fct_tables
+
     fct, fct_summary = fct_tables(runs, stored, group)
     stats = {
         "total": len(tasks), "cached": len(tasks) - len(todo), "ran": len(todo),
