@@ -178,3 +178,21 @@ def test_flows_of_several_workloads_are_also_summarised_per_workload() -> None:
     # One workload only: no rows besides '*'.
     one = run_rows({"fct": json.dumps(fct[:2]), "flows": json.dumps(flows[:2])})
     assert {r["workload"] for r in one} == {"*"}
+
+
+def test_the_summary_keys_points_even_when_the_flow_table_is_empty() -> None:
+    """tables() finds a point's columns in the runs table itself (a sweep whose flow
+    table is empty still has its parameters in fct_summary)."""
+    from burstlab.sweep_fct import run_rows, tables
+
+    raw = {"fct": '[{"flow": 0, "workload": "", "size_bytes": 5000, "fct_s": 0.2, '
+                  '"slowdown": 2.0, "completed": true}]', "flows": "[]"}
+    runs = pd.DataFrame([{"point": p, "x": v, "x [s]": s_, "seed": 1, "replication": r,
+                          "burstlab_version": "v", "status": "ok", "error": None,
+                          "wall_s": 0.1, "host": "h", "key": f"k{p}{r}"}
+                         for p, v, s_ in ((0, "1ms", 1e-3), (1, "2ms", 2e-3)) for r in (0, 1)])
+    stored = {k: {"meta": {"fct": run_rows(raw)}} for k in runs.key}
+    fct, summary = tables(runs, stored)
+    assert list(summary.columns[:5]) == ["point", "x", "x [s]", "workload", "size_bin"]
+    assert list(summary[summary.size_bin == "all"].x) == ["1ms", "2ms"]
+    assert (summary.n == 2).all() and len(fct) == 2 * 2 * 2

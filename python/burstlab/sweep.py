@@ -1043,7 +1043,7 @@ def _run_points(
                if len(table) else pd.DataFrame(columns=group))
     from burstlab.sweep_fct import tables as fct_tables
 
-    fct, fct_summary = fct_tables(runs, stored, group)
+    fct, fct_summary = fct_tables(runs, stored)
     stats = {
         "total": len(tasks), "cached": len(tasks) - len(todo), "ran": len(todo),
         "failed": int((runs["status"] == "error").sum()) if len(runs) else 0,

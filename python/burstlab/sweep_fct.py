@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -126,15 +126,18 @@ def _rows_of(fct: pd.DataFrame, flows: pd.DataFrame) -> list[dict[str, Any]]:
 
 #: The columns of the runs table that are not a run's parameters or stamp.
 _RUN_ONLY = ("status", "error", "wall_s", "host", "key")
+#: The stamp columns that tell the replications of a point apart.
+_STAMP = ("seed", "replication", "burstlab_version")
 
 
-def tables(runs: pd.DataFrame, stored: Mapping[str, Mapping[str, Any]],
-           group: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def tables(runs: pd.DataFrame, stored: Mapping[str, Mapping[str, Any]]
+           ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The sweep's ``fct`` table (one row per successful run, workload and size bin:
     the run's stamp from ``runs`` — point, parameters, seed, replication — then
     ``workload``, ``size_bin``, ``size_lo_bytes``, ``size_hi_bytes`` and
-    :data:`METRICS`) and ``fct_summary`` (per ``group`` columns of ``runs``, workload
-    and size bin: ``n`` and each metric's mean, std and
+    :data:`METRICS`) and ``fct_summary`` (per point — its index, parameters and their
+    SI values, the columns of ``runs`` besides the seed, replication, version and the
+    run's own — workload and size bin: ``n`` and each metric's mean, std and
     95 % interval, :func:`burstlab.stats.summarise`). Both are empty when no run had a
     finite flow. ``stored`` maps a run's key to its stored row, ``meta`` parsed."""
     import pandas as pd
@@ -157,8 +160,8 @@ def tables(runs: pd.DataFrame, stored: Mapping[str, Mapping[str, Any]],
     fct["size_hi_bytes"] = fct["size_hi_bytes"].fillna(math.inf)
     fct["workload"] = fct["workload"].fillna(ALL_WORKLOADS) if "workload" in fct.columns \
         else ALL_WORKLOADS
-    by = [c for c in group if c in fct.columns] + ["workload", "size_bin", "size_lo_bytes",
-                                                    "size_hi_bytes"]
+    point = [c for c in runs.columns if c not in _RUN_ONLY and c not in _STAMP]
+    by = [*point, "workload", "size_bin", "size_lo_bytes", "size_hi_bytes"]
     # Counts, fractions, times and ratios: none can be negative (intervals cut at 0).
     summary = summarise(fct, by, list(METRICS), lower={m: 0.0 for m in METRICS})
     return fct, summary
