@@ -158,7 +158,8 @@ def test_flows_of_several_workloads_are_also_summarised_per_workload() -> None:
 
     def row(flow: int, workload: str, size: int, fct: float | None) -> dict[str, Any]:
         return {"flow": flow, "workload": workload, "size_bytes": size, "fct_s": fct,
-                "slowdown": None if fct is None else fct / 0.1, "completed": fct is not None}
+                "slowdown": None if fct is None else fct / 0.1, "completed": fct is not None,
+                "segments_delivered": size // 1000 if fct is not None else 7}
 
     fct = [row(0, "web", 5_000, 0.2), row(1, "web", 5_000, 0.4), row(2, "bulk", 2e6, 3.0),
            row(3, "bulk", 2e6, None), row(4, "", 50_000, 1.0)]
@@ -172,9 +173,15 @@ def test_flows_of_several_workloads_are_also_summarised_per_workload() -> None:
     assert by[("bulk", "all")]["completed_fraction"] == 0.5
     assert by[("bulk", "[1MB, 10MB)")]["fct_p50_s"] == 3.0
     assert by[("", "all")]["fct_p99_s"] == 1.0
-    assert by[("web", "all")]["jain_goodput"] == pytest.approx(F.jain_index([10, 30]))
+    # A workload's index: its completed flows' goodput over their own lives (5 segments
+    # in 0.2 s and in 0.4 s); the listed flows' ('*'): res.flows's TCP goodput.
+    assert by[("web", "all")]["jain_goodput"] == pytest.approx(F.jain_index([25, 12.5]))
+    assert by[("bulk", "all")]["jain_goodput"] == 1.0  # one completed flow
     assert by[("*", "all")]["jain_goodput"] == pytest.approx(
         F.jain_index([10, 30, 100, 0, 50, 400]))
+    # Generated flows only (res.flows is empty): '*' takes the own-life goodputs too.
+    gen = run_rows({"fct": json.dumps(fct[:4]), "flows": "[]"})
+    assert gen[0]["jain_goodput"] == pytest.approx(F.jain_index([25, 12.5, 2000 / 3]))
     # One workload only: no rows besides '*'.
     one = run_rows({"fct": json.dumps(fct[:2]), "flows": json.dumps(flows[:2])})
     assert {r["workload"] for r in one} == {"*"}
