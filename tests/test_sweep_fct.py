@@ -146,3 +146,60 @@ def test_the_cli_prints_and_writes_them(tmp_path: Path, capsys: pytest.CaptureFi
     assert "fct_p99_s_ci_hi" in text and "completed_fraction_mean" in text
     summary = pd.read_csv(out / "fct_summary.csv")
     assert list(summary[summary.size_bin == "all"]["flow.0.variant"]) == ["reno", "sack"]
+
+
+def test_flows_of_several_workloads_are_also_summarised_per_workload() -> None:
+    """run_rows on a run's raw tables whose finite flows come from two workloads and a
+    listed flow: the '*' rows cover all of them, and each workload (the listed flow's
+    is "") gets its own rows, with Jain's index over its own flows."""
+    import json
+
+    from burstlab.sweep_fct import run_rows
+
+    def row(flow: int, workload: str, size: int, fct: float | None) -> dict[str, Any]:
+        return {"flow": flow, "workload": workload, "size_bytes": size, "fct_s": fct,
+                "slowdown": None if fct is None else fct / 0.1, "completed": fct is not None,
+                "segments_delivered": size // 1000 if fct is not None else 7}
+
+    fct = [row(0, "web", 5_000, 0.2), row(1, "web", 5_000, 0.4), row(2, "bulk", 2e6, 3.0),
+           row(3, "bulk", 2e6, None), row(4, "", 50_000, 1.0)]
+    flows = [{"flow": i, "kind": "tcp", "goodput_segps": g}
+             for i, g in enumerate([10.0, 30.0, 100.0, 0.0, 50.0, 400.0])]  # 5: infinite
+    out = run_rows({"fct": json.dumps(fct), "flows": json.dumps(flows)})
+    by = {(r["workload"], r["size_bin"]): r for r in out}
+    assert [w for w, b in by if b == "all"] == ["*", "web", "bulk", ""]
+    assert by[("*", "all")]["finite_flows"] == 5 and by[("*", "all")]["unfinished_flows"] == 1
+    assert by[("web", "all")]["fct_mean_s"] == pytest.approx(0.3)
+    assert by[("bulk", "all")]["completed_fraction"] == 0.5
+    assert by[("bulk", "[1MB, 10MB)")]["fct_p50_s"] == 3.0
+    assert by[("", "all")]["fct_p99_s"] == 1.0
+    # A workload's index: its completed flows' goodput over their own lives (5 segments
+    # in 0.2 s and in 0.4 s); the listed flows' ('*'): res.flows's TCP goodput.
+    assert by[("web", "all")]["jain_goodput"] == pytest.approx(F.jain_index([25, 12.5]))
+    assert by[("bulk", "all")]["jain_goodput"] == 1.0  # one completed flow
+    assert by[("*", "all")]["jain_goodput"] == pytest.approx(
+        F.jain_index([10, 30, 100, 0, 50, 400]))
+    # Generated flows only (res.flows is empty): '*' takes the own-life goodputs too.
+    gen = run_rows({"fct": json.dumps(fct[:4]), "flows": "[]"})
+    assert gen[0]["jain_goodput"] == pytest.approx(F.jain_index([25, 12.5, 2000 / 3]))
+    # One workload only: no rows besides '*'.
+    one = run_rows({"fct": json.dumps(fct[:2]), "flows": json.dumps(flows[:2])})
+    assert {r["workload"] for r in one} == {"*"}
+
+
+def test_the_summary_keys_points_even_when_the_flow_table_is_empty() -> None:
+    """tables() finds a point's columns in the runs table itself (a sweep whose flow
+    table is empty still has its parameters in fct_summary)."""
+    from burstlab.sweep_fct import run_rows, tables
+
+    raw = {"fct": '[{"flow": 0, "workload": "", "size_bytes": 5000, "fct_s": 0.2, '
+                  '"slowdown": 2.0, "completed": true}]', "flows": "[]"}
+    runs = pd.DataFrame([{"point": p, "x": v, "x [s]": s_, "seed": 1, "replication": r,
+                          "burstlab_version": "v", "status": "ok", "error": None,
+                          "wall_s": 0.1, "host": "h", "key": f"k{p}{r}"}
+                         for p, v, s_ in ((0, "1ms", 1e-3), (1, "2ms", 2e-3)) for r in (0, 1)])
+    stored = {k: {"meta": {"fct": run_rows(raw)}} for k in runs.key}
+    fct, summary = tables(runs, stored)
+    assert list(summary.columns[:5]) == ["point", "x", "x [s]", "workload", "size_bin"]
+    assert list(summary[summary.size_bin == "all"].x) == ["1ms", "2ms"]
+    assert (summary.n == 2).all() and len(fct) == 2 * 2 * 2

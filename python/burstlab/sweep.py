@@ -83,8 +83,6 @@ from burstlab import _core
 from burstlab.api import Result, ScenarioLike, as_int, load_scenario, plain
 from burstlab.grid import GridError, Value, apply, iter_points, normalise_grid, numeric_values
 from burstlab.stats import summarise
-from burstlab.sweep_fct import run_rows as fct_run_rows
-from burstlab.sweep_fct import tables as fct_tables
 
 EXECUTORS = ("local", "dask", "serial")
 #: What an executor yields: one outcome dict (see :func:`execute`) per task, as they finish.
@@ -444,6 +442,8 @@ def execute(task: Task) -> dict[str, Any]:
         est = json.loads(raw.get("cwnd_estimates") or "[]")
         if est:  # ECWBA: the estimator's error per flow
             meta["cwnd_estimates"] = est
+        from burstlab.sweep_fct import run_rows as fct_run_rows
+
         fct = fct_run_rows(raw)
         if fct:  # finite flows: their completion-time summaries (sweep_fct.py)
             meta["fct"] = fct
@@ -648,8 +648,8 @@ class SweepResult:
         stats: counts and timings of this call (``total``, ``cached``, ``ran``,
             ``failed``, ``wall_s``, ``executor``, ``jobs``).
         fct, fct_summary: completion times of the finite TCP flows (empty without
-            any): per run and flow-size bin (``size_bin``, ``all`` for every finite
-            flow) the run's FCT mean and percentiles, slowdowns, completed fraction and
+            any): per run, workload (``*``: all) and flow-size bin (``all``: every
+            size) the run's FCT mean and percentiles, slowdowns, completed fraction and
             Jain's index, and their means and 95 % intervals across replications per
             point (:mod:`burstlab.sweep_fct`).
         kept: with ``keep_traces=True``, every successful run as a
@@ -1041,7 +1041,9 @@ def _run_points(
     group = [c for c in group if c in table.columns]
     summary = (summarise(table, group, metrics, lower=non_negative(table, metrics))
                if len(table) else pd.DataFrame(columns=group))
-    fct, fct_summary = fct_tables(runs, stored, group)
+    from burstlab.sweep_fct import tables as fct_tables
+
+    fct, fct_summary = fct_tables(runs, stored)
     stats = {
         "total": len(tasks), "cached": len(tasks) - len(todo), "ran": len(todo),
         "failed": int((runs["status"] == "error").sum()) if len(runs) else 0,

@@ -77,7 +77,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if len(fs):  # finite flows: completion times over all of them (sweep_fct.py)
         cols = [*res.params, "n", "completed_fraction_mean", "fct_mean_s_mean",
                 "fct_p99_s_mean", "fct_p99_s_ci_lo", "fct_p99_s_ci_hi", "slowdown_mean_mean"]
-        view = fs[fs["size_bin"] == "all"][[c for c in cols if c in fs.columns]]
+        view = fs[(fs["workload"] == "*") & (fs["size_bin"] == "all")]
+        view = view[[c for c in cols if c in fs.columns]]
         print(view.to_string(index=False, float_format=lambda x: f"{x:.4g}", max_rows=30))
     if s["failed"]:
         first = res.errors.iloc[0]

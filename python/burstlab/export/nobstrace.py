@@ -239,12 +239,14 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
     sim["trace"] = {**dict(sim.get("trace", {})), "bursts": True}
     spec2["sim"] = sim
     res = run(spec2, seed=seed, replication=replication)
-    span_s = float(res.meta["duration_s"])
-    ids = script.node_ids
-    bt = res.burst_trace
+    # Completion times of the finite flows (burstlab's fct rows, the flows' starts).
     fct: dict[int, dict[Any, Any]] = {
         int(r["flow"]): r for r in as_table(res.fct).to_dict("records")}
     flow_specs = list(spec.get("flow", []))
+
+    span_s = float(res.meta["duration_s"])
+    ids = script.node_ids
+    bt = res.burst_trace
     # nOBS labels bursts with their flow id only with several flow queues (per_flow).
     per_flow = str((spec.get("obs") or {}).get("classifier", "per_flow")) == "per_flow"
     rows = []
