@@ -43,12 +43,15 @@ ROOT = Path(__file__).resolve().parent.parent / "python" / PACKAGE
 # The records module (records proven current) joins the first one through deferred
 # imports only: modes.records_table -> records.record_status, and records -> the package's
 # paper_names/load; it goes when paper_names and load leave reproduce/__init__.py.
+# The records judged again (rejudge.py) join it the same way: modes -> rejudge (deferred,
+# FullRecord.verdicts) and rejudge -> the package's load (a location claim's grid).
 ALLOWED: tuple[frozenset[str], ...] = (
     frozenset({
         "burstlab.reproduce",
         "burstlab.reproduce.framework",
         "burstlab.reproduce.modes",
         "burstlab.reproduce.records",
+        "burstlab.reproduce.rejudge",
         "burstlab.reproduce.report",
     }),
     frozenset({

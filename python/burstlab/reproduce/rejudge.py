@@ -258,10 +258,16 @@ def rejudge_claims(paper: str, claims: pd.DataFrame) -> list[Rejudged]:
 
 def rejudge_record(paper: str, root: Path | None = None) -> list[Rejudged]:
     """Every row of ``paper``'s committed record judged again (empty without a record)."""
-    from burstlab.reproduce.modes import load_record
+    # The record's claims.csv read here rather than through modes.load_record: modes
+    # imports this module (FullRecord.verdicts), and the two would import each other.
+    import pandas as pd
 
-    rec = load_record(paper, root)
-    return [] if rec is None else rejudge_claims(paper, rec.claims)
+    import burstlab.reproduce.papers as pkg
+
+    f = (root or Path(pkg.__file__).parent) / paper / "full_mode" / "claims.csv"
+    if not f.is_file():
+        return []
+    return rejudge_claims(paper, pd.read_csv(f, dtype=str, keep_default_na=False))
 
 
 def shown(r: Rejudged) -> str:
