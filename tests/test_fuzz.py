@@ -47,6 +47,36 @@ def test_contradictions_and_floods_are_generated_and_refused() -> None:
     assert {"stop", "end", "warmup", "max_events", "mean_on", "max_rto"} <= fields, fields
 
 
+def test_windows_and_classes_at_their_limits_are_refused_naming_the_field() -> None:
+    """The hostile cases of issue 56 in the generator: a window of 2^32 − 1 segments
+    sent at once (``init_cwnd``), such a window over 1000 s without queue limits (``wm``,
+    or the event budget on slow links), preemption under ``per_egress`` (every burst in
+    class 0). Each is refused naming its field, in a child under the fuzzer's 2 GiB
+    address-space limit, where the window once aborted the process."""
+    rng = random.Random(4)
+    r = Runner()
+    want = {9: {"init_cwnd"}, 10: {"wm", "max_events"}, 11: {"preemption"}}
+    seen: dict[int, set[str]] = {k: set() for k in want}
+    try:
+        while any(not seen[k] for k in want):
+            sc = _valid(rng)
+            tcp = any(f.get("type") == "tcp" for f in sc["flow"])
+            for choice in want:
+                if (choice == 11) != ("obs" in sc) or not tcp:
+                    continue
+                sc_k = json.loads(json.dumps(sc))
+                sc_k["flow"] = [f for f in sc_k["flow"] if f.get("type") == "tcp"]
+                sc_k["sim"].pop("trace", None)  # else the packet trace's estimate leads
+                _contradict(rng, sc_k, choice)
+                out = r.run(sc_k, budget_s=10)
+                assert out.kind == "rejected", (out, sc_k)
+                field = out.detail.split(":")[0].split(".")[-1]
+                assert field in want[choice], (choice, out)
+                seen[choice].add(field)
+    finally:
+        r.close()
+
+
 def test_a_finding_is_replayed_from_its_seed_and_index(tmp_path: Path) -> None:
     rng = random.Random(11)
     drawn = [generate(rng) for _ in range(8)]

@@ -67,6 +67,19 @@ def _tcp_flow(rng: random.Random, src: str, dst: str) -> dict[str, Any]:
         f["drop_segments"] = [[a, a + rng.randrange(0, 5)]]
     if rng.random() < 0.2:
         f["start"] = _dur(rng, 1, 2e6)
+    if rng.random() < 0.3:
+        # A modern controller: BBR's and Agent/TCP/Linux's rings were once sized by wm.
+        if f["profile"] == "rfc":
+            f["cc"] = rng.choice(["cubic", "highspeed", "vegas", "bbr"])
+        else:
+            f["cc"] = rng.choice(["cubic", "highspeed", "vegas"])
+            f["variant"] = "sack"
+    if rng.random() < 0.1:
+        # A window near its limits (issue 56), and now and then the whole of it (or more)
+        # as the initial window: sent in one event.
+        f["wm"] = rng.choice([2**16, 2**31 - 1, 2**32 - 1])
+        if rng.random() < 0.5:
+            f["init_cwnd"] = rng.choice([f["wm"], 2**20, 1000])
     return f
 
 
@@ -132,6 +145,11 @@ def _valid(rng: random.Random) -> dict[str, Any]:
                      "signalling": rng.choice(["jet", "jit"])}
         if rng.random() < 0.5:
             sc["obs"]["loss"] = {"p": rng.choice([1e-3, 0.01, 0.1])}
+        if rng.random() < 0.3:
+            sc["obs"]["ingress"] = {"max_wait": _dur(rng, 1, 1e4)}
+        if rng.random() < 0.3:
+            # Checked by the child: channels sum to their fibre (_bookkeeping).
+            sc["obs"]["contention"] = {"per_wavelength": True}
         sc["flow"] = [_tcp_flow(rng, "s", "d")]
         if rng.random() < 0.4:
             sc["flow"].append(_udp_flow(rng, "s", "d"))
@@ -166,14 +184,18 @@ def _set(obj: Any, path: tuple[Any, ...], value: Any) -> None:
 _DELETE = object()
 
 
-def _contradict(rng: random.Random, sc: dict[str, Any]) -> None:
+def _contradict(rng: random.Random, sc: dict[str, Any], choice: int | None = None) -> None:
     """Puts one pair of settings with an order or containment relation out of order
     (start/stop, trace window, warm-up/duration, min/max RTO, initial/maximum window,
-    drop ranges and transfer length, hybrid lmin/lmax), or asks for far too many events
-    (picosecond on-off periods, a UDP flood over a long run, a tiny sim.max_events)."""
+    drop ranges and transfer length, hybrid lmin/lmax), asks for far too many events
+    (picosecond on-off periods, a UDP flood over a long run, a tiny sim.max_events) or
+    too much memory (a window of 2^32 − 1 segments sent at once, or over a long run
+    without queue limits), or sets what can never act (preemption with every burst
+    in one class). ``choice`` picks the case (0–11; drawn when None)."""
     sim = sc["sim"]
     flow = rng.choice(sc["flow"])
-    choice = rng.randrange(9)
+    drawn = rng.randrange(12)
+    choice = drawn if choice is None else choice
     if choice == 0:
         flow["start"], flow["stop"] = "2s", rng.choice(["1s", "2s"])
     elif choice == 1:
@@ -189,6 +211,18 @@ def _contradict(rng: random.Random, sc: dict[str, Any]) -> None:
     elif choice == 6 and isinstance(sc.get("obs"), dict):
         sc["obs"]["assembly"] = {"type": "hybrid", "tmax": "1ms", "lmax": "10KB",
                                  "lmin": "20KB"}
+    elif choice == 9 and flow.get("type") == "tcp":
+        flow["wm"] = flow["init_cwnd"] = 2**32 - 1
+    elif choice == 10 and flow.get("type") == "tcp":
+        flow["wm"] = 2**32 - 1
+        flow.pop("init_cwnd", None)
+        for link in sc["link"]:
+            link.pop("queue_pkts", None)
+        sim["duration"] = "1000s"
+    elif choice == 11 and isinstance(sc.get("obs"), dict):
+        sc["obs"]["classifier"] = "per_egress"
+        sc["obs"]["class"] = [{"priority": 0}, {"priority": 1}]
+        sc["obs"]["contention"] = {"preemption": "full"}
     elif choice == 7:
         sc["flow"].append({"type": "onoff", "src": flow["src"], "dst": flow["dst"],
                            "rate": "1Mb/s", "mean_on": rng.choice(["1ps", "1ns", "3ps"]),
@@ -242,6 +276,24 @@ def _cap_events(text: str) -> str:
     return text
 
 
+def _bookkeeping(res: dict[str, Any]) -> str:
+    """A documented equality the result breaks, or "": summed over a fibre's
+    wavelengths, ``obs_channels`` gives the fibre's ``bursts_scheduled`` in ``obs_links``
+    (docs/topics/contention.md)."""
+    channels = json.loads(res.get("obs_channels") or "[]")
+    if not channels:
+        return ""
+    per_fibre: Counter[int] = Counter()
+    for c in channels:
+        per_fibre[c["fibre"]] += c["bursts_scheduled"]
+    for link in json.loads(res.get("obs_links") or "[]"):
+        if per_fibre[link["fibre"]] != link["bursts_scheduled"]:
+            return (f"fibre {link['fibre']} ({link['from']}->{link['to']}) scheduled "
+                    f"{link['bursts_scheduled']} bursts, its wavelengths "
+                    f"{per_fibre[link['fibre']]}")
+    return ""
+
+
 def _child(conn: Any) -> None:
     """Runs scenarios sent through ``conn`` under an address-space limit."""
     import resource
@@ -256,8 +308,8 @@ def _child(conn: Any) -> None:
         text = _cap_events(text)
         try:
             _core.validate(text, "json")
-            _core.run(text, "json", None, None)
-            conn.send(("ok", ""))
+            bad = _bookkeeping(_core.run(text, "json", None, None))
+            conn.send(("exception", f"bookkeeping: {bad}") if bad else ("ok", ""))
         except _core.ScenarioError as e:
             conn.send(("rejected", str(e)))
         except BaseException as e:  # noqa: BLE001 - a panic (SimulationError) is a finding

@@ -26,8 +26,23 @@
 //! `Result` holds the table again as lists); CSV bytes are a typical line length.
 //! A queue without `queue_pkts`/`queue_bytes` grows only when the UDP sources crossing
 //! it (on-off at their mean rate, each capped by the links before it) offer more than
-//! its rate; TCP flows alone fill it only up to their windows. Assembly queues at OBS
-//! edges without `obs.queue_limit` are not estimated.
+//! its rate; TCP flows alone fill it only up to their flights. Assembly queues at OBS
+//! edges without `obs.queue_limit` are not estimated for UDP.
+//!
+//! TCP flights ([`WindowEstimate`]): a flow has at most
+//! `W = min(wm, segments, init_cwnd + 2 R t)` segments in flight at once over its
+//! active time `t` (cwnd grows by at most two segments per segment delivered, RFC 3465
+//! with L = 2, and deliveries are at most `R t`); all of them can be sent in one event
+//! (the initial window at the start, a window opened by one ACK). Its rings indexed by
+//! segment number grow with the flight (`RING_START_SEGMENTS` in `tcp/mod.rs`): at most
+//! a power of two above it, so twice `W` times their bytes per segment, plus the sender
+//! output buffer (shared, counted once for the largest `W`). When a route (data or
+//! ACKs) crosses a link without a queue limit or the OBS network, all of `W`'s data
+//! segments and as many ACKs can wait there; when every link on both routes has a limit,
+//! the packets the routes hold `H` (queue limits and what the pipes carry, in ACK-sized
+//! packets) stop the growth: a loss one round trip after the flight passes `H` halves
+//! it, so `W` is taken as at most `init_cwnd + 4 H` (an estimate, not a bound: the
+//! run-time guard counts the rings too).
 
 use crate::scenario::{NodeKind, Resolved, ResolvedFlowKind, ScenarioError};
 use crate::stats::{BurstSample, CcSample, CwndSample, GoodputSample, PacketSample, TraceRow};
@@ -66,6 +81,37 @@ pub struct QueueEstimate {
     pub tcp_window_pkts: u64,
 }
 
+/// The flight of one TCP flow (see the module doc).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowEstimate {
+    /// Index of its `[[flow]]` entry, and its name.
+    pub flow: usize,
+    pub name: String,
+    /// Segments it can have in flight at once.
+    pub segments: f64,
+    /// Its `wm` and `init_cwnd` (at most `wm`).
+    pub wm: u64,
+    pub init_cwnd: u64,
+    /// `segments` is capped by what its routes' limited queues hold (an estimate).
+    pub capped: bool,
+    /// Bytes of its rings (sender and receiver) and, for the largest flight, of the
+    /// sender output buffer.
+    pub state_bytes: f64,
+    /// Bytes of its data segments and ACKs waiting in queues without a limit (0 when
+    /// every link on its routes has one and it crosses no OBS network).
+    pub queue_bytes: f64,
+}
+
+impl WindowEstimate {
+    pub fn bytes(&self) -> f64 {
+        self.state_bytes + self.queue_bytes
+    }
+    /// Whether the initial window is most of the flight (the field to name).
+    pub fn initial(&self) -> bool {
+        2 * self.init_cwnd >= self.wm || 2.0 * self.init_cwnd as f64 >= self.segments
+    }
+}
+
 /// Everything [`estimate`] finds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemoryEstimate {
@@ -77,6 +123,12 @@ pub struct MemoryEstimate {
     pub queues: Vec<QueueEstimate>,
     /// The `fct` rows of each `[[workload]]`: one per arrival expected.
     pub workloads: Vec<WorkloadEstimate>,
+    /// One per TCP flow that starts.
+    pub windows: Vec<WindowEstimate>,
+    /// Bytes of the deflection tables (`obs.contention.deflection`): per fibre of the
+    /// tables, one entry per node and one search-tree slot per fibre
+    /// (`world/contention/deflection.rs`).
+    pub deflection_bytes: f64,
 }
 
 /// The memory of one `[[workload]]`'s `fct` rows (`world/workloads.rs`): a compact row
@@ -144,6 +196,25 @@ impl MemoryEstimate {
         self.queues.iter().map(|q| q.bytes).sum()
     }
 
+    /// Bytes the TCP flights take: rings and packets in queues without a limit.
+    pub fn window_bytes(&self) -> f64 {
+        self.windows.iter().map(|w| w.bytes()).sum()
+    }
+
+    /// Everything counted: traces held in memory, UDP queue growth, TCP flights.
+    pub fn total_bytes(&self) -> f64 {
+        self.trace_bytes()
+            + self.queue_bytes()
+            + self.window_bytes()
+            + self.deflection_bytes
+            + self.workload_bytes()
+    }
+
+    /// Bytes of the `[[workload]]` tables' `fct` rows.
+    pub fn workload_bytes(&self) -> f64 {
+        self.workloads.iter().map(|w| w.bytes).sum()
+    }
+
     /// The estimate as text, one line per item (what `burstlab validate` prints).
     pub fn lines(&self) -> Vec<String> {
         let mut v = vec![format!(
@@ -189,21 +260,37 @@ impl MemoryEstimate {
         if self.traces.is_empty() && self.queues.iter().all(|q| q.bytes == 0.0) {
             v.push("  no traces and no overloaded queue without a limit".into());
         }
-        let tcp_only: Vec<&QueueEstimate> = self
-            .queues
+        if let Some(big) = self
+            .windows
             .iter()
-            .filter(|q| q.offered_bps == 0.0 && q.tcp_window_pkts > 0)
-            .collect();
-        if !tcp_only.is_empty() {
+            .max_by(|a, b| a.bytes().total_cmp(&b.bytes()))
+        {
+            let segs: f64 = self.windows.iter().map(|w| w.segments).sum();
+            let state: f64 = self.windows.iter().map(|w| w.state_bytes).sum();
+            let queued: f64 = self.windows.iter().map(|w| w.queue_bytes).sum();
+            let capped = self.windows.iter().filter(|w| w.capped).count();
             v.push(format!(
-                "  {} link direction(s) without a queue limit carry TCP only: their windows \
-                 bound them (at most {} segments each)",
-                tcp_only.len(),
-                tcp_only
-                    .iter()
-                    .map(|q| q.tcp_window_pkts)
-                    .max()
-                    .unwrap_or(0)
+                "  TCP flights: at most {segs:.3e} segments in flight in {} flow(s): {} of \
+                 sender and receiver state, {} of packets in queues without a limit{}; \
+                 largest flow[{}] ({}): {:.3e} segments, {}",
+                self.windows.len(),
+                gib(state),
+                gib(queued),
+                if capped > 0 {
+                    format!(" ({capped} flow(s) estimated from their routes' queue limits)")
+                } else {
+                    String::new()
+                },
+                big.flow,
+                big.name,
+                big.segments,
+                gib(big.bytes())
+            ));
+        }
+        if self.deflection_bytes > 0.0 {
+            v.push(format!(
+                "  obs.contention.deflection: {} of tables",
+                gib(self.deflection_bytes)
             ));
         }
         for w in &self.workloads {
@@ -216,10 +303,9 @@ impl MemoryEstimate {
             ));
         }
         v.push(format!(
-            "  total: about {} (assembly queues without obs.queue_limit are not estimated)",
-            gib(self.trace_bytes()
-                + self.queue_bytes()
-                + self.workloads.iter().map(|w| w.bytes).sum::<f64>())
+            "  total: about {} (assembly queues without obs.queue_limit are not estimated \
+             for UDP)",
+            gib(self.total_bytes())
         ));
         v
     }
@@ -253,6 +339,34 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
             hops.insert((l.from, l.to), (l.rate.bps() as f64, l.delay.as_secs_f64()));
         }
     }
+    // The packet links a -> b, for what a route holds (TCP flights).
+    let mut links_ab: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+    for (i, l) in r.links.iter().enumerate() {
+        links_ab.entry((l.from, l.to)).or_default().push(i);
+    }
+    let fibre_ab: HashSet<(u32, u32)> = r.fibres.iter().map(|f| (f.from, f.to)).collect();
+    // Packets of `ack` wire bytes the hops of `route` hold: each link's queue limit plus
+    // what its pipe carries (every parallel link a -> b counted); infinite when a link has
+    // no limit or a hop is a fibre (assembly queues, bursts).
+    let route_hold = |route: &[u32], ack: f64| -> f64 {
+        let mut h = 0.0;
+        for w in route.windows(2) {
+            if fibre_ab.contains(&(w[0], w[1])) {
+                return f64::INFINITY;
+            }
+            for &li in links_ab.get(&(w[0], w[1])).map_or(&[][..], |v| &v[..]) {
+                let l = &r.links[li];
+                let q = match (l.queue_pkts, l.queue_bytes) {
+                    (Some(p), _) => p as f64,
+                    (None, Some(b)) => b as f64 / ack,
+                    (None, None) => return f64::INFINITY,
+                };
+                h += q + l.rate.bps() as f64 * l.delay.as_secs_f64() / (8.0 * ack) + 1.0;
+            }
+        }
+        h
+    };
+    let mut windows = Vec::new();
     let hop = |a: u32, b: u32| -> Option<(f64, f64)> { hops.get(&(a, b)).copied() };
     let route_hops = |route: &[u32]| -> Vec<(f64, f64)> {
         route.windows(2).filter_map(|w| hop(w[0], w[1])).collect()
@@ -273,7 +387,7 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
             .chain(&f.reverse_route)
             .any(|&n| r.nodes[n as usize].1 == NodeKind::Edge);
         match &f.kind {
-            ResolvedFlowKind::Tcp { cfg, .. } => {
+            ResolvedFlowKind::Tcp { cfg, segments, .. } => {
                 let wire = (cfg.mss + cfg.header_bytes).max(1) as f64 * 8.0;
                 let mut seg_rate = bottleneck / wire;
                 let rtt: f64 = fwd.iter().map(|h| h.1).sum::<f64>()
@@ -287,7 +401,16 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
                 if !seg_rate.is_finite() {
                     seg_rate = 0.0;
                 }
-                let segs = seg_rate * active + cfg.wm as f64;
+                let w = flight(
+                    r,
+                    fi,
+                    cfg,
+                    *segments,
+                    seg_rate * (stop - start),
+                    &route_hold,
+                );
+                let segs = seg_rate * active + w.as_ref().map_or(0.0, |w| w.segments);
+                windows.extend(w);
                 if active > 0.0 && traced(fi) {
                     let rto = cfg.min_rto.as_secs_f64().max(1e-3);
                     cwnd_rows += seg_rate * active + active / rto + 2.0;
@@ -441,6 +564,14 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
             });
         }
     }
+    // The sender output buffer is one for all flows: it holds the largest flight sent
+    // in one event (and a `Vec` doubles, so up to twice that).
+    if let Some(w) = windows
+        .iter_mut()
+        .max_by(|a, b| a.segments.total_cmp(&b.segments))
+    {
+        w.state_bytes += 2.0 * w.segments * std::mem::size_of::<crate::tcp::SendReq>() as f64;
+    }
     MemoryEstimate {
         max_memory: r.max_memory,
         duration_s: dur,
@@ -461,7 +592,97 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
                 }
             })
             .collect(),
+        windows,
+        deflection_bytes: deflection_bytes(r),
     }
+}
+
+/// Bytes of the deflection tables: `G (N · e + E · 4)` for the `G` fibres `n → v` of
+/// the tables, `N` nodes, `E` fibres and `e` bytes per entry.
+fn deflection_bytes(r: &Resolved) -> f64 {
+    let Some(c) = r.obs.as_ref().map(|o| &o.contention) else {
+        return 0.0;
+    };
+    if c.max_deflections == 0 {
+        return 0.0;
+    }
+    let mut per_pair: HashMap<(u32, u32), f64> = HashMap::new();
+    for f in &r.fibres {
+        *per_pair.entry((f.from, f.to)).or_default() += 1.0;
+    }
+    let g: f64 = c
+        .deflection
+        .iter()
+        .flat_map(|(n, via)| via.iter().map(move |&v| (*n, v)))
+        .map(|p| per_pair.get(&p).copied().unwrap_or(0.0))
+        .sum();
+    let entry = std::mem::size_of::<Option<(u32, u32, SimTime)>>() as f64;
+    g * (r.nodes.len() as f64 * entry + r.fibres.len() as f64 * 4.0)
+}
+
+/// The flight of TCP flow `fi` (see the module doc): `delivered` is `R t` over its
+/// whole active time, `route_hold` what a route holds in packets of a given size.
+/// `None` for a flow that never starts.
+fn flight(
+    r: &Resolved,
+    fi: usize,
+    cfg: &crate::tcp::TcpConfig,
+    segments: Option<u64>,
+    delivered: f64,
+    route_hold: &impl Fn(&[u32], f64) -> f64,
+) -> Option<WindowEstimate> {
+    use crate::tcp::{CcKind, Profile, Variant};
+    if delivered.is_nan() || delivered < 0.0 {
+        return None;
+    }
+    let f = &r.flows[fi];
+    let wm = cfg.wm.max(1) as u64;
+    let init = (cfg.init_cwnd.max(1) as u64).min(wm);
+    let mut segs = (wm as f64).min(init as f64 + 2.0 * delivered);
+    if let Some(n) = segments {
+        segs = segs.min(n as f64);
+    }
+    let ack = cfg.ack_bytes.max(1) as f64;
+    let hold = route_hold(&f.route, ack) + route_hold(&f.reverse_route, ack);
+    let capped = hold.is_finite() && init as f64 + 4.0 * hold < segs;
+    if capped {
+        segs = init as f64 + 4.0 * hold;
+    }
+    // Bytes per segment in flight of the rings that hold it, each a power of two at
+    // most twice the flight: the receiver's bits (two per segment, `receiver.rs`) and
+    // what the sender keeps.
+    let ns2 = cfg.profile == Profile::Ns2;
+    let mut per_seg = 2.0 * 2.0 / 8.0;
+    if !ns2 && cfg.variant == Variant::Sack {
+        per_seg += 2.0 * 2.0 / 8.0; // the RFC 6675 scoreboard's bits
+    }
+    if cfg.cc == CcKind::Bbr {
+        per_seg += 2.0 * crate::tcp::rate::SLOT_BYTES as f64; // delivery-rate slots
+    }
+    if ns2 && cfg.cc == CcKind::Vegas {
+        per_seg += 2.0 * 2.0 * 8.0; // Agent/TCP/Linux send times: two slots per segment
+    }
+    if ns2 && cfg.cc != CcKind::Aimd {
+        // Agent/TCP/Linux's scoreboard: at most one node per segment.
+        per_seg += crate::tcp::ns2::linux::SCOREBOARD_NODE_BYTES as f64;
+    } else if ns2 && cfg.variant == Variant::Sack {
+        per_seg += 16.0; // Sack1's blocks: at most one per segment, two i64 each
+    }
+    let queue_bytes = if hold.is_finite() {
+        0.0
+    } else {
+        2.0 * segs * queued_packet_bytes()
+    };
+    Some(WindowEstimate {
+        flow: fi,
+        name: f.name.clone(),
+        segments: segs,
+        wm,
+        init_cwnd: init,
+        capped,
+        state_bytes: per_seg * segs,
+        queue_bytes,
+    })
 }
 
 /// Refuses a scenario whose estimate exceeds `sim.max_memory`: the error names the
@@ -469,8 +690,8 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
 pub fn check(r: &Resolved) -> Result<MemoryEstimate, ScenarioError> {
     let est = estimate(r);
     let budget = r.max_memory as f64;
-    let rows: f64 = est.workloads.iter().map(|w| w.bytes).sum();
-    let total = est.trace_bytes() + est.queue_bytes() + rows;
+    let rows = est.workload_bytes();
+    let total = est.total_bytes();
     if total <= budget {
         return Ok(est);
     }
@@ -479,7 +700,8 @@ pub fn check(r: &Resolved) -> Result<MemoryEstimate, ScenarioError> {
         .iter()
         .max_by(|a, b| a.bytes.total_cmp(&b.bytes))
     {
-        if rows >= est.trace_bytes() + est.queue_bytes() {
+        if rows >= est.trace_bytes() + est.queue_bytes() + est.window_bytes() + est.deflection_bytes
+        {
             return Err(ScenarioError::new(
                 format!("workload[{}].rate", w.index),
                 format!(
@@ -502,15 +724,39 @@ pub fn check(r: &Resolved) -> Result<MemoryEstimate, ScenarioError> {
         .then(|| est.traces.iter().max_by(|a, b| a.bytes.total_cmp(&b.bytes)))
         .flatten();
     let big_queue = est.queues.iter().max_by(|a, b| a.bytes.total_cmp(&b.bytes));
-    let others = if (big_trace.map_or(0.0, |t| t.bytes) - total).abs() > 1.0
-        && (big_queue.map_or(0.0, |q| q.bytes) - total).abs() > 1.0
-    {
+    let big_window = est
+        .windows
+        .iter()
+        .max_by(|a, b| a.bytes().total_cmp(&b.bytes()));
+    let (tb, qb, wb) = (
+        big_trace.map_or(0.0, |t| t.bytes),
+        big_queue.map_or(0.0, |q| q.bytes),
+        big_window.map_or(0.0, |w| w.bytes()),
+    );
+    let db = est.deflection_bytes;
+    if db > tb.max(qb).max(wb) {
+        return Err(ScenarioError::new(
+            "obs.contention.deflection",
+            format!(
+                "the deflection tables take about {} (a shortest path from each fibre of the \
+                 tables to every node), more than sim.max_memory = {limit}{}; list fewer \
+                 neighbours or nodes, or raise sim.max_memory",
+                gib(db),
+                if (db - total).abs() > 1.0 {
+                    format!(" ({} in all)", gib(total))
+                } else {
+                    String::new()
+                }
+            ),
+        ));
+    }
+    let others = if (tb.max(qb).max(wb) - total).abs() > 1.0 {
         format!(" ({} in all)", gib(total))
     } else {
         String::new()
     };
-    match (big_trace, big_queue) {
-        (Some(t), q) if q.is_none_or(|q| t.bytes >= q.bytes) => Err(ScenarioError::new(
+    match (big_trace, big_queue, big_window) {
+        (Some(t), _, _) if tb >= qb && tb >= wb => Err(ScenarioError::new(
             t.setting,
             format!(
                 "estimated {} of trace ({:.3e} rows) for {} s{others} exceeds \
@@ -522,7 +768,7 @@ pub fn check(r: &Resolved) -> Result<MemoryEstimate, ScenarioError> {
                 est.duration_s
             ),
         )),
-        (_, Some(q)) => Err(ScenarioError::new(
+        (_, Some(q), _) if qb >= wb => Err(ScenarioError::new(
             format!("link[{}].queue_pkts", q.spec_index),
             format!(
                 "link {} has no queue limit and its UDP sources offer {} to {}: the queue \
@@ -537,6 +783,46 @@ pub fn check(r: &Resolved) -> Result<MemoryEstimate, ScenarioError> {
                 est.duration_s
             ),
         )),
+        (_, _, Some(w)) => Err(window_error(w, &others, &limit, est.duration_s)),
         _ => Ok(est),
+    }
+}
+
+/// The refusal of a TCP flight too big for `sim.max_memory`: names `init_cwnd` when
+/// the initial window is most of it (sent in one event), else `wm`.
+fn window_error(w: &WindowEstimate, others: &str, limit: &str, dur: f64) -> ScenarioError {
+    let queued = if w.queue_bytes > 0.0 {
+        format!(
+            " and {} of packets waiting in queues without a limit (give the links on its \
+             route queue_pkts or queue_bytes)",
+            gib(w.queue_bytes)
+        )
+    } else {
+        String::new()
+    };
+    let what = format!(
+        "{} of sender and receiver state{queued}{others}, more than sim.max_memory = {limit}",
+        gib(w.state_bytes)
+    );
+    if w.initial() {
+        ScenarioError::new(
+            format!("flow[{}].init_cwnd", w.flow),
+            format!(
+                "flow '{}' sends its initial window of {} segments at once, in one event \
+                 (its flight can reach {:.3e} segments): {what}; lower init_cwnd (and wm) \
+                 or raise sim.max_memory",
+                w.name, w.init_cwnd, w.segments
+            ),
+        )
+    } else {
+        ScenarioError::new(
+            format!("flow[{}].wm", w.flow),
+            format!(
+                "flow '{}' can have up to {:.3e} segments in flight (its window wm = {}, \
+                 or init_cwnd plus twice the segments its route delivers in {dur} s): \
+                 {what}; lower wm, shorten sim.duration or raise sim.max_memory",
+                w.name, w.segments, w.wm
+            ),
+        )
     }
 }

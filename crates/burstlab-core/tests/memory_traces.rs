@@ -283,3 +283,116 @@ fn trace_write_errors_are_errors() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+// ------------------------------------------------------------ TCP flights (issue 56)
+
+/// The path with flow 0's window `wm`, and `cc` / `variant` / `profile` set.
+fn flight_scenario(dur: &str, wm: &str, tcp: &str) -> String {
+    scenario(dur, "")
+        .replace("wm = 64", &format!("wm = {wm}"))
+        .replace("variant = \"newreno\"\n", tcp)
+}
+
+/// `wm` near 2^32 under every controller whose rings were sized by it: building the
+/// world (what `validate` does) allocates rings for the first segments only, and the
+/// run grows them with its flight. The old build asked for 192 GiB (BBR's delivery-rate
+/// slots), 64 GiB (Agent/TCP/Linux's send times) or 1 GiB (each bit ring) here and
+/// aborted.
+#[test]
+fn a_window_near_2_pow_32_allocates_for_the_flight_not_the_window() {
+    for tcp in [
+        "variant = \"sack\"\nprofile = \"rfc\"\ncc = \"bbr\"\n",
+        "variant = \"sack\"\nprofile = \"ns2\"\ncc = \"vegas\"\n",
+        "variant = \"sack\"\nprofile = \"ns2\"\ncc = \"cubic\"\n",
+        "variant = \"sack\"\nprofile = \"rfc\"\n",
+        "variant = \"newreno\"\nprofile = \"ns2\"\n",
+    ] {
+        let text = flight_scenario("2s", "4294967295", tcp);
+        let r = resolve(&text);
+        let est = memory::check(&r).unwrap_or_else(|e| panic!("{tcp}: {e}"));
+        let w = World::new(&r).unwrap();
+        assert!(w.mem_bytes() < 4 << 20, "{tcp}: {} bytes", w.mem_bytes());
+        let res = run_toml(&text, None, None).unwrap();
+        assert!(res.flows[0].segments_received > 100, "{tcp}");
+        // The estimate counts the flight 2 s can carry (init_cwnd + 2 R t), not wm.
+        assert!(
+            est.windows[0].segments < 5000.0,
+            "{tcp}: {:?}",
+            est.windows[0]
+        );
+    }
+}
+
+/// Without queue limits and without loss, slow start puts the whole flight in the
+/// first queue: the estimate counts it (`W = init_cwnd + 2 R t`, R = 10 Mb/s over a
+/// 1040-byte segment) and the world the run built stays within it.
+#[test]
+fn the_estimate_counts_tcp_flights_and_bounds_the_run() {
+    let text = flight_scenario(
+        "5s",
+        "4294967295",
+        "variant = \"newreno\"\nprofile = \"rfc\"\n",
+    )
+    .replace("queue_pkts = 50\n", "")
+    .replace("loss_ab = 0.01\n", "");
+    let r = resolve(&text);
+    let est = memory::check(&r).unwrap();
+    let w = &est.windows[0];
+    let seg_rate = 10e6 / (1040.0 * 8.0);
+    assert_eq!(w.segments, w.init_cwnd as f64 + 2.0 * seg_rate * 5.0);
+    assert!(!w.capped && w.queue_bytes > 0.0, "{w:?}");
+    let lines = est.lines().join("\n");
+    assert!(
+        lines.contains("TCP flights: at most 1.202e4 segments"),
+        "{lines}"
+    );
+    let mut world = World::new(&r).unwrap();
+    let before = world.mem_bytes();
+    world.run_until_end();
+    let grown = world.mem_bytes() - before;
+    // Thousands of segments waited at once (the run is a real test of the bound) ...
+    assert!(grown > 100_000, "{grown}");
+    // ... and the world grew by less than the estimate.
+    assert!(
+        (grown as f64) < est.total_bytes(),
+        "{grown} > {}",
+        est.total_bytes()
+    );
+}
+
+/// A flight too big for `sim.max_memory` is refused before the run naming the setting:
+/// `init_cwnd` when the initial window (sent in one event) is most of it, else `wm`.
+/// The old estimate reported these queues at "about 0 B".
+#[test]
+fn a_flight_over_the_budget_is_refused_naming_the_window() {
+    let unlimited = |dur: &str, tcp: &str| {
+        flight_scenario(dur, "4294967295", tcp).replace("queue_pkts = 50\n", "")
+    };
+    let small = unlimited("1000s", "variant = \"newreno\"\n")
+        .replace("seed = 5", "seed = 5\nmax_memory = \"64MiB\"");
+    let e = run_toml(&small, None, None).unwrap_err().to_string();
+    assert!(
+        e.starts_with("flow[0].wm: flow 'flow0' can have up to "),
+        "{e}"
+    );
+    assert!(
+        e.contains("queue_pkts or queue_bytes") && e.contains("64.0 MiB"),
+        "{e}"
+    );
+    let init = "variant = \"newreno\"\ninit_cwnd = 4294967295\n";
+    for text in [
+        unlimited("1s", init),
+        flight_scenario("1s", "4294967295", init),
+    ] {
+        let e = run_toml(&text, None, None).unwrap_err().to_string();
+        assert!(
+            e.starts_with("flow[0].init_cwnd: flow 'flow0' sends its initial window of 4294967295 segments at once"),
+            "{e}"
+        );
+    }
+    // With queue limits the same window over 1000 s is estimated from what the path
+    // holds and accepted.
+    let limited = flight_scenario("1000s", "4294967295", "variant = \"newreno\"\n");
+    let est = memory::check(&resolve(&limited)).unwrap();
+    assert!(est.windows[0].capped && est.windows[0].queue_bytes == 0.0);
+}

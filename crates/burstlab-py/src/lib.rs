@@ -63,8 +63,10 @@ fn validate(text: &str, format: &str) -> PyResult<()> {
 
 /// The memory estimate of a scenario (see `burstlab_core::memory`), without checking it
 /// against `sim.max_memory`: a dict with `lines` (the text `burstlab validate` prints),
-/// `trace_bytes`, `queue_bytes`, `max_memory`, `streamed` and `traces` (one dict per
-/// enabled trace: `setting`, `table`, `rows`, `bytes`, `csv_bytes`).
+/// `trace_bytes`, `queue_bytes`, `window_bytes` (TCP flights), `max_memory`, `streamed`,
+/// `traces` (one dict per enabled trace: `setting`, `table`, `rows`, `bytes`,
+/// `csv_bytes`) and `windows` (one dict per TCP flow that starts: `flow`, `name`,
+/// `segments`, `capped`, `state_bytes`, `queue_bytes`).
 #[pyfunction]
 #[pyo3(signature = (text, format = "toml"))]
 fn memory_estimate(py: Python<'_>, text: &str, format: &str) -> PyResult<Py<PyDict>> {
@@ -77,6 +79,7 @@ fn memory_estimate(py: Python<'_>, text: &str, format: &str) -> PyResult<Py<PyDi
     d.set_item("lines", est.lines())?;
     d.set_item("trace_bytes", est.trace_bytes())?;
     d.set_item("queue_bytes", est.queue_bytes())?;
+    d.set_item("window_bytes", est.window_bytes())?;
     d.set_item("max_memory", est.max_memory)?;
     d.set_item("streamed", est.streamed)?;
     let traces = PyList::empty(py);
@@ -90,6 +93,18 @@ fn memory_estimate(py: Python<'_>, text: &str, format: &str) -> PyResult<Py<PyDi
         traces.append(x)?;
     }
     d.set_item("traces", traces)?;
+    let windows = PyList::empty(py);
+    for w in &est.windows {
+        let x = PyDict::new(py);
+        x.set_item("flow", w.flow)?;
+        x.set_item("name", &w.name)?;
+        x.set_item("segments", w.segments)?;
+        x.set_item("capped", w.capped)?;
+        x.set_item("state_bytes", w.state_bytes)?;
+        x.set_item("queue_bytes", w.queue_bytes)?;
+        windows.append(x)?;
+    }
+    d.set_item("windows", windows)?;
     Ok(d.unbind())
 }
 

@@ -72,6 +72,15 @@ use serde::{Deserialize, Serialize};
 pub use receiver::TcpReceiver;
 pub use sender::TcpSender;
 
+/// The per-flow rings indexed by segment number (the receiver's out-of-order bits, the
+/// SACK scoreboard's bits, BBR's delivery-rate slots in `rate.rs`, `Agent/TCP/Linux`'s
+/// send times in `ns2/linux/mod.rs`) start with room for this many segments, or the
+/// window `wm` if smaller, and double when a flight needs more: their size follows what
+/// is in flight, never `wm` itself (a `wm` near 2^32 allocates nothing up front).
+/// `memory.rs` counts them against `sim.max_memory`; [`TcpSender::mem_bytes`] and
+/// [`TcpReceiver::mem_bytes`] give their size to the run's memory guard.
+pub const RING_START_SEGMENTS: u64 = 1024;
+
 /// Loss-recovery variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -288,6 +288,12 @@ pub fn boot_phase(seed: u64, replication: u64, flow: u32, tick: SimTime) -> f64 
 }
 
 impl Ns2Sender {
+    /// Bytes of its per-segment structures (for the run's memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        self.sb.blocks.capacity() * std::mem::size_of::<(i64, i64)>()
+            + self.linux.as_ref().map_or(0, |l| l.mem_bytes())
+    }
+
     pub fn new(cfg: &TcpConfig, now: SimTime) -> Self {
         let mut tcb = Tcb::new(cfg, now);
         let tick = cfg.clock_granularity.as_secs_f64();

@@ -2,9 +2,10 @@
 //! state for the `rfc` profile's sender, used by BBR (`cc/bbr.rs`).
 //!
 //! Read first: [`RateEstimator::on_ack`]. Each transmission records, in a ring indexed
-//! by segment number (allocated once at the sender's creation, `wm` rounded up to a
-//! power of two slots: a segment is sent only below `snd_una + wm`, so live segments
-//! never share a slot), the connection's `delivered` count and `delivered_time` and the
+//! by segment number (a power of two slots, at first `wm` or `RING_START_SEGMENTS` in
+//! `tcp/mod.rs` if fewer, doubled whenever a segment is sent `cap` or more beyond
+//! `snd_una`, so live segments never share a slot and the ring follows the flight, not
+//! `wm`), the connection's `delivered` count and `delivered_time` and the
 //! send time (draft §3.2 "Transmitting a data packet"). An ACK turns the most recently
 //! sent of the segments it delivers into one rate sample (§3.3):
 //! `delivery_rate = delivered / max(send_elapsed, ack_elapsed)`.
@@ -29,6 +30,9 @@ struct SegState {
     first_sent: SimTime,
     retransmit: bool,
 }
+
+/// Bytes of one slot of the ring (for `memory.rs`).
+pub const SLOT_BYTES: usize = std::mem::size_of::<SegState>();
 
 /// One rate sample (draft §3.3 "rs").
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,7 +69,7 @@ pub struct RateEstimator {
 
 impl RateEstimator {
     pub fn new(wm: u64, now: SimTime) -> Self {
-        let n = wm.max(1).next_power_of_two();
+        let n = wm.clamp(1, super::RING_START_SEGMENTS).next_power_of_two();
         RateEstimator {
             ring: vec![SegState::default(); n as usize],
             mask: n - 1,
@@ -76,8 +80,43 @@ impl RateEstimator {
         }
     }
 
-    /// Draft §3.2: records the connection state in the segment's slot when it is sent.
-    pub fn on_send(&mut self, seq: u64, now: SimTime, retransmit: bool, nothing_in_flight: bool) {
+    /// Bytes of the ring (for the run's memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        self.ring.len() * std::mem::size_of::<SegState>()
+    }
+
+    /// Doubles the ring until segment `seq` and every live segment from `una` on have
+    /// slots of their own, keeping the live ones (`[una, una + cap)`).
+    #[cold]
+    fn grow(&mut self, una: u64, seq: u64) {
+        let mut n = self.mask + 1;
+        while seq - una >= n {
+            n *= 2;
+        }
+        let mut ring = vec![SegState::default(); n as usize];
+        for s in una..una + self.mask + 1 {
+            let p = self.ring[(s & self.mask) as usize];
+            if p.seq == s {
+                ring[(s & (n - 1)) as usize] = p;
+            }
+        }
+        self.ring = ring;
+        self.mask = n - 1;
+    }
+
+    /// Draft §3.2: records the connection state in the segment's slot when it is sent;
+    /// `una` is the first unacknowledged segment (`seq ≥ una`).
+    pub fn on_send(
+        &mut self,
+        seq: u64,
+        una: u64,
+        now: SimTime,
+        retransmit: bool,
+        nothing_in_flight: bool,
+    ) {
+        if seq.saturating_sub(una) > self.mask {
+            self.grow(una, seq);
+        }
         if nothing_in_flight {
             // Nothing in flight: the sampling flight begins now.
             self.first_sent = now;
@@ -189,7 +228,7 @@ mod tests {
         // Segments sent 1 ms apart, each acked 50 ms after it was sent: 1000 seg/s.
         let mut r = RateEstimator::new(64, SimTime::ZERO);
         for s in 0..40u64 {
-            r.on_send(s, SimTime::from_ms(s), false, s == 0);
+            r.on_send(s, 0, SimTime::from_ms(s), false, s == 0);
         }
         let mut last = None;
         for s in 0..40u64 {
@@ -209,7 +248,7 @@ mod tests {
     fn test_dupacks_count_once() {
         let mut r = RateEstimator::new(8, SimTime::ZERO);
         for s in 0..5u64 {
-            r.on_send(s, SimTime::ZERO, false, s == 0);
+            r.on_send(s, 0, SimTime::ZERO, false, s == 0);
         }
         r.on_dupack(SimTime::from_ms(10));
         r.on_dupack(SimTime::from_ms(11));
@@ -228,14 +267,14 @@ mod tests {
         // `tcp_remove_reno_sacks`), so no sample has nothing delivered.
         let mut r = RateEstimator::new(16, SimTime::ZERO);
         for s in 0..10u64 {
-            r.on_send(s, SimTime::from_ms(s), false, s == 0);
+            r.on_send(s, 0, SimTime::from_ms(s), false, s == 0);
         }
         for k in 0..5u64 {
             r.on_dupack(SimTime::from_ms(100 + k));
         }
         assert_eq!(r.delivered, 5);
         for s in 0..5u64 {
-            r.on_send(s, SimTime::from_ms(200 + s), true, false);
+            r.on_send(s, 0, SimTime::from_ms(200 + s), true, false);
         }
         for s in 0..4u64 {
             let rs = r.on_ack(s, s + 1, SimTime::from_ms(300 + s)).unwrap();
@@ -245,6 +284,60 @@ mod tests {
         let rs = r.on_ack(4, 10, SimTime::from_ms(304)).unwrap();
         assert_eq!(r.delivered, 10);
         assert_eq!(rs.delivered, 5);
+    }
+
+    /// The ring grows with the flight (from `RING_START_SEGMENTS`): against a ring
+    /// allocated for the whole window at once (the reference), every sample is the
+    /// same under random flights of up to 5000 segments with losses, retransmissions
+    /// and duplicate ACKs.
+    #[test]
+    fn test_growing_ring_matches_a_ring_sized_for_the_window() {
+        use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0x5eed);
+        for round in 0..20 {
+            let wm = 1 + rng.next_u64() % 5000;
+            let mut grown = RateEstimator::new(wm, SimTime::ZERO);
+            let mut full = RateEstimator::new(wm, SimTime::ZERO);
+            let n = wm.next_power_of_two();
+            full.ring = vec![SegState::default(); n as usize];
+            full.mask = n - 1;
+            let (mut una, mut nxt, mut t) = (0u64, 0u64, 0u64);
+            for _ in 0..400 {
+                t += 1 + rng.next_u64() % 1000;
+                let now = SimTime::from_us(t);
+                match rng.next_u64() % 4 {
+                    0 | 1 => {
+                        // Send up to the window, now and then a retransmission of una.
+                        let k = rng.next_u64() % (wm + 1);
+                        while nxt < una + wm && nxt < una + k {
+                            for r in [&mut grown, &mut full] {
+                                r.on_send(nxt, una, now, false, una == nxt);
+                            }
+                            nxt += 1;
+                        }
+                        if una < nxt && rng.next_u64() % 5 == 0 {
+                            for r in [&mut grown, &mut full] {
+                                r.on_send(una, una, now, true, false);
+                            }
+                        }
+                    }
+                    2 => {
+                        for r in [&mut grown, &mut full] {
+                            r.on_dupack(now);
+                        }
+                    }
+                    _ => {
+                        let cum = una + rng.next_u64() % (nxt - una + 1);
+                        let a = grown.on_ack(una, cum, now);
+                        let b = full.on_ack(una, cum, now);
+                        assert_eq!(a, b, "round {round}: ack {una}..{cum}");
+                        una = una.max(cum);
+                    }
+                }
+                assert_eq!(grown.delivered, full.delivered);
+            }
+            assert!(grown.ring.len() <= full.ring.len());
+        }
     }
 
     #[test]

@@ -117,7 +117,8 @@ impl TcpReceiver {
     pub fn new(cfg: &TcpConfig) -> Self {
         TcpReceiver {
             cum: 0,
-            bits: BitRing::new((cfg.wm.max(32) as u64) * 2),
+            // Grows with the flight (`ensure`), from at most RING_START_SEGMENTS.
+            bits: BitRing::new((cfg.wm.max(32) as u64).min(super::RING_START_SEGMENTS) * 2),
             ooo: 0,
             ooo_high: 0,
             recent: [0; RECENT],
@@ -139,6 +140,11 @@ impl TcpReceiver {
             }),
             syn_off: u64::from(cfg.profile == Profile::Ns2 && cfg.syn),
         }
+    }
+
+    /// Bytes of the out-of-order ring (for the run's memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        (self.bits.cap() / 8) as usize
     }
 
     #[inline]

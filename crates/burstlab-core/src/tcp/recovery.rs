@@ -124,7 +124,8 @@ pub struct Sack {
 impl Sack {
     pub fn new(wm: u64) -> Self {
         Sack {
-            sb: Scoreboard::new(wm),
+            // Grows with the flight (`Scoreboard::mark`), from at most RING_START_SEGMENTS.
+            sb: Scoreboard::new(wm.min(super::RING_START_SEGMENTS)),
             high_rxt: 0,
             lost_mark: 0,
             prr: None,

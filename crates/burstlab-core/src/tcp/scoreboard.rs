@@ -45,6 +45,10 @@ impl Scoreboard {
     fn cap(&self) -> u64 {
         self.bits.cap()
     }
+    /// Bytes of the ring (for the run's memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        (self.cap() / 8) as usize
+    }
     fn grow(&mut self, need_end: u64) {
         let mut cap = self.cap();
         while need_end - self.una > cap {

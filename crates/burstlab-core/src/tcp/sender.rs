@@ -80,6 +80,16 @@ impl TcpSender {
             ns2,
         }
     }
+    /// Bytes of the flow's rings sized by its flight (`RING_START_SEGMENTS` in
+    /// `tcp/mod.rs`): the delivery-rate slots, the SACK scoreboard, ns-2's agent's.
+    pub fn mem_bytes(&self) -> usize {
+        self.tcb.rate.as_ref().map_or(0, |r| r.mem_bytes())
+            + match &self.rec {
+                LossRecovery::Sack(s) => s.sb.mem_bytes(),
+                _ => 0,
+            }
+            + self.ns2.as_ref().map_or(0, |n| n.mem_bytes())
+    }
     pub fn config(&self) -> &TcpConfig {
         &self.cfg
     }

@@ -252,7 +252,13 @@ impl Tcb {
     pub fn transmit(&mut self, now: SimTime, seq: u64, out: &mut TcpOutput) {
         let retransmit = seq < self.snd_max;
         if let Some(r) = self.rate.as_mut() {
-            r.on_send(seq, now, retransmit, self.snd_una >= self.snd_max);
+            r.on_send(
+                seq,
+                self.snd_una,
+                now,
+                retransmit,
+                self.snd_una >= self.snd_max,
+            );
         }
         self.pacer.on_send(now);
         self.stats.segs_sent += 1;

@@ -119,14 +119,24 @@ fn fabric_in<'a>(fabrics: &'a [Fabric], fibres: &[Fibre], f: u32) -> &'a Fabric 
 /// [`Core::min_safe_offset`] over the given tables (the deflection tables are built
 /// with it before the core holds them).
 fn min_safe_offset(fabrics: &[Fabric], fibres: &[Fibre], path: &[u32]) -> Option<SimTime> {
-    let mut sum = SimTime::ZERO;
-    let mut need = SimTime::ZERO;
+    let mut acc = (SimTime::ZERO, SimTime::ZERO);
     for &f in path {
-        let fab = fabric_in(fabrics, fibres, f);
-        sum = sum.checked_add(fab.bcp_processing)?;
-        need = need.max(sum.checked_add(fab.setup)?);
+        acc = safe_offset_step(fabrics, fibres, acc, f)?;
     }
-    Some(need)
+    Some(acc.1)
+}
+
+/// One fibre `f` more of [`min_safe_offset`]: `(Σ δ, max (Σ δ + s))` so far, extended
+/// by the node `f` reaches (the deflection tables fold it along their searches).
+fn safe_offset_step(
+    fabrics: &[Fabric],
+    fibres: &[Fibre],
+    (sum, need): (SimTime, SimTime),
+    f: u32,
+) -> Option<(SimTime, SimTime)> {
+    let fab = fabric_in(fabrics, fibres, f);
+    let sum = sum.checked_add(fab.bcp_processing)?;
+    Some((sum, need.max(sum.checked_add(fab.setup)?)))
 }
 
 impl Core {
@@ -169,10 +179,15 @@ impl Core {
             cont,
             ..
         } = &mut self;
-        *cont = Contention::new(c, nodes, fibres, |fs, path| {
-            min_safe_offset(fabrics, fs, path)
+        *cont = Contention::new(c, nodes, fibres, |fs, acc, f| {
+            safe_offset_step(fabrics, fs, acc, f)
         });
         self
+    }
+
+    /// Bytes of the deflection tables (for the memory guard).
+    pub fn tables_bytes(&self) -> usize {
+        self.cont.defl.mem_bytes()
     }
 
     /// The fabric that processes a burst arriving on fibre `f` (its `to` end).
@@ -232,10 +247,10 @@ impl Core {
             match self.resolve(now, r, i, jit, free_choice) {
                 Outcome::Pass => {}
                 Outcome::Take(g) => {
-                    if let Via::Deflect { from, len } = g.via {
+                    if let Via::Deflect { at, len } = g.via {
                         r.path.truncate(i);
                         r.path.push(g.fibre);
-                        r.path.extend_from_slice(self.cont.defl.path(from, len));
+                        self.cont.defl.write_path(at, len, &mut r.path);
                         r.deflections += 1;
                     }
                     return self.commit(i, g, r);

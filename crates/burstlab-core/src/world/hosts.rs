@@ -249,6 +249,21 @@ pub struct Emit {
 }
 
 impl Hosts {
+    /// Bytes of the TCP agents' rings sized by their flights (`RING_START_SEGMENTS` in
+    /// `tcp/mod.rs`) and of the sender output buffer (for the memory guard: O(flows),
+    /// looked at every `MEMORY_CHECK_EVERY` events).
+    pub fn mem_bytes(&self) -> usize {
+        let out = self.out.sends.capacity() * std::mem::size_of::<crate::tcp::SendReq>();
+        out + self
+            .flows
+            .iter()
+            .map(|f| match &f.agent {
+                Agent::Tcp(a) => a.snd.mem_bytes() + a.rcv.mem_bytes(),
+                Agent::Udp(_) => 0,
+            })
+            .sum::<usize>()
+    }
+
     /// Builds the agents; flow `i` uses routes `2i` (forward) and `2i + 1` (reverse).
     pub fn new(r: &Resolved) -> Hosts {
         let mut flows = Vec::with_capacity(r.flows.len());

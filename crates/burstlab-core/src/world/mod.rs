@@ -484,14 +484,17 @@ impl World {
         self.collector.peak_rows_held()
     }
 
-    /// Bytes held by the packet and burst pools, the event queue, the links and the
-    /// traces (an estimate: the containers' capacities times their element sizes).
+    /// Bytes held by the packet and burst pools, the event queue, the links, the TCP
+    /// agents' rings, the deflection tables and the traces (an estimate: the
+    /// containers' capacities times their element sizes).
     pub fn mem_bytes(&self) -> usize {
         self.pkts.mem_bytes()
             + self.q.mem_bytes()
             + self.links.mem_bytes()
             + self.collector.mem_bytes()
             + self.gen.mem_bytes()
+            + self.hosts.mem_bytes()
+            + self.core.as_ref().map_or(0, |c| c.tables_bytes())
             + self
                 .bursts
                 .iter()

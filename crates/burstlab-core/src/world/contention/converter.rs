@@ -114,7 +114,7 @@ mod tests {
         c.converters = n;
         c.converter_scope = scope;
         let mut fibres = [fibre(0, 1, 2, LaucVf)];
-        Contention::new(&c, 2, &mut fibres, |_, _| Some(SimTime::ZERO))
+        Contention::new(&c, 2, &mut fibres, |_, a, _| Some(a))
     }
 
     /// Channel 0 busy over `[0, 100)` µs on a 2-wavelength fibre: a burst bound to
@@ -199,7 +199,7 @@ mod tests {
         for f in &mut fibres {
             assert!(f.cs.reserve_on(0, us(0), us(100)));
         }
-        let mut st = Contention::new(&c, 3, &mut fibres, |_, _| Some(SimTime::ZERO));
+        let mut st = Contention::new(&c, 3, &mut fibres, |_, a, _| Some(a));
         let r = burst(1000, us(10), 0, &[9, 0]);
         let a = resolve(&mut st, &mut cx(&mut fibres, &r, us(5), 0, false));
         let b = resolve(&mut st, &mut cx(&mut fibres, &r, us(5), 1, false));
@@ -211,7 +211,7 @@ mod tests {
         for f in &mut fibres {
             assert!(f.cs.reserve_on(0, us(0), us(100)));
         }
-        let mut st = Contention::new(&c, 3, &mut fibres, |_, _| Some(SimTime::ZERO));
+        let mut st = Contention::new(&c, 3, &mut fibres, |_, a, _| Some(a));
         let a = resolve(&mut st, &mut cx(&mut fibres, &r, us(5), 0, false));
         let b = resolve(&mut st, &mut cx(&mut fibres, &r, us(5), 1, false));
         assert!(matches!(a, Outcome::Take(_)));

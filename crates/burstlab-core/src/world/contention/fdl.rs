@@ -110,7 +110,7 @@ mod tests {
         c.fdl_capacity = cap;
         c.converters = converters;
         let mut fibres = [fibre(0, 1, 1, LaucVf)];
-        Contention::new(&c, 2, &mut fibres, |_, _| Some(SimTime::ZERO))
+        Contention::new(&c, 2, &mut fibres, |_, a, _| Some(a))
     }
 
     fn fdl(delay: u64, converted: bool) -> Via {

@@ -52,7 +52,7 @@ use crate::scenario::{Preemption, ResolvedContention, Segmentation};
 use crate::stats::BurstLoss;
 use crate::units::SimTime;
 use converter::Converters;
-use deflection::Deflection;
+use deflection::{Deflection, Need};
 use fdl::DelayLines;
 
 /// The signature every stage has.
@@ -99,9 +99,10 @@ pub(in crate::world) enum Via {
     /// After taking a lower-priority burst's reservation (whole or its tail).
     Preempt,
     /// On a fibre of the node's deflection table instead of the burst's own; the rest
-    /// of the path is `len` fibres from `from` in the deflection tables' path store.
+    /// of the path is `len` fibres, entry `at` of the deflection tables
+    /// (`Deflection::write_path`).
     Deflect {
-        from: u32,
+        at: u32,
         len: u32,
     },
 }
@@ -189,13 +190,14 @@ pub(in crate::world) struct Contention {
 }
 
 impl Contention {
-    /// The stages `c` configures over `fibres` on `nodes` nodes; `need(fibres, path)`
-    /// is the offset a path needs (`Core::min_safe_offset`), for deflection.
+    /// The stages `c` configures over `fibres` on `nodes` nodes; `step(fibres, need, f)`
+    /// extends the offset a path needs by fibre `f` (`Core::min_safe_offset` one fibre
+    /// at a time), for deflection.
     pub fn new(
         c: &ResolvedContention,
         nodes: usize,
         fibres: &mut [Fibre],
-        need: impl Fn(&[Fibre], &[u32]) -> Option<SimTime>,
+        step: impl Fn(&[Fibre], Need, u32) -> Option<Need>,
     ) -> Contention {
         let out = Contention {
             conv: Converters::new(c, nodes, fibres.len()),
@@ -203,7 +205,7 @@ impl Contention {
             seg: c.segmentation,
             preempt: c.preemption,
             defl: if c.max_deflections > 0 {
-                Deflection::build(fibres, nodes, &c.deflection, c.max_deflections, need)
+                Deflection::build(fibres, nodes, &c.deflection, c.max_deflections, step)
             } else {
                 Deflection::default()
             },

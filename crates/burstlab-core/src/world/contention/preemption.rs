@@ -115,7 +115,7 @@ mod tests {
     fn preempt(mode: Preemption, fibres: &mut [Fibre]) -> Contention {
         let mut c = off();
         c.preemption = mode;
-        Contention::new(&c, 2, fibres, |_, _| Some(SimTime::ZERO))
+        Contention::new(&c, 2, fibres, |_, a, _| Some(a))
     }
 
     /// Burst `slot` of `priority` holds `[s, e)` on channel `c`, byte 0 sent at `s`.

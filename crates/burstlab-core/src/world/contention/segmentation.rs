@@ -134,7 +134,7 @@ mod tests {
     fn seg(mode: Segmentation, fibres: &mut [Fibre]) -> Contention {
         let mut c = off();
         c.segmentation = Some(mode);
-        Contention::new(&c, 2, fibres, |_, _| Some(SimTime::ZERO))
+        Contention::new(&c, 2, fibres, |_, a, _| Some(a))
     }
 
     /// Reserves `[s, e)` on channel `c` for burst `slot`, its byte 0 sent at `origin`.

@@ -36,6 +36,9 @@ mod scoreboard;
 pub mod tp;
 pub mod vegas;
 
+/// Bytes of one node of the scoreboard's list (for `memory.rs`).
+pub use scoreboard::NODE_BYTES as SCOREBOARD_NODE_BYTES;
+
 pub use cubic::LinuxCubic;
 pub use highspeed::LinuxHighSpeed;
 pub use tp::{CaState, LinuxTp};
@@ -170,7 +173,10 @@ impl LinuxAgent {
                 ca_state: CaState::Open,
             },
             tss: if ca.wants_send_times() {
-                vec![SimTime::ZERO; (2 * wnd.max(1) as usize).next_power_of_two().max(64)]
+                // Grows with the flight (`send_much_linux`), from at most
+                // RING_START_SEGMENTS.
+                let n = (wnd.max(1) as u64).min(crate::tcp::RING_START_SEGMENTS) as usize;
+                vec![SimTime::ZERO; (2 * n).next_power_of_two().max(64)]
             } else {
                 Vec::new()
             },
@@ -178,6 +184,10 @@ impl LinuxAgent {
             next_pif: 0,
             initialized: false,
         }
+    }
+    /// Bytes of the send-time ring and the scoreboard (for the run's memory guard).
+    pub fn mem_bytes(&self) -> usize {
+        self.tss.capacity() * std::mem::size_of::<SimTime>() + self.sb.mem_bytes()
     }
     pub fn ca_state(&self) -> CaState {
         self.tp.ca_state

@@ -26,6 +26,9 @@ pub(super) const FLAG_NOT_DUP: u8 = FLAG_DATA_ACKED;
 /// ns-2's `ScoreBoard1::UpdateScoreBoard` default `dupack_threshold`.
 pub(super) const SB_DUPTHRESH: i64 = 3;
 
+/// Bytes of one node of the list (for `memory.rs`).
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
 /// One run of segments with one state (`ScoreBoardNode1`): `[seq, nxt]` inclusive, or
 /// for a retransmitted segment `seq` alone with `nxt` the `snd_nxt` it was resent at.
 #[derive(Clone, Copy, Debug)]
@@ -82,6 +85,10 @@ pub(super) struct Sb1 {
 }
 
 impl Sb1 {
+    /// Bytes of its hole list (for the run's memory guard).
+    pub(super) fn mem_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
     pub(super) fn new() -> Self {
         let mut s = Sb1 {
             nodes: Vec::with_capacity(16),
