@@ -12,6 +12,8 @@
 //! - `contention` — contention resolution, one stage per resource (delay lines,
 //!   converters, segmentation, preemption, deflection);
 //! - `collector` — run metadata and opt-in traces;
+//! - `workloads` — flows generated during the run (`[[workload]]`): arrivals, reused
+//!   flow slots, their `fct` rows;
 //! - `wiring` — builds the components and the precomputed routes from a scenario;
 //! - `packet` — packets, their pool, route hops.
 //!
