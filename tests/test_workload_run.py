@@ -77,3 +77,16 @@ def test_bad_workload_names_the_field() -> None:
         burstlab.run(sc)
     with pytest.raises(T.TopologyError, match="rates"):
         T.add_workload(nsfnet_web(0.5), "x", {("WA", "NOWHERE"): 1.0}, size="1KB")
+
+
+def test_fct_streamed_to_sim_trace_dir_reads_back(tmp_path) -> None:
+    sc = nsfnet_web(0.5)
+    held = burstlab.run(sc, seed=2).fct
+    sc["sim"]["trace"] = {"dir": str(tmp_path)}
+    res = burstlab.run(sc, seed=2)
+    assert (tmp_path / "fct.csv").exists()
+    got = res.fct
+    assert len(got) == len(held) > 0
+    assert list(got["name"]) == list(held["name"])
+    assert (got["size_bytes"].to_numpy() == held["size_bytes"].to_numpy()).all()
+    assert got["completed"].tolist() == held["completed"].tolist()

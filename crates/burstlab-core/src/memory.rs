@@ -132,7 +132,8 @@ pub struct MemoryEstimate {
 }
 
 /// The memory of one `[[workload]]`'s `fct` rows (`world/workloads.rs`): a compact row
-/// per flow done while the run goes, the table's rows at the end. (The flows alive take
+/// per flow done while the run goes, the table's rows at the end; none when the table
+/// is streamed to `sim.trace.dir`. (The flows alive take
 /// slots reused by index: not estimated, they follow the load, not the arrivals.)
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkloadEstimate {
@@ -588,7 +589,12 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
                     index,
                     name: w.name.clone(),
                     arrivals,
-                    bytes: arrivals * workload_row_bytes(),
+                    // Streamed to `sim.trace.dir`: a chunk at a time.
+                    bytes: if r.trace.dir.is_some() {
+                        0.0
+                    } else {
+                        arrivals * workload_row_bytes()
+                    },
                 }
             })
             .collect(),
@@ -706,9 +712,9 @@ pub fn check(r: &Resolved) -> Result<MemoryEstimate, ScenarioError> {
                 format!("workload[{}].rate", w.index),
                 format!(
                     "workload '{}' is expected to start {:.3e} flows in {} s, whose fct rows \
-                     take about {} ({} in all), more than sim.max_memory = {}; lower its \
-                     rate, give it stop or max_flows, shorten sim.duration or raise \
-                     sim.max_memory",
+                     take about {} ({} in all), more than sim.max_memory = {}; stream the \
+                     table to disk with sim.trace.dir, lower its rate, give it stop or \
+                     max_flows, shorten sim.duration or raise sim.max_memory",
                     w.name,
                     w.arrivals,
                     est.duration_s,

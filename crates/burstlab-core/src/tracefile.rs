@@ -102,6 +102,17 @@ impl TraceFile {
         Ok(())
     }
 
+    /// Appends one row whose cells (comma-separated, without the stamp) are `cells`:
+    /// for a table whose rows carry text (`fct`, `world/workloads.rs`).
+    pub fn write_row(&mut self, cells: &str) -> std::io::Result<()> {
+        self.line.clear();
+        self.line.push_str(cells);
+        self.line += &self.stamp.row;
+        self.out.write_all(self.line.as_bytes())?;
+        self.rows += 1;
+        Ok(())
+    }
+
     /// Flushes and closes the file; a trace without rows leaves no file (as an empty
     /// optional table is not written).
     pub fn finish(self) -> std::io::Result<StreamedTrace> {

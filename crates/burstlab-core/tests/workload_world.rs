@@ -369,3 +369,57 @@ fn the_estimates_refuse_a_workload_too_large_naming_it() {
     assert_eq!(e.field, "workload[0].rate", "{e}");
     assert!(e.reason.contains("sim.max_events"), "{e}");
 }
+
+#[test]
+fn the_fct_table_streams_to_sim_trace_dir() {
+    let dir = std::env::temp_dir().join(format!("burstlab-wl-fct-{}", std::process::id()));
+    // 500 flows per second for 20 s: about 10 000 rows, more than one chunk.
+    let t = net(
+        "100Mb/s",
+        "20s",
+        &WEB.replace("rate = \"40/s\"", "rate = \"500/s\""),
+    );
+    let held = run_toml(&t, Some(5), None).unwrap();
+    let streamed_text = t.replace(
+        "duration = \"20s\"\n",
+        &format!(
+            "duration = \"20s\"\n[sim.trace]\ndir = \"{}\"\n",
+            dir.display()
+        ),
+    );
+    let s = run_toml(&streamed_text, Some(5), None).unwrap();
+    assert!(s.fct.is_empty());
+    let f = s
+        .streamed
+        .iter()
+        .find(|x| x.table == "fct")
+        .expect("fct streamed");
+    assert!(
+        held.fct.len() > 8192,
+        "more than one chunk: {}",
+        held.fct.len()
+    );
+    assert_eq!(f.rows, held.fct.len() as u64);
+    let text = std::fs::read_to_string(&f.path).unwrap();
+    let mut lines = text.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("flow,name,workload,src,dst,size_segments"));
+    // The rows in the same order, each with the row held in memory's values.
+    for (line, r) in lines.zip(&held.fct) {
+        let c: Vec<&str> = line.split(',').collect();
+        assert_eq!(
+            (c[1], c[3], c[4]),
+            (r.name.as_str(), r.src.as_str(), r.dst.as_str())
+        );
+        assert_eq!(c[6].parse::<u64>().unwrap(), r.size_bytes);
+        assert_eq!(c[12], if r.completed { "True" } else { "False" });
+        if r.completed {
+            assert_eq!(c[9].parse::<f64>().unwrap(), r.fct_s);
+        } else {
+            assert_eq!(c[9], "nan");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -12,6 +12,8 @@
 //! - `contention` — contention resolution, one stage per resource (delay lines,
 //!   converters, segmentation, preemption, deflection);
 //! - `collector` — run metadata and opt-in traces;
+//! - `workloads` — flows generated during the run (`[[workload]]`): arrivals, reused
+//!   flow slots, their `fct` rows;
 //! - `wiring` — builds the components and the precomputed routes from a scenario;
 //! - `packet` — packets, their pool, route hops.
 //!
@@ -365,7 +367,7 @@ impl World {
             node_names: r.nodes.iter().map(|n| n.0.clone()).collect(),
             node_kind: r.nodes.iter().map(|n| n.1).collect(),
             route_rows: route_table::rows(r),
-            gen: workloads::Generated::new(r),
+            gen: workloads::Generated::new(r)?,
             routes: w.routes,
             hops,
             route_at,
@@ -473,8 +475,11 @@ impl World {
         }
         let traces = self.collector.take_traces();
         let streamed = traces.streamed.clone()?;
-        let mut r = self.finish_with(traces);
-        r.streamed = streamed;
+        let (mut r, fct_error) = self.finish_with(traces);
+        if let Some(e) = fct_error {
+            return Err(e);
+        }
+        r.streamed.splice(0..0, streamed);
         Ok(r)
     }
 
@@ -676,7 +681,8 @@ impl World {
     /// through ([`Links::pass_through`]; on by default). It changes speed only, never a
     /// result: `tests/pass_through.rs` runs scenarios both ways.
     pub fn set_pass_through(&mut self, on: bool) {
-        self.pass_through = on;
+        // Never with workloads: worked out from the flows known at set-up.
+        self.pass_through = on && self.gen.is_empty();
         self.set_through();
     }
 
@@ -685,7 +691,7 @@ impl World {
     /// through is off). It changes speed only, never a result: `tests/pass_through.rs`
     /// runs scenarios both ways.
     pub fn set_early_delivery(&mut self, on: bool) {
-        self.early_delivery = on;
+        self.early_delivery = on && self.gen.is_empty();
         self.set_through();
     }
 
@@ -1588,14 +1594,17 @@ impl World {
     fn finish(mut self) -> RunResult {
         let traces = self.collector.take_traces();
         let streamed = traces.streamed.clone().unwrap_or_default();
-        let mut r = self.finish_with(traces);
-        r.streamed = streamed;
+        let (mut r, _) = self.finish_with(traces);
+        r.streamed.splice(0..0, streamed);
         r
     }
 
-    fn finish_with(self, traces: collector::TraceOutput) -> RunResult {
+    /// The results, and the error writing a streamed `fct` table if any
+    /// (`workloads.rs`).
+    fn finish_with(mut self, traces: collector::TraceOutput) -> (RunResult, Option<ScenarioError>) {
         let (now, warmup) = (self.collector.duration, self.collector.warmup);
-        let names = &self.node_names;
+        // (A copy: the streamed `fct` table below needs the world mutably.)
+        let names = &self.node_names.clone();
         let flows = self.hosts.rows(now, warmup, names);
         let obs_span = now.saturating_sub(warmup).as_secs_f64();
         let links = self.links.rows(names);
@@ -1622,12 +1631,11 @@ impl World {
         } else {
             Vec::new()
         };
-        let mut fct = self.fct_rows(&flows, &obs_flows);
-        if !self.gen.is_empty() {
-            fct.extend(self.gen_fct_rows(now));
-        }
+        let listed_fct = self.fct_rows(&flows, &obs_flows);
+        let (fct, fct_file) = self.fct_table(listed_fct, now);
+        let fct_error = self.gen.write_error().cloned();
         let c = self.collector;
-        RunResult {
+        let r = RunResult {
             scenario: c.name,
             seed: c.seed,
             replication: c.replication,
@@ -1650,8 +1658,9 @@ impl World {
             cc_trace: traces.cc,
             cwnd_estimates: self.edges.cwnd_est_rows(|fi| self.hosts.name(fi)),
             fct,
-            streamed: Vec::new(),
-        }
+            streamed: fct_file.into_iter().collect(),
+        };
+        (r, fct_error)
     }
 }
 

@@ -27,7 +27,8 @@ pub struct Wired {
     pub links: Links,
     pub core: Option<Core>,
     pub edges: Edges,
-    /// Route `2i` is flow `i`'s forward route, `2i + 1` its reverse route.
+    /// Route `2i` is flow `i`'s forward route, `2i + 1` its reverse route; after the
+    /// listed flows', the workloads' route templates' (`templates`).
     pub routes: Vec<Vec<Hop>>,
 }
 

@@ -14,9 +14,10 @@
 
 use super::{Ev, World};
 use crate::rng::RngStream;
-use crate::scenario::{Resolved, RoutePolicy};
-use crate::stats::FctRow;
+use crate::scenario::{Resolved, RoutePolicy, ScenarioError};
+use crate::stats::{FctRow, StreamedTrace};
 use crate::tcp::{Profile, TcpConfig};
+use crate::tracefile::{csv_field, py_float, Stamp, TraceFile, CHUNK_ROWS};
 use crate::units::SimTime;
 use crate::workload::{below, FlowArrival, Workload};
 use std::collections::HashMap;
@@ -95,15 +96,74 @@ pub struct Generated {
     /// Most slots taken at once.
     peak: usize,
     taken: usize,
+    /// `sim.trace.dir`: the `fct` table is streamed to `<dir>/fct.csv`, `CHUNK_ROWS`
+    /// rows at a time, so that not even the rows grow with the arrivals.
+    out: Option<TraceFile>,
+    /// The first error writing it (the run stops on it).
+    write_error: Option<ScenarioError>,
+}
+
+/// The columns of the `fct` table, in `FctRow`'s order.
+const FCT_COLUMNS: [&str; 18] = [
+    "flow",
+    "name",
+    "workload",
+    "src",
+    "dst",
+    "size_segments",
+    "size_bytes",
+    "start_s",
+    "end_s",
+    "fct_s",
+    "ideal_fct_s",
+    "slowdown",
+    "completed",
+    "segments_delivered",
+    "retransmits",
+    "td_events",
+    "to_events",
+    "bursts_lost",
+];
+
+/// `r` as CSV cells, as the Python `Result.to_dir` writes a streamed table's
+/// (`tracefile.rs`: floats as Python's `repr`, booleans `True`/`False`).
+fn fct_cells(r: &FctRow, out: &mut String) {
+    use std::fmt::Write as _;
+    out.clear();
+    let _ = write!(out, "{},", r.flow);
+    for s in [&r.name, &r.workload, &r.src, &r.dst] {
+        csv_field(s, out);
+        out.push(',');
+    }
+    let _ = write!(out, "{},{},", r.size_segments, r.size_bytes);
+    for x in [r.start_s, r.end_s, r.fct_s, r.ideal_fct_s, r.slowdown] {
+        py_float(x, out);
+        out.push(',');
+    }
+    out.push_str(if r.completed { "True" } else { "False" });
+    let _ = write!(
+        out,
+        ",{},{},{},{},{}",
+        r.segments_delivered, r.retransmits, r.td_events, r.to_events, r.bursts_lost
+    );
 }
 
 impl Generated {
-    /// The workloads of `r`, seeded; nothing scheduled yet.
-    pub fn new(r: &Resolved) -> Generated {
+    /// The workloads of `r`, seeded; nothing scheduled yet. With `sim.trace.dir` the
+    /// `fct` file is created now (an unwritable directory is an error before the run).
+    pub fn new(r: &Resolved) -> Result<Generated, ScenarioError> {
         let mut g = Generated {
             listed: r.flows.len() as u32,
             ..Default::default()
         };
+        if let (Some(dir), false) = (&r.trace.dir, r.workloads.is_empty()) {
+            let stamp = Stamp::new(&r.name, r.seed, r.replication, crate::VERSION);
+            let f = TraceFile::create(std::path::Path::new(dir), "fct", &FCT_COLUMNS, &stamp)
+                .map_err(|e| {
+                    ScenarioError::new("sim.trace.dir", format!("cannot write {dir}/fct.csv: {e}"))
+                })?;
+            g.out = Some(f);
+        }
         for w in &r.workloads {
             let mut pair_at = HashMap::with_capacity(w.routes.len());
             for p in &w.routes {
@@ -142,7 +202,12 @@ impl Generated {
                 n: 0,
             });
         }
-        g
+        Ok(g)
+    }
+
+    /// The first error writing the streamed `fct` table, if any.
+    pub fn write_error(&self) -> Option<&ScenarioError> {
+        self.write_error.as_ref()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -273,6 +338,13 @@ impl World {
     pub(super) fn finished(&mut self, now: SimTime, fi: u32) {
         if let Some(row) = self.gen_row(fi, now) {
             self.gen.rows.push(row);
+            if self.gen.out.is_some() && self.gen.rows.len() >= CHUNK_ROWS {
+                let rows = std::mem::take(&mut self.gen.rows);
+                let table = self.expand(&rows);
+                self.gen.rows = rows;
+                self.gen.rows.clear();
+                self.write_fct(&table);
+            }
         }
         self.gen.slots[(fi - self.gen.listed) as usize] = Slot::Draining;
         self.hosts.retire(fi);
@@ -299,7 +371,7 @@ impl World {
 
     /// The `fct` rows of the generated flows: those done, in completion order, then
     /// those still running at the end (`completed = false`), in slot order.
-    pub(super) fn gen_fct_rows(&self, now: SimTime) -> Vec<FctRow> {
+    fn gen_fct_rows(&self, now: SimTime) -> Vec<FctRow> {
         let g = &self.gen;
         let mut rows = g.rows.clone();
         for i in 0..g.slots.len() {
@@ -307,6 +379,64 @@ impl World {
                 rows.push(r);
             }
         }
+        self.expand(&rows)
+    }
+
+    /// Appends `rows` to the streamed `fct` file (the first error is kept and ends the
+    /// streaming).
+    fn write_fct(&mut self, rows: &[FctRow]) {
+        let Some(f) = self.gen.out.as_mut() else {
+            return;
+        };
+        let mut line = String::new();
+        for r in rows {
+            fct_cells(r, &mut line);
+            if let Err(e) = f.write_row(&line) {
+                self.gen.write_error = Some(ScenarioError::new(
+                    "sim.trace.dir",
+                    format!("cannot write {}: {e}", f.path().display()),
+                ));
+                self.gen.out = None;
+                return;
+            }
+        }
+    }
+
+    /// The `fct` table at the end: `listed` (the listed flows' rows) and the generated
+    /// flows' (those done, in completion order, then those still running, in slot
+    /// order). Streamed (`sim.trace.dir`): every row goes to the file, which is
+    /// returned, and the table in memory is empty.
+    pub(super) fn fct_table(
+        &mut self,
+        mut listed: Vec<FctRow>,
+        now: SimTime,
+    ) -> (Vec<FctRow>, Option<StreamedTrace>) {
+        if self.gen.is_empty() {
+            return (listed, None);
+        }
+        let gen = self.gen_fct_rows(now);
+        if self.gen.out.is_none() {
+            listed.extend(gen);
+            return (listed, None);
+        }
+        self.write_fct(&listed);
+        self.write_fct(&gen);
+        let streamed = self.gen.out.take().and_then(|f| match f.finish() {
+            Ok(s) => Some(s),
+            Err(e) => {
+                self.gen.write_error = Some(ScenarioError::new(
+                    "sim.trace.dir",
+                    format!("cannot write fct.csv: {e}"),
+                ));
+                None
+            }
+        });
+        (Vec::new(), streamed)
+    }
+
+    /// `rows` as `fct` rows.
+    fn expand(&self, rows: &[GenRow]) -> Vec<FctRow> {
+        let g = &self.gen;
         let names = &self.node_names;
         let mut ideal: HashMap<(u32, u64), f64> = HashMap::new();
         rows.iter()
