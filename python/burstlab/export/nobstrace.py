@@ -239,7 +239,7 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
     span_s = float(res.meta["duration_s"])
     ids = script.node_ids
     bt = res.burst_trace
-    hop_s = _longest_hop_s(spec)
+    hop_s = longest_hop_s(spec)
     # nOBS labels bursts with their flow id only with several flow queues (per_flow).
     per_flow = str((spec.get("obs") or {}).get("classifier", "per_flow")) == "per_flow"
     rows = []
@@ -274,7 +274,7 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
     return pd.DataFrame(rows)
 
 
-def _longest_hop_s(spec: Any) -> float:
+def longest_hop_s(spec: Any) -> float:
     """The longest a data burst takes from one node's arrival to the next's: the
     largest fibre delay plus the longest delay line (``obs.contention.fdl``)."""
     from burstlab.units import parse_time
