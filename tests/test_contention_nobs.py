@@ -174,15 +174,32 @@ def test_three_sources_with_hybrid_assembly_agree(name: str, tmp_path: Path) -> 
     assert (formed.bytes >= 20_000).sum() > 10 and (formed.bytes < 20_000).sum() > 10
 
 
+CHAIN_CASES = [
+    ({"type": "timer", "tb": "3ms"}, "0.0005s"),
+    ({"type": "timer", "tb": "3ms"}, "0.0009s"),
+    # Every flow's bursts close on size (the CBR's 12 000 B per 3 ms too): about 2 200.
+    ({"type": "hybrid", "tmax": "3ms", "lmax": "10000B"}, "0.0005s"),
+    ({"type": "hybrid", "tmax": "3ms", "lmax": "10000B"}, "0.0009s"),
+    # The Reno flows' bursts close on size (about 270 in 5 s), the CBR's on time: an
+    # open difference (docs/topics/nobs.md, "Three sources on two wavelengths"). Reno's
+    # burst 46 (20 800 B) closes on its 20th packet at 0.71981632 s in burstlab and
+    # 0.2-1.2 µs later in nOBS; its segment 543 leaves 2.9 ms apart.
+    pytest.param({"type": "hybrid", "tmax": "3ms", "lmax": "20000B"}, "0.0005s",
+                 marks=pytest.mark.xfail(strict=True, reason="open: docs/topics/nobs.md")),
+]
+
+
 @needs_nobs
-@pytest.mark.parametrize("assembly", [{"type": "timer", "tb": "3ms"},
-                                      {"type": "hybrid", "tmax": "3ms", "lmax": "40000B"}])
-@pytest.mark.parametrize("start", ["0.0005s", "0.0009s"])
+@pytest.mark.parametrize(("assembly", "start"), CHAIN_CASES)
 def test_chain_of_cores_agrees(assembly: dict[str, Any], start: str, tmp_path: Path) -> None:
     from _nobs_scenarios import chain_of_cores
 
-    lost, _ = same_bursts_all_flows(chain_of_cores(start=start, assembly=assembly), tmp_path)
+    lost, res = same_bursts_all_flows(chain_of_cores(start=start, assembly=assembly),
+                                      tmp_path)
     assert sum(lost) > 10
+    if assembly["type"] == "hybrid":
+        formed = res.burst_trace[res.burst_trace.event == "formed"]
+        assert (formed.bytes >= int(assembly["lmax"][:-1])).sum() > 100
 
 
 @needs_nobs
