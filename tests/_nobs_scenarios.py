@@ -140,13 +140,14 @@ def three_sources(wavelengths: int = 2, duration: str = "5s", start: str = "0.00
     return s
 
 
-def chain_of_cores(duration: str = "5s", start: str = "0.0005s", **obs: Any
-                   ) -> dict[str, Any]:
+def chain_of_cores(duration: str = "5s", start: str = "0.0005s", ack_tmax: str | None = None,
+                   **obs: Any) -> dict[str, Any]:
     """Three core nodes in a chain C1 → C2 → C3 → E4 (2 wavelengths, no conversion),
     and three sources joining it at different nodes: a Reno flow from Ea (into C1),
     a Reno flow from Eb (into C2, from 1.3 ms) and a 31.25 Mb/s CBR source from Ec
     (into C3, from ``start``; 256 µs between packets), so the three have different
-    offsets (4, 3 and 2 hops); 3 ms timers, no set-up time."""
+    offsets (4, 3 and 2 hops); 3 ms timers, no set-up time. With ``ack_tmax``, the
+    egress E4, where the ACKs are assembled, times its bursts with it instead."""
     nodes = [{"name": n, "kind": "edge"} for n in ("Ea", "Eb", "Ec")]
     nodes += [{"name": n, "kind": "core"} for n in ("C1", "C2", "C3")]
     nodes += [{"name": "E4", "kind": "edge"}]
@@ -176,4 +177,8 @@ def chain_of_cores(duration: str = "5s", start: str = "0.0005s", **obs: Any
         ],
     }
     s["obs"].update(obs)
+    if ack_tmax is not None:
+        asm = dict(s["obs"]["assembly"])
+        asm["tmax" if asm["type"] == "hybrid" else "tb"] = ack_tmax
+        s["node"][6]["assembly"] = asm
     return s
