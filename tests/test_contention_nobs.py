@@ -91,6 +91,12 @@ def _hop_s(spec: dict[str, Any]) -> float:
     return longest_hop_s(spec)
 
 
+def _line_s(spec: dict[str, Any]) -> float:
+    from burstlab.export.nobstrace import longest_line_s
+
+    return longest_line_s(spec)
+
+
 def same_bursts_all_flows(spec: dict[str, Any], tmp: Path) -> tuple[list[int], Any]:
     """Runs ``spec`` in both simulators and asserts that every flow's bursts agree burst
     by burst and that the first flow's (TCP) segments agree; returns the bursts each
@@ -110,7 +116,8 @@ def same_bursts_all_flows(spec: dict[str, Any], tmp: Path) -> tuple[list[int], A
     for flow in range(len(spec["flow"])):
         ours, _ = _burst_tables(spec, script, nb, res, flow)
         path = [script.node_ids[n] for n in script.paths[flow]]
-        theirs = nobs_bursts(nb.trace, path, flow, lost_after_s=_hop_s(spec))
+        theirs = nobs_bursts(nb.trace, path, flow, lost_after_s=_hop_s(spec),
+                             control_wait_s=_line_s(spec))
         _assert_same_bursts(ours, theirs, hops=len(path) - 1)
         lost.append(int((ours.fate == "lost").sum()))
         if spec["flow"][flow]["type"] != "tcp":
@@ -227,7 +234,8 @@ def test_guard_time_is_nobs_only(tmp_path: Path) -> None:
     for flow in range(3):
         ours, _ = _burst_tables(spec, script, nb, res, flow)
         path = [script.node_ids[n] for n in script.paths[flow]]
-        theirs = nobs_bursts(nb.trace, path, flow, lost_after_s=_hop_s(spec))
+        theirs = nobs_bursts(nb.trace, path, flow, lost_after_s=_hop_s(spec),
+                             control_wait_s=_line_s(spec))
         assert len(ours) == len(theirs)
         ours["flow"], ours["fate_nobs"] = flow, theirs.fate.to_numpy()
         tables.append(ours)
