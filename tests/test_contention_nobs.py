@@ -278,3 +278,46 @@ def test_cbr_interval_rounds_up_to_the_picosecond() -> None:
         want_ps = 2_080_000_000 + n * step_ps + 2_000_000_000
         got_ps = np.rint(formed.time_s.to_numpy() * 1e12)
         np.testing.assert_array_equal(got_ps, want_ps, err_msg=rate)
+
+
+def test_nobs_trace_reading_of_bursts_lost_at_the_end() -> None:
+    """nobs_bursts on a hand-made fibres-only trace of path 0 -> 1 -> 2 (no ``d``
+    lines): burst A delivered; burst B received at node 1 and never sent on; burst C's
+    control packet received at node 1 and never sent on, its data not yet there. Without
+    ``lost_after_s`` both read as in flight (no later burst arrived); with it B is lost
+    once the trace runs past its arrival by more than ``lost_after_s``, C once it runs
+    past its control packet's by more than ``control_wait_s``, neither before."""
+    import pandas as pd
+
+    from burstlab.export.nobstrace import nobs_bursts
+    from burstlab.export.ns2trace import TRACE_COLUMNS
+
+    def ev(e: str, t: float, a: int, b: int, size: int, uid: int) -> list[Any]:
+        return [e, t, a, b, "OP_BURST", size, "-------", 0, "0.1", "2.-1", -1, uid]
+
+    rows = [  # control packet uid u + 1 (0 bytes), data burst uid u
+        ev("+", 0.0, 0, 1, 0, 11), ev("+", 0.0001, 0, 1, 5000, 10),
+        ev("r", 0.001, 0, 1, 0, 11), ev("+", 0.001, 1, 2, 0, 11),
+        ev("r", 0.00114, 0, 1, 5000, 10), ev("r", 0.00214, 1, 2, 5000, 10),   # A
+        ev("+", 0.003, 0, 1, 0, 21), ev("+", 0.0031, 0, 1, 5000, 20),
+        ev("r", 0.004, 0, 1, 0, 21), ev("+", 0.004, 1, 2, 0, 21),
+        ev("r", 0.00414, 0, 1, 5000, 20),                                      # B
+        ev("+", 0.005, 0, 1, 0, 31), ev("+", 0.0051, 0, 1, 5000, 30),
+        ev("r", 0.006, 0, 1, 0, 31),                                           # C
+    ]
+
+    def fates(end: float, **kw: float) -> list[str]:
+        tr = pd.DataFrame(rows + [["+", end, 5, 6, "tcp", 1000, "-------", 9, "5.0", "6.0",
+                                   0, 99]], columns=TRACE_COLUMNS)
+        return nobs_bursts(tr, [0, 1, 2], **kw).fate.tolist()
+
+    # The trace ends at the extra line's time or at C's control packet (6 ms).
+    assert fates(0.010) == ["delivered", "in_flight", "in_flight"]
+    assert fates(0.010, lost_after_s=0.001) == ["delivered", "lost", "lost"]
+    assert fates(0.006, lost_after_s=0.001) == ["delivered", "lost", "in_flight"]
+    assert fates(0.006, lost_after_s=0.002) == ["delivered", "in_flight", "in_flight"]
+    assert fates(0.0062, lost_after_s=0.002) == ["delivered", "lost", "lost"]
+    assert fates(0.0063, lost_after_s=0.001, control_wait_s=0.0004) == [
+        "delivered", "lost", "in_flight"]
+    assert fates(0.0065, lost_after_s=0.001, control_wait_s=0.0004) == [
+        "delivered", "lost", "lost"]

@@ -303,8 +303,10 @@ def longest_hop_s(spec: Any) -> float:
     largest fibre delay plus the longest delay line (``obs.contention.fdl``)."""
     from burstlab.units import parse_time
 
-    fibre = max((parse_time(str(f.get("delay", "0s"))) for f in spec.get("fibre", [])),
-                default=0.0)
+    def delay(f: Any) -> float:  # the core's 5 µs/km for a fibre given by length_km
+        return parse_time(str(f["delay"])) if "delay" in f else float(f.get("length_km", 0)) * 5e-6
+
+    fibre = max((delay(f) for f in spec.get("fibre", [])), default=0.0)
     return fibre + longest_line_s(spec)
 
 
