@@ -108,3 +108,77 @@ def contention_cbr(wavelengths: int, conversion: bool = False) -> dict[str, Any]
     s["flow"][1] = {"name": "udp", "type": "cbr", "src": "usrc", "dst": "udst",
                     "rate": "30Mb/s", "packet_size": "1000B", "start": "0.0005s"}
     return s
+
+
+def three_sources(wavelengths: int = 2, duration: str = "5s", start: str = "0.0011s",
+                  fibre_rate: str = "250Mb/s", **obs: Any) -> dict[str, Any]:
+    """:func:`contention_cbr` with a third ingress: a Reno flow (src – E0) and two
+    constant-rate UDP sources (usrc – E1 at 78.125 Mb/s, vsrc – E3 at 62.5 Mb/s from
+    ``start``) on three ingress fibres into C1, all leaving on C1 → E2; 2 ms timers,
+    no set-up time (nOBS keeps ``SWITCHTIME`` as a guard between reservations:
+    docs/topics/nobs.md). The fibres run at 250 Mb/s so that bursts of 125–210 µs at
+    1 Gb/s last four times longer and three of them often overlap. The sources' packet
+    intervals, 102.4 µs and 128 µs, are whole picoseconds (burstlab's CBR rounds its
+    interval up to the picosecond and drifts from ns-2's otherwise) and do not divide
+    the 2 ms timer (ties at the timer)."""
+    s = contention_cbr(wavelengths)
+    s["name"] = "three-sources"
+    s["sim"]["duration"] = duration
+    s["obs"]["switch_setup"] = "0s"
+    s["obs"].update(obs)
+    s["node"].insert(2, {"name": "E3", "kind": "edge"})
+    s["node"] += [{"name": "vsrc", "kind": "host"}, {"name": "vdst", "kind": "host"}]
+    s["link"] += [{"a": "vsrc", "b": "E3", "rate": "100Mb/s", "delay": "1ms"},
+                  {"a": "E2", "b": "vdst", "rate": "100Mb/s", "delay": "1ms"}]
+    s["fibre"].insert(2, {"a": "E3", "b": "C1", **{k: v for k, v in s["fibre"][0].items()
+                                                   if k not in ("a", "b")}})
+    for f in s["fibre"]:
+        f["rate"] = fibre_rate
+    s["flow"][1]["rate"] = "78.125Mb/s"
+    s["flow"].append({"name": "udp2", "type": "cbr", "src": "vsrc", "dst": "vdst",
+                      "rate": "62.5Mb/s", "packet_size": "1000B", "start": start})
+    return s
+
+
+def chain_of_cores(duration: str = "5s", start: str = "0.0005s", ack_tmax: str | None = None,
+                   **obs: Any) -> dict[str, Any]:
+    """Three core nodes in a chain C1 → C2 → C3 → E4 (2 wavelengths, no conversion),
+    and three sources joining it at different nodes: a Reno flow from Ea (into C1),
+    a Reno flow from Eb (into C2, from 1.3 ms) and a 31.25 Mb/s CBR source from Ec
+    (into C3, from ``start``; 256 µs between packets), so the three have different
+    offsets (4, 3 and 2 hops); 3 ms timers, no set-up time. With ``ack_tmax``, the
+    egress E4, where the ACKs are assembled, times its bursts with it instead."""
+    nodes = [{"name": n, "kind": "edge"} for n in ("Ea", "Eb", "Ec")]
+    nodes += [{"name": n, "kind": "core"} for n in ("C1", "C2", "C3")]
+    nodes += [{"name": "E4", "kind": "edge"}]
+    nodes += [{"name": h, "kind": "host"} for h in ("sa", "sb", "sc", "da", "db", "dc")]
+    acc = {"rate": "100Mb/s", "delay": "1ms"}
+    op = {"rate": "1Gb/s", "delay": "1ms", "wavelengths": 2}
+    s: dict[str, Any] = {
+        "name": "chain-of-cores",
+        "sim": {"duration": duration, "seed": 1},
+        "node": nodes,
+        "link": [{"a": h, "b": e, **acc} for h, e in (("sa", "Ea"), ("sb", "Eb"),
+                                                        ("sc", "Ec"))]
+        + [{"a": "E4", "b": h, **acc} for h in ("da", "db", "dc")],
+        "fibre": [{"a": a, "b": b, **op} for a, b in (("Ea", "C1"), ("Eb", "C2"),
+                                                       ("Ec", "C3"), ("C1", "C2"),
+                                                       ("C2", "C3"), ("C3", "E4"))],
+        "obs": {"assembly": {"type": "timer", "tb": "3ms"}, "classifier": "per_flow",
+                "ack_mode": "assemble", "scheduler": "laucvf", "conversion": False,
+                "signalling": "jet", "bcp_processing": "20us", "switch_setup": "0s"},
+        "flow": [
+            {"name": "ta", "type": "tcp", "src": "sa", "dst": "da", "variant": "reno",
+             "mss": "1000B", "wm": 64},
+            {"name": "tb", "type": "tcp", "src": "sb", "dst": "db", "variant": "reno",
+             "mss": "1000B", "wm": 64, "start": "0.0013s"},
+            {"name": "u", "type": "cbr", "src": "sc", "dst": "dc", "rate": "31.25Mb/s",
+             "packet_size": "1000B", "start": start},
+        ],
+    }
+    s["obs"].update(obs)
+    if ack_tmax is not None:
+        asm = dict(s["obs"]["assembly"])
+        asm["tmax" if asm["type"] == "hybrid" else "tb"] = ack_tmax
+        s["node"][6]["assembly"] = asm
+    return s

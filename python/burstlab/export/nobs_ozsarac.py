@@ -51,7 +51,7 @@ def run_pair(tb: str, seed: int, duration: float, workdir: Path | None = None,
 
     import burstlab
     from burstlab.export import export_nobs
-    from burstlab.export.nobstrace import nobs_bursts, run_nobs
+    from burstlab.export.nobstrace import longest_hop_s, longest_line_s, nobs_bursts, run_nobs
     from burstlab.topologies import ozsarac_linear
 
     spec = ozsarac_linear(tb, duration=f"{duration}s", seed=seed)
@@ -83,7 +83,9 @@ def run_pair(tb: str, seed: int, duration: float, workdir: Path | None = None,
         warm = [int(float(x)) for x in lines[0].split()[1:4]]
     ids = script.node_ids
     path = [ids[n] for n in script.paths[0]]
-    nbur = nobs_bursts(nb.trace, path) if nb.trace is not None else None
+    nbur = (nobs_bursts(nb.trace, path, lost_after_s=longest_hop_s(spec),
+                        control_wait_s=longest_line_s(spec))
+            if nb.trace is not None else None)
     if nbur is not None and len(nbur):
         nbur = nbur[nbur.bcp_time_s >= warmup]
     n0 = nb.flows[0]

@@ -129,7 +129,8 @@ def read_trace(path: str | Path) -> pd.DataFrame:
 
 
 def nobs_bursts(trace: pd.DataFrame, path: list[int], fid: int | None = None,
-                header_bytes: int = 0) -> pd.DataFrame:
+                header_bytes: int = 0, lost_after_s: float | None = None,
+                control_wait_s: float = 0.0) -> pd.DataFrame:
     """The data bursts whose control packet was sent on the first fibre of ``path`` (node
     ids, ingress to egress), in sending order: one row per burst with ``burst`` (0-based
     index on that fibre), ``bcp_time_s`` (control packet sent), ``send_time_s`` (data
@@ -138,6 +139,15 @@ def nobs_bursts(trace: pd.DataFrame, path: list[int], fid: int | None = None,
     (``delivered`` / ``lost`` / ``in_flight`` at the end) with ``lost_at`` (the node id of the first drop).
     With ``fid``, only the bursts of that flow id (nOBS labels a burst with its packets'
     flow id when it has several flow queues, ``MAX_FLOW_QUEUE`` > 1).
+
+    Without ``d`` lines (the fibres-only trace) a loss shows only as a missing arrival.
+    A burst missing at the egress counts as lost when a later burst of the path
+    arrived, and, with ``lost_after_s`` (the longest a burst can take from one node to
+    the next: the largest fibre delay plus the longest delay line), also when the
+    trace goes on for more than that after its last arrival at a node, or for more
+    than ``control_wait_s`` (the longest delay line: nOBS holds a control packet that
+    long) after its control packet reached a core node that did not send it on, so
+    that bursts lost after a flow's last delivered burst are not read as in flight.
     """
     import numpy as np
     import pandas as pd
@@ -171,6 +181,23 @@ def nobs_bursts(trace: pd.DataFrame, path: list[int], fid: int | None = None,
     later_arrived = np.flip(np.maximum.accumulate(np.flip(arrived)))
     later_arrived = np.append(later_arrived[1:], False) if len(arrived) else later_arrived
     gone = lost.notna().to_numpy() | (~arrived & later_arrived)
+    if lost_after_s is not None and len(out):
+        end = float(trace.time_s.max())
+        # A data burst is received (``r``) at the node that then drops it.
+        seen = out[[f"arrive_{j}_s" for j in range(1, len(path))]]
+        last_seen = seen.max(axis=1, skipna=True).to_numpy()
+        gone |= ~arrived & (last_seen + lost_after_s < end)
+        # A control packet received at a core node and never sent on from it failed
+        # its reservation there: its burst is lost even if the run ends before the
+        # burst reaches that node.
+        cu = ctrl.uid.to_numpy()
+        oc = ob[ob.uid.isin(cu)]
+        for j in range(1, len(path) - 1):
+            got = oc[(oc.event == "r") & (oc.to_node == path[j])].drop_duplicates("uid")
+            on = oc[(oc.event == "+") & (oc.from_node == path[j])
+                    & (oc.to_node == path[j + 1])].uid
+            failed = got[~got.uid.isin(on) & (got.time_s + control_wait_s < end)].uid
+            gone |= np.isin(cu, failed.to_numpy())
     out["fate"] = np.where(gone, "lost", np.where(arrived, "delivered", "in_flight"))
     out["lost_at"] = lost.fillna(-1).astype(int).to_numpy()
     return out
@@ -247,6 +274,7 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
     span_s = float(res.meta["duration_s"])
     ids = script.node_ids
     bt = res.burst_trace
+    hop_s, line_s = longest_hop_s(spec), longest_line_s(spec)
     # nOBS labels bursts with their flow id only with several flow queues (per_flow).
     per_flow = str((spec.get("obs") or {}).get("classifier", "per_flow")) == "per_flow"
     rows = []
@@ -257,7 +285,9 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
             raise _core.ScenarioError(f"flow[{i}]: nOBS reported nothing")
         tcp = fl["kind"] == "tcp"
         path = [ids[x] for x in script.paths[i]]
-        nbur = nobs_bursts(nb.trace, path, i if per_flow else None) if nb.trace is not None else pd.DataFrame()
+        nbur = (nobs_bursts(nb.trace, path, i if per_flow else None, lost_after_s=hop_s,
+                            control_wait_s=line_s)
+                if nb.trace is not None else pd.DataFrame())
         q = _queue_of(res.bursts, i, script.paths[i][0], script.paths[i][-1])
         bl = bt[bt.queue == q] if bt is not None and q is not None else None
         finite = tcp and "segments" in flow_specs[i]
@@ -284,6 +314,26 @@ def compare(scenario: Any, *, seed: int | None = None, replication: int | None =
             "bursts_lost_nobs": int((nbur.fate == "lost").sum()) if len(nbur) else 0,
         })
     return pd.DataFrame(rows)
+
+
+def longest_line_s(spec: Any) -> float:
+    """The longest fibre delay line of ``spec`` (``obs.contention.fdl``), 0 without."""
+    from burstlab.units import parse_time
+
+    cont = (spec.get("obs") or {}).get("contention") or {}
+    return max((parse_time(str(d)) for d in cont.get("fdl", [])), default=0.0)
+
+
+def longest_hop_s(spec: Any) -> float:
+    """The longest a data burst takes from one node's arrival to the next's: the
+    largest fibre delay plus the longest delay line (``obs.contention.fdl``)."""
+    from burstlab.units import parse_time
+
+    def delay(f: Any) -> float:  # the core's 5 µs/km for a fibre given by length_km
+        return parse_time(str(f["delay"])) if "delay" in f else float(f.get("length_km", 0)) * 5e-6
+
+    fibre = max((delay(f) for f in spec.get("fibre", [])), default=0.0)
+    return fibre + longest_line_s(spec)
 
 
 def _queue_of(bursts: pd.DataFrame, flow: int, ingress: str, egress: str) -> int | None:
