@@ -10,9 +10,14 @@ into the site, so that a page never shows numbers typed by hand:
   at which commit it ran, and its whole claims table.
 - ``<!-- record-counts -->`` in ``reproductions/index.md``: one row per paper.
 
-The counts are those of ``claims.csv``; :func:`counts` refuses a record whose
-``run.json`` says otherwise, and ``tests/test_records_pages.py`` checks the README's
-full-mode table against the same function.
+The counts shown are :func:`shown_counts`: the record's verdicts judged again by the
+present verdict rule from its numbers (``burstlab.reproduce.modes.FullRecord.verdicts``,
+docs/topics/verdicts.md), split by role (``burstlab.reproduce.claim.role_counts``:
+validation; calibration on a fitted set-up, counted apart; extensions, not counted), the
+one source that ``modes --records`` and the README use too. :func:`counts` is the record
+as written: it refuses a record whose ``run.json`` contradicts its ``claims.csv``, and
+``tests/test_records_pages.py`` checks the README's full-mode table against
+:func:`shown_counts`.
 """
 
 from __future__ import annotations
@@ -64,6 +69,28 @@ def counts(paper: str) -> dict[str, int]:
     return got
 
 
+def shown_counts(paper: str) -> dict[str, dict[str, int]]:
+    """``{role: {verdict: count}}`` of ``paper``'s record judged by the present rule."""
+    from burstlab.reproduce.claim import role_counts
+    from burstlab.reproduce.modes import load_record
+
+    counts(paper)  # the record does not contradict itself
+    rec = load_record(paper)
+    assert rec is not None
+    return role_counts((cid, v) for cid, (v, _, _) in rec.verdicts().items())
+
+
+def shown_verdicts(paper: str) -> dict[str, str]:
+    """``claim_id -> verdict`` as the pages show it (judged by the present rule), under
+    the ids of ``claims.csv``."""
+    from burstlab.reproduce.modes import load_record
+    from burstlab.reproduce.rejudge import rejudge_claims, shown
+
+    rec = load_record(paper)
+    assert rec is not None
+    return {r.claim_id: shown(r) for r in rejudge_claims(paper, rec.claims)}
+
+
 def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|") or "—"
 
@@ -74,15 +101,22 @@ def _duration(s: float) -> str:
 
 def claims_markdown(paper: str) -> str:
     """The record of ``paper`` as Markdown: its provenance, counts and claims table."""
-    rows, info, n = claims(paper), run_info(paper), counts(paper)
+    from burstlab.reproduce.claim import counts_text
+
+    rows, info, now = claims(paper), run_info(paper), shown_verdicts(paper)
+    moved = sum(1 for r in rows if now[r["claim_id"]] != r["verdict"])
     head = (f"The committed full-mode record (`{PAPERS.relative_to(ROOT)}/{paper}/full_mode/`): "
             f"run at commit `{str(info.get('commit', ''))[:10]}`, {info.get('when', '')}, "
             f"{_duration(float(info.get('wall_s', 0)))} wall, "
-            f"{_duration(float(info.get('cpu_s', 0)))} CPU. "
-            f"{len(rows)} claims: " + ", ".join(f"{n[v]} {v}" for v in VERDICTS) + ".")
+            f"{_duration(float(info.get('cpu_s', 0)))} CPU. Judged by the present rule "
+            f"from its numbers ({moved} verdict(s) moved since it was written, shown with "
+            f"the recorded one; docs/topics/verdicts.md): "
+            + counts_text((r["claim_id"], now[r["claim_id"]]) for r in rows) + ".")
     table = ["| claim | source | statement | paper | burstlab | 95 % interval | verdict | why |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
+        v = now[r["claim_id"]]
+        r = {**r, "verdict": v if v == r["verdict"] else f"{v} (recorded: {r['verdict']})"}
         table.append("| " + " | ".join(_cell(r.get(k, "")) for k in (
             "claim_id", "source", "statement", "paper_value", "burstlab_value", "ci",
             "verdict", "note")) + " |")
@@ -90,14 +124,17 @@ def claims_markdown(paper: str) -> str:
 
 
 def counts_markdown() -> str:
-    """One row per paper: claims and verdict counts of its full-mode record."""
-    out = ["| paper | claims | " + " | ".join(VERDICTS) + " | full-mode CPU | commit |",
-           "|---|---|" + "---|" * len(VERDICTS) + "---|---|"]
+    """One row per paper: validation claims and their verdict counts (judged by the
+    present rule), calibration claims apart, of its full-mode record."""
+    out = ["| paper | claims | " + " | ".join(VERDICTS)
+           + " | calibration | full-mode CPU | commit |",
+           "|---|---|" + "---|" * len(VERDICTS) + "---|---|---|"]
     for p in papers():
-        n, info = counts(p), run_info(p)
+        c, info = shown_counts(p), run_info(p)
+        n, cal = c["validation"], c["calibration"]
         out.append(f"| [{p}]({p}.md) | {sum(n.values())} | "
                    + " | ".join(str(n[v]) for v in VERDICTS)
-                   + f" | {_duration(float(info.get('cpu_s', 0)))} "
+                   + f" | {sum(cal.values()) or ''} | {_duration(float(info.get('cpu_s', 0)))} "
                    f"| `{str(info.get('commit', ''))[:10]}` |")
     return "\n".join(out) + "\n"
 
