@@ -88,3 +88,13 @@ def test_zhou_fit_on_the_optimum_alone_picks_the_recorded_setup() -> None:
     fitted = rec.claims[rec.claims["claim_id"].str.endswith("@rtt0_fit")]
     assert len(fitted) == 5 and fitted["statement"].str.contains("access delay 1ms").all()
     assert {C.claim_role(c) for c in fitted["claim_id"]} == {C.CALIBRATION}
+
+
+def test_rejudge_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    from burstlab.reproduce.rejudge import main
+
+    assert main(["nope"]) == 2
+    assert "papers must be among" in capsys.readouterr().err
+    assert main(["ozsarac"]) == 0
+    out = capsys.readouterr().out
+    assert "ozsarac: 37 rows, 1 moved" in out and "mcwba.gain_linear: reproduces → differs" in out
