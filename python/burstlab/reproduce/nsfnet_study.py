@@ -172,15 +172,15 @@ def points(reps: Sequence[Rep]) -> list[Point]:
     df = pd.DataFrame([asdict(r) for r in reps])
     tb0 = float(df["tb_ms"].min())
     out = []
-    for (tb, b), g in df.groupby(["tb_ms", "bin"]):
-        g = g.sort_values("seed")
+    for tb, b in sorted({(float(t), int(x)) for t, x in zip(df["tb_ms"], df["bin"], strict=True)}):
+        g = df[(df["tb_ms"] == tb) & (df["bin"] == b)].sort_values("seed")
         base = df[(df["tb_ms"] == tb0) & (df["bin"] == b)].sort_values("seed")
         fct = mean_interval(g["fct_mean_s"], lower=0.0)
         sd = mean_interval(g["slowdown_mean"], lower=0.0)
         ok = (np.isfinite(g["fct_mean_s"].to_numpy()) & np.isfinite(base["fct_mean_s"].to_numpy()))
         vs = paired_ratio(g["fct_mean_s"].to_numpy()[ok], base["fct_mean_s"].to_numpy()[ok])
         settled = bool(fct.defined and fct.half_width <= TARGET * fct.estimate)
-        out.append(Point(tb_ms=float(tb), bin=int(b), reps=len(g), flows=int(g["flows"].sum()),
+        out.append(Point(tb_ms=tb, bin=b, reps=len(g), flows=int(g["flows"].sum()),
                          unfinished=int((g["flows"] - g["completed"]).sum()),
                          fct_mean_s=fct.estimate, fct_lo_s=fct.lo, fct_hi_s=fct.hi,
                          slowdown_mean=sd.estimate, slowdown_lo=sd.lo, slowdown_hi=sd.hi,
@@ -233,7 +233,7 @@ def sentences(pts: Sequence[Point]) -> list[str]:
         if g.empty or not np.isfinite(g["fct_mean_s"]).any():
             out.append(f"{name}: no completed flow.")
             continue
-        best = g.loc[g["fct_mean_s"].idxmin()]
+        best = g.iloc[int(np.nanargmin(g["fct_mean_s"].to_numpy()))]
         first, last = g.iloc[0], g.iloc[-1]
         ratio = (f"{last['vs_smallest']:.2f}× [{last['vs_smallest_lo']:.2f}, "
                  f"{last['vs_smallest_hi']:.2f}]")
