@@ -475,8 +475,12 @@ def run(
     seed: int | None = None,
     replication: int | None = None,
     trace_dir: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
 ) -> Result:
     """Runs one simulation.
+
+    Ctrl-C stops it within a fraction of a second (KeyboardInterrupt): the core looks
+    for signals every few thousand events.
 
     Args:
         scenario: a path to a TOML/JSON file, TOML text, or a dict.
@@ -485,6 +489,9 @@ def run(
         trace_dir: stream the enabled traces to ``<trace_dir>/<table>.csv`` while the
             run goes, in bounded memory (sets ``sim.trace.dir``); the files are what
             :meth:`Result.to_dir` writes for the same tables held in memory.
+        progress: show simulated time, events per second and an ETA once the run has
+            taken 2 s (on stderr, or a widget in Jupyter); ``None`` (default): when
+            stderr is a terminal or in Jupyter.
 
     Raises:
         ScenarioError: the scenario is malformed, or its estimated memory exceeds
@@ -499,11 +506,16 @@ def run(
         if any(v is True for v in trace.values()):  # any trace on (a flag per kind)
             scenario = with_trace_dir(spec, trace_dir)
     if isinstance(scenario, Mapping):
-        text = _to_json(scenario)
-        spec = json.loads(text)
-        raw = _core.run(text, "json", seed, replication)
+        text, fmt = _to_json(scenario), "json"
     else:
         text, fmt = _text_and_format(scenario)
-        raw = _core.run(text, fmt, seed, replication)
-        spec = json.loads(text) if fmt == "json" else tomllib.loads(text)
+    from burstlab._progress import RunProgress, wanted
+
+    bar = RunProgress() if (wanted() if progress is None else progress) else None
+    try:
+        raw = _core.run(text, fmt, seed, replication, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    spec = json.loads(text) if fmt == "json" else tomllib.loads(text)
     return Result.from_core(raw, spec)

@@ -80,6 +80,7 @@ from typing import Any, TextIO
 import pandas as pd
 
 from burstlab import _core
+from burstlab._progress import in_jupyter
 from burstlab.api import Result, ScenarioLike, as_int, load_scenario, plain
 from burstlab.grid import GridError, Value, apply, iter_points, normalise_grid, numeric_values
 from burstlab.stats import summarise
@@ -563,7 +564,13 @@ class Progress:
         self.bar: Any = None
         if enabled and total:
             out: Any = self.stream if tty else _Lines(self.stream)
-            self.bar = tqdm(total=total, file=out, desc="sweep", ascii=".#",
+            make: Any = tqdm
+            if stream is None and in_jupyter():  # a widget, not a line every 10 s
+                import importlib
+
+                make = importlib.import_module("tqdm.auto").tqdm
+                out, tty = self.stream, True
+            self.bar = make(total=total, file=out, desc="sweep", ascii=".#",
                             mininterval=0.1 if tty else 10.0, dynamic_ncols=False,
                             bar_format=self.FORMAT + "ETA {remaining}", leave=True)
             self._postfix()
