@@ -20,6 +20,7 @@ from burstlab._core import __version__ as __version__
 
 if TYPE_CHECKING:
     from burstlab import topologies
+    from burstlab.analysis import compare, load
     from burstlab.api import Result, event_estimate, load_scenario, memory_estimate, run
     from burstlab.sweep import SweepResult, sweep
 
@@ -29,7 +30,9 @@ __all__ = [
     "SimulationError",
     "SweepResult",
     "__version__",
+    "compare",
     "event_estimate",
+    "load",
     "load_scenario",
     "memory_estimate",
     "run",
@@ -41,7 +44,8 @@ __all__ = [
 _LAZY = {"Result": "burstlab.api", "load_scenario": "burstlab.api", "run": "burstlab.api",
          "memory_estimate": "burstlab.api", "event_estimate": "burstlab.api",
          "SweepResult": "burstlab.sweep", "sweep": "burstlab.sweep",
-         "topologies": "burstlab.topologies"}
+         "topologies": "burstlab.topologies", "load": "burstlab.analysis",
+         "compare": "burstlab.analysis"}
 
 
 def __getattr__(name: str) -> Any:

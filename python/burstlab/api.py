@@ -350,6 +350,14 @@ class Result:
                      + _text_table(self._columns("obs_flows"), ocols))
         return text
 
+    def plot_cwnd(self, flows: Sequence[int] | None = None, *,
+                  ssthresh: bool = False) -> Any:
+        """A figure of each flow's cwnd against time (needs ``sim.trace.cwnd = true``);
+        see :func:`burstlab.plot.plot_cwnd`."""
+        from burstlab.plot import plot_cwnd
+
+        return plot_cwnd(self, flows, ssthresh=ssthresh)
+
     def _repr_html_(self) -> str:
         """Jupyter: the run's header, then its flow, link and OBS tables as HTML."""
         import html
@@ -386,7 +394,9 @@ class Result:
             "replication": self.meta["replication"],
             "burstlab_version": self.meta["version"],
         }
-        doc: dict[str, Any] = {"meta": self.meta, "scenario": self.scenario}
+        doc: dict[str, Any] = {"meta": self.meta, "scenario": self.scenario,
+                               "tables": list(self.tables),
+                               "optional_tables": sorted(self._optional)}
         for name in self.tables:
             if name in self._optional and self._is_empty(name):
                 continue

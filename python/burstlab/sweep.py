@@ -83,7 +83,7 @@ from burstlab import _core
 from burstlab._progress import in_jupyter
 from burstlab.api import Result, ScenarioLike, as_int, load_scenario, plain
 from burstlab.grid import GridError, Value, apply, iter_points, normalise_grid, numeric_values
-from burstlab.stats import summarise
+from burstlab.stats import non_negative, summarise
 
 EXECUTORS = ("local", "dask", "serial")
 #: What an executor yields: one outcome dict (see :func:`execute`) per task, as they finish.
@@ -639,7 +639,8 @@ class SweepResult:
             given to the scenario), ``<path> [unit]`` with SI numbers for axes of unit
             strings, ``seed``, ``replication``, ``burstlab_version``, then the columns of
             :attr:`burstlab.Result.flows`; OBS runs add ``segments_per_burst`` (yu's S),
-            ``data_bursts`` and ``data_bursts_lost`` from :attr:`burstlab.Result.obs_flows`.
+            ``data_bursts``, ``data_bursts_lost`` and ``burst_loss_prob`` (the flow's
+            data bursts lost per data burst sent) from :attr:`burstlab.Result.obs_flows`.
         summary: one row per (point, flow): ``n`` and, per metric ``m``, ``m_mean``,
             ``m_std``, ``m_ci_lo``, ``m_ci_hi`` (95 % Student-t interval) and ``m_n``.
         runs: one row per run (successful or not): parameters, seed, replication,
@@ -686,6 +687,28 @@ class SweepResult:
         return (head + "<p>means per point (<code>.summary</code> has std and 95 % CIs)</p>"
                 + self.summary[cols].to_html(max_rows=60, border=0))
 
+    def case(self, i: int) -> pd.DataFrame:
+        """The tidy rows of case ``i`` of a sweep run with ``cases=`` (for
+        :func:`burstlab.compare`: ``compare(sw.case(1), sw.case(0))``)."""
+        cases = self.info.get("cases") or []
+        if not 0 <= i < len(cases):
+            raise IndexError(f"case {i}: the sweep has {len(cases)} case(s)")
+        sel = pd.Series(True, index=self.table.index)
+        for path in {p for c in cases for p in c}:
+            want = cases[i].get(path, "")
+            sel &= self.table[path].map(repr) == repr(want)
+        out = self.table[sel].reset_index(drop=True)
+        out.attrs["params"] = list(self.info.get("grid") or {})
+        return out
+
+    def plot(self, metric: str = "goodput_bps", **kw: Any) -> Any:
+        """A figure of ``metric`` against a swept parameter with 95 % intervals (``x``,
+        ``by``, ``flow``, ``where``, ``xscale``, ``yscale``, ``title``: see
+        :func:`burstlab.plot.plot_sweep_result`)."""
+        from burstlab.plot import plot_sweep_result
+
+        return plot_sweep_result(self, metric, **kw)
+
     @property
     def errors(self) -> pd.DataFrame:
         """The failed runs (parameters, seed, replication, error)."""
@@ -714,7 +737,11 @@ class SweepResult:
                 written.append(p)
         p = d / "sweep.json"
         doc = {**self.info, "params": self.params, "metrics": self.metrics,
-               "store": str(self.store), "stats": self.stats}
+               "store": str(self.store), "stats": self.stats,
+               # for burstlab.load: each column's type (a CSV cannot keep it)
+               "dtypes": {name: {str(c): str(t) for c, t in df.dtypes.items()}
+                          for name, df in (("sweep", self.table), ("summary", self.summary),
+                                           ("runs", self.runs), ("links", self.links))}}
         p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
         written.append(p)
         return written
@@ -735,8 +762,9 @@ def _for_parquet(df: pd.DataFrame) -> pd.DataFrame:
 
 def sweep(
     base_scenario: ScenarioLike,
-    grid: Mapping[str, Any],
+    grid: Mapping[str, Any] | None = None,
     *,
+    cases: Sequence[Mapping[str, Any]] | None = None,
     replications: int = 1,
     store: str | os.PathLike[str] | None = None,
     executor: str = "local",
@@ -752,6 +780,13 @@ def sweep(
         base_scenario: a scenario file, TOML text or dict (as for :func:`burstlab.run`).
         grid: ``{path: spec}``; ``spec`` is a grid string (``"1us..100ms:log:13"``,
             ``"reno,newreno,sack"``, see :mod:`burstlab.grid`) or a list of literal values.
+        cases: ``[{path: value, ...}, ...]``: configurations that are not a Cartesian
+            product (``[{"flow.0.variant": "reno", "flow.0.cc": "aimd"},
+            {"flow.0.variant": "sack", "flow.0.cc": "cubic"}]``); each case runs at
+            every point of ``grid`` (if any), its paths become columns (``""`` where a
+            case leaves a path unset). Every case uses the same seeds: runs of two
+            cases with one replication index share their random numbers
+            (:func:`burstlab.compare`).
         replications: runs per point; run ``r`` has replication index ``r``.
         store: SQLite file of finished runs (created if missing; reused to resume). With
             ``None`` a temporary in-memory store is used: nothing can be resumed.
@@ -786,10 +821,13 @@ def sweep(
     if not isinstance(base_seed, int) or not 0 <= base_seed < 2**64:
         raise ValueError(f"seed must be a non-negative integer, got {base_seed!r}")
 
-    axes = normalise_grid(grid)
-    if "sim.replication" in axes:
+    axes = normalise_grid(grid or {})
+    case_list, case_axes = _check_cases(cases, axes)
+    if not axes and not case_list:
+        raise GridError("give a grid or cases: nothing to sweep")
+    if "sim.replication" in {*axes, *case_axes}:
         raise GridError("grid entry 'sim.replication': use replications= (--reps) instead")
-    n_runs = math.prod(len(v) for v in axes.values()) * replications
+    n_runs = math.prod(len(v) for v in axes.values()) * replications * max(1, len(case_list))
     if n_runs > MAX_RUNS:
         sizes = " x ".join(f"{len(v)} ({k})" for k, v in axes.items())
         raise GridError(f"the grid has {sizes} points x {replications} replication(s) = "
@@ -806,39 +844,80 @@ def sweep(
     def scenarios() -> Iterator[tuple[dict[str, Value], dict[str, Any], int]]:
         # Expanded lazily, one point at a time: each point's scenario becomes its
         # JSON text in _run_points and its dict is dropped at once.
-        for pt in iter_points(axes):
-            yield pt, apply(base, pt), int(pt.get("sim.seed", base_seed))
+        for case in case_list or [{}]:
+            for gpt in iter_points(axes):
+                pt = {**case, **gpt}
+                label = {**{p: case.get(p, "") for p in case_axes}, **gpt}
+                yield label, apply(base, pt), int(pt.get("sim.seed", base_seed))
 
     first = next(iter_points(axes), {})
-    apply(base, first)  # a path that does not fit the scenario fails here, at once
-    _check_axes(base, axes, first)
+    for case in case_list or [{}]:
+        # a path that does not fit the scenario fails here, at once
+        apply(base, {**case, **first})
+    _check_axes(base, axes, {**(case_list[0] if case_list else {}), **first})
+    _check_axes(base, {}, first, case_list)
     info = {"grid": {k: list(v) for k, v in axes.items()}, "replications": replications,
             "seed": base_seed, "burstlab_version": _core.__version__, "scenario": base}
-    return _run_points(scenarios(), list(axes), axes, info, replications=replications,
+    if case_list:
+        info["cases"] = case_list
+    all_axes = {**case_axes, **axes}
+    return _run_points(scenarios(), list(all_axes), all_axes, info, replications=replications,
                        store=store, executor=executor, jobs=jobs, scheduler=scheduler,
                        progress=progress, retry_errors=retry_errors, t_start=t_start)
 
 
+def _check_cases(cases: Sequence[Mapping[str, Any]] | None,
+                 axes: Mapping[str, Sequence[Value]],
+                 ) -> tuple[list[dict[str, Value]], dict[str, list[Value]]]:
+    """The cases of :func:`sweep` as ``{path: value}`` dicts, and per path the values
+    the cases give it, in order (``""`` for a case that leaves it unset)."""
+    if cases is None:
+        return [], {}
+    if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Sequence):
+        raise GridError("cases: expected a list of {path: value} dicts")
+    out: list[dict[str, Value]] = []
+    for i, case in enumerate(cases):
+        if not isinstance(case, Mapping) or not case:
+            raise GridError(f"cases[{i}]: expected a non-empty {{path: value}} dict, "
+                            f"got {case!r}")
+        c: dict[str, Value] = {}
+        for path, v in case.items():
+            if path in axes:
+                raise GridError(f"cases[{i}]: {path} is also a grid entry")
+            # the path and the value checked as a grid entry's
+            c[path] = normalise_grid({path: [v]})[path][0]
+        if c in out:
+            raise GridError(f"cases[{i}] repeats cases[{out.index(c)}]: {c}")
+        out.append(c)
+    paths = list(dict.fromkeys(p for c in out for p in c))
+    case_axes = {p: list(dict.fromkeys((c.get(p, "") for c in out), None)) for p in paths}
+    return out, case_axes
+
+
 def _check_axes(base: Mapping[str, Any], axes: Mapping[str, Sequence[Value]],
-                first: Mapping[str, Value]) -> None:
+                first: Mapping[str, Value],
+                cases: Sequence[Mapping[str, Value]] = ()) -> None:
     """Validates every value of every grid entry before anything runs (each value with
     the other entries at the grid's first point) and warns on stderr, naming the entry,
     the value and the scenario's reason, about each value the scenario rejects — a
     non-integer for an integer setting, a negative rate. Those runs still go ahead and
-    are recorded as failed (the other points finish), as for any failing run.
+    are recorded as failed (the other points finish), as for any failing run. Each of
+    ``cases`` is checked the same way at the grid's first point.
     """
-    for path, values in axes.items():
-        for v in values:
-            pt = {**first, path: v}
-            try:
-                _core.validate(canonical_json(apply(base, pt)), "json")
-            except ValueError as e:
-                hint = ""
-                if isinstance(v, float) and not v.is_integer() and "expected u" in str(e):
-                    hint = (" (the grid gives non-integers for an integer setting: choose "
-                            "a..b:lin:n with (b - a)/(n - 1) whole, or list the values)")
-                print(f"burstlab: warning: grid entry '{path}' value {v!r} will fail: "
-                      f"{e}{hint}", file=sys.stderr)
+    checks: list[tuple[str, Any, dict[str, Value]]] = [
+        (path, v, {**first, path: v}) for path, values in axes.items() for v in values]
+    checks += [(f"cases[{i}]", c, {**c, **first}) for i, c in enumerate(cases)]
+    for path, v, pt in checks:
+        try:
+            _core.validate(canonical_json(apply(base, pt)), "json")
+        except ValueError as e:
+            hint = ""
+            if isinstance(v, float) and not v.is_integer() and "expected u" in str(e):
+                hint = (" (the grid gives non-integers for an integer setting: choose "
+                        "a..b:lin:n with (b - a)/(n - 1) whole, or list the values)")
+            what = path if path.startswith("cases[") else f"grid entry '{path}' value {v!r}"
+            print(f"burstlab: warning: {what} will fail: "
+                  f"{e}{hint}", file=sys.stderr)
 
 
 def sweep_points(
@@ -1044,19 +1123,6 @@ def _run_points(
                        stats=stats, info=info, kept=result_of)
 
 
-def non_negative(table: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:
-    """``{metric: 0.0}`` for the metrics whose every value is ≥ 0: burstlab's result
-    columns are counts, rates, times and fractions, non-negative by definition, so their
-    summary intervals are cut at 0 (a two-replication sweep no longer reports a goodput
-    interval below 0). A metric with a negative value is signed and keeps its interval."""
-    out = {}
-    for m in metrics:
-        x = pd.to_numeric(table[m], errors="coerce").dropna()
-        if len(x) and bool((x >= 0).all()):
-            out[m] = 0.0
-    return out
-
-
 def _is_metric(col: pd.Series) -> bool:
     return bool(pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col))
 
@@ -1146,6 +1212,7 @@ def _assemble(
                 "segments_per_burst": o.get("mean_segments_per_burst"),
                 "data_bursts": o.get("data_bursts"),
                 "data_bursts_lost": o.get("data_bursts_lost"),
+                "burst_loss_prob": o.get("burst_loss_prob"),
             }
             e = est.get(f.get("flow"))
             if e is not None:
@@ -1155,7 +1222,8 @@ def _assemble(
         for ln in json.loads(rec["links"]):
             link_rows.append({**s, **ln})
     table = pd.DataFrame(flow_rows)
-    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s", "segments_per_burst"):
+    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s", "segments_per_burst",
+              "burst_loss_prob"):
         if c in table.columns:  # JSON carries NaN as null
             table[c] = pd.to_numeric(table[c], errors="coerce").astype(float)
     return table, pd.DataFrame(run_rows), pd.DataFrame(link_rows), kept, traced
