@@ -330,13 +330,18 @@ class Result:
         return (f"<burstlab Result: scenario {m.get('scenario')!r}, seed {m.get('seed')}, "
                 f"replication {m.get('replication')}, tables {', '.join(self.tables)}>")
 
-    def summary(self) -> str:
-        """A fixed-width table of the main per-flow figures."""
-        cols = [
-            "flow", "name", "kind", "variant", "cc", "goodput_segps", "goodput_bps",
-            "segments_sent", "retransmits", "td_events", "to_events", "mean_rtt_s",
-            "mean_cwnd_segments",
-        ]
+    @property
+    def summary(self) -> RunSummary:
+        """The main per-flow figures: a table, like :attr:`burstlab.SweepResult.summary`
+        (``res.summary["goodput_bps"]``, ``res.summary.columns``; a pandas DataFrame
+        built on first use), and, called (``res.summary()``), the fixed-width text
+        ``burstlab run`` prints."""
+        return RunSummary(self)
+
+    def summary_text(self) -> str:
+        """A fixed-width table of the main per-flow figures (OBS runs add yu's S and
+        the burst losses of each flow)."""
+        cols = list(RunSummary.COLUMNS)
         head = (
             f"scenario {self.meta['scenario']!r}  seed {self.meta['seed']}  "
             f"replication {self.meta['replication']}  burstlab {self.meta['version']}  "
@@ -421,6 +426,44 @@ class Result:
         p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
         written.append(p)
         return written
+
+
+class RunSummary:
+    """:attr:`Result.summary`: the flow table's main columns. Indexing it, or any
+    DataFrame attribute, builds the DataFrame (``.frame()``); calling it gives the text
+    (:meth:`Result.summary_text`), as ``res.summary()`` always has."""
+
+    COLUMNS = ("flow", "name", "kind", "variant", "cc", "goodput_segps", "goodput_bps",
+               "segments_sent", "retransmits", "td_events", "to_events", "mean_rtt_s",
+               "mean_cwnd_segments")
+
+    def __init__(self, res: Result) -> None:
+        self._res = res
+
+    def __call__(self) -> str:
+        return self._res.summary_text()
+
+    def frame(self) -> pd.DataFrame:
+        """The summary as a DataFrame (the columns of :attr:`COLUMNS` the run has)."""
+        flows = self._res.flows
+        return flows[[c for c in self.COLUMNS if c in flows.columns]]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.frame(), name)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.frame()[key]
+
+    def __len__(self) -> int:
+        return len(self.frame())
+
+    def __repr__(self) -> str:
+        return self()
+
+    def _repr_html_(self) -> str:
+        return str(self.frame().to_html(index=False, border=0))
 
 
 def with_trace_dir(spec: Mapping[str, Any],

@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -67,6 +68,7 @@ import socket
 import sqlite3
 import sys
 import time
+import types
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -629,7 +631,7 @@ class _Lines:
 # The result.
 
 
-@dataclass
+@dataclass(repr=False)
 class SweepResult:
     """The tables of a sweep.
 
@@ -675,6 +677,15 @@ class SweepResult:
         except KeyError:
             raise KeyError(f"run (point {point}, replication {replication}) was not kept: "
                            "sweep with keep_traces=True") from None
+
+    def __repr__(self) -> str:
+        """One line: the sweep's size, what it swept and where its runs are kept (the
+        tables are its attributes; Jupyter shows the summary table)."""
+        params = ", ".join(self.params[:4]) + (", …" if len(self.params) > 4 else "")
+        return (f"<burstlab SweepResult: {len(self.summary)} rows of summary, "
+                f"{self.stats.get('total', len(self.runs))} runs "
+                f"({len(self.errors) if len(self.runs) else 0} failed), "
+                f"swept {params or 'nothing'}; store {self.store}>")
 
     def _repr_html_(self) -> str:
         """Jupyter: the summary table (and failures, if any) as HTML."""
@@ -1285,3 +1296,16 @@ def _kept_result(rec: Mapping[str, Any], meta: dict[str, Any],
     optional = meta.pop("optional_tables", None) or [t for t in tables
                                                     if t not in ("flows", "links")]
     return Result(meta, raw, tables, optional, json.loads(rec["scenario"]))
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`sweep`: ``burstlab.sweep(...)`` runs a sweep and
+    ``burstlab.sweep.sweep_points``, ``burstlab.sweep.Store`` … are this module's."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> SweepResult:
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+# inspect.signature(burstlab.sweep) and help() show the function's
+__signature__ = inspect.signature(sweep)

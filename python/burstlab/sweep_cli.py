@@ -153,7 +153,7 @@ def add_parser(sub: Any) -> None:
 
     p = sub.add_parser("plot", help="plot a metric against a swept parameter",
                        description="Plot a sweep table: a metric vs one parameter, one line "
-                       "per value of another, error bars = 95 %% confidence intervals.")
+                       "per value of another, error bars = 95 % confidence intervals.")
     p.add_argument("sweep", help="sweep output directory, sweep.csv or summary.csv")
     p.add_argument("--x", default=None, help="parameter on the x axis (default: first swept)")
     p.add_argument("--by", default=None, help="one line per value (default: second swept)")

@@ -916,10 +916,24 @@ impl Default for ObsSpec {
 // ---------------------------------------------------------------------------------------
 // Parsing entry points.
 
+/// The 1-based line and column (in characters) of byte `at` of `text`, for syntax errors.
+fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..text.floor_char_boundary(at.min(text.len()))];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
 impl ScenarioSpec {
     pub fn from_toml_str(text: &str) -> Result<Self, ScenarioError> {
-        let de = toml::Deserializer::parse(text)
-            .map_err(|e| ScenarioError::new("", format!("malformed TOML: {}", e.message())))?;
+        let de = toml::Deserializer::parse(text).map_err(|e| {
+            let at = e.span().map(|s| line_column(text, s.start));
+            let at = at.map(|(l, c)| format!(" (at line {l}, column {c})"));
+            ScenarioError::new(
+                "",
+                format!("malformed TOML: {}{}", e.message(), at.unwrap_or_default()),
+            )
+        })?;
         serde_path_to_error::deserialize(de)
             .map_err(|e| path_error(e.path().to_string(), e.inner().message().to_string()))
     }
