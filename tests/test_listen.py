@@ -190,3 +190,19 @@ def test_set_errors_name_the_key(entry: str, message: str,
 def test_parse_set_raises_cli_error() -> None:
     with pytest.raises(CliError, match="expected KEY=VALUE"):
         parse_set("novalue")
+
+
+def _wanted_in_worker() -> bool:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    return _progress.wanted(Tty())
+
+
+def test_progress_is_off_in_worker_processes() -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    assert _wanted_in_worker()  # this process, a terminal: on
+    with ProcessPoolExecutor(1) as pool:
+        assert pool.submit(_wanted_in_worker).result() is False

@@ -45,7 +45,12 @@ def in_jupyter() -> bool:
 
 
 def wanted(stream: TextIO | None = None) -> bool:
-    """Whether progress is drawn by default: stderr is a terminal, or in Jupyter."""
+    """Whether progress is drawn by default: stderr is a terminal, or in Jupyter; never
+    in a worker process (a sweep's or a reproduction's runs would draw over each other)."""
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        return False
     s = stream if stream is not None else sys.stderr
     try:
         tty = bool(s.isatty())
