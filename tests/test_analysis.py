@@ -175,6 +175,7 @@ def test_plot_cwnd_draws_a_line_per_flow_and_needs_the_trace() -> None:
     ax = fig.axes[0]
     assert [ln.get_label() for ln in ax.get_lines()] == ["flow 0", "flow 0 ssthresh"]
     assert ax.get_ylabel() == "cwnd [segments]"
+    assert fig._repr_png_().startswith(b"\x89PNG")  # shown in Jupyter without pyplot
     with pytest.raises(ValueError, match="sim.trace.cwnd = true"):
         burstlab.run(short("1s"), progress=False).plot_cwnd()
 
@@ -191,6 +192,11 @@ def test_sweep_plot_takes_the_axis_scale_from_the_grid(
     assert fig.axes[0].get_yscale() == "log"
     with pytest.raises(ValueError, match="xscale"):
         log.plot(xscale="loglog")
+    # A sweep with cases: x is the grid's axis, one line per case by default.
+    ax = cases_sweep.plot("goodput_bps").axes[0]
+    assert ax.get_xlabel() == "link.1.loss_ab"
+    assert {t.get_text() for t in ax.get_legend().get_texts()} == {
+        "flow.0.variant = reno", "flow.0.variant = sack"}
 
 
 def test_log_spaced() -> None:

@@ -88,7 +88,7 @@ def _traced(spec: dict[str, Any]) -> dict[str, Any]:
 def test_the_output_reference_lists_every_column_with_its_unit() -> None:
     d = docs()
     page = d.output_reference()
-    sections = dict(re.findall(r"### `(\w+)`\n\n(.*?)(?=\n### |\Z)", page, re.S))
+    sections = dict(re.findall(r"## `(\w+)`\n\n(.*?)(?=\n## |\Z)", page, re.S))
     specs = [tomllib.loads(p.read_text(encoding="utf-8"))
              for p in sorted((ROOT / "examples").glob("*.toml"))]
     from burstlab.topologies import yu_path

@@ -586,7 +586,7 @@ def output_reference() -> str:
     out = []
     for name, cols in tables.items():
         d = docs.get(name, {})
-        out += [f"### `{name}`", "", "| column | unit | description |", "|---|---|---|"]
+        out += [f"## `{name}`", "", "| column | unit | description |", "|---|---|---|"]
         for c in cols:
             base = next((c.removesuffix(sfx) for sfx, _ in COLUMN_UNITS if c.endswith(sfx)), c)
             text = d.get(c) or d.get(base) or ""

@@ -13,6 +13,7 @@ segments/s; ``_s`` → s). The format follows the output file's extension (PNG, 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -63,6 +64,28 @@ def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     else:
         df = pd.read_csv(p)
     return df, info
+
+
+@functools.cache
+def _shown_figure() -> type:
+    """A matplotlib Figure that Jupyter shows as its image without pyplot (a bare
+    Figure otherwise shows as the text ``<Figure size …>``)."""
+    from matplotlib.figure import Figure
+
+    class ShownFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            import io
+
+            buf = io.BytesIO()
+            self.savefig(buf, format="png", dpi=100)
+            return buf.getvalue()
+
+    return ShownFigure
+
+
+def new_figure(**kw: Any) -> Any:
+    """A :class:`matplotlib.figure.Figure` (without pyplot) that shows in Jupyter."""
+    return _shown_figure()(**kw)
 
 
 def _safe_name(text: str) -> str:
@@ -128,8 +151,6 @@ def figure(
         ValueError: a column is missing, or several rows fall on one point of a line
             (another parameter varies: fix it with ``where``).
     """
-    from matplotlib.figure import Figure
-
     df = data
     for col in [x, *([by] if by else []), *(where or {})]:
         if col not in df.columns:
@@ -166,7 +187,7 @@ def figure(
     ylabel, scale = _metric_label(y, df[f"{y}_mean"].to_numpy(dtype=float))
     categorical = not pd.api.types.is_numeric_dtype(df[xcol])
     cats = list(dict.fromkeys(df[xcol].astype(str))) if categorical else []
-    fig = Figure(figsize=(7, 4.5))
+    fig = new_figure(figsize=(7, 4.5))
     ax = fig.add_subplot()
     n_flows = df["flow"].nunique() if "flow" in df.columns else 1
     groups = df.groupby(keys, sort=not by_si, dropna=False) if keys else [((), df)]
@@ -258,13 +279,11 @@ def plot_cwnd(res: Any, flows: Sequence[int] | None = None, *,
               ssthresh: bool = False) -> Any:
     """The congestion window of each flow (or of ``flows``) against time, from the
     run's cwnd trace (``sim.trace.cwnd = true``)."""
-    from matplotlib.figure import Figure
-
     if "cwnd_trace" not in res.tables or res._is_empty("cwnd_trace"):
         raise ValueError("the run has no cwnd trace: set sim.trace.cwnd = true "
                          "(burstlab run --set sim.trace.cwnd=true)")
     t = res.cwnd
-    fig = Figure(figsize=(7, 4))
+    fig = new_figure(figsize=(7, 4))
     ax = fig.add_subplot()
     for f, g in t.groupby("flow", sort=True):
         if flows is not None and f not in flows:
@@ -298,18 +317,23 @@ def plot_sweep_result(sw: Any, metric: str = "goodput_bps", *, x: str | None = N
                where: Mapping[str, Any] | None = None, xscale: str | None = None,
                yscale: str = "linear", title: str | None = None) -> Any:
     """``metric`` (mean and 95 % interval per point) against the swept parameter ``x``
-    (default: the first), one line per value of ``by`` (default: the second). ``xscale``
+    (default: the first grid axis), one line per value of ``by`` (default: the second
+    axis, else the first path the cases set). ``xscale``
     ``"log"`` or ``"linear"``; by default log when the axis was a log grid
     (``a..b:log:n``)."""
     for name, v in (("xscale", xscale), ("yscale", yscale)):
         if v not in (None, "log", "linear"):
             raise ValueError(f"{name}: 'log' or 'linear', got {v!r}")
+    # The grid's axes first (a sweep with cases= lists the cases' paths before them).
+    grid = [p for p in (sw.info.get("grid") or {}) if p in sw.params] or list(sw.params)
+    cases = [p for p in sw.params if p not in grid]
     if x is None:
-        if not sw.params:
+        if not grid:
             raise ValueError("x: the sweep has no swept parameter")
-        x = sw.params[0]
-        if by is None and len(sw.params) > 1:
-            by = sw.params[1]
+        x = grid[0]
+        if by is None:
+            rest = [*grid[1:], *cases]
+            by = rest[0] if rest else None
     if xscale is None:
         si = next((c for c in sw.table.columns if str(c).startswith(f"{x} [")), x)
         xs: list[float] = []
