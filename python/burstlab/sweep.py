@@ -84,7 +84,15 @@ import pandas as pd
 from burstlab import _core
 from burstlab._progress import in_jupyter
 from burstlab.api import Result, ScenarioLike, as_int, load_scenario, plain
-from burstlab.grid import GridError, Value, apply, iter_points, normalise_grid, numeric_values
+from burstlab.grid import (
+    GridError,
+    Value,
+    apply,
+    check_cases,
+    iter_points,
+    normalise_grid,
+    numeric_values,
+)
 from burstlab.stats import non_negative, summarise
 
 EXECUTORS = ("local", "dask", "serial")
@@ -833,7 +841,7 @@ def sweep(
         raise ValueError(f"seed must be a non-negative integer, got {base_seed!r}")
 
     axes = normalise_grid(grid or {})
-    case_list, case_axes = _check_cases(cases, axes)
+    case_list, case_axes = check_cases(cases, axes)
     if not axes and not case_list:
         raise GridError("give a grid or cases: nothing to sweep")
     if "sim.replication" in {*axes, *case_axes}:
@@ -875,34 +883,6 @@ def sweep(
     return _run_points(scenarios(), list(all_axes), all_axes, info, replications=replications,
                        store=store, executor=executor, jobs=jobs, scheduler=scheduler,
                        progress=progress, retry_errors=retry_errors, t_start=t_start)
-
-
-def _check_cases(cases: Sequence[Mapping[str, Any]] | None,
-                 axes: Mapping[str, Sequence[Value]],
-                 ) -> tuple[list[dict[str, Value]], dict[str, list[Value]]]:
-    """The cases of :func:`sweep` as ``{path: value}`` dicts, and per path the values
-    the cases give it, in order (``""`` for a case that leaves it unset)."""
-    if cases is None:
-        return [], {}
-    if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Sequence):
-        raise GridError("cases: expected a list of {path: value} dicts")
-    out: list[dict[str, Value]] = []
-    for i, case in enumerate(cases):
-        if not isinstance(case, Mapping) or not case:
-            raise GridError(f"cases[{i}]: expected a non-empty {{path: value}} dict, "
-                            f"got {case!r}")
-        c: dict[str, Value] = {}
-        for path, v in case.items():
-            if path in axes:
-                raise GridError(f"cases[{i}]: {path} is also a grid entry")
-            # the path and the value checked as a grid entry's
-            c[path] = normalise_grid({path: [v]})[path][0]
-        if c in out:
-            raise GridError(f"cases[{i}] repeats cases[{out.index(c)}]: {c}")
-        out.append(c)
-    paths = list(dict.fromkeys(p for c in out for p in c))
-    case_axes = {p: list(dict.fromkeys((c.get(p, "") for c in out), None)) for p in paths}
-    return out, case_axes
 
 
 def _check_axes(base: Mapping[str, Any], axes: Mapping[str, Sequence[Value]],
