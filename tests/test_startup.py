@@ -43,7 +43,7 @@ def test_lazy_names_are_the_real_objects() -> None:
     from burstlab.sweep import SweepResult, sweep
 
     assert burstlab.run is run and burstlab.Result is Result
-    assert burstlab.sweep is sweep and burstlab.SweepResult is SweepResult
+    assert burstlab.sweep.sweep is sweep and burstlab.SweepResult is SweepResult
     with pytest.raises(AttributeError):
         burstlab.no_such_name  # noqa: B018
 

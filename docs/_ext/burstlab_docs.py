@@ -6,10 +6,13 @@ hand. The keys, their kinds, enum values and aliases come from the Rust parser i
 each key's description, Rust type and serde default from its field in
 ``crates/burstlab-core/src/scenario/spec.rs``, the TCP defaults from the core's profiles,
 and the error for a bad value by giving the validator that value and printing what it says.
-The CLI reference is each parser's ``--help``.
+The CLI reference is each parser's ``--help``; the output reference lists the columns of
+every result table as runs write them (:func:`output_tables`), with units from the
+column names and descriptions from the row structs of ``crates/burstlab-core/src/stats.rs``.
 
 As a Sphinx extension it replaces the marker ``<!-- generated -->`` in
-``reference/scenario.md`` and ``reference/cli.md`` when Sphinx reads them.
+``reference/scenario.md``, ``reference/outputs.md`` and ``reference/cli.md`` when Sphinx
+reads them.
 """
 
 from __future__ import annotations
@@ -129,6 +132,18 @@ UNITS = {
     "Size": 'size: bytes, or a string with a unit ("1000B", "64KiB")',
 }
 
+# A list's type in words, by its element's Rust type (a struct: a list of tables).
+LIST_OF = {
+    "String": "list of strings (node names)",
+    "u32": "list of integers",
+    "u64": "list of integers",
+    "[u64; 2]": "list of [first, last] pairs",
+    "Dur": "list of durations (each: seconds, or a string with a unit)",
+    "Rate": "list of rates (each: bit/s, or a string with a unit)",
+    "Size": "list of sizes (each: bytes, or a string with a unit)",
+    "f64": "list of numbers",
+}
+
 # Keys whose value names something else in the scenario: a bad value is a name that does
 # not exist (every other string key gets a number, a type error).
 NAME_REFS = {"src", "dst", "a", "b", "fabric_a", "fabric_b", "edge", "fabric"}
@@ -144,6 +159,24 @@ def _toml_path(rust_path: str, aliases: dict[str, str]) -> str:
         nb = seg[len(base):]
         parts.append(aliases.get(prefix.removesuffix(nb), base) + nb)
     return ".".join(parts)
+
+
+def stated_default(doc: str) -> str | None:
+    """The default a key's description states — "(default 5 us)", "(default: the node's
+    first)", "…; default 0)", "Default `hops`." — or that it has none because it is
+    required ("required for `timer`", "give it or `delay`"); None if it says neither."""
+    m = (re.search(r"[(;,]\s*default:?\s+([^;()]+(?:\([^)]*\)[^;()]*)*)[;)]", doc)
+         or re.search(r"(?:^|\.\s+)Default:?\s+(.+?)\.(?:\s|$)", doc))
+    if m:
+        return m.group(1).strip()
+    # No default: the key is required in some setting, or one of two keys is.
+    m = re.search(r"\brequired (for|with) ([^;.]+)", doc)
+    if m:
+        return f"none: required {m.group(1)} {m.group(2).strip()}"
+    m = re.search(r"give (?:it|either `\w+`) or `(\w+)`", doc)
+    if m:
+        return f"none: give it or `{m.group(1)}`"
+    return None
 
 
 def scenario_keys() -> list[Key]:
@@ -204,6 +237,10 @@ def scenario_keys() -> list[Key]:
             key.default = "0"
         elif key.rust_type in enum_defaults:
             key.default = enum_defaults[key.rust_type]
+        elif (stated := stated_default(key.doc)) is not None:
+            key.default = stated
+        elif inner in enum_defaults:  # an Option of an enum: None takes its default
+            key.default = enum_defaults[inner]
         elif key.rust_type.startswith("Vec<"):
             key.default = "none"
         elif key.rust_type == "TraceSpec":
@@ -467,9 +504,7 @@ def scenario_reference() -> str:
                 typ = k.unit or typ
             elif k.kind == "list":
                 elem = re.sub(r"^(Option<)?Vec<(.*?)>>?$", r"\2", k.rust_type)
-                typ = {"String": "list of strings (node names)", "u32": "list of integers",
-                       "u64": "list of integers", "[u64; 2]": "list of [first, last] pairs"
-                       }.get(elem, f"list of tables (`{elem}`)")
+                typ = LIST_OF.get(elem) or f"list of tables (`{elem}`)"
             elif k.kind == "table":
                 struct = re.sub(r"^(Option|Vec)<(.*)>$", r"\2", k.rust_type)
                 typ = f"table (`{struct}`)"
@@ -482,6 +517,94 @@ def scenario_reference() -> str:
         out += [f"## {title}", "", intro, "",
                 "| key | type and unit | default | description | a bad value → the error |",
                 "|---|---|---|---|---|", *rows, ""]
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Output tables: their columns as a run writes them, units from the column names.
+
+STATS_RS = ROOT / "crates" / "burstlab-core" / "src" / "stats.rs"
+
+#: A column's unit, from the suffix of its name (the project writes units into names).
+COLUMN_UNITS = [
+    ("_segps", "segments/s"), ("_bps", "bit/s"), ("_segments", "segments"),
+    ("_bytes", "bytes"), ("_pkts", "packets"), ("_km", "km"), ("_prob", "probability"),
+    ("_s", "s"), ("_frac", "fraction"),
+]
+#: Columns without a unit suffix: identifiers and labels, counts, flags and ratios.
+UNITLESS = "—"
+
+
+def column_unit(name: str) -> str:
+    """The unit a column's name states (``fct_s`` → s), or :data:`UNITLESS`."""
+    for suffix, unit in COLUMN_UNITS:
+        if name.endswith(suffix):
+            return unit
+    return UNITLESS
+
+
+def probe_scenarios() -> list[dict[str, Any]]:
+    """Scenarios that together fill every result table: ozsarac's OBS line with ECWBA
+    assembly (``cwnd_estimates``), per-wavelength contention (``obs_channels``), every
+    trace on, a CUBIC flow (``cc_trace``) and a finite flow (``fct``)."""
+    from burstlab.reproduce.papers.ozsarac import topology as topo
+
+    sc = topo.linear(topo.assembly("ecwba"), "reno", duration=0.3)
+    sc["sim"]["trace"] = {"cwnd": True, "packets": True, "bursts": True, "cc": True,
+                          "goodput": 0.05}
+    sc["obs"]["contention"] = {"per_wavelength": True}
+    ftp = sc["flow"][0]
+    sc["flow"].append({**ftp, "name": "short", "variant": "sack", "cc": "cubic",
+                       "segments": 20})
+    return [sc]
+
+
+def output_tables() -> dict[str, list[str]]:
+    """Every result table of the core (``RunResult::tables``, in its order) and the
+    columns a run writes into it, from runs of :func:`probe_scenarios`."""
+    import burstlab
+
+    out: dict[str, list[str]] = {}
+    for sc in probe_scenarios():
+        res = burstlab.run(sc, progress=False)
+        for name in res.tables:
+            cols = out.setdefault(name, [])
+            for c in res.table(name).columns:
+                if c not in cols:
+                    cols.append(str(c))
+    return out
+
+
+def _row_docs() -> dict[str, dict[str, str]]:
+    """table name → {column: description} from the doc comments of the row structs in
+    ``stats.rs`` (a column ``x_unit`` takes the doc of a field ``x`` or ``x_unit``)."""
+    text = STATS_RS.read_text(encoding="utf-8")
+    structs = _parse_structs(text)
+    result = structs.get("RunResult", {})
+    docs: dict[str, dict[str, str]] = {}
+    for f in result.values():
+        m = re.match(r"Vec<(\w+)>", f.rust_type)
+        if m:
+            docs[f.name] = {k: v.doc for k, v in structs.get(m.group(1), {}).items()}
+    for m in re.finditer(r"impl TraceRow for (\w+) \{.*?const TABLE: &'static str = \"(\w+)\"",
+                         text, re.S):
+        docs.setdefault(m.group(2), {k: v.doc for k, v in structs.get(m.group(1), {}).items()})
+    return docs
+
+
+def output_reference() -> str:
+    """The result tables and their columns with units, as MyST Markdown."""
+    tables = output_tables()
+    docs = _row_docs()
+    out = []
+    for name, cols in tables.items():
+        d = docs.get(name, {})
+        out += [f"## `{name}`", "", "| column | unit | description |", "|---|---|---|"]
+        for c in cols:
+            base = next((c.removesuffix(sfx) for sfx, _ in COLUMN_UNITS if c.endswith(sfx)), c)
+            text = d.get(c) or d.get(base) or ""
+            out.append(f"| `{c}` | {_cell(column_unit(c))} | {_cell(text)} |")
+        out.append("")
     return "\n".join(out)
 
 
@@ -513,7 +636,8 @@ def _parser_md(title: str, parser: argparse.ArgumentParser) -> list[str]:
 # ---------------------------------------------------------------------------------------
 # Sphinx.
 
-GENERATORS = {"reference/scenario": scenario_reference, "reference/cli": cli_reference}
+GENERATORS = {"reference/scenario": scenario_reference, "reference/cli": cli_reference,
+              "reference/outputs": output_reference}
 
 
 def _source_read(app: Any, docname: str, source: list[str]) -> None:

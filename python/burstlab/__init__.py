@@ -11,8 +11,6 @@ needs them (``run``, ``sweep``, ``Result``, …) is first used.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from burstlab._core import ScenarioError, SimulationError
@@ -20,6 +18,7 @@ from burstlab._core import __version__ as __version__
 
 if TYPE_CHECKING:
     from burstlab import topologies
+    from burstlab.analysis import compare, load
     from burstlab.api import Result, event_estimate, load_scenario, memory_estimate, run
     from burstlab.sweep import SweepResult, sweep
 
@@ -29,7 +28,9 @@ __all__ = [
     "SimulationError",
     "SweepResult",
     "__version__",
+    "compare",
     "event_estimate",
+    "load",
     "load_scenario",
     "memory_estimate",
     "run",
@@ -41,7 +42,8 @@ __all__ = [
 _LAZY = {"Result": "burstlab.api", "load_scenario": "burstlab.api", "run": "burstlab.api",
          "memory_estimate": "burstlab.api", "event_estimate": "burstlab.api",
          "SweepResult": "burstlab.sweep", "sweep": "burstlab.sweep",
-         "topologies": "burstlab.topologies"}
+         "topologies": "burstlab.topologies", "load": "burstlab.analysis",
+         "compare": "burstlab.analysis"}
 
 
 def __getattr__(name: str) -> Any:
@@ -49,23 +51,11 @@ def __getattr__(name: str) -> Any:
     if mod is None:
         raise AttributeError(f"module 'burstlab' has no attribute {name!r}")
     m = importlib.import_module(mod)
-    value = m if name == "topologies" else getattr(m, name)
+    # burstlab.sweep is the module burstlab.sweep, callable as the function sweep().
+    value = m if name in ("topologies", "sweep") else getattr(m, name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
     return sorted([*globals(), *_LAZY])
-
-
-class _Package(types.ModuleType):
-    """``burstlab.sweep`` is the function; importing the submodule ``burstlab.sweep``
-    (which Python then binds on the package) must not replace it."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _LAZY and isinstance(value, types.ModuleType) and name != "topologies":
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from typing import Any
 
 __version__: str
@@ -6,7 +7,11 @@ class ScenarioError(ValueError): ...
 class SimulationError(RuntimeError): ...
 
 def run(
-    text: str, format: str = "toml", seed: int | None = None, replication: int | None = None
+    text: str,
+    format: str = "toml",
+    seed: int | None = None,
+    replication: int | None = None,
+    progress: Callable[[float, float, int], object] | None = None,
 ) -> dict[str, Any]: ...
 def validate(text: str, format: str = "toml") -> None: ...
 def memory_estimate(text: str, format: str = "toml") -> dict[str, Any]: ...

@@ -368,13 +368,18 @@ class Result:
         return (f"<burstlab Result: scenario {m.get('scenario')!r}, seed {m.get('seed')}, "
                 f"replication {m.get('replication')}, tables {', '.join(self.tables)}>")
 
-    def summary(self) -> str:
-        """A fixed-width table of the main per-flow figures."""
-        cols = [
-            "flow", "name", "kind", "variant", "cc", "goodput_segps", "goodput_bps",
-            "segments_sent", "retransmits", "td_events", "to_events", "mean_rtt_s",
-            "mean_cwnd_segments",
-        ]
+    @property
+    def summary(self) -> RunSummary:
+        """The main per-flow figures: a table, like :attr:`burstlab.SweepResult.summary`
+        (``res.summary["goodput_bps"]``, ``res.summary.columns``; a pandas DataFrame
+        built on first use), and, called (``res.summary()``), the fixed-width text
+        ``burstlab run`` prints."""
+        return RunSummary(self)
+
+    def summary_text(self) -> str:
+        """A fixed-width table of the main per-flow figures (OBS runs add yu's S and
+        the burst losses of each flow)."""
+        cols = list(RunSummary.COLUMNS)
         head = (
             f"scenario {self.meta['scenario']!r}  seed {self.meta['seed']}  "
             f"replication {self.meta['replication']}  burstlab {self.meta['version']}  "
@@ -387,6 +392,14 @@ class Result:
             text += ("\nOBS (mean_segments_per_burst is yu's S)\n"
                      + _text_table(self._columns("obs_flows"), ocols))
         return text
+
+    def plot_cwnd(self, flows: Sequence[int] | None = None, *,
+                  ssthresh: bool = False) -> Any:
+        """A figure of each flow's cwnd against time (needs ``sim.trace.cwnd = true``);
+        see :func:`burstlab.plot.plot_cwnd`."""
+        from burstlab.plot import plot_cwnd
+
+        return plot_cwnd(self, flows, ssthresh=ssthresh)
 
     def _repr_html_(self) -> str:
         """Jupyter: the run's header, then its flow, link and OBS tables as HTML."""
@@ -424,7 +437,9 @@ class Result:
             "replication": self.meta["replication"],
             "burstlab_version": self.meta["version"],
         }
-        doc: dict[str, Any] = {"meta": self.meta, "scenario": self.scenario}
+        doc: dict[str, Any] = {"meta": self.meta, "scenario": self.scenario,
+                               "tables": list(self.tables),
+                               "optional_tables": sorted(self._optional)}
         for name in self.tables:
             if name in self._optional and self._is_empty(name):
                 continue
@@ -449,6 +464,44 @@ class Result:
         p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
         written.append(p)
         return written
+
+
+class RunSummary:
+    """:attr:`Result.summary`: the flow table's main columns. Indexing it, or any
+    DataFrame attribute, builds the DataFrame (``.frame()``); calling it gives the text
+    (:meth:`Result.summary_text`), as ``res.summary()`` always has."""
+
+    COLUMNS = ("flow", "name", "kind", "variant", "cc", "goodput_segps", "goodput_bps",
+               "segments_sent", "retransmits", "td_events", "to_events", "mean_rtt_s",
+               "mean_cwnd_segments")
+
+    def __init__(self, res: Result) -> None:
+        self._res = res
+
+    def __call__(self) -> str:
+        return self._res.summary_text()
+
+    def frame(self) -> pd.DataFrame:
+        """The summary as a DataFrame (the columns of :attr:`COLUMNS` the run has)."""
+        flows = self._res.flows
+        return flows[[c for c in self.COLUMNS if c in flows.columns]]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.frame(), name)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.frame()[key]
+
+    def __len__(self) -> int:
+        return len(self.frame())
+
+    def __repr__(self) -> str:
+        return self()
+
+    def _repr_html_(self) -> str:
+        return str(self.frame().to_html(index=False, border=0))
 
 
 def with_trace_dir(spec: Mapping[str, Any],
@@ -513,8 +566,12 @@ def run(
     seed: int | None = None,
     replication: int | None = None,
     trace_dir: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
 ) -> Result:
     """Runs one simulation.
+
+    Ctrl-C stops it within a fraction of a second (KeyboardInterrupt): the core looks
+    for signals every few thousand events.
 
     Args:
         scenario: a path to a TOML/JSON file, TOML text, or a dict.
@@ -523,6 +580,9 @@ def run(
         trace_dir: stream the enabled traces to ``<trace_dir>/<table>.csv`` while the
             run goes, in bounded memory (sets ``sim.trace.dir``); the files are what
             :meth:`Result.to_dir` writes for the same tables held in memory.
+        progress: show simulated time, events per second and an ETA once the run has
+            taken 2 s (on stderr, or a widget in Jupyter); ``None`` (default): when
+            stderr is a terminal or in Jupyter.
 
     Raises:
         ScenarioError: the scenario is malformed, or its estimated memory exceeds
@@ -537,11 +597,16 @@ def run(
         if any(v is True for v in trace.values()):  # any trace on (a flag per kind)
             scenario = with_trace_dir(spec, trace_dir)
     if isinstance(scenario, Mapping):
-        text = _to_json(scenario)
-        spec = json.loads(text)
-        raw = _core.run(text, "json", seed, replication)
+        text, fmt = _to_json(scenario), "json"
     else:
         text, fmt = _text_and_format(scenario)
-        raw = _core.run(text, fmt, seed, replication)
-        spec = json.loads(text) if fmt == "json" else tomllib.loads(text)
+    from burstlab._progress import RunProgress, wanted
+
+    bar = RunProgress() if (wanted() if progress is None else progress) else None
+    try:
+        raw = _core.run(text, fmt, seed, replication, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    spec = json.loads(text) if fmt == "json" else tomllib.loads(text)
     return Result.from_core(raw, spec)

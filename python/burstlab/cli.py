@@ -1,19 +1,22 @@
 """The ``burstlab`` command line.
 
-    burstlab run scenario.toml [--seed N] [--replication R] [--out DIR]
+    burstlab run scenario.toml [--seed N] [--replication R] [--out DIR] [--set KEY=VALUE]
     burstlab validate scenario.toml
     burstlab demo [--out DIR]
     burstlab export ns2 scenario.toml [--out FILE] [--compare]
 
-Bad input prints one line on stderr and exits with code 2; no traceback.
+Bad input prints one line on stderr and exits with code 2; no traceback. Ctrl-C stops a
+run within a fraction of a second and exits with code 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from burstlab import _core
 
@@ -31,13 +34,62 @@ def _cmd_run(args: argparse.Namespace) -> int:
     # With --out the traces stream into it while the run goes (bounded memory), unless
     # the scenario streams them elsewhere (sim.trace.dir; to_dir copies them then).
     trace_dir = args.out if args.out and not _has_trace_dir(args.scenario) else None
-    res = run(args.scenario, seed=args.seed, replication=args.replication,
-              trace_dir=trace_dir)
+    scenario: Any = args.scenario
+    if args.set:
+        scenario = with_sets(args.scenario, args.set)
+    res = run(scenario, seed=args.seed, replication=args.replication,
+              trace_dir=trace_dir, progress=False if args.no_progress else None)
     print(res.summary())
     if args.out:
         written = res.to_dir(args.out)
         print(f"wrote {', '.join(str(p) for p in written)}")
     return 0
+
+
+#: A ``--set`` value TOML cannot read but that is plainly one word of text (``sack``,
+#: ``10ms``, ``1Gb/s``) is taken as that text, unquoted.
+_BARE_WORD = re.compile(r"[^\s\"'\[\]{},=#]+")
+_DOTTED_KEY = re.compile(r"[A-Za-z_][\w-]*(\.[\w-]+)*")
+
+
+def parse_set(entry: str) -> tuple[str, Any]:
+    """``--set KEY=VALUE``: the dotted key (``flow[0].variant`` is ``flow.0.variant``)
+    and the value read as TOML (``10``, ``1e-3``, ``true``, ``"a b"``, ``[1, 2]``), or
+    as text when it is one bare word (``sack``, ``10ms``). Raises CliError naming the
+    key."""
+    import tomllib
+
+    if "=" not in entry:
+        raise CliError(f"--set {entry!r}: expected KEY=VALUE, e.g. sim.duration=10s")
+    key, text = (x.strip() for x in entry.split("=", 1))
+    path = re.sub(r"\[(\d+)\]", r".\1", key)
+    if not _DOTTED_KEY.fullmatch(path):
+        raise CliError(f"--set {key!r}: not a dotted key (e.g. sim.duration, "
+                       "flow.0.variant or flow[0].variant)")
+    try:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        if not _BARE_WORD.fullmatch(text):
+            raise CliError(f"--set {key}: {text!r} is not a TOML value (quote text: "
+                           f"{key}='\"...\"')") from None
+        value = text
+    return path, value
+
+
+def with_sets(scenario: str, entries: Sequence[str]) -> dict[str, Any]:
+    """The scenario file as a dict with every ``--set`` entry applied in order."""
+    from burstlab.api import load_scenario
+    from burstlab.grid import GridError, set_path
+
+    spec = load_scenario(scenario)
+    for entry in entries:
+        path, value = parse_set(entry)
+        try:
+            set_path(spec, path, value)
+        except GridError as e:
+            why = str(e).split(": ", 1)[-1]
+            raise CliError(f"--set {path}: {why}") from None
+    return spec
 
 
 def _has_trace_dir(scenario: str) -> bool:
@@ -97,6 +149,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     r.add_argument("--out", default=None,
                    help="directory for CSV/JSON results (traces stream into it while the "
                         "run goes)")
+    r.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a scenario key: a dotted key (sim.duration, "
+                        "flow.0.variant or flow[0].variant) and a TOML value (10, 1e-3, "
+                        "true, \"text\"; one bare word such as sack or 10ms is text); "
+                        "repeatable")
+    r.add_argument("--no-progress", action="store_true",
+                   help="no progress line (drawn on a terminal once a run has taken 2 s)")
     r.set_defaults(func=_cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario without running it")

@@ -363,3 +363,31 @@ def apply(base: Mapping[str, Any], point: Mapping[str, Value]) -> dict[str, Any]
             v = int(v)
         set_path(sc, path, v)
     return sc
+
+
+def check_cases(cases: Sequence[Mapping[str, Any]] | None,
+                axes: Mapping[str, Sequence[Value]],
+                ) -> tuple[list[dict[str, Value]], dict[str, list[Value]]]:
+    """The cases of :func:`burstlab.sweep.sweep` as ``{path: value}`` dicts, and per path the values
+    the cases give it, in order (``""`` for a case that leaves it unset)."""
+    if cases is None:
+        return [], {}
+    if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Sequence):
+        raise GridError("cases: expected a list of {path: value} dicts")
+    out: list[dict[str, Value]] = []
+    for i, case in enumerate(cases):
+        if not isinstance(case, Mapping) or not case:
+            raise GridError(f"cases[{i}]: expected a non-empty {{path: value}} dict, "
+                            f"got {case!r}")
+        c: dict[str, Value] = {}
+        for path, v in case.items():
+            if path in axes:
+                raise GridError(f"cases[{i}]: {path} is also a grid entry")
+            # the path and the value checked as a grid entry's
+            c[path] = normalise_grid({path: [v]})[path][0]
+        if c in out:
+            raise GridError(f"cases[{i}] repeats cases[{out.index(c)}]: {c}")
+        out.append(c)
+    paths = list(dict.fromkeys(p for c in out for p in c))
+    case_axes = {p: list(dict.fromkeys((c.get(p, "") for c in out), None)) for p in paths}
+    return out, case_axes

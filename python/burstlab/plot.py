@@ -13,6 +13,7 @@ segments/s; ``_s`` → s). The format follows the output file's extension (PNG, 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -23,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from burstlab.stats import summarise
+from burstlab.stats import non_negative, summarise
 
 _UNITS = [("_segps", "segments/s"), ("_bps", "b/s"), ("_segments", "segments"),
           ("_bytes", "B"), ("_s", "s")]
@@ -63,6 +64,28 @@ def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     else:
         df = pd.read_csv(p)
     return df, info
+
+
+@functools.cache
+def _shown_figure() -> type:
+    """A matplotlib Figure that Jupyter shows as its image without pyplot (a bare
+    Figure otherwise shows as the text ``<Figure size …>``)."""
+    from matplotlib.figure import Figure
+
+    class ShownFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            import io
+
+            buf = io.BytesIO()
+            self.savefig(buf, format="png", dpi=100)
+            return buf.getvalue()
+
+    return ShownFigure
+
+
+def new_figure(**kw: Any) -> Any:
+    """A :class:`matplotlib.figure.Figure` (without pyplot) that shows in Jupyter."""
+    return _shown_figure()(**kw)
 
 
 def _safe_name(text: str) -> str:
@@ -128,8 +151,6 @@ def figure(
         ValueError: a column is missing, or several rows fall on one point of a line
             (another parameter varies: fix it with ``where``).
     """
-    from matplotlib.figure import Figure
-
     df = data
     for col in [x, *([by] if by else []), *(where or {})]:
         if col not in df.columns:
@@ -155,8 +176,6 @@ def figure(
         if "point" in df.columns and df.groupby([*keys, x])["point"].nunique().gt(1).any():
             raise several
         extra = [c for c in (si, by_si) if c]
-        from burstlab.sweep import non_negative
-
         # a non-negative metric's interval is cut at 0, as in the sweep's summary.csv
         df = summarise(df, [*keys, x, *extra], [y], lower=non_negative(df, [y]))
     if by_si:  # lines in numeric order of their unit-string values
@@ -168,7 +187,7 @@ def figure(
     ylabel, scale = _metric_label(y, df[f"{y}_mean"].to_numpy(dtype=float))
     categorical = not pd.api.types.is_numeric_dtype(df[xcol])
     cats = list(dict.fromkeys(df[xcol].astype(str))) if categorical else []
-    fig = Figure(figsize=(7, 4.5))
+    fig = new_figure(figsize=(7, 4.5))
     ax = fig.add_subplot()
     n_flows = df["flow"].nunique() if "flow" in df.columns else 1
     groups = df.groupby(keys, sort=not by_si, dropna=False) if keys else [((), df)]
@@ -249,3 +268,79 @@ def plot_sweep(
     outp.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(outp, dpi=150)
     return outp
+
+
+# ---------------------------------------------------------------------------------------
+# The plots of a run and of a sweep in memory (matplotlib figures, without pyplot: they
+# show in Jupyter and save with ``fig.savefig``): Result.plot_cwnd, SweepResult.plot.
+
+
+def plot_cwnd(res: Any, flows: Sequence[int] | None = None, *,
+              ssthresh: bool = False) -> Any:
+    """The congestion window of each flow (or of ``flows``) against time, from the
+    run's cwnd trace (``sim.trace.cwnd = true``)."""
+    if "cwnd_trace" not in res.tables or res._is_empty("cwnd_trace"):
+        raise ValueError("the run has no cwnd trace: set sim.trace.cwnd = true "
+                         "(burstlab run --set sim.trace.cwnd=true)")
+    t = res.cwnd
+    fig = new_figure(figsize=(7, 4))
+    ax = fig.add_subplot()
+    for f, g in t.groupby("flow", sort=True):
+        if flows is not None and f not in flows:
+            continue
+        line = ax.step(g["time_s"], g["cwnd_segments"], where="post", lw=1,
+                       label=f"flow {f}")[0]
+        if ssthresh and "ssthresh_segments" in g.columns:
+            ax.step(g["time_s"], g["ssthresh_segments"], where="post", lw=0.8, ls="--",
+                    color=line.get_color(), label=f"flow {f} ssthresh")
+    ax.set_xlabel("time [s]")
+    ax.set_ylabel("cwnd [segments]")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    ax.set_title(f"{res.meta.get('scenario')}: cwnd (seed {res.seed})", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def log_spaced(values: Sequence[float]) -> bool:
+    """Whether a grid axis's values look log-spaced (``a..b:log:n``): three or more
+    positive values spanning at least a factor 10, with equal ratios."""
+    x = np.sort(np.asarray([v for v in values if v == v], dtype=float))
+    if len(x) < 3 or x[0] <= 0 or x[-1] / x[0] < 10:
+        return False
+    r = np.diff(np.log(x))
+    return bool(np.allclose(r, r[0], rtol=1e-6))
+
+
+def plot_sweep_result(sw: Any, metric: str = "goodput_bps", *, x: str | None = None,
+               by: str | None = None, flow: str | int | None = None,
+               where: Mapping[str, Any] | None = None, xscale: str | None = None,
+               yscale: str = "linear", title: str | None = None) -> Any:
+    """``metric`` (mean and 95 % interval per point) against the swept parameter ``x``
+    (default: the first grid axis), one line per value of ``by`` (default: the second
+    axis, else the first path the cases set). ``xscale``
+    ``"log"`` or ``"linear"``; by default log when the axis was a log grid
+    (``a..b:log:n``)."""
+    for name, v in (("xscale", xscale), ("yscale", yscale)):
+        if v not in (None, "log", "linear"):
+            raise ValueError(f"{name}: 'log' or 'linear', got {v!r}")
+    # The grid's axes first (a sweep with cases= lists the cases' paths before them).
+    grid = [p for p in (sw.info.get("grid") or {}) if p in sw.params] or list(sw.params)
+    cases = [p for p in sw.params if p not in grid]
+    if x is None:
+        if not grid:
+            raise ValueError("x: the sweep has no swept parameter")
+        x = grid[0]
+        if by is None:
+            rest = [*grid[1:], *cases]
+            by = rest[0] if rest else None
+    if xscale is None:
+        si = next((c for c in sw.table.columns if str(c).startswith(f"{x} [")), x)
+        xs: list[float] = []
+        if si in sw.table.columns:
+            xs = list(pd.to_numeric(sw.table[si], errors="coerce").dropna().unique())
+        xscale = "log" if log_spaced(xs) else "linear"
+    return figure(sw.table, x=x, y=metric, by=by,
+                  flow=None if flow is None else str(flow),
+                  where={k: str(v) for k, v in (where or {}).items()},
+                  logx=xscale == "log", logy=yscale == "log", title=title)

@@ -76,3 +76,16 @@ def summarise(
         cols[f"{m}_ci_hi"] = hi
         cols[f"{m}_n"] = k
     return pd.concat([out, pd.DataFrame(cols)], axis=1)
+
+
+def non_negative(table: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:
+    """``{metric: 0.0}`` for the metrics whose every value is ≥ 0: burstlab's result
+    columns are counts, rates, times and fractions, non-negative by definition, so their
+    summary intervals are cut at 0 (a two-replication sweep no longer reports a goodput
+    interval below 0). A metric with a negative value is signed and keeps its interval."""
+    out = {}
+    for m in metrics:
+        x = pd.to_numeric(table[m], errors="coerce").dropna()
+        if len(x) and bool((x >= 0).all()):
+            out[m] = 0.0
+    return out

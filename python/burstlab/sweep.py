@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -67,6 +68,7 @@ import socket
 import sqlite3
 import sys
 import time
+import types
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -80,9 +82,18 @@ from typing import Any, TextIO
 import pandas as pd
 
 from burstlab import _core
+from burstlab._progress import in_jupyter
 from burstlab.api import Result, ScenarioLike, as_int, load_scenario, plain
-from burstlab.grid import GridError, Value, apply, iter_points, normalise_grid, numeric_values
-from burstlab.stats import summarise
+from burstlab.grid import (
+    GridError,
+    Value,
+    apply,
+    check_cases,
+    iter_points,
+    normalise_grid,
+    numeric_values,
+)
+from burstlab.stats import non_negative, summarise
 
 EXECUTORS = ("local", "dask", "serial")
 #: What an executor yields: one outcome dict (see :func:`execute`) per task, as they finish.
@@ -568,7 +579,13 @@ class Progress:
         self.bar: Any = None
         if enabled and total:
             out: Any = self.stream if tty else _Lines(self.stream)
-            self.bar = tqdm(total=total, file=out, desc="sweep", ascii=".#",
+            make: Any = tqdm
+            if stream is None and in_jupyter():  # a widget, not a line every 10 s
+                import importlib
+
+                make = importlib.import_module("tqdm.auto").tqdm
+                out, tty = self.stream, True
+            self.bar = make(total=total, file=out, desc="sweep", ascii=".#",
                             mininterval=0.1 if tty else 10.0, dynamic_ncols=False,
                             bar_format=self.FORMAT + "ETA {remaining}", leave=True)
             self._postfix()
@@ -627,7 +644,7 @@ class _Lines:
 # The result.
 
 
-@dataclass
+@dataclass(repr=False)
 class SweepResult:
     """The tables of a sweep.
 
@@ -637,7 +654,8 @@ class SweepResult:
             given to the scenario), ``<path> [unit]`` with SI numbers for axes of unit
             strings, ``seed``, ``replication``, ``burstlab_version``, then the columns of
             :attr:`burstlab.Result.flows`; OBS runs add ``segments_per_burst`` (yu's S),
-            ``data_bursts`` and ``data_bursts_lost`` from :attr:`burstlab.Result.obs_flows`.
+            ``data_bursts``, ``data_bursts_lost`` and ``burst_loss_prob`` (the flow's
+            data bursts lost per data burst sent) from :attr:`burstlab.Result.obs_flows`.
         summary: one row per (point, flow): ``n`` and, per metric ``m``, ``m_mean``,
             ``m_std``, ``m_ci_lo``, ``m_ci_hi`` (95 % Student-t interval) and ``m_n``.
         runs: one row per run (successful or not): parameters, seed, replication,
@@ -680,6 +698,15 @@ class SweepResult:
             raise KeyError(f"run (point {point}, replication {replication}) was not kept: "
                            "sweep with keep_traces=True") from None
 
+    def __repr__(self) -> str:
+        """One line: the sweep's size, what it swept and where its runs are kept (the
+        tables are its attributes; Jupyter shows the summary table)."""
+        params = ", ".join(self.params[:4]) + (", …" if len(self.params) > 4 else "")
+        return (f"<burstlab SweepResult: {len(self.summary)} rows of summary, "
+                f"{self.stats.get('total', len(self.runs))} runs "
+                f"({len(self.errors) if len(self.runs) else 0} failed), "
+                f"swept {params or 'nothing'}; store {self.store}>")
+
     def _repr_html_(self) -> str:
         """Jupyter: the summary table (and failures, if any) as HTML."""
         head = (f"<p><b>SweepResult</b>: {len(self.summary)} points, "
@@ -690,6 +717,28 @@ class SweepResult:
                 if not c.endswith(("_std", "_ci_lo", "_ci_hi", "_n"))]
         return (head + "<p>means per point (<code>.summary</code> has std and 95 % CIs)</p>"
                 + self.summary[cols].to_html(max_rows=60, border=0))
+
+    def case(self, i: int) -> pd.DataFrame:
+        """The tidy rows of case ``i`` of a sweep run with ``cases=`` (for
+        :func:`burstlab.compare`: ``compare(sw.case(1), sw.case(0))``)."""
+        cases = self.info.get("cases") or []
+        if not 0 <= i < len(cases):
+            raise IndexError(f"case {i}: the sweep has {len(cases)} case(s)")
+        sel = pd.Series(True, index=self.table.index)
+        for path in {p for c in cases for p in c}:
+            want = cases[i].get(path, "")
+            sel &= self.table[path].map(repr) == repr(want)
+        out = self.table[sel].reset_index(drop=True)
+        out.attrs["params"] = list(self.info.get("grid") or {})
+        return out
+
+    def plot(self, metric: str = "goodput_bps", **kw: Any) -> Any:
+        """A figure of ``metric`` against a swept parameter with 95 % intervals (``x``,
+        ``by``, ``flow``, ``where``, ``xscale``, ``yscale``, ``title``: see
+        :func:`burstlab.plot.plot_sweep_result`)."""
+        from burstlab.plot import plot_sweep_result
+
+        return plot_sweep_result(self, metric, **kw)
 
     @property
     def errors(self) -> pd.DataFrame:
@@ -723,7 +772,11 @@ class SweepResult:
                 written.append(p)
         p = d / "sweep.json"
         doc = {**self.info, "params": self.params, "metrics": self.metrics,
-               "store": str(self.store), "stats": self.stats}
+               "store": str(self.store), "stats": self.stats,
+               # for burstlab.load: each column's type (a CSV cannot keep it)
+               "dtypes": {name: {str(c): str(t) for c, t in df.dtypes.items()}
+                          for name, df in (("sweep", self.table), ("summary", self.summary),
+                                           ("runs", self.runs), ("links", self.links))}}
         p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
         written.append(p)
         return written
@@ -744,8 +797,9 @@ def _for_parquet(df: pd.DataFrame) -> pd.DataFrame:
 
 def sweep(
     base_scenario: ScenarioLike,
-    grid: Mapping[str, Any],
+    grid: Mapping[str, Any] | None = None,
     *,
+    cases: Sequence[Mapping[str, Any]] | None = None,
     replications: int = 1,
     store: str | os.PathLike[str] | None = None,
     executor: str = "local",
@@ -761,6 +815,13 @@ def sweep(
         base_scenario: a scenario file, TOML text or dict (as for :func:`burstlab.run`).
         grid: ``{path: spec}``; ``spec`` is a grid string (``"1us..100ms:log:13"``,
             ``"reno,newreno,sack"``, see :mod:`burstlab.grid`) or a list of literal values.
+        cases: ``[{path: value, ...}, ...]``: configurations that are not a Cartesian
+            product (``[{"flow.0.variant": "reno", "flow.0.cc": "aimd"},
+            {"flow.0.variant": "sack", "flow.0.cc": "cubic"}]``); each case runs at
+            every point of ``grid`` (if any), its paths become columns (``""`` where a
+            case leaves a path unset). Every case uses the same seeds: runs of two
+            cases with one replication index share their random numbers
+            (:func:`burstlab.compare`).
         replications: runs per point; run ``r`` has replication index ``r``.
         store: SQLite file of finished runs (created if missing; reused to resume). With
             ``None`` a temporary in-memory store is used: nothing can be resumed.
@@ -795,10 +856,13 @@ def sweep(
     if not isinstance(base_seed, int) or not 0 <= base_seed < 2**64:
         raise ValueError(f"seed must be a non-negative integer, got {base_seed!r}")
 
-    axes = normalise_grid(grid)
-    if "sim.replication" in axes:
+    axes = normalise_grid(grid or {})
+    case_list, case_axes = check_cases(cases, axes)
+    if not axes and not case_list:
+        raise GridError("give a grid or cases: nothing to sweep")
+    if "sim.replication" in {*axes, *case_axes}:
         raise GridError("grid entry 'sim.replication': use replications= (--reps) instead")
-    n_runs = math.prod(len(v) for v in axes.values()) * replications
+    n_runs = math.prod(len(v) for v in axes.values()) * replications * max(1, len(case_list))
     if n_runs > MAX_RUNS:
         sizes = " x ".join(f"{len(v)} ({k})" for k, v in axes.items())
         raise GridError(f"the grid has {sizes} points x {replications} replication(s) = "
@@ -815,39 +879,52 @@ def sweep(
     def scenarios() -> Iterator[tuple[dict[str, Value], dict[str, Any], int]]:
         # Expanded lazily, one point at a time: each point's scenario becomes its
         # JSON text in _run_points and its dict is dropped at once.
-        for pt in iter_points(axes):
-            yield pt, apply(base, pt), int(pt.get("sim.seed", base_seed))
+        for case in case_list or [{}]:
+            for gpt in iter_points(axes):
+                pt = {**case, **gpt}
+                label = {**{p: case.get(p, "") for p in case_axes}, **gpt}
+                yield label, apply(base, pt), int(pt.get("sim.seed", base_seed))
 
     first = next(iter_points(axes), {})
-    apply(base, first)  # a path that does not fit the scenario fails here, at once
-    _check_axes(base, axes, first)
+    for case in case_list or [{}]:
+        # a path that does not fit the scenario fails here, at once
+        apply(base, {**case, **first})
+    _check_axes(base, axes, {**(case_list[0] if case_list else {}), **first})
+    _check_axes(base, {}, first, case_list)
     info = {"grid": {k: list(v) for k, v in axes.items()}, "replications": replications,
             "seed": base_seed, "burstlab_version": _core.__version__, "scenario": base}
-    return _run_points(scenarios(), list(axes), axes, info, replications=replications,
+    if case_list:
+        info["cases"] = case_list
+    all_axes = {**case_axes, **axes}
+    return _run_points(scenarios(), list(all_axes), all_axes, info, replications=replications,
                        store=store, executor=executor, jobs=jobs, scheduler=scheduler,
                        progress=progress, retry_errors=retry_errors, t_start=t_start)
 
 
 def _check_axes(base: Mapping[str, Any], axes: Mapping[str, Sequence[Value]],
-                first: Mapping[str, Value]) -> None:
+                first: Mapping[str, Value],
+                cases: Sequence[Mapping[str, Value]] = ()) -> None:
     """Validates every value of every grid entry before anything runs (each value with
     the other entries at the grid's first point) and warns on stderr, naming the entry,
     the value and the scenario's reason, about each value the scenario rejects — a
     non-integer for an integer setting, a negative rate. Those runs still go ahead and
-    are recorded as failed (the other points finish), as for any failing run.
+    are recorded as failed (the other points finish), as for any failing run. Each of
+    ``cases`` is checked the same way at the grid's first point.
     """
-    for path, values in axes.items():
-        for v in values:
-            pt = {**first, path: v}
-            try:
-                _core.validate(canonical_json(apply(base, pt)), "json")
-            except ValueError as e:
-                hint = ""
-                if isinstance(v, float) and not v.is_integer() and "expected u" in str(e):
-                    hint = (" (the grid gives non-integers for an integer setting: choose "
-                            "a..b:lin:n with (b - a)/(n - 1) whole, or list the values)")
-                print(f"burstlab: warning: grid entry '{path}' value {v!r} will fail: "
-                      f"{e}{hint}", file=sys.stderr)
+    checks: list[tuple[str, Any, dict[str, Value]]] = [
+        (path, v, {**first, path: v}) for path, values in axes.items() for v in values]
+    checks += [(f"cases[{i}]", c, {**c, **first}) for i, c in enumerate(cases)]
+    for path, v, pt in checks:
+        try:
+            _core.validate(canonical_json(apply(base, pt)), "json")
+        except ValueError as e:
+            hint = ""
+            if isinstance(v, float) and not v.is_integer() and "expected u" in str(e):
+                hint = (" (the grid gives non-integers for an integer setting: choose "
+                        "a..b:lin:n with (b - a)/(n - 1) whole, or list the values)")
+            what = path if path.startswith("cases[") else f"grid entry '{path}' value {v!r}"
+            print(f"burstlab: warning: {what} will fail: "
+                  f"{e}{hint}", file=sys.stderr)
 
 
 def sweep_points(
@@ -1057,19 +1134,6 @@ def _run_points(
                        fct_summary=fct_summary)
 
 
-def non_negative(table: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:
-    """``{metric: 0.0}`` for the metrics whose every value is ≥ 0: burstlab's result
-    columns are counts, rates, times and fractions, non-negative by definition, so their
-    summary intervals are cut at 0 (a two-replication sweep no longer reports a goodput
-    interval below 0). A metric with a negative value is signed and keeps its interval."""
-    out = {}
-    for m in metrics:
-        x = pd.to_numeric(table[m], errors="coerce").dropna()
-        if len(x) and bool((x >= 0).all()):
-            out[m] = 0.0
-    return out
-
-
 def _is_metric(col: pd.Series) -> bool:
     return bool(pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col))
 
@@ -1159,6 +1223,7 @@ def _assemble(
                 "segments_per_burst": o.get("mean_segments_per_burst"),
                 "data_bursts": o.get("data_bursts"),
                 "data_bursts_lost": o.get("data_bursts_lost"),
+                "burst_loss_prob": o.get("burst_loss_prob"),
             }
             e = est.get(f.get("flow"))
             if e is not None:
@@ -1168,7 +1233,8 @@ def _assemble(
         for ln in json.loads(rec["links"]):
             link_rows.append({**s, **ln})
     table = pd.DataFrame(flow_rows)
-    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s", "segments_per_burst"):
+    for c in ("mean_rtt_s", "mean_cwnd_segments", "mean_rto_s", "segments_per_burst",
+              "burst_loss_prob"):
         if c in table.columns:  # JSON carries NaN as null
             table[c] = pd.to_numeric(table[c], errors="coerce").astype(float)
     return table, pd.DataFrame(run_rows), pd.DataFrame(link_rows), kept, traced
@@ -1230,3 +1296,16 @@ def _kept_result(rec: Mapping[str, Any], meta: dict[str, Any],
     optional = meta.pop("optional_tables", None) or [t for t in tables
                                                     if t not in ("flows", "links")]
     return Result(meta, raw, tables, optional, json.loads(rec["scenario"]))
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`sweep`: ``burstlab.sweep(...)`` runs a sweep and
+    ``burstlab.sweep.sweep_points``, ``burstlab.sweep.Store`` … are this module's."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> SweepResult:
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+# inspect.signature(burstlab.sweep) and help() show the function's
+__signature__ = inspect.signature(sweep)

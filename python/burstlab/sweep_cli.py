@@ -2,6 +2,7 @@
 
     burstlab sweep scenario.toml --grid "link.1.loss_ab=1e-4..1e-1:log:4" \\
         --grid "flow.0.variant=reno,newreno,sack" --reps 5 [--out DIR] [--store FILE] \\
+        [--case "flow.0.variant=reno;flow.0.cc=aimd" --case "..."] \\
         [--jobs N] [--executor local|dask|serial] [--scheduler tcp://host:8786]
     burstlab plot DIR [--x PATH] [--by PATH] [--y METRIC] [--logx] [--logy] [--out FILE]
 
@@ -48,6 +49,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         if path in grid:
             raise CliError(f"grid entry {entry!r}: {path} is swept twice")
         grid[path] = values
+    if not grid and not args.case:
+        raise CliError("give at least one --grid PATH=SPEC or --case \"PATH=VALUE;PATH=VALUE\"")
+    cases = [parse_case(c) for c in args.case] or None
     reps = _int(args.reps, "--reps", 1)
     jobs = _int(args.jobs, "--jobs", 1)
     seed = _int(args.seed, "--seed", 0)
@@ -59,7 +63,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     store = Path(args.store) if args.store else out / "store.sqlite"
     writable_dir(out)
     writable_dir(store.parent, "--store")
-    res = sweep(args.scenario, grid, replications=reps or 1, store=store,
+    res = sweep(args.scenario, grid, cases=cases, replications=reps or 1, store=store,
                 executor=args.executor, jobs=jobs, scheduler=args.scheduler, seed=seed,
                 progress=not args.no_progress, retry_errors=args.retry_errors)
     written = res.to_dir(out)
@@ -88,6 +92,27 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 1 if s["failed"] else 0
 
 
+def parse_case(entry: str) -> dict[str, Any]:
+    """``--case "flow.0.variant=reno;flow.0.cc=aimd"``: one case, its ``PATH=VALUE``
+    pairs separated by ``;``, each value read as for ``burstlab run --set`` (TOML, or one
+    bare word as text)."""
+    from burstlab.cli import CliError as SetError
+    from burstlab.cli import parse_set
+
+    case: dict[str, Any] = {}
+    for pair in (p for p in entry.split(";") if p.strip()):
+        try:
+            path, value = parse_set(pair)
+        except SetError as e:
+            raise CliError(f"--case {entry!r}: {str(e).removeprefix('--set ')}") from None
+        if path in case:
+            raise CliError(f"--case {entry!r}: {path} is given twice")
+        case[path] = value
+    if not case:
+        raise CliError(f"--case {entry!r}: expected PATH=VALUE;PATH=VALUE")
+    return case
+
+
 def _cmd_plot(args: argparse.Namespace) -> int:
     from burstlab.plot import plot_sweep
 
@@ -114,8 +139,12 @@ def add_parser(sub: Any) -> None:
         "units are kept (1us..100ms:log:13).",
     )
     s.add_argument("scenario", help="base scenario file (.toml or .json)")
-    s.add_argument("--grid", action="append", default=[], required=True, metavar="PATH=SPEC",
+    s.add_argument("--grid", action="append", default=[], metavar="PATH=SPEC",
                    help="a swept parameter (repeat for a Cartesian product)")
+    s.add_argument("--case", action="append", default=[], metavar="PATH=VALUE;...",
+                   help="one configuration, e.g. \"flow.0.variant=sack;flow.0.cc=cubic\" "
+                        "(repeat for each; every case runs at every grid point, all with "
+                        "the same seeds)")
     s.add_argument("--reps", default="1", help="replications per point (default 1)")
     s.add_argument("--seed", default=None, help="base seed (default: the scenario's sim.seed)")
     s.add_argument("--out", default=None, help="output directory (default out/sweep-NAME)")
@@ -132,7 +161,7 @@ def add_parser(sub: Any) -> None:
 
     p = sub.add_parser("plot", help="plot a metric against a swept parameter",
                        description="Plot a sweep table: a metric vs one parameter, one line "
-                       "per value of another, error bars = 95 %% confidence intervals.")
+                       "per value of another, error bars = 95 % confidence intervals.")
     p.add_argument("sweep", help="sweep output directory, sweep.csv or summary.csv")
     p.add_argument("--x", default=None, help="parameter on the x axis (default: first swept)")
     p.add_argument("--by", default=None, help="one line per value (default: second swept)")

@@ -2,14 +2,18 @@
 //!
 //! Each core error maps to its own Python exception; panics are caught and surfaced as
 //! `SimulationError` so nothing panics across the boundary. The GIL is released while
-//! simulating.
+//! simulating; a run takes it back every 0.1 s to let Ctrl-C stop it (see [`run`]).
 
 use burstlab_core::scenario::ScenarioSpec;
 use burstlab_core::stats::{Column, RunResult, TableData};
+use burstlab_core::world::monitor::{Monitor, Verdict};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The simulator's memory comes from mimalloc (see `burstlab-bench` for why: at hundreds
 /// of flows its huge-page-backed segments cut the address-translation misses of the
@@ -140,30 +144,82 @@ fn event_estimate(py: Python<'_>, text: &str, format: &str) -> PyResult<Py<PyDic
     Ok(d.unbind())
 }
 
+/// How often a run looks for Ctrl-C (`Python::check_signals`, which takes the GIL for a
+/// moment) and how often it reports its progress, in wall-clock time. The core calls the
+/// monitor every few thousand events (`burstlab_core::world::monitor`); reading the
+/// clock there costs nothing next to those events.
+const SIGNAL_EVERY: Duration = Duration::from_millis(100);
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// The monitor of a run from Python: stops the run when a signal handler raises (Ctrl-C:
+/// KeyboardInterrupt) or `progress(now_s, end_s, events)` raises, keeping the exception
+/// in `failed` for the binding to re-raise.
+fn monitor(end_s: f64, progress: Option<Py<PyAny>>, failed: Arc<Mutex<Option<PyErr>>>) -> Monitor {
+    let mut last_signal = Instant::now();
+    let mut last_progress = last_signal;
+    Box::new(move |p| {
+        let t = Instant::now();
+        if t.duration_since(last_signal) < SIGNAL_EVERY {
+            return Verdict::Continue;
+        }
+        last_signal = t;
+        let report = progress.is_some() && t.duration_since(last_progress) >= PROGRESS_EVERY;
+        if report {
+            last_progress = t;
+        }
+        let r = Python::attach(|py| -> PyResult<()> {
+            py.check_signals()?;
+            if let (true, Some(cb)) = (report, &progress) {
+                cb.call1(py, (p.now.as_secs_f64(), end_s, p.events))?;
+            }
+            Ok(())
+        });
+        match r {
+            Ok(()) => Verdict::Continue,
+            Err(e) => {
+                *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                Verdict::Stop
+            }
+        }
+    })
+}
+
 /// Runs a scenario given as TOML or JSON text. Returns a dict with `meta`, one entry per
 /// result table of `RunResult::tables` (JSON row lists, or dicts of columns for the
 /// traces), `tables` (their names, in order) and `optional_tables`.
+///
+/// The GIL is released while simulating; every 0.1 s of wall time the run takes it back
+/// for a moment to run Python's signal handlers, so Ctrl-C stops it (KeyboardInterrupt)
+/// within a fraction of a second. `progress`, if given, is called as
+/// `progress(simulated_s, end_s, events)` every 0.25 s; an exception it raises stops the
+/// run and is raised here.
 #[pyfunction]
-#[pyo3(signature = (text, format = "toml", seed = None, replication = None))]
+#[pyo3(signature = (text, format = "toml", seed = None, replication = None, progress = None))]
 fn run(
     py: Python<'_>,
     text: &str,
     format: &str,
     seed: Option<u64>,
     replication: Option<u64>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Py<PyDict>> {
     let spec = parse(text, format)?;
-    let outcome: Result<Result<RunResult, String>, String> = py.detach(|| {
-        std::panic::catch_unwind(|| {
+    let failed: Arc<Mutex<Option<PyErr>>> = Arc::default();
+    let slot = failed.clone();
+    let outcome: Result<Result<RunResult, String>, String> = py.detach(move || {
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
             spec.resolve(seed, replication)
                 .and_then(|r| burstlab_core::preflight(&r).map(|_| r))
                 .map_err(|e| e.to_string())
                 .map(|r| {
                     burstlab_core::world::World::new(&r)
-                        .and_then(|s| s.try_run())
+                        .and_then(|mut s| {
+                            s.set_monitor(monitor(r.duration.as_secs_f64(), progress, slot));
+                            s.try_run()
+                        })
                         .map_err(|e| e.to_string())
                 })
-        })
+        }))
         .map_err(|p| {
             p.downcast_ref::<&str>()
                 .map(|s| s.to_string())
@@ -172,6 +228,9 @@ fn run(
         })
         .map(|r| r.and_then(|x| x))
     });
+    if let Some(e) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(e); // Ctrl-C or the progress callback stopped the run
+    }
     let res = match outcome {
         Ok(Ok(r)) => r,
         Ok(Err(msg)) => return Err(ScenarioError::new_err(msg)),

@@ -29,7 +29,6 @@ Run: ``python -m burstlab.reproduce.modern_tcp --out OUT [--quick]``
 from __future__ import annotations
 
 import argparse
-import html
 import math
 import time
 from dataclasses import dataclass
@@ -321,44 +320,18 @@ def write_page(out: Path, *, quick: bool = False) -> tuple[Path, float]:
         for q in oz:
             w.writerow([q.sender, q.assembler, q.tb_ms, q.mean_segps, q.lo_segps,
                         q.hi_segps, q.settled, q.duration_s, q.warmup_s])
-    oz_rows = "".join(
-        f"<tr><td>{q.sender}</td><td>{q.assembler}</td>"
-        f"<td>{q.tb_ms:g}</td><td>{q.mean_segps:.0f}</td>"
-        f"<td>{q.lo_segps:.0f} – {q.hi_segps:.0f}</td><td>{q.duration_s:g}</td>"
-        f"<td>{'yes' if q.settled else 'no: ' + html.escape(q.why)}</td></tr>" for q in oz)
-    oz_said = "".join(f"<li>{html.escape(x)}</li>" for x in oz_sentences(oz))
+    import jinja2
+
+    # The body is a template (autoescaped): every value from the runs is escaped there.
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("burstlab.reproduce", "templates"),
+        autoescape=jinja2.select_autoescape(["html"]))
     oz_para = " ".join((__doc__ or "").split("\n\n")[3].replace("``", "")
                        .replace(":func:", "").replace("`", "").split())
-    rows = "".join(
-        f"<tr><td>{html.escape(p.tb)}</td><td>{p.sender}</td>"
-        f"<td>{p.mean_segps:.0f}</td><td>{p.lo_segps:.0f} – {p.hi_segps:.0f}</td>"
-        f"<td>{p.duration_s:g}</td><td>{'yes' if p.settled else 'no: ' + html.escape(p.why)}"
-        "</td></tr>" for p in points)
-    said = "".join(f"<li>{html.escape(s)}</li>" for s in sentences(points))
-    mode = "quick" if quick else "full"
-    body = (
-        "<p><strong>Extension beyond the five papers.</strong> No paper ran these "
-        "controllers; this page has no paper values and no verdicts.</p>"
-        f"<p>{html.escape(_setup_text())}</p>"
-        f"<p>Mode: {mode}; {len(points)} + {len(oz)} runs (one per point, lengthened "
-        f"until settled or capped at {(QUICK_CAP_S if quick else CAP_S):g} s on yu's path "
-        f"and {(QUICK_OZ_CAP_S if quick else OZ_CAP_S):g} s on ozsarac's), "
-        f"{cpu:.0f} CPU-s.</p>"
-        f"<ul>{said}</ul>"
-        '<img src="goodput_vs_tb.png" alt="goodput against assembly period, one line per '
-        'controller, 95 % intervals">'
-        "<table><tr><th>Tb</th><th>sender</th><th>goodput (segments/s)</th>"
-        "<th>95 % interval (segments/s)</th><th>run (simulated s)</th><th>settled</th></tr>"
-        f"{rows}</table>"
-        "<h2>ozsarac's CWBA against the best timer</h2>"
-        f"<p>{html.escape(oz_para)}</p>"
-        f"<ul>{oz_said}</ul>"
-        '<img src="ozsarac_cwba_vs_timer.png" alt="FTP goodput against the timer period, '
-        'one line per sender, CWBA dashed">'
-        "<table><tr><th>sender</th><th>assembler</th><th>Tb (ms)</th>"
-        "<th>goodput (segments/s)</th><th>95 % interval (segments/s)</th>"
-        "<th>run (simulated s)</th><th>settled</th></tr>"
-        f"{oz_rows}</table>")
+    body = env.get_template("modern_tcp_body.html").render(
+        setup=_setup_text(), mode="quick" if quick else "full", points=points, oz=oz,
+        cap_s=QUICK_CAP_S if quick else CAP_S, oz_cap_s=QUICK_OZ_CAP_S if quick else OZ_CAP_S,
+        cpu=cpu, said=sentences(points), oz_para=oz_para, oz_said=oz_sentences(oz))
     page = d / "report.html"
     page.write_text(render_page("Today's TCP on OBS (extension)", body,
                                 nav=(("../index.html", "all papers"),)), encoding="utf-8")

@@ -14,25 +14,33 @@ use serde::Deserialize;
 #[serde(deny_unknown_fields)]
 pub struct ScenarioSpec {
     #[serde(default)]
+    /// The scenario's name, written into every output (default `scenario`).
     pub name: Option<String>,
     #[serde(default)]
+    /// Free text about the scenario; the simulator does not read it (default: none).
     pub description: Option<String>,
+    /// How long to run, the seed and the traces (`[sim]`).
     pub sim: SimSpec,
     #[serde(default, alias = "node")]
+    /// The nodes (`[[node]]`): hosts, routers, OBS edge and core nodes.
     pub nodes: Vec<NodeSpec>,
     #[serde(default, alias = "link")]
+    /// The packet links between nodes (`[[link]]`).
     pub links: Vec<LinkSpec>,
     #[serde(default, alias = "flow")]
+    /// The flows (`[[flow]]`): TCP transfers and UDP sources.
     pub flows: Vec<FlowSpec>,
     /// Optical fibres between OBS nodes (`edge`, `core`).
     #[serde(default, alias = "fibre", alias = "fiber", alias = "fibers")]
     pub fibres: Vec<FibreSpec>,
     /// OBS settings shared by all edge and core nodes (see [`ObsSpec`]).
     #[serde(default)]
+    /// (default: no OBS network)
     pub obs: Option<ObsSpec>,
     /// How the simulator chooses the route of a flow without an explicit `route`
     /// (see [`RoutingSpec`]; a flow's own `routing` overrides it key by key).
     #[serde(default)]
+    /// (default: `metric = hops`, `k = 1`, `policy = first`)
     pub routing: Option<RoutingSpec>,
     /// Flows generated during the run, one per arrival (see [`WorkloadSpec`]).
     #[serde(default, alias = "workload")]
@@ -52,8 +60,10 @@ pub struct SimSpec {
     pub replication: u64,
     /// Statistics ignore everything before this time.
     #[serde(default)]
+    /// (default 0: statistics cover the whole run)
     pub warmup: Option<Dur>,
     #[serde(default)]
+    /// Opt-in traces (`[sim.trace]`; default: none).
     pub trace: TraceSpec,
     /// Memory the run may use for packets, events and traces (default 4 GiB). A run
     /// that needs more stops with an error naming the likely cause (an unlimited queue
@@ -96,7 +106,9 @@ pub struct TraceSpec {
     pub packets: bool,
     /// Only these flow indices (default: all).
     pub flows: Option<Vec<u32>>,
+    /// Trace records before this time are left out (default 0).
     pub start: Option<Dur>,
+    /// Trace records after this time are left out (default: the end of the run).
     pub end: Option<Dur>,
     /// Record every burst formed, lost and delivered (OBS scenarios).
     pub bursts: bool,
@@ -106,11 +118,13 @@ pub struct TraceSpec {
     pub cc: bool,
     /// Sample every TCP flow's in-order delivered segments (cumulative from the start)
     /// at this interval: a goodput time series for warm-up detection and batch means.
+    /// (default: off)
     pub goodput: Option<Dur>,
     /// Stream the traces to `<dir>/<table>.csv` while the run goes, in bounded memory,
     /// instead of holding them (a relative path is taken from the working directory).
     /// The files are what `burstlab run --out` writes for the in-memory tables, byte
     /// for byte.
+    /// (default: traces held in memory)
     pub dir: Option<String>,
 }
 
@@ -136,16 +150,21 @@ impl NodeKind {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
+    /// The node's name, unique; links, fibres, flows and routes name it.
     pub name: String,
     #[serde(default = "default_node_kind")]
+    /// What the node is: a `host` ends flows, a `router` forwards packets, an OBS `edge`
+    /// assembles and disassembles bursts, an OBS `core` switches them.
     pub kind: NodeKind,
     /// Edge/core only: this node's switch set-up time (overrides `obs.switch_setup`;
     /// e.g. a slow MEMS fabric, hybrid §II).
     #[serde(default)]
+    /// (default: `obs.switch_setup`)
     pub switch_setup: Option<Dur>,
     /// Edge only: assembly policy of this ingress (overrides `obs.assembly`; a flow's or
     /// class's own `assembly` wins over it).
     #[serde(default)]
+    /// (default: `obs.assembly`)
     pub assembly: Option<AssemblySpec>,
     /// Edge/core only: the node's switching fabrics (`[[node.fabric]]`; hybrid §II's
     /// MEMS and SOA fabrics side by side). Without any, the node has one fabric named
@@ -159,22 +178,30 @@ pub struct NodeSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FabricSpec {
+    /// The fabric's name, unique within its node; fibres attach to it by `fabric_a` /
+    /// `fabric_b`.
     pub name: String,
     /// Switch set-up time.
     #[serde(default)]
+    /// (default: the node's `switch_setup`)
     pub setup: Option<Dur>,
     /// BCP processing time δ of this fabric.
     #[serde(default)]
+    /// (default: `obs.bcp_processing`)
     pub bcp_processing: Option<Dur>,
     /// Line rate per wavelength of the fibres that leave the node through this fabric
-    /// (used when a fibre gives no `rate`).
+    /// (used when a fibre gives no `rate`; default: none, then each fibre gives its own).
     #[serde(default)]
     pub rate: Option<Rate>,
     #[serde(default)]
+    /// Signalling protocol of this fabric (default: `obs.signalling`).
     pub signalling: Option<Signalling>,
     #[serde(default)]
+    /// Wavelength scheduler of this fabric (default: `obs.scheduler`).
     pub scheduler: Option<SchedulerName>,
     #[serde(default)]
+    /// Whether this fabric converts wavelengths (`false`: wavelength continuity; default:
+    /// `obs.conversion`).
     pub conversion: Option<bool>,
 }
 
@@ -187,24 +214,33 @@ fn default_node_kind() -> NodeKind {
 pub struct LinkSpec {
     /// End points (node names). A duplex link (the default) creates both directions.
     pub a: String,
+    /// The other end (node name); `a` → `b` is the direction `loss_ab` applies to.
     pub b: String,
+    /// Transmission rate of each direction.
     pub rate: Rate,
+    /// Propagation delay of each direction.
     pub delay: Dur,
     /// Drop-tail limit in packets waiting (excluding the one being transmitted).
     #[serde(default)]
+    /// (default: no limit)
     pub queue_pkts: Option<u64>,
     /// Drop-tail limit in bytes waiting.
     #[serde(default)]
+    /// (default: no limit)
     pub queue_bytes: Option<Size>,
     /// Independent per-packet loss probability in both directions.
     #[serde(default)]
+    /// (default 0)
     pub loss: Option<f64>,
     /// Per-direction loss probabilities (override `loss`).
     #[serde(default)]
+    /// `loss_ab`: direction `a` → `b` (default: `loss`).
     pub loss_ab: Option<f64>,
     #[serde(default)]
+    /// Loss probability of the direction `b` → `a` (overrides `loss`; default: `loss`).
     pub loss_ba: Option<f64>,
     #[serde(default = "default_true")]
+    /// Whether the link carries both directions (`false`: only `a` → `b`).
     pub duplex: bool,
 }
 
@@ -235,18 +271,27 @@ pub enum FlowType {
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
     #[serde(rename = "type", default = "default_flow_type")]
+    /// What the flow is: a TCP transfer or a UDP source (`cbr`, `onoff`, …).
     pub kind: FlowType,
     #[serde(default)]
+    /// The flow's name in the result tables (default `flow<i>`, `i` its index).
     pub name: Option<String>,
+    /// The sending host (node name).
     pub src: String,
+    /// The receiving host (node name).
     pub dst: String,
     #[serde(default)]
+    /// When the flow starts sending (default 0).
     pub start: Option<Dur>,
     #[serde(default)]
+    /// When the flow stops sending (default: it sends until the end of the run).
     pub stop: Option<Dur>,
     #[serde(default)]
+    /// Explicit route: node names from `src` to `dst` (default: chosen by `[routing]`).
     pub route: Option<Vec<String>>,
     #[serde(default)]
+    /// Explicit route of the return traffic (ACKs), node names from `dst` to `src`
+    /// (default: chosen by `[routing]`).
     pub reverse_route: Option<Vec<String>>,
     // --- TCP
     /// Loss-recovery variant (default `reno`).
@@ -264,6 +309,8 @@ pub struct FlowSpec {
     #[serde(default)]
     pub cubic_ssthresh: Option<CubicSsthresh>,
     #[serde(default)]
+    /// Where the TCP keys' defaults come from: `ns2` (ns-2's `Agent/TCP`) or `rfc` (the
+    /// RFCs).
     pub profile: Option<Profile>,
     /// ns-2 release whose `Agent/TCP` defaults the `ns2` profile starts from (default
     /// `"2.35"`); explicit settings such as `min_rto` override the preset.
@@ -275,6 +322,7 @@ pub struct FlowSpec {
     /// Deterministic loss injection: drop the first transmission of these segment
     /// ranges (inclusive pairs `[first, last]`).
     #[serde(default)]
+    /// (default: none)
     pub drop_segments: Option<Vec<[u64; 2]>>,
     #[serde(default)]
     pub mss: Option<Size>,
@@ -334,12 +382,17 @@ pub struct FlowSpec {
     pub clock_phase: Option<Dur>,
     // --- UDP (cbr, onoff)
     #[serde(default)]
+    /// UDP sources: the sending rate (the mean rate of a Poisson source, the rate while on
+    /// of `onoff`); required for UDP sources.
     pub rate: Option<Rate>,
     #[serde(default)]
+    /// UDP sources: the packet size, the mean size of a Poisson source (default 1000 B).
     pub packet_size: Option<Size>,
     #[serde(default)]
+    /// `onoff`: mean length of an on period (exponentially distributed); required for it.
     pub mean_on: Option<Dur>,
     #[serde(default)]
+    /// `onoff`: mean length of an off period (exponentially distributed); required for it.
     pub mean_off: Option<Dur>,
     // --- OBS
     /// Class (index into `obs.class`, default 0): under `per_class` it picks the
@@ -349,10 +402,12 @@ pub struct FlowSpec {
     pub class: Option<u32>,
     /// Assembly policy of this flow's queues (`per_flow` classifier only).
     #[serde(default)]
+    /// (default: its class's, its ingress node's, else `obs.assembly`)
     pub assembly: Option<AssemblySpec>,
     /// This flow's routing keys (`metric`, `k`, `policy`), overriding `[routing]` key by
     /// key; an explicit `route` / `reverse_route` still wins.
     #[serde(default)]
+    /// (default: `[routing]`)
     pub routing: Option<RoutingSpec>,
 }
 
@@ -623,7 +678,9 @@ pub enum RoutePolicy {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FibreSpec {
+    /// One end (an OBS node name).
     pub a: String,
+    /// The other end (an OBS node name); `a` → `b` is the fibre's first direction.
     pub b: String,
     /// Line rate of each data wavelength (default: the `rate` of the fabric at the
     /// sending end).
@@ -633,11 +690,13 @@ pub struct FibreSpec {
     #[serde(default)]
     pub fabric_a: Option<String>,
     #[serde(default)]
+    /// The fabric the fibre attaches to at node `b` (default: the node's first).
     pub fabric_b: Option<String>,
     /// Propagation delay; give either `delay` or `length_km` (5 µs per km).
     #[serde(default)]
     pub delay: Option<Dur>,
     #[serde(default)]
+    /// Length in km; the delay is then 5 µs per km (give it or `delay`).
     pub length_km: Option<f64>,
     /// Data wavelengths `k` per direction (default 1).
     #[serde(default = "default_wavelengths")]
@@ -645,8 +704,10 @@ pub struct FibreSpec {
     /// Per-burst loss probability on this fibre (overrides `obs.loss.p`; `per_link`
     /// scope only).
     #[serde(default)]
+    /// (default: `obs.loss.p`)
     pub loss: Option<f64>,
     #[serde(default = "default_true")]
+    /// Whether the fibre carries both directions (`false`: only `a` → `b`).
     pub duplex: bool,
 }
 
@@ -675,26 +736,41 @@ fn default_wavelengths() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct AssemblySpec {
     #[serde(rename = "type")]
+    /// The assembly policy; each policy reads only the keys below that name it.
     pub kind: AssemblyType,
     #[serde(default)]
+    /// `timer`: the assembly period (yu's T_b); required for `timer`.
     pub tb: Option<Dur>,
     #[serde(default)]
+    /// `timer`: random jitter of each period, as a fraction of `tb` (default 0: fixed
+    /// periods).
     pub jitter: Option<f64>,
     #[serde(default)]
+    /// `length`: a burst leaves once its queue holds this many bytes (give it or
+    /// `max_pkts`; default: no byte limit).
     pub max_bytes: Option<Size>,
     #[serde(default)]
+    /// `length`: a burst leaves once its queue holds this many packets (give it or
+    /// `max_bytes`; default: no packet limit).
     pub max_pkts: Option<u32>,
     #[serde(default)]
+    /// `hybrid`: a burst leaves at the latest this long after its queue opened it; the
+    /// timer cap of `cwba` (optional) and `mcwba`; required for `hybrid` and `mcwba`.
     pub tmax: Option<Dur>,
     #[serde(default)]
+    /// `hybrid`: a burst leaves once it holds this many bytes; required for `hybrid`.
     pub lmax: Option<Size>,
     #[serde(default)]
+    /// `hybrid`: the smallest burst: a shorter one is padded up to this size (default: no
+    /// padding).
     pub lmin: Option<Size>,
     /// `cwba`: where the window comes from (`mark` | `oracle` | `estimator`).
     #[serde(default)]
+    /// (default: `mark` for `mcwba`; required for `cwba`; `ecwba` uses its estimate)
     pub window: Option<WindowName>,
     /// ACK-ratio assembly (zhou §3): the largest share of ACKs in a burst, `R_MAX`.
     #[serde(default)]
+    /// (default: no ACK-ratio rule)
     pub ack_ratio_max: Option<f64>,
 }
 
@@ -804,8 +880,13 @@ pub enum LossAppliesTo {
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct LossSpec {
+    /// Probability that a burst is lost: on each fibre (`scope = per_link`) or once per
+    /// path (`per_path`).
     pub p: f64,
+    /// Where `p` applies: on each fibre hop or once per path.
     pub scope: LossScope,
+    /// Which bursts may be lost: those carrying data, or every burst, pure-ACK bursts
+    /// included.
     pub applies_to: LossAppliesTo,
 }
 
@@ -814,10 +895,12 @@ pub struct LossSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DropBurstSpec {
+    /// The ingress edge node (name) whose bursts are dropped.
     pub edge: String,
     /// The queue's key: the flow name (`per_flow`), the egress node name
     /// (`per_egress`) or `"<egress>/<class>"` (`per_class`).
     pub queue: String,
+    /// Which of the queue's bursts to drop, by their number in the order they leave.
     pub bursts: Vec<u64>,
 }
 
@@ -825,17 +908,22 @@ pub struct DropBurstSpec {
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct ClassSpec {
+    /// The class's name (default `class<i>`, `i` its index).
     pub name: Option<String>,
     /// The class's assembly policy: its queues' under `per_class`, the default of its
     /// flows (those without their own) under `per_flow`; `per_egress` rejects it.
+    /// (default: `obs.assembly`)
     pub assembly: Option<AssemblySpec>,
     /// Added to the base offset of this class's bursts (e.g. MEMS set-up, hybrid §II).
+    /// (default 0)
     pub extra_offset: Option<Dur>,
     /// Path policy: this class's bursts cross only fibres attached to the fabric of this
     /// name at both ends (nodes without declared fabrics serve every class).
+    /// (default: any fabric)
     pub fabric: Option<String>,
     /// Fixed offset of this class's bursts, replacing the computed one and `obs.offset`
     /// (hybrid §II: the offset depends on the path's switching technology).
+    /// (default: computed)
     pub offset: Option<Dur>,
     /// Priority of this class's bursts (default 0; higher wins): with
     /// `obs.contention.preemption` a burst may take the reservation of a burst of a
@@ -847,47 +935,70 @@ pub struct ClassSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ObsSpec {
+    /// The assembly policy of every ingress queue (`[obs.assembly]`) unless a node, class
+    /// or flow gives its own; required with `[obs]`.
     pub assembly: Option<AssemblySpec>,
+    /// How an ingress sorts packets into assembly queues.
     pub classifier: Classifier,
+    /// What happens to TCP ACKs crossing the OBS network.
     pub ack_mode: AckMode,
+    /// The wavelength scheduler of every OBS node (`laucvf`: latest available unused
+    /// channel with void filling).
     pub scheduler: SchedulerName,
     /// Full wavelength conversion at every node; `false` enforces wavelength continuity.
     #[serde(default = "default_true")]
     pub conversion: bool,
+    /// The signalling protocol: `jet` reserves a wavelength from the burst's arrival, `jit`
+    /// from the end of BCP processing.
     pub signalling: Signalling,
     /// BCP processing time per node (δ).
+    /// (default 10 us)
     pub bcp_processing: Option<Dur>,
-    /// Switch set-up time (default for all OBS nodes).
+    /// Switch set-up time of every OBS node (default 5 us; a node's `switch_setup`
+    /// overrides it).
     pub switch_setup: Option<Dur>,
     /// Added to the base offset `hops·δ + setup`.
+    /// (default 0)
     pub extra_offset: Option<Dur>,
     /// Fixed offset replacing `hops·δ + setup + extra_offset` (may be too short: such
     /// bursts are lost where the offset runs out).
+    /// (default: computed)
     pub offset: Option<Dur>,
     /// Reject a fixed offset (`obs.offset`, `obs.class[i].offset`) shorter than its
     /// path needs (some node's `Σδ + set-up`) instead of losing its bursts.
     pub safe_offset: bool,
     /// Cap on packets per burst (ozsarac: 10 000).
+    /// (default: no cap)
     pub max_pkts_per_burst: Option<u32>,
     /// Assembly-queue limit in packets (ozsarac: 100 000); arrivals beyond it are dropped.
+    /// (default: no limit)
     pub queue_limit: Option<u64>,
+    /// Independent random burst loss (`[obs.loss]`; default: none).
     pub loss: Option<LossSpec>,
     #[serde(alias = "drop_burst")]
+    /// Deterministic burst drops (`[[obs.drop_burst]]`), for tests and reproductions
+    /// (default: none).
     pub drop_bursts: Vec<DropBurstSpec>,
     #[serde(alias = "class")]
+    /// Burst classes (`[[obs.class]]`) for the `per_class` classifier, class offsets and
+    /// priorities (default: none).
     pub classes: Vec<ClassSpec>,
     // --- ingress edge and control plane (docs/topics/control-plane.md)
     /// Ingress electronic buffer: a burst that finds no wavelength on its first fibre
     /// waits for the earliest feasible reservation instead of being lost.
+    /// (default: a bufferless ingress)
     pub ingress: Option<IngressSpec>,
     /// The control channel: loss of burst control packets.
+    /// (default: BCPs never lost and never queued)
     pub control: Option<ControlSpec>,
     // --- contention resolution at core nodes (docs/topics/contention.md) ---
     /// Contention resolution inside the OBS network (`[obs.contention]`): fibre delay
     /// lines, limited wavelength converters, per-wavelength statistics. All off by
     /// default.
+    /// (default: no contention resolution)
     pub contention: Option<ContentionSpec>,
     /// Burst retransmission by the ingress after a NACK.
+    /// (default: no retransmission)
     pub retransmit: Option<RetransmitSpec>,
 }
 
@@ -909,10 +1020,12 @@ pub struct RetransmitSpec {
 pub struct ControlSpec {
     /// Probability that a BCP is lost on each fibre it crosses (independently); its
     /// burst is then lost at the next node (`control_lost`). Default 0.
+    /// (default 0)
     pub loss: Option<f64>,
     /// Rate of the control wavelength of every fibre: BCPs are serialised on it (FIFO,
     /// `bcp_size` each) and processed one at a time at each node (FIFO, δ each).
     /// Absent: BCPs take no time on the channel and never queue.
+    /// (default: BCPs never queue)
     pub rate: Option<Rate>,
     /// Size of a BCP on the control wavelength (default 100 B; needs `rate`).
     pub bcp_size: Option<Size>,
@@ -929,9 +1042,11 @@ pub struct IngressSpec {
     pub max_wait: Dur,
     /// Most bursts waiting per first fibre (FIFO); a burst beyond it is lost.
     #[serde(default)]
+    /// (default: no limit)
     pub max_bursts: Option<u64>,
     /// Most bytes waiting per first fibre; a burst beyond it is lost.
     #[serde(default)]
+    /// (default: no limit)
     pub max_bytes: Option<Size>,
 }
 // --- contention resolution at core nodes (docs/topics/contention.md) ---
@@ -999,12 +1114,13 @@ pub struct ContentionSpec {
     pub fdl_capacity: Option<FdlCapacity>,
     /// Wavelength converters per pool, used when wavelength continuity (`conversion =
     /// false`) finds the burst's wavelength busy.
+    /// (default 0)
     pub converters: Option<u32>,
     /// Pools per `node` or per output `fibre`.
     pub converter_scope: Option<ConverterScope>,
     /// Burst segmentation: on contention, drop only the overlapping segment, the head of
     /// the contending burst (`head`) or the tail of the scheduled one (`tail`),
-    /// delivering the rest.
+    /// delivering the rest (default: off, the contending burst is lost whole).
     pub segmentation: Option<Segmentation>,
     /// Priority preemption: after every other mechanism, a burst may take the one
     /// reservation it overlaps if that burst's class has a lower `priority`.
@@ -1020,6 +1136,7 @@ pub struct ContentionSpec {
     pub max_deflections: Option<u32>,
     /// Extra offset every burst gets at its ingress so that a deflected (longer) path
     /// still leaves time for its BCP processing (default 0).
+    /// (default 0)
     pub deflection_offset: Option<Dur>,
 }
 
@@ -1028,7 +1145,9 @@ pub struct ContentionSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeflectionSpec {
+    /// The node (name) whose contending bursts may be deflected.
     pub node: String,
+    /// The neighbours (node names) it may deflect them to, in order of preference.
     pub via: Vec<String>,
 }
 
@@ -1061,10 +1180,24 @@ impl Default for ObsSpec {
 // ---------------------------------------------------------------------------------------
 // Parsing entry points.
 
+/// The 1-based line and column (in characters) of byte `at` of `text`, for syntax errors.
+fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..text.floor_char_boundary(at.min(text.len()))];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
 impl ScenarioSpec {
     pub fn from_toml_str(text: &str) -> Result<Self, ScenarioError> {
-        let de = toml::Deserializer::parse(text)
-            .map_err(|e| ScenarioError::new("", format!("malformed TOML: {}", e.message())))?;
+        let de = toml::Deserializer::parse(text).map_err(|e| {
+            let at = e.span().map(|s| line_column(text, s.start));
+            let at = at.map(|(l, c)| format!(" (at line {l}, column {c})"));
+            ScenarioError::new(
+                "",
+                format!("malformed TOML: {}{}", e.message(), at.unwrap_or_default()),
+            )
+        })?;
         serde_path_to_error::deserialize(de)
             .map_err(|e| path_error(e.path().to_string(), e.inner().message().to_string()))
     }

@@ -39,6 +39,7 @@ mod hint;
 pub mod hosts;
 pub mod ingress;
 pub mod links;
+pub mod monitor;
 pub mod packet;
 pub mod probe;
 mod ring;
@@ -278,6 +279,8 @@ pub struct World {
     lookahead_above: u64,
     /// The `[[workload]]` tables: their arrivals, the slots of their flows, their rows.
     gen: workloads::Generated,
+    /// Called with the memory guard's look ([`World::set_monitor`]).
+    monitor: Option<monitor::Monitor>,
 }
 
 /// The memory guard looks at the world's size once every this many events (a power of
@@ -393,6 +396,7 @@ impl World {
             hook_on: false,
             lookahead: false,
             lookahead_above: LOOKAHEAD_ABOVE_BYTES,
+            monitor: None,
             is_edge: r.nodes.iter().map(|n| n.1 == NodeKind::Edge).collect(),
             max_memory: r.max_memory,
             max_events: r.max_events,
@@ -584,6 +588,16 @@ impl World {
                     self.stopped = Some(why);
                     break;
                 }
+                if let Some(m) = &mut self.monitor {
+                    let events = self.q.events_processed();
+                    if m(monitor::Progress { now, events }) == monitor::Verdict::Stop {
+                        self.stopped = Some(ScenarioError::new(
+                            monitor::STOPPED_FIELD,
+                            format!("stopped at t = {now} after {events} events"),
+                        ));
+                        break;
+                    }
+                }
             }
             lap!(t, probe::Phase::LookAheadFirst);
             #[cfg(feature = "probe")]
@@ -648,6 +662,13 @@ impl World {
             }
             lap!(t, probe::Phase::LookAheadSecond);
         }
+    }
+
+    /// Sets the run's monitor ([`monitor`]): called every few thousand events with the
+    /// run's progress; when it answers [`monitor::Verdict::Stop`] the run stops and
+    /// [`World::try_run`] returns an error naming [`monitor::STOPPED_FIELD`].
+    pub fn set_monitor(&mut self, m: monitor::Monitor) {
+        self.monitor = Some(m);
     }
 
     /// Sets the memory estimate above which the event loop looks one event ahead
