@@ -107,9 +107,12 @@ def test_trace_path_is_braced_or_refused(export: Any, base: Any, tmp_path: Path)
             export(base(), trace=bad)
 
 
+HOSTILE = st.text(alphabet=st.sampled_from(list("ab0_.-[]{}$;\\\"\n\r\t #é\x00")), min_size=1,
+                  max_size=12)
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab0_.-[]{}$;\\\"\n\r\t #é\x00")), min_size=1,
-               max_size=12))
+@given(HOSTILE)
 def test_exported_names_are_plain_words(name: str) -> None:
     """Whatever the name, the export either refuses it or writes a word of the safe
     alphabet; a refusal is a ScenarioError, never another exception."""
@@ -123,6 +126,31 @@ def test_exported_names_are_plain_words(name: str) -> None:
         return
     assert tcl.NAME_PATTERN.fullmatch(name)
     assert f"set n({name}) [$ns node]" in script
+
+
+@settings(max_examples=150, deadline=None)
+@given(HOSTILE, st.sampled_from(["scenario", "flow", "core", "edge", "host"]))
+def test_nobs_exported_names_are_plain_words(name: str, where: str) -> None:
+    """The same for the nOBS export, the name put in each place a name can be: the
+    scenario's, a flow's, and a core, edge or host node's."""
+    spec = copy.deepcopy(EDGE_CORE_EDGE)
+    if where == "scenario":
+        spec["name"] = name
+    elif where == "flow":
+        spec["flow"][0]["name"] = name
+    else:
+        old = {"core": "C1", "edge": "E0", "host": "src"}[where]
+        if name in {n["name"] for n in spec["node"]}:
+            return
+        spec = rename_node(spec, old, name)
+    try:
+        script = export_nobs(spec).tcl
+    except burstlab.ScenarioError:
+        assert not tcl.NAME_PATTERN.fullmatch(name) or len(name) > tcl.MAX_NAME
+        return
+    assert tcl.NAME_PATTERN.fullmatch(name)
+    # Every line of the script is one Tcl command or comment: no name split a line.
+    assert "\r" not in script and "\x00" not in script
 
 
 @given(st.text(max_size=40))
