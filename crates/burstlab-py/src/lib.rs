@@ -2,7 +2,7 @@
 //!
 //! Each core error maps to its own Python exception; panics are caught and surfaced as
 //! `SimulationError` so nothing panics across the boundary. The GIL is released while
-//! simulating; a run takes it back every 0.1 s to let Ctrl-C stop it (see [`run`]).
+//! simulating; a run takes it back every 0.1 s to let Ctrl-C stop it (see `run`).
 
 use burstlab_core::scenario::ScenarioSpec;
 use burstlab_core::stats::{Column, RunResult, TableData};
