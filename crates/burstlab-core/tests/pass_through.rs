@@ -296,7 +296,13 @@ fn early_delivery_changes_no_result() {
     let mut fewer = Vec::new();
     for p in &files {
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        let text = shortened(&std::fs::read_to_string(p).unwrap(), 3.0);
+        let raw = std::fs::read_to_string(p).unwrap();
+        if raw.lines().any(|l| l.trim() == "[network]") {
+            // A graph named by file (`[network] file`): the Python loader builds its
+            // nodes and fibres (docs/guide/networks.md); the core alone refuses it.
+            continue;
+        }
+        let text = shortened(&raw, 3.0);
         let text = if name.starts_with("dumbbell_320") {
             shortened(&text, 0.2)
         } else {
