@@ -151,7 +151,9 @@ def test_progress_is_off_when_stderr_is_not_a_terminal(
         tmp_path: Path, capfd: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_progress, "SHOW_AFTER_S", 0.0)
-    sc = long_scenario(tmp_path, duration="20000s")  # about a second
+    # Long enough that the core reports at least once (every 0.25 s of wall time) even
+    # in a release build on a fast machine.
+    sc = long_scenario(tmp_path, duration="200000s")
     burstlab.run(sc)  # stderr is captured here: not a terminal
     assert capfd.readouterr().err == ""
     burstlab.run(sc, progress=True)
