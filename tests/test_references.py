@@ -9,7 +9,6 @@ import copy
 import importlib
 import re
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +88,8 @@ def test_the_output_reference_lists_every_column_with_its_unit() -> None:
     d = docs()
     page = d.output_reference()
     sections = dict(re.findall(r"## `(\w+)`\n\n(.*?)(?=\n## |\Z)", page, re.S))
-    specs = [tomllib.loads(p.read_text(encoding="utf-8"))
-             for p in sorted((ROOT / "examples").glob("*.toml"))]
+    # Through the loader, which resolves a `[network] file` beside its scenario file.
+    specs = [burstlab.load_scenario(p) for p in sorted((ROOT / "examples").glob("*.toml"))]
     from burstlab.topologies import yu_path
 
     specs.append(yu_path(tb="1ms", p=0.01))

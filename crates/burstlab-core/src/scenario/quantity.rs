@@ -91,32 +91,32 @@ pub struct SizeDistSpec {
     /// `exponential`, `pareto` (bounded with `upper`), `lognormal` or `empirical`.
     #[serde(rename = "type")]
     pub kind: SizeDistKind,
-    /// Mean size (exponential; lognormal with `median`).
+    /// Mean size (exponential; lognormal with `median`); required for `exponential`.
     #[serde(default)]
     pub mean: Option<Size>,
-    /// Pareto shape α (above 1 unless `upper` is given).
+    /// Pareto shape α (above 1 unless `upper` is given); required for `pareto`.
     #[serde(default)]
     pub shape: Option<f64>,
-    /// Pareto lower bound (scale), at least 1 B.
+    /// Pareto lower bound (scale), at least 1 B; required for `pareto`.
     #[serde(default)]
     pub lower: Option<Size>,
     /// Pareto upper bound (default: none, an unbounded Pareto).
     #[serde(default)]
     pub upper: Option<Size>,
-    /// Lognormal: mean of ln(size in bytes).
+    /// Lognormal: mean of ln(size in bytes); give it or `mean`.
     #[serde(default)]
     pub mu: Option<f64>,
-    /// Lognormal: standard deviation of ln(size in bytes).
+    /// Lognormal: standard deviation of ln(size in bytes); give it or `mean`.
     #[serde(default)]
     pub sigma: Option<f64>,
-    /// Lognormal: median size (with `mean`).
+    /// Lognormal: median size; required with `mean` for `lognormal`.
     #[serde(default)]
     pub median: Option<Size>,
     /// Empirical: points `[size in bytes, cumulative probability]`, both non-decreasing,
-    /// the last probability 1.
+    /// the last probability 1; give it or `file`.
     #[serde(default)]
     pub cdf: Option<Vec<[f64; 2]>>,
-    /// Empirical: a CSV file of `size, cumulative probability` rows instead of `cdf`.
+    /// Empirical: a CSV file of `size, cumulative probability` rows: give it or `cdf`.
     #[serde(default)]
     pub file: Option<String>,
     /// Empirical: linear between points (default `true`) or a step function.

@@ -486,16 +486,18 @@ pub struct WorkloadSpec {
     /// The workload's name: its flows are `<name>#<n>` (n = 0, 1, … in arrival order),
     /// its random substreams `workload/<name>/arrivals`, `/sizes`, `/pairs`, `/routing`.
     pub name: String,
-    /// Hosts the flows leave from, drawn uniformly (with `dst`; or give `matrix`).
+    /// Hosts the flows leave from, drawn uniformly (with `dst`): give it or `matrix`.
     #[serde(default)]
     pub src: Option<Vec<String>>,
-    /// Hosts the flows go to, drawn uniformly; a pair with src = dst is drawn again.
+    /// Hosts the flows go to, drawn uniformly; a pair with src = dst is drawn again:
+    /// give it or `matrix`.
     #[serde(default)]
     pub dst: Option<Vec<String>>,
     /// An origin–destination matrix instead of `src`/`dst`: a CSV file (relative paths
     /// from the working directory; a header row of host names, or plain numbers with
     /// `hosts`) or an inline array of rows. Entry (i, j) weighs the pair (host i, host
-    /// j); without `rate` or `load` the entries are arrival rates per second.
+    /// j); without `rate` or `load` the entries are arrival rates per second; give it or
+    /// `src`.
     #[serde(default)]
     pub matrix: Option<MatrixSpec>,
     /// The hosts of the matrix's rows and columns, in order (default: the CSV header's
@@ -507,20 +509,22 @@ pub struct WorkloadSpec {
     /// `trace`).
     #[serde(default)]
     pub arrivals: ArrivalKind,
-    /// Flow arrivals per second: `"50/s"`, `"3000/min"`, or a number per second.
+    /// Flow arrivals per second: `"50/s"`, `"3000/min"`, or a number per second (default:
+    /// none; `load`, the matrix's entries or the trace's rows give the arrivals then).
     #[serde(default)]
     pub rate: Option<PerSec>,
-    /// Offered load instead of `rate`: rate = load / (8 × mean size).
+    /// Offered load instead of `rate`: rate = load / (8 × mean size) (default: none).
     #[serde(default)]
     pub load: Option<Rate>,
     /// `arrivals = "trace"`: a CSV file of `start, src, dst, size` rows sorted by start
-    /// (relative paths from the working directory).
+    /// (relative paths from the working directory); required for `arrivals = "trace"`.
     #[serde(default)]
     pub trace: Option<String>,
     /// Flow size: a size (`"100KB"`), or a distribution table with a `type`
     /// (`exponential`: `mean`; `pareto`: `shape`, `lower`, `upper`; `lognormal`: `mu`
     /// and `sigma`, or `mean` and `median`; `empirical`: `cdf` points or a `file`,
-    /// `interpolate`). A flow sends ceil(size / mss) segments.
+    /// `interpolate`). A flow sends ceil(size / mss) segments. (default: none; a trace's
+    /// rows carry their own sizes)
     #[serde(default)]
     pub size: Option<SizeSpec>,
     /// The first arrival: at `start` (fixed) or one gap after it (Poisson). Default 0.
@@ -537,7 +541,8 @@ pub struct WorkloadSpec {
     #[serde(default)]
     pub class: Option<u32>,
     /// The generated flows' routing keys (`metric`, `k`, `policy`), overriding
-    /// `[routing]` key by key; `least_loaded` is not available to generated flows.
+    /// `[routing]` key by key; `least_loaded` is not available to generated flows
+    /// (default: the `[routing]` table's keys).
     #[serde(default)]
     pub routing: Option<RoutingSpec>,
     // --- TCP: the keys of a `[[flow]]` of type "tcp", with their defaults.
@@ -549,8 +554,12 @@ pub struct WorkloadSpec {
     pub recovery: Option<RecoveryKind>,
     #[serde(default)]
     pub cubic_ssthresh: Option<CubicSsthresh>,
+    /// Where the TCP keys' defaults come from: `ns2` (ns-2's `Agent/TCP`) or `rfc` (the
+    /// RFCs).
     #[serde(default)]
     pub profile: Option<Profile>,
+    /// ns-2 release whose `Agent/TCP` defaults the `ns2` profile starts from (default
+    /// `"2.35"`); explicit settings such as `min_rto` override the preset.
     #[serde(default)]
     pub ns2_version: Option<Ns2Version>,
     #[serde(default)]
@@ -567,6 +576,7 @@ pub struct WorkloadSpec {
     pub init_ssthresh: Option<u32>,
     #[serde(default)]
     pub dupack_thresh: Option<u32>,
+    /// Segments acknowledged per ACK, `b` of the models: 1 or 2 (delayed ACK).
     #[serde(default)]
     pub b: Option<u32>,
     #[serde(default)]
