@@ -521,7 +521,8 @@ def with_trace_dir(spec: Mapping[str, Any],
 def memory_estimate(scenario: ScenarioLike) -> dict[str, Any]:
     """The scenario's memory estimate (upper bounds from its link rates; see
     docs/guide/running.md, "Memory"): ``lines`` (the text ``burstlab validate`` prints),
-    ``trace_bytes``, ``queue_bytes``, ``max_memory``, ``streamed`` and ``traces`` (per
+    ``trace_bytes``, ``queue_bytes``, ``window_bytes``, ``total_bytes`` (everything the
+    guard compares with ``sim.max_memory``), ``max_memory``, ``streamed`` and ``traces`` (per
     enabled trace: ``setting``, ``table``, ``rows``, ``bytes``, ``csv_bytes``)."""
     if isinstance(scenario, Mapping):
         return dict(_core.memory_estimate(_to_json(scenario), "json"))

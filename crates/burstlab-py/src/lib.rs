@@ -67,7 +67,8 @@ fn validate(text: &str, format: &str) -> PyResult<()> {
 
 /// The memory estimate of a scenario (see `burstlab_core::memory`), without checking it
 /// against `sim.max_memory`: a dict with `lines` (the text `burstlab validate` prints),
-/// `trace_bytes`, `queue_bytes`, `window_bytes` (TCP flights), `max_memory`, `streamed`,
+/// `trace_bytes`, `queue_bytes`, `window_bytes` (TCP flights), `total_bytes` (everything
+/// the guard compares with `sim.max_memory`), `max_memory`, `streamed`,
 /// `traces` (one dict per enabled trace: `setting`, `table`, `rows`, `bytes`,
 /// `csv_bytes`) and `windows` (one dict per TCP flow that starts: `flow`, `name`,
 /// `segments`, `capped`, `state_bytes`, `queue_bytes`).
@@ -84,6 +85,7 @@ fn memory_estimate(py: Python<'_>, text: &str, format: &str) -> PyResult<Py<PyDi
     d.set_item("trace_bytes", est.trace_bytes())?;
     d.set_item("queue_bytes", est.queue_bytes())?;
     d.set_item("window_bytes", est.window_bytes())?;
+    d.set_item("total_bytes", est.total_bytes())?;
     d.set_item("max_memory", est.max_memory)?;
     d.set_item("streamed", est.streamed)?;
     let traces = PyList::empty(py);

@@ -289,7 +289,9 @@ def burst_trace_budget(spec: dict[str, Any], n: int, duration_s: float) -> int:
     real = 2.0 * burst_trace_bound(n, duration_s) * per_row
     if real > BURST_TRACE_LIMIT:
         return 16 << 30
-    generic = float(est["trace_bytes"]) + float(est["queue_bytes"])
+    # everything the guard counts (traces, queues, TCP flights, ...), with the trace's
+    # generic bound replaced by the assembly's
+    generic = float(est["total_bytes"])
     return max(16 << 30, int(generic - float(row["bytes"]) + real) + 1, int(generic) + 1)
 
 
