@@ -173,3 +173,46 @@ def test_dynamic_note_gives_both_bases() -> None:
     assert "over each flow's active time instead: -21.9 %" in c4.note
     assert "whole window (the paper's reading)" in c4.note
     assert math.isfinite(float(c4.ci.split("[")[1].split(" %")[0]))
+
+
+def _shares(gains: dict[int, float]) -> pd.DataFrame:
+    rows = []
+    for f, g in gains.items():
+        for s in (0, 1, 2):
+            base = {"mesh_reading": topo.MESH_READING, "flow": f, "start_set": s,
+                    "replication": 0}
+            rows += [{**base, "kind": "timer", "tb_ms": 10.0, "goodput_Mbps": 100.0 + s},
+                     {**base, "kind": "timer", "tb_ms": 26.0, "goodput_Mbps": 90.0 + s},
+                     {**base, "kind": "cwba", "tb_ms": 0.0,
+                      "goodput_Mbps": (100.0 + s) * (1 + g) + 0.1 * s * s}]
+    return pd.DataFrame(rows)
+
+
+def test_every_flow_gains_is_judged_paired_over_start_sets() -> None:
+    up = cl.flow_gains(_shares({1: 0.2, 2: 0.1}), topo.MESH_READING)
+    assert [n for n, _ in up] == ["flow 1 (best timer 10 ms)", "flow 2 (best timer 10 ms)"]
+    assert all(d.defined and d.lo > 0 for _, d in up)
+    from burstlab.reproduce import verdict as V
+
+    assert V.judge_order(up).verdict == "reproduces"
+    down = cl.flow_gains(_shares({1: 0.2, 2: -0.3}), topo.MESH_READING)
+    assert V.judge_order(down).verdict == "differs"
+
+
+def test_udp_on_text_names_the_swing() -> None:
+    udp = pd.DataFrame({"udp_mean_on_ms": [1.0, 10.0, 100.0],
+                        "gain_pct": [65.2, 19.8, -52.1]})
+    txt = cl.udp_on_text(udp)
+    assert "1 ms +65.2 %, 10 ms +19.8 %, 100 ms -52.1 %" in txt
+    assert "sign turns" in txt
+    assert "sign turns" not in cl.udp_on_text(udp.assign(gain_pct=[5.0, 6.0, 7.0]))
+    assert cl.udp_on_text(None) == ""
+
+
+def test_uncontended_share_is_read_as_a_ceiling() -> None:
+    spec = topo.mesh(topo.assembly("cwba"), "reno", duration=1.0)
+    ceil = topo.cwba_ceiling_bps(spec, 0) / 1e6
+    cw = pd.DataFrame({"flow": [1, 6], "goodput_Mbps": [ceil, 0.01]})
+    assert "flow 1 shares no core fibre with another flow: it runs at 100 %" in \
+        cl.ceiling_share_text(1, cw)
+    assert cl.ceiling_share_text(6, cw) == ""  # flow 6 meets flows 4 and 9
