@@ -957,10 +957,11 @@ def ceilings_text(every: pd.DataFrame, window: str, ap_ms: float) -> str:
             continue
         x = (up["g"] / up[ceil]).to_numpy(float)
         lim = up[ceil].to_numpy(float) / 1e6
+        span = (f"{lim.min():.1f}" if f"{lim.min():.1f}" == f"{lim.max():.1f}"
+                else f"{lim.min():.1f}–{lim.max():.1f}")
         parts.append(f"{'CWBA' if kind == 'cwba' else f'the {ap_ms:g} ms timer'}'s "
                      f"{len(up)} running flows at {100 * x.min():.1f}–{100 * x.max():.1f} % "
-                     f"of their {what} ({lim.min():.1f}–{lim.max():.1f} Mb/s, computed from "
-                     "their routes)")
+                     f"of their {what} ({span} Mb/s, computed from their routes)")
     active = {int(str(n).removeprefix("flow")) for n in
               pf[(pf["akind"] == "cwba") & (pf["act"] > 0)]["name"]}
     reading = MESH_READINGS[MESH_READING]

@@ -281,7 +281,8 @@ def capture_text(cap: pd.DataFrame) -> str:
         a, b = (x.set_index("flow") for _, x in sims)
         cols = ["segments_sent", "retransmits", "timeouts"]
         eq = [c for c in cols if (a[c] == b.loc[a.index, c]).all()]
-        same.append(f"{str(src)}: {', '.join(eq) if eq else 'no counter'} equal in both "
+        same.append(f"{str(src).capitalize()}: {', '.join(eq) if eq else 'no counter'} "
+                    "equal in both "
                     f"simulators for every flow"
                     + (f", {', '.join(c for c in cols if c not in eq)} not" if len(eq) < 3
                        else ""))
