@@ -233,6 +233,14 @@ def test_detection_and_fig13_claims_on_hand_made_tables(tmp_path: Path) -> None:
     assert out["fast.td"].verdict == "reproduces"
     both = by_id(hclaims.claim_both(_ctx(good, tmp_path)))
     assert both["both.same_above_1e-3"].verdict == "reproduces"
+    # the value shown is the mean over replications the verdict judges, not one run's
+    uneven = good.copy()
+    uneven.loc[(uneven["class"] == "fast") & (uneven.index >= len(rows)),
+               "aggregate_at_paper_n_Gbps"] *= 1.2
+    c = by_id(hclaims.claim_both(_ctx(uneven, tmp_path)))["both.same_above_1e-3"]
+    want = (2.02 * (1 + 1.002 * 1.2) / 2) / (2.0 * (1 + 1.002) / 2)
+    assert f"p 0.001: fast/slow {want:.3g}" in c.burstlab_value, c.burstlab_value
+    assert f"burstlab's {want:.3g}" in c.note
     bad = good.copy()
     bad["td_events"], bad["to_events"] = bad["to_events"], bad["td_events"]
     bad.loc[bad["class"] == "fast", "aggregate_at_paper_n_Gbps"] = 6.0

@@ -34,7 +34,8 @@ from burstlab.reproduce.papers.sodhatar.experiments import (
 def expected_claim_ids(mode_name: str) -> set[str]:
     m = MODES[mode_name]
     ids = {"figs.throughput_cwnd_vs_time", "cwnd.tahoe_to_one", "cwnd.reno_halves",
-           "cwnd.newreno_halves", "cwnd.halve_then_one", "cwnd.growth"}
+           "cwnd.newreno_halves", "cwnd.halve_then_one", "cwnd.growth",
+           "cwnd.reno_ca_after_loss", "cwnd.newreno_ca_after_loss"}
     for suffix in ("", ".ns2"):  # burstlab's runs and ns-2's beside them
         ids |= {f"size.{v}_change{suffix}" for v in VARIANTS}
         ids |= {f"ranking.newreno_best.size={s}B{suffix}" for s in m.sizes}
@@ -155,6 +156,10 @@ def test_cwnd_dynamics_classifies_reductions_and_growth() -> None:
     d = cwnd_dynamics(_trace([(1, 8), (1.5, 8), (2.5, 8), (1.75, 1)]), flows)
     assert d["ss_increments_plus_one"] == 1 and d["ss_increments"] == 2
     assert d["other_reductions"] == 1 and d["halvings"] == 0
+    # after a halving the next increase is in congestion avoidance (4 ≥ ssthresh 4) or
+    # in slow start (2 < ssthresh 4: a restart from below ssthresh)
+    d = cwnd_dynamics(_trace([(8, 8), (4, 4), (4.25, 4), (2.125, 4), (3.125, 4)]), flows)
+    assert (d["halvings"], d["halving_then_increase"], d["halving_then_ca"]) == (2, 2, 1)
     # growth stops at the maximum window (wm = 10)
     d = cwnd_dynamics(_trace([(9.95, 2), (10.0, 2)]), flows)
     assert d["ca_increments_one_over_cwnd"] == 1

@@ -7,6 +7,7 @@ import math
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -101,7 +102,9 @@ def test_smoke_claims_csv(smoke_out: Path) -> None:
                 "fig7.eq30_at_ati_edge.p=0.1", "eq61.dfl_gain.model.S=5",
                 "eq61.dfl_gain.fig5", "eq56.delay_penalty.fig5.p=0.01",
                 "eq57.rpr_newreno.model.S=25", "eq57.rpr_newreno.table_S5",
-                "eq58_59.rpr_reno.table_S5"):
+                "eq58_59.rpr_reno.table_S5", "fig8a.timeout_time",
+                "fig9a.newreno_single_halving", "fig10a.curves_coincide",
+                "eq55.loss_penalty.model.S=5"):
         assert cid in set(c["claim_id"]), cid
     # eq. 32 as printed is a pure model value: ≈ 3.97 ms (docs/reproductions/yu.md), so it reproduces
     eq = c[c["claim_id"] == "eq32.optimal_tb"].iloc[0]
@@ -383,8 +386,8 @@ def test_penalty_models() -> None:
 
 
 def test_fig8_timeout_cause_is_computed() -> None:
-    from burstlab.reproduce.papers.yu.claims import fig8_timeout_cause
     from burstlab.reproduce.papers.yu.experiments import wire_lambda
+    from burstlab.reproduce.papers.yu.trace_claims import fig8_timeout_cause
 
     x = pd.Series({"timeouts": 1, "first_retransmit_rel_s": 0.2, "first_repair_rel_s": 1.7,
                    "first_timeout_rel_s": 1.6, "W_segments": 200, "mean_rtt_s": 0.37,
@@ -506,3 +509,65 @@ def test_newreno_vs_reno_cause_names_the_comparisons_against() -> None:
     assert "10 µs" not in note
     assert newreno_vs_reno_cause(d, diffs[:1] + [("b", V.Interval(0.1, 0.05, 0.2, 4, "x"))],
                                  [1e-5, 2e-4]) == ""
+
+
+def test_trace_claims_on_hand_made_panels() -> None:
+    """Fig. 8(a)'s timeout time, fig. 9(a)'s single halving and fig. 10(a)'s coinciding
+    curves, judged from the panels' summaries and windows."""
+    from types import SimpleNamespace
+
+    from burstlab.reproduce.papers.yu import trace_claims as T
+    from burstlab.reproduce.papers.yu.experiments import MIN_RTO, MODES, PAPER
+
+    def ctx(fig8: dict[str, float], cwnd_min: float, rates: dict[str, float]) -> Any:
+        p8 = SimpleNamespace(summary={"W_segments": 20, "min_rto_s": MIN_RTO,
+                                      "drop_time_s": 3.0, "cwnd_before": 20.0,
+                                      "td_events": 3, "segments_dropped": 5,
+                                      "mean_rtt_s": 0.3, "mean_rto_s": 0.5,
+                                      "first_retransmit_rel_s": 0.1,
+                                      "first_repair_rel_s": 0.4, "repaired_rel_s": 1.5,
+                                      **fig8})
+        p9 = SimpleNamespace(summary={"variant": "newreno", "S_segments": 5,
+                                      "cwnd_min_after": cwnd_min, "cwnd_before": 40.0,
+                                      "td_events": 1, "timeouts": 0,
+                                      "segments_dropped": 5})
+        p10 = []
+        for v, r in rates.items():  # a timeout at 12 s, then r new segments/s to 20 s
+            t = np.arange(12.0, 20.0, 1.0 / r)
+            w = pd.DataFrame({"time_s": t, "event": "sent", "retransmit": False})
+            p10.append(SimpleNamespace(variant=v, timeouts=[12.0], window=w, t0=10.0,
+                                       summary={"p": 10 ** -1.5, "window_s": 10.0}))
+        return SimpleNamespace(values={"traces": {"fig8": [p8], "fig9": [p9],
+                                                  "fig10": p10}},
+                               data=PAPER.load_data(), mode=MODES["smoke"])
+
+    same = {"reno": 10.0, "newreno": 10.0, "sack": 10.0}
+    c = ctx({"timeouts": 1, "first_timeout_rel_s": 0.82}, 20.0, same)
+    assert T.claim_fig8a_timeout_time(c)[0].verdict == "reproduces"
+    assert T.claim_fig9a_single_halving(c)[0].verdict == "reproduces"
+    got = T.claim_fig10a_coincide(c)[0]
+    assert got.verdict == "reproduces" and "fastest/slowest 1" in got.burstlab_value
+    c = ctx({"timeouts": 1, "first_timeout_rel_s": 1.6}, 10.0,
+            {"reno": 10.0, "newreno": 14.0, "sack": 10.0})
+    assert T.claim_fig8a_timeout_time(c)[0].verdict == "differs"
+    assert T.claim_fig9a_single_halving(c)[0].verdict == "differs"  # halved twice
+    got = T.claim_fig10a_coincide(c)[0]
+    assert got.verdict == "differs" and "fastest/slowest 1.4" in got.burstlab_value
+    c = ctx({"timeouts": 0, "first_timeout_rel_s": float("nan")}, 20.0, same)
+    assert T.claim_fig8a_timeout_time(c)[0].burstlab_value == "no timeout"
+
+
+def test_eq55_loss_penalty_against_eq26() -> None:
+    """Eq. 55 needs a loss-limited window below Wm: at S = 5 (27 segments) it matches
+    eq. 26's ratio, at S = 25 (61 > Wm = 50) it cannot, and the note says why."""
+    from types import SimpleNamespace
+
+    from burstlab.reproduce.papers.yu import penalties as P
+    from burstlab.reproduce.papers.yu.experiments import PAPER
+
+    got = {c.id: c for c in P.claim_lp_model(SimpleNamespace(data=PAPER.load_data()))}
+    s5, s25 = got["eq55.loss_penalty.model.S=5"], got["eq55.loss_penalty.model.S=25"]
+    assert s5.verdict == "reproduces"
+    assert s5.paper_value.startswith(f"{50 * math.sqrt(2 * 0.01 / 15):.3g}")
+    assert s25.verdict == "differs" and "61.2 segments exceeds Wm = 50" in s25.note
+    assert P.model_lp_ratio(5, p=0.001) < P.model_lp_ratio(5)  # less loss, less penalty

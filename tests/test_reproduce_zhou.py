@@ -23,7 +23,7 @@ CLAIM_IDS = {
     "fig2.drop_to_3000us.pb=0.1%", "fig2.drop_to_3000us.pb=0.8%",
     "fig2.drop_larger_at_low_pb", "extension.model.optimal_period",
     "fig5.rmax1_is_conventional", "fig5.intermediate_rmax_better", "fig5.rmax0_starves",
-    "fig5.rmax0_burst_loss_one",
+    "fig5.rmax0_burst_loss_one", "fig2.rise_then_fall", "fig5.rmax_not_too_large",
 }
 
 
@@ -150,6 +150,21 @@ def test_optimum_fixed_vs_moving() -> None:
                   0.008: [150, 250, 360, 380, 320]}, PERIODS, half=0.2)
     c = checks.optimum_independent(wide)
     assert c.verdict == "not comparable" and "too few replications" in c.note
+
+
+def test_rise_fast_fall_slow() -> None:
+    # 50 → 250 µs (0.7 decades) rises to 700 from 300, 57 % of the best: 82 % per decade;
+    # 250 → 3000 µs (1.08 decades) falls to 420, 40 %: 37 % per decade.
+    df = table({0.0: [900, 900, 800, 400, 200], 0.001: [300, 600, 700, 500, 420]}, PERIODS)
+    c = checks.rise_then_fall(df)
+    assert c.verdict == "reproduces", c.note
+    assert "82 % per decade up to 250 µs, 37 % per decade down to 3000 µs" in c.value
+    slow = table({0.0: [900, 900, 800, 400, 200], 0.001: [600, 650, 700, 300, 100]},
+                 PERIODS)
+    assert checks.rise_then_fall(slow).verdict == "differs"
+    edge = table({0.001: [800, 700, 500, 300, 200]}, PERIODS)
+    c = checks.rise_then_fall(edge)
+    assert c.verdict == "not comparable" and "sweep's end" in c.value
 
 
 def test_loss_cost_52_vs_30_percent() -> None:
@@ -331,6 +346,22 @@ def test_fig5_checks_on_hand_made_tables() -> None:
     assert ackratio.check_intermediate(f5table({"conv": conv, "0.3": up})).verdict == \
         "same direction"
     assert ackratio.check_intermediate(f5table({"conv": conv})).verdict == "not comparable"
+
+
+def test_rmax_not_too_large() -> None:
+    # Goodput below conventional's at small R_MAX, nearer it as R_MAX grows: the claim.
+    conv = ([0.5, 0.3, 0.1], [0.001, 0.01, 0.05])
+    s = f5table({"conv": conv, "1": conv, "0.5": ([0.45, 0.27, 0.09], conv[1]),
+                 "0.2": ([0.3, 0.2, 0.06], conv[1])})
+    c = ackratio.check_rmax_not_too_large(s)
+    assert c.verdict == "reproduces", c.note
+    assert "in 6 of 6 comparisons (R_MAX 0.2, 0.5, 1)" in c.value
+    # R_MAX = 0.5 farther from conventional than 0.2: significantly the other way.
+    s = f5table({"conv": conv, "1": conv, "0.5": ([0.2, 0.1, 0.04], conv[1]),
+                 "0.2": ([0.3, 0.2, 0.06], conv[1])})
+    assert ackratio.check_rmax_not_too_large(s).verdict == "differs"
+    assert ackratio.check_rmax_not_too_large(f5table({"conv": conv, "1": conv})).verdict \
+        == "not comparable"
 
 
 def test_intermediate_cause_is_computed() -> None:

@@ -5,7 +5,8 @@ without the runs' store.
 Read first: :func:`rejudge_row` (one ``claims.csv`` row), then :func:`rejudge_record`.
 A record keeps, per claim, burstlab's estimate and 95 % interval and the paper's band in
 its note (:func:`burstlab.reproduce.verdict.judge` writes ``burstlab's X, 95 % interval
-[lo, hi], meets|misses the paper's band [a, b]``), printed to three significant digits.
+[lo, hi], meets|misses the paper's band [a, b]``; ``ns-2.35's X`` where a claim judges
+ns-2.35's runs), printed to three significant digits.
 The stores themselves (hours of runs) are not in the repository, so what the record does
 not hold is not guessed: an interval cut to its range hides its spread (the rule now
 judges the spread before the cut, :meth:`~burstlab.reproduce.verdict.Interval.
@@ -44,8 +45,10 @@ if TYPE_CHECKING:
 #: :func:`verdict.judge_event` are not listed (``order`` for the ones re-judged here).
 KIND_OF: dict[str, tuple[tuple[str, str], ...]] = {
     "yu": ((r"^table[12]\.", "ratio"), (r"^rtt\.", "quantity"),
+           (r"^fig8a\.timeout_time$|^fig9a\.newreno_single_halving$", "quantity"),
+           (r"^fig10a\.curves_coincide$", "ratio"),
            (r"^fig5\.optimal_tb$|^fig6\.optimum_matches_model", "location"),
-           (r"model_matches$|^eq5[6-9]|^eq61\.|^eq58_59", "model")),
+           (r"model_matches$|^eq5[5-9]|^eq61\.|^eq58_59", "model")),
     "sodhatar": ((r"^size\..*_change", "change"), (r"^ranking\.newreno_best", "order")),
     "ozsarac": ((r"^table1\.gain\.|^ecwba\.vs_cwba$|^mcwba\.gain_linear$|^mesh\.fig6\.gain$"
                  r"|^mesh\.fig12\.|^dynamic\.table[456]\.gain$|^fig4_5\.ss_speedup$",
@@ -74,7 +77,7 @@ GRID_OF: dict[str, tuple[tuple[str, str, float], ...]] = {
     "ozsarac": ((r"^fig3\.timer_optimum\.", "timer_ms", 1e-3),),
 }
 
-_JUDGED = re.compile(r"burstlab's (?P<est>[^,]+?), 95 % interval \[(?P<lo>[^\]]+?), "
+_JUDGED = re.compile(r"(?:burstlab|ns-2\.35)'s (?P<est>[^,]+?), 95 % interval \[(?P<lo>[^\]]+?), "
                      r"(?P<hi>[^\]]+?)\], (?P<how>meets|misses) the paper's band "
                      r"\[(?P<a>[^\]]+?), (?P<b>[^\]]+?)\]")
 _UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}

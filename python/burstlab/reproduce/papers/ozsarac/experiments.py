@@ -27,7 +27,13 @@ import numpy as np
 import pandas as pd
 
 from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
-from burstlab.reproduce.papers.ozsarac.topology import assembly, linear, mesh
+from burstlab.reproduce.papers.ozsarac.topology import (
+    access_ceiling_bps,
+    assembly,
+    cwba_ceiling_bps,
+    linear,
+    mesh,
+)
 
 SEED = 1
 VARIANTS = ("reno", "newreno", "sack")
@@ -67,6 +73,12 @@ class Mode:
         mesh_readings: the readings of fig. 2 (:data:`.topology.MESH_READINGS`) other
             than the default that run CWBA and the paper's AP_opt timer (26 ms) for the
             mesh-reading sensitivity (:func:`mesh_reading_points`).
+        capture_s: simulated seconds of the two-flow capture case (:mod:`.regimes`;
+            nOBS aborts past about 64 s).
+        meet_flows, meet_access_Mbps, meet_timer_ms, meet_sets, meet_s, meet_warmup_s:
+            the sweep of flows meeting on one fibre (:func:`.regimes.meeting_points`):
+            numbers of flows, access rates, the jittered timer periods run beside CWBA,
+            start sets, run length and warm-up (s).
     """
 
     name: str
@@ -93,6 +105,13 @@ class Mode:
     sens_reps: int = 1
     timer_variants: tuple[str, ...] = VARIANTS
     mesh_readings: tuple[str, ...] = ("ring-chords",)
+    capture_s: float = 60.0
+    meet_flows: tuple[int, ...] = (2, 4)
+    meet_access_Mbps: tuple[float, ...] = (50.0, 100.0, 250.0, 500.0)
+    meet_timer_ms: tuple[float, ...] = (2.0, 10.0, 26.0)
+    meet_sets: int = 2
+    meet_s: float = 40.0
+    meet_warmup_s: float = 8.0
 
 
 #: The modes, from ``paper.toml`` (``[mode.full]``, ``[mode.quick]``, ``[mode.smoke]``).
@@ -309,7 +328,10 @@ def dynamic_flow_windows(sw: Any) -> pd.DataFrame:
     [half, dyn_s). ``all`` is the run's flows table; the halves split the flow's
     delivered segments at the goodput sample taken at the half (the counter the flows
     table reads, so the windows add up), over the flow's active time in each half, as a
-    run cut at the half, or measured from it, would count them."""
+    run cut at the half, or measured from it, would count them (``basis`` "active"),
+    and over the whole window, idle time included (``basis`` "window": a flow active in
+    one half counts half its rate in table 4). Each row carries the flow's two ceilings
+    (:func:`.topology.cwba_ceiling_bps`, :func:`.topology.access_ceiling_bps`)."""
     params = sw.runs.drop_duplicates("point").set_index("point").rename(
         columns={"assembler": "akind"})
     rows = []
@@ -338,11 +360,22 @@ def dynamic_flow_windows(sw: Any) -> pd.DataFrame:
                     "tb": float(params.loc[p, "tb_ms"]), "name": f["name"],
                     "start_set": int(params.loc[p, "start_set"])
                     if "start_set" in params.columns else 0}
-            rows += [{**base, "window": "all", "goodput_bps": float(f["goodput_bps"])},
-                     {**base, "window": "first",
+            base["cwba_ceiling_bps"] = cwba_ceiling_bps(res.scenario, i)
+            base["access_ceiling_bps"] = access_ceiling_bps(res.scenario, i)
+            e0 = e1 + e2
+            rows += [{**base, "window": "all", "basis": "active", "active_s": e0,
+                      "goodput_bps": float(f["goodput_bps"])},
+                     {**base, "window": "first", "basis": "active", "active_s": e1,
                       "goodput_bps": d_half * bits / e1 if e1 > 0 else 0.0},
-                     {**base, "window": "second",
-                      "goodput_bps": (d_all - d_half) * bits / e2 if e2 > 0 else 0.0}]
+                     {**base, "window": "second", "basis": "active", "active_s": e2,
+                      "goodput_bps": (d_all - d_half) * bits / e2 if e2 > 0 else 0.0},
+                     # the same segments over the whole window (active time and idle)
+                     {**base, "window": "all", "basis": "window", "active_s": e0,
+                      "goodput_bps": d_all * bits / dur},
+                     {**base, "window": "first", "basis": "window", "active_s": e1,
+                      "goodput_bps": d_half * bits / half},
+                     {**base, "window": "second", "basis": "window", "active_s": e2,
+                      "goodput_bps": (d_all - d_half) * bits / (dur - half)}]
     return pd.DataFrame(rows)
 
 
@@ -724,9 +757,14 @@ def analyse(ctx: Context) -> None:
                    "gain_pct": gain_pct(b["goodput_Mbps"], float(cw_m.get(name, math.nan)))})
     table3 = pd.DataFrame(t3)
     if "dynamic" in ctx.results:  # left out of a --stored-only run while not stored
-        dyn = dynamic_tables(ctx.results["dynamic"])
+        dyn = dynamic_tables(ctx.results["dynamic"], "window")
+        dyn_act = dynamic_tables(ctx.results["dynamic"], "active")
         dyn_tot = dynamic_totals(ctx.results["dynamic"])
-        ctx.values.update(dynamic=dyn, dynamic_totals=dyn_tot)
+        ctx.values.update(dynamic=dyn, dynamic_active=dyn_act, dynamic_totals=dyn_tot)
+        for win, number in (("all", 4), ("first", 5), ("second", 6)):
+            if win in dyn_act:
+                ctx.tables[f"table{number}_dynamic_{win}_active_time"] = \
+                    dyn_act[win].assign(**stamp)
         ctx.tables["figs16_18_dynamic_totals"] = dyn_tot.assign(**stamp)
     else:
         dyn = {}
@@ -781,6 +819,7 @@ def dynamic_totals(sw: Any) -> pd.DataFrame:
     flow over its active time, as in tables 4–6) for each timer period and for CWBA,
     averaged over replications."""
     t = dynamic_flow_windows(sw)
+    t = t[t["basis"] == "active"]
     tot = pd.DataFrame(t.groupby(["window", "akind", "tb", "replication", "point"],
                                  as_index=False)["goodput_bps"].sum())
     out = tot.groupby(["window", "akind", "tb"], as_index=False).agg(
@@ -815,9 +854,11 @@ def ecwba_error_windows(sw: Any) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values("window_from_s").reset_index(drop=True)
 
 
-def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:
+def dynamic_tables(sw: Any, basis: str = "window") -> dict[str, pd.DataFrame]:
     """Tables 4–6: per measurement window, per flow, CWBA against the flow's best timer
-    (goodput averaged over replications, Mb/s over the window), and a ``total`` row
+    (goodput averaged over replications, Mb/s over the whole window, the paper's reading
+    of tables 4–6, or with ``basis`` "active" over each flow's active time in the
+    window: :func:`dynamic_flow_windows`), and a ``total`` row
     comparing CWBA's total with the best timer's total. The total's gain has a paired
     interval over the start sets (``gain_ci_lo_pct``, ``gain_ci_hi_pct``,
     ``start_sets_n``): every period and CWBA run each start set's flow arrivals with the
@@ -825,7 +866,8 @@ def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:
     (:func:`burstlab.reproduce.verdict.paired_ratio`)."""
     from burstlab.reproduce import verdict as V
 
-    t = dynamic_flow_windows(sw)
+    every = dynamic_flow_windows(sw)
+    t = every[every["basis"] == basis]
     # loss events per run over the whole run, for the cause of a gain's sign
     prm = point_params(sw)
     fl = sw.table[sw.table["kind"] == "tcp"]
@@ -885,13 +927,50 @@ def dynamic_tables(sw: Any) -> dict[str, pd.DataFrame]:
                                + spread(pf[(pf["kind"] == "timer") & (pf["tb_ms"] == ap)],
                                         f"the {ap:g} ms timer") + f"; CWBA: "
                                f"{losses('cwba', 0.0)}; the {ap:g} ms timer: "
-                               f"{losses('timer', ap)} (whole runs, all flows)"
+                               f"{losses('timer', ap)} (whole runs, all flows); "
+                               + ceilings_text(every, str(w), ap)
                                if math.isfinite(ap) else ""),
                      "per_set_gain_pct": "; ".join(
                          f"{100.0 * (c / b - 1.0):+.1f}" if b > 0 else "nan"
                          for c, b in zip(cw_s, tm_s, strict=True))})
         out[str(w)] = pd.DataFrame(rows)
     return out
+
+
+def ceilings_text(every: pd.DataFrame, window: str, ap_ms: float) -> str:
+    """Where the flows of a window sit against their ceilings (:func:`dynamic_flow_windows`,
+    on active time): CWBA's and the ``ap_ms`` timer's flows above 1 % of their
+    assembler's total, as a share of their one-window-per-cycle and access-payload
+    ceilings, and which active flows share a core fibre with another active flow."""
+    from burstlab.reproduce.papers.ozsarac.topology import MESH_READING, MESH_READINGS
+
+    a = every[(every["basis"] == "active") & (every["window"] == window)]
+    pf = pd.DataFrame(a.groupby(["akind", "tb", "name"], as_index=False).agg(
+        g=("goodput_bps", "mean"), cw=("cwba_ceiling_bps", "first"),
+        acc=("access_ceiling_bps", "first"), act=("active_s", "max")))
+    parts = []
+    for kind, tb, ceil, what in (("cwba", 0.0, "cw", "one-window-per-cycle ceilings"),
+                                 ("timer", ap_ms, "acc", "access links' payload limit")):
+        f = pf[(pf["akind"] == kind) & (pf["tb"] == tb)]
+        up = f[f["g"] > 0.01 * max(float(f["g"].sum()), 1e-12)]
+        if not len(up):
+            continue
+        x = (up["g"] / up[ceil]).to_numpy(float)
+        lim = up[ceil].to_numpy(float) / 1e6
+        span = (f"{lim.min():.1f}" if f"{lim.min():.1f}" == f"{lim.max():.1f}"
+                else f"{lim.min():.1f}–{lim.max():.1f}")
+        parts.append(f"{'CWBA' if kind == 'cwba' else f'the {ap_ms:g} ms timer'}'s "
+                     f"{len(up)} running flows at {100 * x.min():.1f}–{100 * x.max():.1f} % "
+                     f"of their {what} ({span} Mb/s, computed from their routes)")
+    active = {int(str(n).removeprefix("flow")) for n in
+              pf[(pf["akind"] == "cwba") & (pf["act"] > 0)]["name"]}
+    reading = MESH_READINGS[MESH_READING]
+    met = {fib: sorted(set(fl) & active) for fib, fl in reading.shared_fibres().items()}
+    met = {fib: fl for fib, fl in met.items() if len(fl) > 1}
+    parts.append(("active flows meeting on a core fibre: " + "; ".join(
+        f"{a_} → {b_} (flows {', '.join(map(str, fl))})" for (a_, b_), fl in met.items()))
+        if met else "no two active flows share a core fibre")
+    return "; ".join(parts)
 
 
 PAPER.analyse = analyse

@@ -323,3 +323,65 @@ def mesh(asm: dict[str, Any], variant: str = "reno", *, duration: float = 60.0,
     if goodput_every:
         sc["sim"]["trace"] = {"goodput": float(goodput_every)}
     return sc
+
+
+# ---------------------------------------------------------------------------------------
+# The two ceilings a flow of these scenarios cannot exceed (issue 53), from a scenario's
+# own parameters: the flow's route, its links' and fibres' rates and delays, its segment,
+# header and window sizes, and the offset's processing and set-up times.
+
+
+def _route_parts(spec: dict[str, Any], i: int) -> tuple[dict[str, Any], dict[str, Any],
+                                                        list[dict[str, Any]]]:
+    """Flow ``i``'s access link, egress link and fibres in route order (the flow must
+    name its ``route``: host, ingress, core nodes, egress, host)."""
+    route = spec["flow"][i].get("route")
+    if not route:
+        raise ValueError(f"flow[{i}].route: the ceilings need the flow's route")
+    links = {(str(x["a"]), str(x["b"])): x for x in spec["link"]}
+    links.update({(str(x["b"]), str(x["a"])): x for x in spec["link"]})
+    fib = {(str(x["a"]), str(x["b"])): x for x in spec["fibre"]}
+    fib.update({(str(x["b"]), str(x["a"])): x for x in spec["fibre"]})
+    fibres = [fib[(a, b)] for a, b in zip(route[1:-2], route[2:-1], strict=True)]
+    return links[(route[0], route[1])], links[(route[-2], route[-1])], fibres
+
+
+def access_ceiling_bps(spec: dict[str, Any], i: int) -> float:
+    """Flow ``i``'s payload rate at its access link's line rate: the link carries
+    ``mss + header`` bytes per ``mss`` of payload (480.8 Mb/s for 500 Mb/s, 1000 B + 40 B).
+    A timer-assembled flow alone on its fibres runs at this rate."""
+    from burstlab.units import parse_rate
+
+    f = spec["flow"][i]
+    acc, _, _ = _route_parts(spec, i)
+    mss, hdr = float(f["mss"]), float(f["header_bytes"])
+    return parse_rate(acc["rate"]) * mss / (mss + hdr)
+
+
+def cwba_ceiling_bps(spec: dict[str, Any], i: int) -> float:
+    """Flow ``i``'s goodput with CWBA (one burst per window) when nothing is lost: one
+    window of ``W = min(wm, max_pkts_per_burst)`` segments per cycle, the cycle being
+    the window's transmission on the access link (the sender sends as the ACKs of the
+    previous window return), the access delay, the burst's offset (a ``bcp_processing``
+    per fibre of the route plus ``switch_setup``: world/core_node.rs, ``base_offset``),
+    the burst's transmission on the wavelength, the fibres' delays, the first segment's
+    transmission and delay on the egress link, and its ACK's way back (the egress link,
+    the bypass link at the slowest fibre's rate and the fibres' summed delay:
+    world/wiring.rs, then the access link). About 311 Mb/s on the mesh's routes
+    (ozsarac §3.3: 10 000 segments of 1040 B, 500 Mb/s access, 1 Gb/s fibres)."""
+    from burstlab.units import parse_rate, parse_time
+
+    f, obs = spec["flow"][i], spec["obs"]
+    acc, egr, fibres = _route_parts(spec, i)
+    mss, hdr = float(f["mss"]), float(f["header_bytes"])
+    w = min(int(f["wm"]), int(obs.get("max_pkts_per_burst", f["wm"])))
+    seg, ack = 8.0 * (mss + hdr), 8.0 * hdr
+    ra, da = parse_rate(acc["rate"]), parse_time(acc["delay"])
+    re_, de = parse_rate(egr["rate"]), parse_time(egr["delay"])
+    ro = parse_rate(fibres[0]["rate"])
+    slowest = min(parse_rate(x["rate"]) for x in fibres)
+    df = sum(parse_time(x["delay"]) for x in fibres)
+    offset = len(fibres) * parse_time(obs["bcp_processing"]) + parse_time(obs["switch_setup"])
+    cycle = (w * seg / ra + da + offset + w * seg / ro + df + seg / re_ + de
+             + ack / re_ + de + ack / slowest + df + ack / ra + da)
+    return w * mss * 8.0 / cycle

@@ -166,7 +166,9 @@ def size_change_claim(ctx: Context, variant: str, sim: tuple[str, str, str]) -> 
             other = f"; {NS2_MISSING}"
     else:
         other = f"; burstlab: {pct(float(r['change']))} (claim `size.{variant}_change`)"
-    note = (f"{v.note}; mean over {int(ctx.mode.random_draws)} random start draws "
+    # V.judge names burstlab's value; on ns-2.35's runs the value is ns-2.35's
+    judged = v.note.replace("burstlab's ", "ns-2.35's ", 1) if pre else v.note
+    note = (f"{judged}; mean over {int(ctx.mode.random_draws)} random start draws "
             f"{x0:.3g} → {x1:.3g} Mb/s; {spread_text(g, f'{pre}change')}{other}")
     if missed(v.verdict):
         note += "; " + window_limit_text(ctx, variant, pre)
@@ -317,6 +319,23 @@ def claim_cwnd_dynamics(ctx: Context) -> list[Claim]:
                           + ", ".join(f"{NAMES[k]} {n} of {int(_dyn(ctx, (k,))['halvings'].sum())}"
                                       for k, n in then.items())
                           + f" in {_traces_text(d)}" + _no_timeout_cause(ctx, then)))
+    pv = ctx.data["cwnd.ca_after_loss"]
+    for variant in ("reno", "newreno"):
+        d = _dyn(ctx, (variant,))
+        inc, ca = int(d["halving_then_increase"].sum()), int(d["halving_then_ca"].sum())
+        v = (V.judge_event(inc == ca, True, f"congestion avoidance (cwnd ≥ ssthresh) at "
+                                            f"the first increase after every halving of "
+                                            f"{NAMES[variant]}'s cwnd")
+             if inc else V.Verdict(NOT_COMPARABLE, f"{NAMES[variant]}'s cwnd never grows "
+                                                   "again after a halving in these traces"))
+        out.append(Claim(id=f"cwnd.{variant}_ca_after_loss", source=pv.source,
+                         statement=f"{NAMES[variant]} continues in congestion avoidance "
+                                   "after a loss (no slow start)",
+                         paper_value="congestion avoidance (stated)",
+                         burstlab_value=f"{ca} of {inc} in congestion avoidance",
+                         verdict=v.verdict,
+                         note=f"{v.note}: {inc} halvings followed by an increase, {ca} of "
+                              f"them with cwnd at or above ssthresh, in {_traces_text(d)}"))
     pv = ctx.data["cwnd.growth"]
     d = _dyn(ctx, VARIANTS)
     ss, ss_ok = int(d["ss_increments"].sum()), int(d["ss_increments_plus_one"].sum())

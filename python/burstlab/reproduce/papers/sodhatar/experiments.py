@@ -338,7 +338,9 @@ def cwnd_dynamics(cwnd: pd.DataFrame, flows: pd.DataFrame) -> dict[str, Any]:
     reduction classified as a drop to 1 segment or a halving of the window in use
     (``min(cwnd, wm) / 2``: ns-2's ``slowdown(CLOSE_CWND_HALF)`` halves ``windowd()``;
     RFC 5681 §3.2 halves the flight size), whether a halving is followed by a drop to
-    1, and every increase checked against slow start (+1 segment per ACK while
+    1, whether the first increase after a halving is in congestion avoidance
+    (``halving_then_ca`` of ``halving_then_increase``: cwnd at or above ssthresh), and
+    every increase checked against slow start (+1 segment per ACK while
     cwnd < ssthresh: doubling per round trip) and congestion avoidance (+1/cwnd per
     ACK: +1 segment per round trip), RFC 5681 §3.1, both capped at the maximum window
     ``wm`` (:data:`WM`; burstlab's ``ns2`` profile stops cwnd there). ``flows`` is the run's one-row
@@ -349,13 +351,15 @@ def cwnd_dynamics(cwnd: pd.DataFrame, flows: pd.DataFrame) -> dict[str, Any]:
     out = {"reductions": 0, "to_one": 0, "halvings": 0, "other_reductions": 0,
            "halving_then_one": 0, "ss_increments": 0, "ss_increments_plus_one": 0,
            "ca_increments": 0, "ca_increments_one_over_cwnd": 0,
+           "halving_then_increase": 0, "halving_then_ca": 0,
            "td_events": int(flows["td_events"].sum()),
            "to_events": int(flows["to_events"].sum())}
-    last = ""
+    last, after_half = "", False
     for i in range(1, len(w)):
         a, b = w[i - 1], w[i]
         if b < a - CWND_EPS:
             out["reductions"] += 1
+            after_half = False
             half = min(a, WM) / 2.0
             if abs(b - 1.0) <= CWND_EPS and abs(half - 1.0) > CWND_EPS:
                 out["to_one"] += 1
@@ -363,11 +367,15 @@ def cwnd_dynamics(cwnd: pd.DataFrame, flows: pd.DataFrame) -> dict[str, Any]:
                 last = "one"
             elif abs(b - half) <= CWND_EPS:
                 out["halvings"] += 1
-                last = "half"
+                last, after_half = "half", True
             else:
                 out["other_reductions"] += 1
                 last = "other"
         elif b > a + CWND_EPS:
+            if after_half:  # the first increase after a halving
+                out["halving_then_increase"] += 1
+                out["halving_then_ca"] += a >= ss[i - 1] - CWND_EPS
+                after_half = False
             if a < ss[i - 1] - CWND_EPS:
                 out["ss_increments"] += 1
                 out["ss_increments_plus_one"] += abs(b - min(a + 1.0, WM)) <= CWND_EPS

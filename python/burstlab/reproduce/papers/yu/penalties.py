@@ -1,4 +1,4 @@
-"""yu §IV's gains and penalties (eqs. 56–61) set beside the models and burstlab's runs.
+"""yu §IV's gains and penalties (eqs. 55–61) set beside the models and burstlab's runs.
 
 Read first: the registered ``claim_*`` functions. §IV derives each ratio from the
 throughput models of §III, so each gets a *model* claim (the paper's closed form against
@@ -6,6 +6,8 @@ the ratio of burstlab's own implementation of the models it comes from, where th
 differ) and, where §V simulates the situation the ratio describes, a *simulated* claim
 (burstlab's runs against the paper's formula):
 
+- Loss penalty ``Wm·√(2bp/(3S))`` (eq. 55): a model claim only (§V has no run
+  without loss at the tables' sizes).
 - DFL gain ``√S`` (eq. 61): fig. 5 at p = 0.01, where the assembly delay is negligible
   (Tb ≪ RTT0) and the window stays below Wm: goodput × RTT at each Tb over the same at
   the smallest Tb (S = 1), against ``√(S/S₀)`` with the measured mean burst sizes.
@@ -87,6 +89,51 @@ def model_dfl_gain(s: float, p: float = P_SMALL, rtt: float = 0.1, rto: float = 
                                       rtt0=rtt - 2 * (k - 1) / lam, rto=rto, b=B))
          for k in (s, 1.0)]
     return b[0] / b[1]
+
+
+#: yu's maximum window (fig. 5, tables I–II), the window of eq. 55's "no loss" throughput.
+WM = 50
+
+
+def model_lp_ratio(s: float, p: float = P_SMALL, wm: int = WM, rtt: float = 0.1,
+                   rto: float = 1.0) -> float:
+    """burstlab's eq. 26 (SACK) without loss (Wm/RTT) over the same at ``p``, with S
+    segments per burst and a negligible assembly time (the situation of eq. 55)."""
+    lam = 1e6
+    tb = (s - 1) / lam
+    return (wm / rtt) / float(models.sack_throughput(p, tb, lam=lam, wm=wm,
+                                                     rtt0=rtt - 2 * tb, rto=rto, b=B))
+
+
+@PAPER.claim
+def claim_lp_model(ctx: Context) -> list[Claim]:
+    """Eq. 55's loss penalty ``Wm·√(2bp/(3S))`` against the ratio of burstlab's eq. 26
+    without loss and at p = 0.01, per table burst size. Eq. 55 replaces B(p) by its
+    loss-limited form √(3S/(2bp))/RTT, which holds while that window is below Wm."""
+    pv = ctx.data["eq55.loss_penalty"]
+    out = []
+    for s in TABLE_S:
+        g = model_lp_ratio(s)
+        paper = WM * math.sqrt(2 * B * P_SMALL / (3 * s))
+        v = V.judge(V.exact(g), paper, kind="model", fmt=fmt)
+        w_loss = math.sqrt(3 * s / (2 * B * P_SMALL))
+        note = v.note
+        if v.verdict != REPRODUCES:
+            note += (f"; eq. 55's loss-limited window √(3S/(2bp)) = {fmt(w_loss)} segments "
+                     + (f"exceeds Wm = {WM}: the window, not the loss, limits B(p), so eq. 55 "
+                        f"falls to {fmt(paper)} (below 1, a loss that raises throughput) "
+                        "where the loss penalty is near 1" if w_loss > WM else
+                        f"is below Wm = {WM}; eq. 26 adds the timeouts (RTO 1 s) that eq. "
+                        "55 leaves out"))
+        out.append(Claim(
+            id=f"eq55.loss_penalty.model.S={s}", source=pv.source,
+            statement=f"the loss penalty B(no loss)/B(p) is ≈ Wm·√(2bp/(3S)) (S = {s}, "
+                      f"p = {fmt(P_SMALL)}, Wm = {WM}, b = {B})",
+            paper_value=f"{fmt(paper)} (eq. 55)",
+            burstlab_value=f"{fmt(g)}: eq. 26 without loss over eq. 26 at p = "
+                           f"{fmt(P_SMALL)} (model, no CI)",
+            verdict=v.verdict, note=note))
+    return out
 
 
 @PAPER.claim

@@ -20,7 +20,6 @@ from burstlab.reproduce.papers.yu.claims import (
     check_lri,
     check_optimum,
     ci_precision,
-    fig8_timeout_cause,
     maxrto_note,
     model_error_summary,
     table_interval,
@@ -36,6 +35,7 @@ from burstlab.reproduce.papers.yu.experiments import (
     VARIANTS,
     wire_lambda,
 )
+from burstlab.reproduce.papers.yu.trace_claims import fig8_timeout_cause
 from burstlab.reproduce.report import Report, fmt
 
 img = PAPER.image  # a registered figure into the report

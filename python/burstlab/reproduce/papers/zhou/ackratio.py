@@ -446,6 +446,33 @@ def check_intermediate(s: pd.DataFrame) -> Check:
                  + (f"; {cause}" if cause else ""))
 
 
+def check_rmax_not_too_large(s: pd.DataFrame) -> Check:
+    """zhou §3.2: with a larger R_MAX the mechanism becomes more like conventional
+    assembly. For consecutive R_MAX values r < r' in (0, 1] and every load, r' is closer
+    to conventional's goodput than r: ``g(r) − g(r')`` has the sign of ``g(r) −
+    g(conventional)``. An ordering claim over those differences, each with an interval
+    from the two independent sets of replications."""
+    conv = _curve(s, CONVENTIONAL)
+    labels = sorted((x for x in s["rmax"].unique()
+                     if x != CONVENTIONAL and 0.0 < float(x) <= 1.0), key=float)
+    diffs = []
+    for r, r2 in zip(labels, labels[1:], strict=False):
+        a, b = _curve(s, r), _curve(s, r2)
+        for ld in a.index.intersection(b.index).intersection(conv.index):
+            ga, gb = _iv(a.loc[ld], "goodput_Mbps"), _iv(b.loc[ld], "goodput_Mbps")
+            above = float(a.loc[ld, "goodput_Mbps_mean"]) >= float(
+                conv.loc[ld, "goodput_Mbps_mean"])
+            d = V.difference_interval(ga, gb) if above else V.difference_interval(gb, ga)
+            diffs.append((f"R_MAX {r} → {r2} at load {ld:g}: nearer conventional (Mb/s)", d))
+    if not diffs:
+        return Check(NOT_COMPARABLE, "–", "fewer than two R_MAX values in (0, 1] simulated")
+    v = V.judge_order(diffs)
+    k = sum(1 for _, d in diffs if d.defined and d.lo > 0)
+    value = (f"nearer conventional's goodput at the larger R_MAX, significantly, in {k} of "
+             f"{len(diffs)} comparisons (R_MAX {', '.join(labels)})")
+    return Check(v.verdict, value, v.note.split(" (")[0] + f" ({len(diffs)} comparisons)")
+
+
 def check_rmax0_starves(s: pd.DataFrame) -> Check:
     """zhou §3.2: with R_MAX = 0 no ACK is ever assembled, so TCP cannot proceed: per
     load, R_MAX = 0's goodput against conventional's as a change, against −100 % with

@@ -254,6 +254,36 @@ def higher_pb_lower(df: pd.DataFrame) -> Check:
     return Check(v.verdict, value, short + f" ({len(periods)} periods, {len(pbs)} Pb)")
 
 
+def rise_then_fall(df: pd.DataFrame) -> Check:
+    """§2.2: with losses the bandwidth "is increased rapidly and then decreased slowly"
+    with the period: per Pb > 0, the relative rise from the smallest period to the best
+    per decade of period is larger than the relative fall from the best to the largest
+    per decade. An ordering claim (:func:`verdict.judge_order`) on the difference of the
+    two slopes, each a drop from the best point with its log-ratio interval; a Pb whose
+    best period is an end of the sweep has no rise or no fall and is left out."""
+    diffs, parts = [], []
+    for pb in lossy_pbs(df):
+        g = curve(df, pb)
+        t = g["tb_us"].to_numpy(float)
+        i = int(np.nanargmax(g["goodput_Mbps_mean"].to_numpy(float)))
+        if not 0 < i < len(t) - 1:
+            parts.append(f"Pb = {100 * pb:g} %: best at the sweep's end ({_us(t[i])})")
+            continue
+        left, right = math.log10(t[i] / t[0]), math.log10(t[-1] / t[i])
+        rise = drop_interval(df, pb, t[i], pb, t[0]).scaled(1.0 / left)
+        fall = drop_interval(df, pb, t[i], pb, t[-1]).scaled(1.0 / right)
+        diffs.append((f"Pb = {100 * pb:g} %: rise − fall per decade",
+                      V.difference_interval(rise, fall)))
+        parts.append(f"Pb = {100 * pb:g} %: {_pct(rise.estimate)} per decade up to "
+                     f"{_us(t[i])}, {_pct(fall.estimate)} per decade down to {_us(t[-1])}")
+    if not diffs:
+        return Check(NOT_COMPARABLE, "; ".join(parts) or "–",
+                     "no Pb has an interior best period")
+    v = V.judge_order(diffs)
+    return _check(v, "; ".join(parts), extra=" (relative to the best point's bandwidth, "
+                                              "per decade of the period)")
+
+
 def checks_for(df: pd.DataFrame, data: PaperData) -> dict[str, Check]:
     """Every fig. 2 claim of ``paper.toml`` checked on one set-up's table, by claim id."""
     opt = float(data["fig2.optimal_period"].value) * 1e6
@@ -268,6 +298,7 @@ def checks_for(df: pd.DataFrame, data: PaperData) -> dict[str, Check]:
         "fig2.loss_cost_pb0.8": loss_cost(df, max(data["setup.pb_values"].value), opt,
                                           float(cost.value), cost.precision),
         "fig2.higher_pb_lower_bandwidth": higher_pb_lower(df),
+        "fig2.rise_then_fall": rise_then_fall(df),
     }
     for pb, paper in zip(drops.x, drops.value, strict=True):
         out[f"fig2.drop_to_3000us.pb={100 * pb:g}%"] = drop_between(

@@ -154,6 +154,9 @@ FIG5 = (
     ("fig5.intermediate_rmax_better", "an intermediate R_MAX lowers the burst loss "
                                       "probability and raises TCP throughput",
      ackratio.check_intermediate),
+    ("fig5.rmax_not_too_large", "a larger R_MAX brings the mechanism nearer conventional "
+                                "assembly",
+     ackratio.check_rmax_not_too_large),
     ("fig5.rmax0_starves", "R_MAX = 0 starves TCP (no ACK is ever assembled)",
      ackratio.check_rmax0_starves),
     ("fig5.rmax0_burst_loss_one", "at R_MAX = 0 the burst loss probability is 1",
