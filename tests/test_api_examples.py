@@ -30,6 +30,8 @@ MODULES = [
     "burstlab.grid",
     "burstlab.stats",
     "burstlab.fct",
+    "burstlab.export.nobs",
+    "burstlab.reproduce.settle",
 ]
 
 
