@@ -32,6 +32,7 @@ MODULES = [
     "burstlab.fct",
     "burstlab.export.nobs",
     "burstlab.reproduce.settle",
+    "burstlab.reproduce.verdict",
 ]
 
 
