@@ -12,6 +12,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import inspect
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ MODULES = [
     "burstlab.export.nobs",
     "burstlab.reproduce.settle",
     "burstlab.reproduce.verdict",
+    "burstlab.topologies",
 ]
 
 
@@ -100,10 +102,22 @@ def test_examples_run(modname: str, at_root: None) -> None:
     finder = doctest.DocTestFinder(exclude_empty=True)
     runner = doctest.DocTestRunner(
         optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    tests = finder.find(mod, modname, extraglobs={"burstlab": importlib.import_module("burstlab")})
+    extra = {"burstlab": importlib.import_module("burstlab")}
+    tests = finder.find(mod, modname, extraglobs=extra)
     if modname == "burstlab":
         # The package's lazy names: their docstrings live in their own modules.
         tests = [t for t in tests if t.name == "burstlab"]
+    # A package's names defined in its submodules (burstlab.topologies), unless their
+    # module is tested on its own; they run with the package's names at hand, as after
+    # ``from burstlab.topologies import *``.
+    for name in public_names(mod):
+        obj = getattr(mod, name)
+        home = getattr(obj, "__module__", modname)
+        if (inspect.isfunction(obj) or inspect.isclass(obj)) and home in sys.modules \
+                and home != modname and home not in MODULES and (modname, name) not in WAITING:
+            tests += finder.find(obj, f"{home}.{name}", module=sys.modules[home],
+                                 globs={**vars(sys.modules[home]), **vars(mod)},
+                                 extraglobs=extra)
     ran = 0
     for t in sorted(tests, key=lambda t: t.name):
         if t.examples:
