@@ -78,19 +78,30 @@ def _load_run(d: Path) -> Result:
     if "tables" in doc:
         tables, optional = list(doc["tables"]), list(doc.get("optional_tables", []))
     else:  # written before result.json listed its tables: the files say which
-        tables = [p.stem for p in sorted(d.glob("*.csv"))]
+        tables = sorted({p.stem for p in [*d.glob("*.csv"), *d.glob("*.parquet")]})
         optional = []
+    files: Mapping[str, str] = doc.get("files") or {}
     raw: dict[str, Any] = {}
     from_files: dict[str, tuple[str, int]] = {}
     for name in tables:
         if name in doc and isinstance(doc[name], list):
             raw[name] = doc[name]
-        elif (d / f"{name}.csv").is_file():
-            # A table of columns (a trace): read from its CSV, as a streamed trace is.
-            p = d / f"{name}.csv"
+            continue
+        # A table of columns (a trace): read from its file, as a streamed trace is (a
+        # Parquet file, or a CSV: streamed traces are CSV whatever the format).
+        known = [d / files[name]] if name in files else []
+        p = next((q for q in [*known, d / f"{name}.parquet", d / f"{name}.csv"]
+                  if q.is_file()), None)
+        if p is None:
+            continue
+        if p.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            rows = int(pq.ParquetFile(p).metadata.num_rows)
+        else:
             with p.open(encoding="utf-8") as fh:
                 rows = max(sum(1 for _ in fh) - 1, 0)
-            from_files[name] = (str(p), rows)
+        from_files[name] = (str(p), rows)
     # Result reads each such file on first access and drops its stamp columns.
     return Result(meta, raw, tables, optional, doc.get("scenario"), from_files)
 

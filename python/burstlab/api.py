@@ -378,7 +378,10 @@ class Result:
         path, rows = self.streamed[name]
         if rows == 0:
             return pd.DataFrame()
-        df = pd.read_csv(path, keep_default_na=False, na_values=["nan"])
+        if path.suffix == ".parquet":  # a table burstlab.load found written as Parquet
+            df = pd.read_parquet(path)
+        else:
+            df = pd.read_csv(path, keep_default_na=False, na_values=["nan"])
         return df.drop(columns=[c for c in STAMP_COLUMNS if c in df.columns])
 
     def _is_rows(self, name: str) -> bool:
@@ -497,23 +500,28 @@ class Result:
                              + self.table(name).to_html(index=False, max_rows=40, border=0))
         return "\n".join(parts)
 
-    def to_dir(self, out: str | os.PathLike[str]) -> list[Path]:
-        """Writes one CSV per table (an optional table — OBS, traces — only when it has
-        rows) and result.json into ``out``.
+    def to_dir(self, out: str | os.PathLike[str], format: str = "parquet") -> list[Path]:
+        """Writes one table file per table (an optional table — OBS, traces — only when
+        it has rows) and result.json into ``out``: ``<table>.parquet`` (the default),
+        or ``<table>.csv`` with ``format="csv"``.
 
-        Every CSV carries the seed, replication, scenario name and burstlab version as
-        columns; result.json holds the meta data, the full scenario and every row table.
-        A streamed trace's file is copied (or left where it is, when it was streamed to
-        ``out``): it already has this form, byte for byte.
+        Every table carries the seed, replication, scenario name and burstlab version as
+        columns; result.json holds the meta data, the full scenario, every row table and
+        the name of each table's file (``files``). A streamed trace's file is a CSV
+        whatever ``format`` says (the core writes it while the run goes, in bounded
+        memory): it is copied (or left where it is, when it was streamed to ``out``), as
+        it already has this form, byte for byte. :func:`burstlab.load` reads either.
 
         >>> import tempfile
         >>> res = burstlab.run("examples/single_flow.toml", seed=3)
         >>> [p.name for p in res.to_dir(tempfile.mkdtemp())]
+        ['flows.parquet', 'links.parquet', 'routes.parquet', 'result.json']
+        >>> [p.name for p in res.to_dir(tempfile.mkdtemp(), format="csv")]
         ['flows.csv', 'links.csv', 'routes.csv', 'result.json']
         """
-        import csv
         import shutil
 
+        check_format(format)
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
         written = []
@@ -525,7 +533,8 @@ class Result:
         }
         doc: dict[str, Any] = {"meta": self.meta, "scenario": self.scenario,
                                "tables": list(self.tables),
-                               "optional_tables": sorted(self._optional)}
+                               "optional_tables": sorted(self._optional),
+                               "format": format, "files": {}}
         for name in self.tables:
             if name in self._optional and self._is_empty(name):
                 continue
@@ -534,22 +543,81 @@ class Result:
                 if not (dst.exists() and dst.resolve() == src.resolve()):
                     shutil.copyfile(src, dst)
                 written.append(dst)
+                doc["files"][name] = dst.name
                 continue
             cols = {**self._columns(name)}
             n = max((len(c) for c in cols.values()), default=0)
             cols.update({k: [v] * n for k, v in stamp.items()})
-            p = d / f"{name}.csv"
-            with p.open("w", newline="", encoding="utf-8") as fh:
-                w = csv.writer(fh, lineterminator="\n")
-                w.writerow(cols)
-                w.writerows(zip(*(cols[k] for k in cols), strict=True))
+            p = d / f"{name}.{format}"
+            if format == "csv":
+                _write_csv(p, cols)
+            else:
+                _write_parquet(p, cols)
             written.append(p)
+            doc["files"][name] = p.name
             if self._is_rows(name):
                 doc[name] = self._records(name)
         p = d / "result.json"
         p.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
         written.append(p)
         return written
+
+
+#: The formats :meth:`Result.to_dir` and :meth:`burstlab.SweepResult.to_dir` write.
+FORMATS = ("parquet", "csv")
+
+
+def check_format(format: str) -> None:
+    """Raises ValueError unless ``format`` is one of :data:`FORMATS`; ImportError
+    saying what to install when it is ``parquet`` and pyarrow is missing.
+
+    >>> check_format("csv")
+    >>> check_format("xlsx")
+    Traceback (most recent call last):
+    ...
+    ValueError: format: 'parquet' or 'csv', got 'xlsx'
+    """
+    if format not in FORMATS:
+        raise ValueError(f"format: 'parquet' or 'csv', got {format!r}")
+    if format == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise ImportError("format 'parquet' needs pyarrow, a dependency of burstlab "
+                              "(pip install pyarrow); or write CSV (format='csv', "
+                              "--format csv)") from None
+
+
+def _write_csv(p: Path, cols: Mapping[str, Sequence[Any]]) -> None:
+    import csv
+
+    with p.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(cols)
+        w.writerows(zip(*(cols[k] for k in cols), strict=True))
+
+
+def _write_parquet(p: Path, cols: Mapping[str, Sequence[Any]]) -> None:
+    """The columns as one Parquet file. Missing values (None, NaN) are nulls (a column
+    of nothing else is a float column); a column of integers stays integer (a seed up
+    to 2^64 − 1 as unsigned)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrays = {}
+    for k, v in cols.items():
+        vals = [None if isinstance(x, float) and x != x else x for x in v]
+        try:
+            if any(type(x) is int and x > 2**63 - 1 for x in vals):  # a seed: u64
+                arrays[k] = pa.array(vals, type=pa.uint64())
+            elif vals and all(x is None for x in vals):  # no value: NaN, as res.table has it
+                arrays[k] = pa.array(vals, type=pa.float64())
+            else:
+                arrays[k] = pa.array(vals)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            # Mixed kinds (a parameter given as 1 and as "1ms"): as text, as CSV has it.
+            arrays[k] = pa.array([None if x is None else str(x) for x in vals])
+    pq.write_table(pa.table(arrays), p)
 
 
 class RunSummary:
