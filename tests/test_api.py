@@ -77,7 +77,7 @@ def test_bad_seed_and_missing_file() -> None:
 
 def test_to_dir_records_seed_scenario_version(tmp_path) -> None:
     res = burstlab.run(two_host_cbr(), seed=9)
-    files = res.to_dir(tmp_path)
+    files = res.to_dir(tmp_path, format="csv")
     names = {p.name for p in files}
     assert {"flows.csv", "links.csv", "result.json"} <= names
     flows = pd.read_csv(tmp_path / "flows.csv")

@@ -43,7 +43,7 @@ def test_run_prints_table_and_writes_outputs(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert rc == 0
     assert "seed 4" in out and "goodput_segps" in out
-    assert (tmp_path / "o" / "flows.csv").is_file()
+    assert (tmp_path / "o" / "flows.parquet").is_file()  # the default format
     assert (tmp_path / "o" / "result.json").is_file()
 
 

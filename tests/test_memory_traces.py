@@ -63,7 +63,7 @@ def test_streamed_traces_equal_the_in_memory_tables_byte_for_byte(
         tmp_path: Path, text: str) -> None:
     held = burstlab.run(text, seed=4)
     assert not held.streamed and len(held.packets) > 0
-    held.to_dir(tmp_path / "held")
+    held.to_dir(tmp_path / "held", format="csv")
 
     streamed = burstlab.run(text, seed=4, trace_dir=tmp_path / "streamed")
     traces = {"cwnd_trace", "packet_trace"} | ({"burst_trace"} if "[obs]" in text else set())
@@ -74,8 +74,8 @@ def test_streamed_traces_equal_the_in_memory_tables_byte_for_byte(
         # The tables read back from the files equal the in-memory ones.
         pd.testing.assert_frame_equal(streamed.table(name), held.table(name),
                                       check_dtype=False)
-    streamed.to_dir(tmp_path / "streamed")  # the traces are there already
-    copied = streamed.to_dir(tmp_path / "copied")  # copied elsewhere
+    streamed.to_dir(tmp_path / "streamed", format="csv")  # the traces are there already
+    copied = streamed.to_dir(tmp_path / "copied", format="csv")  # copied elsewhere
     assert {p.name for p in copied} >= {f"{n}.csv" for n in traces}
     want = csvs(tmp_path / "held")
     assert set(want) >= {f"{n}.csv" for n in traces}
@@ -87,7 +87,7 @@ def test_streamed_traces_equal_the_in_memory_tables_byte_for_byte(
     sc = tmp_path / "sc.toml"
     sc.write_text(text, encoding="utf-8")
     for out in ("cli1", "cli2"):
-        p = cli("run", str(sc), "--seed", "4", "--out", str(tmp_path / out))
+        p = cli("run", str(sc), "--seed", "4", "--out", str(tmp_path / out), "--format", "csv")
         assert p.returncode == 0, p.stderr
         assert csvs(tmp_path / out) == want
 

@@ -140,7 +140,7 @@ def test_run_writes_the_route_table(tmp_path: Any) -> None:
     assert rt["km"][0] == pytest.approx(
         nx.path_weight(T.core_graph(sc), rt["route"][0].split(">")[2:-2], "km"))
     files = {p.name for p in res.to_dir(tmp_path)}
-    assert "routes.csv" in files
+    assert "routes.parquet" in files
 
 
 def test_routing_errors_name_the_field() -> None:

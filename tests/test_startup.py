@@ -60,12 +60,13 @@ def test_result_and_sweep_render_as_html() -> None:
 
 
 def test_a_small_run_writes_its_results_without_heavy_modules(tmp_path: Path) -> None:
-    """`burstlab run SCENARIO --out DIR` prints its summary and writes every CSV without
-    importing numpy, pandas or matplotlib (what made a small run take most of a second)."""
+    """`burstlab run SCENARIO --out DIR --format csv` prints its summary and writes every
+    CSV without importing numpy, pandas or matplotlib (what made a small run take most of
+    a second). The default format, Parquet, needs pyarrow, which imports numpy and pandas."""
     sc = tmp_path / "sc.json"
     sc.write_text(json.dumps(two_host_cbr()))
     code = (f"import burstlab.cli as c\nrc = c.main(['run', {str(sc)!r}, '--out', "
-            f"{str(tmp_path / 'o')!r}])\nassert rc == 0, rc\n")
+            f"{str(tmp_path / 'o')!r}, '--format', 'csv'])\nassert rc == 0, rc\n")
     check = "\nimport sys\nbad = [m for m in " + repr((*HEAVY, "numpy")) + \
             " if m in sys.modules]\nassert not bad, bad\nprint('ok')"
     cp = subprocess.run([sys.executable, "-c", code + check], capture_output=True, text=True,

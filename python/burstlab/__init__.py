@@ -3,6 +3,11 @@
     >>> import burstlab
     >>> res = burstlab.run("examples/single_flow.toml", seed=3)
     >>> res.flows[["variant", "goodput_segps"]]
+      variant  goodput_segps
+    0    sack         120.68
+
+The API reference (docs/reference/api.md) shows an example for every public function;
+tests/test_api_examples.py runs them.
 
 ``import burstlab`` is light: pandas and matplotlib are imported only when a name that
 needs them (``run``, ``sweep``, ``Result``, …) is first used.

@@ -26,7 +26,14 @@ ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
 
 def load_scenario(scenario: ScenarioLike) -> dict[str, Any]:
     """Returns the scenario as a dict (reading a TOML/JSON file or TOML text), its
-    ``[network]`` graph, if any, built (:func:`_with_network`)."""
+    ``[network]`` graph, if any, built (:func:`_with_network`).
+
+    >>> spec = load_scenario("examples/single_flow.toml")
+    >>> spec["name"], len(spec["link"]), spec["flow"][0]["variant"]
+    ('single-flow', 3, 'sack')
+    >>> load_scenario("name = 'demo'")
+    {'name': 'demo'}
+    """
     if isinstance(scenario, Mapping):
         return _with_network(scenario)
     text, fmt = _text_and_format(scenario)
@@ -97,7 +104,12 @@ U64_MAX = 2**64 - 1
 
 
 def is_numpy_bool(v: object) -> bool:
-    """Whether ``v`` is ``numpy.bool_`` (without importing numpy)."""
+    """Whether ``v`` is ``numpy.bool_`` (without importing numpy).
+
+    >>> import numpy as np
+    >>> is_numpy_bool(np.bool_(True)), is_numpy_bool(True)
+    (True, False)
+    """
     t = type(v)
     return t.__module__ == "numpy" and t.__name__ in ("bool_", "bool")
 
@@ -105,7 +117,12 @@ def is_numpy_bool(v: object) -> bool:
 def as_int(v: object) -> int | None:
     """``v`` as a Python int if it is an integer (``int``, ``numpy.int64``, any
     :class:`numbers.Integral`, or a real number with an integral value such as
-    ``numpy.float64(3.0)``), else None. Booleans are not integers here."""
+    ``numpy.float64(3.0)``), else None. Booleans are not integers here.
+
+    >>> import numpy as np
+    >>> as_int(np.int64(7)), as_int(3.0), as_int(2.5), as_int(True)
+    (7, 3, None, None)
+    """
     if isinstance(v, bool) or is_numpy_bool(v):
         return None
     if isinstance(v, numbers.Integral):
@@ -119,7 +136,15 @@ def as_int(v: object) -> int | None:
 
 def check_u64(name: str, v: object) -> int | None:
     """``v`` as an int; raises ScenarioError unless ``v`` is None or an integer in
-    [0, 2^64 − 1] (numpy integers and other :class:`numbers.Integral` are accepted)."""
+    [0, 2^64 − 1] (numpy integers and other :class:`numbers.Integral` are accepted).
+
+    >>> check_u64("seed", 3.0), check_u64("seed", None)
+    (3, None)
+    >>> check_u64("seed", -1)
+    Traceback (most recent call last):
+    ...
+    _core.ScenarioError: seed: must be an integer from 0 to 2^64 - 1 = 18446744073709551615, got -1
+    """
     if v is None:
         return None
     i = as_int(v)
@@ -140,7 +165,16 @@ def plain(value: Any, path: str = "", depth: int = 0) -> Any:
     string keys, lists/tuples/numpy arrays lists, numpy and other
     :class:`numbers.Integral` / :class:`numbers.Real` scalars ints and floats, paths
     strings. NaN or infinity (which JSON cannot carry), anything else, or nesting deeper
-    than :data:`MAX_NESTING`, raises ScenarioError naming the field and the value."""
+    than :data:`MAX_NESTING`, raises ScenarioError naming the field and the value.
+
+    >>> import numpy as np
+    >>> plain({"sim": {"seed": np.int64(4)}, "flow": (1, np.float64(0.5))})
+    {'sim': {'seed': 4}, 'flow': [1, 0.5]}
+    >>> plain({"link": [{"loss_ab": float("nan")}]})
+    Traceback (most recent call last):
+    ...
+    _core.ScenarioError: link[0].loss_ab: nan is not a finite number
+    """
     where = path or "scenario"
     if depth > MAX_NESTING:
         if len(where) > 80:
@@ -203,6 +237,12 @@ _TABLE_OF = {v: k for k, v in _ATTR_OF.items()}
 
 class Result:
     """The outcome of one run.
+
+    >>> res = burstlab.run("examples/single_flow.toml", seed=3)
+    >>> res
+    <burstlab Result: scenario 'single-flow', seed 3, replication 0, tables flows, links, ...>
+    >>> res.flows.loc[0, "goodput_segps"], res.flows.loc[0, "retransmits"]
+    (np.float64(120.68), np.int64(356))
 
     The tables are the core's (``burstlab_core::stats::RunResult::tables``, their one
     list); each is a pandas DataFrame built on first access, so a run that only prints
@@ -287,7 +327,15 @@ class Result:
     @classmethod
     def from_core(cls, raw: Mapping[str, Any],
                   scenario: Mapping[str, Any] | None = None) -> Result:
-        """A :class:`Result` from what ``_core.run`` returned."""
+        """A :class:`Result` from what ``_core.run`` returned.
+
+        >>> from burstlab import _core
+        >>> from burstlab.api import _to_json
+        >>> spec = load_scenario("examples/single_flow.toml")
+        >>> raw = _core.run(_to_json(spec), "json", 3, 0, None)
+        >>> Result.from_core(raw, spec).flows.loc[0, "retransmits"]
+        np.int64(356)
+        """
         return cls(raw["meta"], raw, raw["tables"], raw.get("optional_tables", ()), scenario,
                    raw.get("streamed"))
 
@@ -298,7 +346,14 @@ class Result:
         return self.table(name)
 
     def table(self, name: str) -> pd.DataFrame:
-        """The core table ``name`` as a DataFrame (JSON nulls, i.e. NaN, as float NaN)."""
+        """The core table ``name`` as a DataFrame (JSON nulls, i.e. NaN, as float NaN).
+
+        >>> res = burstlab.run("examples/single_flow.toml", seed=3)
+        >>> res.table("links").shape
+        (6, 9)
+        >>> res.table("cwnd_trace").equals(res.cwnd)    # cwnd is the attribute's name
+        True
+        """
         if name not in self.tables:
             raise KeyError(f"no table {name!r}; the tables are {', '.join(self.tables)}")
         df = self._frames.get(name)
@@ -323,7 +378,10 @@ class Result:
         path, rows = self.streamed[name]
         if rows == 0:
             return pd.DataFrame()
-        df = pd.read_csv(path, keep_default_na=False, na_values=["nan"])
+        if path.suffix == ".parquet":  # a table burstlab.load found written as Parquet
+            df = pd.read_parquet(path)
+        else:
+            df = pd.read_csv(path, keep_default_na=False, na_values=["nan"])
         return df.drop(columns=[c for c in STAMP_COLUMNS if c in df.columns])
 
     def _is_rows(self, name: str) -> bool:
@@ -361,6 +419,11 @@ class Result:
 
     @property
     def seed(self) -> int:
+        """The run's master seed.
+
+        >>> burstlab.run("examples/single_flow.toml", seed=3).seed
+        3
+        """
         return int(self.meta["seed"])
 
     def __repr__(self) -> str:
@@ -373,12 +436,26 @@ class Result:
         """The main per-flow figures: a table, like :attr:`burstlab.SweepResult.summary`
         (``res.summary["goodput_bps"]``, ``res.summary.columns``; a pandas DataFrame
         built on first use), and, called (``res.summary()``), the fixed-width text
-        ``burstlab run`` prints."""
+        ``burstlab run`` prints.
+
+        >>> res = burstlab.run("examples/single_flow.toml", seed=3)
+        >>> res.summary["goodput_bps"].tolist()
+        [965440.0]
+        >>> print(res.summary())
+        scenario 'single-flow'  seed 3  replication 0  burstlab ...  simulated 300 s
+        flow  name kind variant   cc goodput_segps goodput_bps segments_sent ...
+           0 flow0  tcp    sack aimd         120.7   9.654e+05         36570 ...
+        """
         return RunSummary(self)
 
     def summary_text(self) -> str:
         """A fixed-width table of the main per-flow figures (OBS runs add yu's S and
-        the burst losses of each flow)."""
+        the burst losses of each flow).
+
+        >>> res = burstlab.run("examples/single_flow.toml", seed=3)
+        >>> res.summary_text().splitlines()[0]
+        "scenario 'single-flow'  seed 3  replication 0  burstlab ...  simulated 300 s"
+        """
         cols = list(RunSummary.COLUMNS)
         head = (
             f"scenario {self.meta['scenario']!r}  seed {self.meta['seed']}  "
@@ -396,7 +473,14 @@ class Result:
     def plot_cwnd(self, flows: Sequence[int] | None = None, *,
                   ssthresh: bool = False) -> Any:
         """A figure of each flow's cwnd against time (needs ``sim.trace.cwnd = true``);
-        see :func:`burstlab.plot.plot_cwnd`."""
+        see :func:`burstlab.plot.plot_cwnd`.
+
+        >>> spec = burstlab.load_scenario("examples/single_flow.toml")
+        >>> spec["sim"]["trace"] = {"cwnd": True}
+        >>> fig = burstlab.run(spec, seed=3).plot_cwnd()
+        >>> fig.axes[0].get_ylabel()
+        'cwnd [segments]'
+        """
         from burstlab.plot import plot_cwnd
 
         return plot_cwnd(self, flows, ssthresh=ssthresh)
@@ -416,18 +500,28 @@ class Result:
                              + self.table(name).to_html(index=False, max_rows=40, border=0))
         return "\n".join(parts)
 
-    def to_dir(self, out: str | os.PathLike[str]) -> list[Path]:
-        """Writes one CSV per table (an optional table — OBS, traces — only when it has
-        rows) and result.json into ``out``.
+    def to_dir(self, out: str | os.PathLike[str], format: str = "parquet") -> list[Path]:
+        """Writes one table file per table (an optional table — OBS, traces — only when
+        it has rows) and result.json into ``out``: ``<table>.parquet`` (the default),
+        or ``<table>.csv`` with ``format="csv"``.
 
-        Every CSV carries the seed, replication, scenario name and burstlab version as
-        columns; result.json holds the meta data, the full scenario and every row table.
-        A streamed trace's file is copied (or left where it is, when it was streamed to
-        ``out``): it already has this form, byte for byte.
+        Every table carries the seed, replication, scenario name and burstlab version as
+        columns; result.json holds the meta data, the full scenario, every row table and
+        the name of each table's file (``files``). A streamed trace's file is a CSV
+        whatever ``format`` says (the core writes it while the run goes, in bounded
+        memory): it is copied (or left where it is, when it was streamed to ``out``), as
+        it already has this form, byte for byte. :func:`burstlab.load` reads either.
+
+        >>> import tempfile
+        >>> res = burstlab.run("examples/single_flow.toml", seed=3)
+        >>> [p.name for p in res.to_dir(tempfile.mkdtemp())]
+        ['flows.parquet', 'links.parquet', 'routes.parquet', 'result.json']
+        >>> [p.name for p in res.to_dir(tempfile.mkdtemp(), format="csv")]
+        ['flows.csv', 'links.csv', 'routes.csv', 'result.json']
         """
-        import csv
         import shutil
 
+        check_format(format)
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
         written = []
@@ -439,7 +533,8 @@ class Result:
         }
         doc: dict[str, Any] = {"meta": self.meta, "scenario": self.scenario,
                                "tables": list(self.tables),
-                               "optional_tables": sorted(self._optional)}
+                               "optional_tables": sorted(self._optional),
+                               "format": format, "files": {}}
         for name in self.tables:
             if name in self._optional and self._is_empty(name):
                 continue
@@ -448,16 +543,18 @@ class Result:
                 if not (dst.exists() and dst.resolve() == src.resolve()):
                     shutil.copyfile(src, dst)
                 written.append(dst)
+                doc["files"][name] = dst.name
                 continue
             cols = {**self._columns(name)}
             n = max((len(c) for c in cols.values()), default=0)
             cols.update({k: [v] * n for k, v in stamp.items()})
-            p = d / f"{name}.csv"
-            with p.open("w", newline="", encoding="utf-8") as fh:
-                w = csv.writer(fh, lineterminator="\n")
-                w.writerow(cols)
-                w.writerows(zip(*(cols[k] for k in cols), strict=True))
+            p = d / f"{name}.{format}"
+            if format == "csv":
+                _write_csv(p, cols)
+            else:
+                _write_parquet(p, cols)
             written.append(p)
+            doc["files"][name] = p.name
             if self._is_rows(name):
                 doc[name] = self._records(name)
         p = d / "result.json"
@@ -466,10 +563,72 @@ class Result:
         return written
 
 
+#: The formats :meth:`Result.to_dir` and :meth:`burstlab.SweepResult.to_dir` write.
+FORMATS = ("parquet", "csv")
+
+
+def check_format(format: str) -> None:
+    """Raises ValueError unless ``format`` is one of :data:`FORMATS`; ImportError
+    saying what to install when it is ``parquet`` and pyarrow is missing.
+
+    >>> check_format("csv")
+    >>> check_format("xlsx")
+    Traceback (most recent call last):
+    ...
+    ValueError: format: 'parquet' or 'csv', got 'xlsx'
+    """
+    if format not in FORMATS:
+        raise ValueError(f"format: 'parquet' or 'csv', got {format!r}")
+    if format == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise ImportError("format 'parquet' needs pyarrow, a dependency of burstlab "
+                              "(pip install pyarrow); or write CSV (format='csv', "
+                              "--format csv)") from None
+
+
+def _write_csv(p: Path, cols: Mapping[str, Sequence[Any]]) -> None:
+    import csv
+
+    with p.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(cols)
+        w.writerows(zip(*(cols[k] for k in cols), strict=True))
+
+
+def _write_parquet(p: Path, cols: Mapping[str, Sequence[Any]]) -> None:
+    """The columns as one Parquet file. Missing values (None, NaN) are nulls (a column
+    of nothing else is a float column); a column of integers stays integer (a seed up
+    to 2^64 − 1 as unsigned)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrays = {}
+    for k, v in cols.items():
+        vals = [None if isinstance(x, float) and x != x else x for x in v]
+        try:
+            if any(type(x) is int and x > 2**63 - 1 for x in vals):  # a seed: u64
+                arrays[k] = pa.array(vals, type=pa.uint64())
+            elif vals and all(x is None for x in vals):  # no value: NaN, as res.table has it
+                arrays[k] = pa.array(vals, type=pa.float64())
+            else:
+                arrays[k] = pa.array(vals)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            # Mixed kinds (a parameter given as 1 and as "1ms"): as text, as CSV has it.
+            arrays[k] = pa.array([None if x is None else str(x) for x in vals])
+    pq.write_table(pa.table(arrays), p)
+
+
 class RunSummary:
     """:attr:`Result.summary`: the flow table's main columns. Indexing it, or any
     DataFrame attribute, builds the DataFrame (``.frame()``); calling it gives the text
-    (:meth:`Result.summary_text`), as ``res.summary()`` always has."""
+    (:meth:`Result.summary_text`), as ``res.summary()`` always has.
+
+    >>> s = burstlab.run("examples/single_flow.toml", seed=3).summary
+    >>> len(s), s["variant"].tolist()
+    (1, ['sack'])
+    """
 
     COLUMNS = ("flow", "name", "kind", "variant", "cc", "goodput_segps", "goodput_bps",
                "segments_sent", "retransmits", "td_events", "to_events", "mean_rtt_s",
@@ -482,7 +641,11 @@ class RunSummary:
         return self._res.summary_text()
 
     def frame(self) -> pd.DataFrame:
-        """The summary as a DataFrame (the columns of :attr:`COLUMNS` the run has)."""
+        """The summary as a DataFrame (the columns of :attr:`COLUMNS` the run has).
+
+        >>> burstlab.run("examples/single_flow.toml", seed=3).summary.frame().shape
+        (1, 13)
+        """
         flows = self._res.flows
         return flows[[c for c in self.COLUMNS if c in flows.columns]]
 
@@ -506,7 +669,11 @@ class RunSummary:
 
 def with_trace_dir(spec: Mapping[str, Any],
                    trace_dir: str | os.PathLike[str]) -> dict[str, Any]:
-    """A copy of the scenario dict ``spec`` with ``sim.trace.dir`` set to ``trace_dir``."""
+    """A copy of the scenario dict ``spec`` with ``sim.trace.dir`` set to ``trace_dir``.
+
+    >>> with_trace_dir({"sim": {"duration": "1s"}}, "out")
+    {'sim': {'duration': '1s', 'trace': {'dir': 'out'}}}
+    """
     out = dict(spec)
     sim = out.get("sim")
     if isinstance(sim, Mapping):
@@ -523,7 +690,12 @@ def memory_estimate(scenario: ScenarioLike) -> dict[str, Any]:
     docs/guide/running.md, "Memory"): ``lines`` (the text ``burstlab validate`` prints),
     ``trace_bytes``, ``queue_bytes``, ``window_bytes``, ``total_bytes`` (everything the
     guard compares with ``sim.max_memory``), ``max_memory``, ``streamed`` and ``traces`` (per
-    enabled trace: ``setting``, ``table``, ``rows``, ``bytes``, ``csv_bytes``)."""
+    enabled trace: ``setting``, ``table``, ``rows``, ``bytes``, ``csv_bytes``).
+
+    >>> est = memory_estimate("examples/single_flow.toml")
+    >>> est["total_bytes"], est["traces"]
+    (16025.0, [])
+    """
     if isinstance(scenario, Mapping):
         return dict(_core.memory_estimate(_to_json(scenario), "json"))
     text, fmt = _text_and_format(scenario)
@@ -534,7 +706,12 @@ def event_estimate(scenario: ScenarioLike) -> dict[str, Any]:
     """The scenario's event estimate (an upper bound from its link and source rates;
     see ``docs/topics/limits.md``): ``lines`` (the text ``burstlab validate`` prints),
     ``events``, ``max_events``, ``duration_s`` and ``flows`` (per flow: ``index``,
-    ``name``, ``packet_events``, ``toggle_events``, ``burst_events``)."""
+    ``name``, ``packet_events``, ``toggle_events``, ``burst_events``).
+
+    >>> est = event_estimate("examples/single_flow.toml")
+    >>> est["duration_s"], f"{est['events']:.3g}"
+    (300.0, '2.4e+06')
+    """
     if isinstance(scenario, Mapping):
         return dict(_core.event_estimate(_to_json(scenario), "json"))
     text, fmt = _text_and_format(scenario)
@@ -589,6 +766,14 @@ def run(
         ScenarioError: the scenario is malformed, or its estimated memory exceeds
             ``sim.max_memory`` (or a streamed trace cannot be written); the message
             names the field.
+
+    >>> res = run("examples/single_flow.toml", seed=3)
+    >>> round(float(res.flows.loc[0, "goodput_segps"]), 1)
+    120.7
+    >>> run({"sim": {"duration": "1s"}, "link": [{"a": "x"}]})
+    Traceback (most recent call last):
+    ...
+    _core.ScenarioError: link[0]: missing field `b`
     """
     seed = check_u64("seed", seed)
     replication = check_u64("replication", replication)

@@ -1,6 +1,7 @@
 """The ``burstlab`` command line.
 
-    burstlab run scenario.toml [--seed N] [--replication R] [--out DIR] [--set KEY=VALUE]
+    burstlab run scenario.toml [--seed N] [--replication R] [--out DIR [--format csv]]
+                 [--set KEY=VALUE]
     burstlab validate scenario.toml
     burstlab demo [--out DIR]
     burstlab export ns2 scenario.toml [--out FILE] [--compare]
@@ -25,12 +26,23 @@ class CliError(Exception):
     """A user error: printed as one line, exit code 2."""
 
 
+def _check_format(fmt: str) -> None:
+    """``--format``: checked before a run, so that a missing pyarrow does not lose it."""
+    from burstlab.api import check_format
+
+    try:
+        check_format(fmt)
+    except ImportError as e:
+        raise CliError(f"--format {fmt}: {e}") from None
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from burstlab._files import writable_dir
     from burstlab.api import run
 
     if args.out:  # checked first: a finished run is never lost to an unwritable folder
         writable_dir(args.out)
+        _check_format(args.format)
     # With --out the traces stream into it while the run goes (bounded memory), unless
     # the scenario streams them elsewhere (sim.trace.dir; to_dir copies them then).
     trace_dir = args.out if args.out and not _has_trace_dir(args.scenario) else None
@@ -41,7 +53,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
               trace_dir=trace_dir, progress=False if args.no_progress else None)
     print(res.summary())
     if args.out:
-        written = res.to_dir(args.out)
+        written = res.to_dir(args.out, format=args.format)
         print(f"wrote {', '.join(str(p) for p in written)}")
     return 0
 
@@ -147,8 +159,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    help="master seed, 0 to 2^64-1 (overrides sim.seed)")
     r.add_argument("--replication", type=_u64, default=None, help="replication index")
     r.add_argument("--out", default=None,
-                   help="directory for CSV/JSON results (traces stream into it while the "
-                        "run goes)")
+                   help="directory for the result tables and result.json (traces stream "
+                        "into it as CSV while the run goes)")
+    r.add_argument("--format", choices=["parquet", "csv"], default="parquet",
+                   help="the tables' file format with --out (default parquet)")
     r.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a scenario key: a dotted key (sim.duration, "
                         "flow.0.variant or flow[0].variant) and a TOML value (10, 1e-3, "

@@ -42,7 +42,13 @@ QUANTILES: tuple[float, ...] = (0.5, 0.99)
 
 def as_table(fct: pd.DataFrame) -> pd.DataFrame:
     """``fct`` with every column of :data:`FCT_COLUMNS` (a run without finite flows
-    gives an empty table without columns) and ``completed`` as bool."""
+    gives an empty table without columns) and ``completed`` as bool.
+
+    >>> import pandas as pd
+    >>> t = as_table(pd.DataFrame())
+    >>> len(t), t.columns[:4].tolist()
+    (0, ['flow', 'name', 'workload', 'src'])
+    """
     df = fct.copy()
     for c in FCT_COLUMNS:
         if c not in df.columns:
@@ -81,7 +87,17 @@ def fct_percentiles(fct: pd.DataFrame, bins: Sequence[float] = SIZE_BINS,
     One row per non-empty bin: ``size_bin`` (label), ``size_lo_bytes``,
     ``size_hi_bytes``, ``flows`` (all), ``completed``, ``unfinished``, then over the
     completed flows only ``fct_p50_s``, ``fct_p99_s`` (one per quantile),
-    ``fct_mean_s``, ``slowdown_mean``, ``slowdown_p50``, ``slowdown_p99``."""
+    ``fct_mean_s``, ``slowdown_mean``, ``slowdown_p50``, ``slowdown_p99``.
+
+    >>> spec = burstlab.load_scenario("examples/nsfnet_workload.toml")
+    >>> spec["sim"]["duration"] = "1s"
+    >>> res = burstlab.run(spec, seed=1)       # 95 flows arrive in the first second
+    >>> fct_percentiles(res.fct)[["size_bin", "flows", "completed", "fct_p50_s"]].round(4)
+            size_bin  flows  completed  fct_p50_s
+    0     [0B, 10kB)     61         55     0.0762
+    1  [10kB, 100kB)     30         24     0.0836
+    2   [100kB, 1MB)      4          3     0.1594
+    """
     df = as_table(fct)
     edges = [float(b) for b in bins]
     if len(edges) < 2 or any(b >= a for a, b in zip(edges[1:], edges[:-1], strict=True)):
@@ -118,7 +134,15 @@ def fct_percentiles(fct: pd.DataFrame, bins: Sequence[float] = SIZE_BINS,
 def slowdown_summary(fct: pd.DataFrame,
                      quantiles: Iterable[float] = QUANTILES) -> dict[str, float]:
     """``flows``, ``completed``, ``unfinished``, and over the completed flows with an
-    ideal: ``slowdown_mean`` and one ``slowdown_p<q>`` per quantile."""
+    ideal: ``slowdown_mean`` and one ``slowdown_p<q>`` per quantile.
+
+    >>> spec = burstlab.load_scenario("examples/nsfnet_workload.toml")
+    >>> spec["sim"]["duration"] = "1s"
+    >>> res = burstlab.run(spec, seed=1)       # 95 flows arrive in the first second
+    >>> {k: round(v, 3) for k, v in slowdown_summary(res.fct).items()}
+    {'flows': 95.0, 'completed': 82.0, 'unfinished': 13.0, 'slowdown_mean': 1.0,
+     'slowdown_p50': 1.0, 'slowdown_p99': 1.0}
+    """
     df = as_table(fct)
     done = df[df["completed"]]
     sd = pd.to_numeric(done["slowdown"], errors="coerce").dropna().to_numpy(float)
@@ -133,7 +157,11 @@ def slowdown_summary(fct: pd.DataFrame,
 def jain_index(rates: Iterable[float]) -> float:
     """Jain's fairness index ``(Σx)² / (n·Σx²)`` of non-negative rates (Jain, Chiu and
     Hawe 1984, eq. 1): 1 when all are equal, ``1/n`` when one takes everything. NaN for
-    no values or all zero; a negative or NaN rate is an error."""
+    no values or all zero; a negative or NaN rate is an error.
+
+    >>> jain_index([5.0, 5.0, 5.0, 5.0]), jain_index([4.0, 0.0, 0.0, 0.0])
+    (1.0, 0.25)
+    """
     x = np.asarray(list(rates), dtype=float)
     if len(x) == 0:
         return math.nan
@@ -150,7 +178,17 @@ def goodput_cdf(flows: pd.DataFrame, column: str = "goodput_segps",
     """The empirical CDF of the flows' goodput: one row per flow in increasing order,
     ``value`` and ``cdf`` (the fraction of flows at or below it: ``i/n`` for the ``i``-th
     smallest). ``kind`` keeps the flows of that kind (None: all). A finite flow's goodput
-    is over its own life (``res.flows``)."""
+    is over its own life (``res.flows``).
+
+    >>> import pandas as pd
+    >>> flows = pd.DataFrame({"kind": ["tcp", "tcp", "tcp", "udp"],
+    ...                       "goodput_segps": [30.0, 10.0, 20.0, 99.0]})
+    >>> goodput_cdf(flows).round(3)
+       value    cdf
+    0   10.0  0.333
+    1   20.0  0.667
+    2   30.0  1.000
+    """
     df = flows if kind is None or "kind" not in flows.columns else flows[flows["kind"] == kind]
     if column not in df.columns:
         raise KeyError(f"no column {column!r} in the flows table")
@@ -163,7 +201,14 @@ def run_scalars(fct: pd.DataFrame, flows: pd.DataFrame | None = None) -> dict[st
     """The numbers of one run that a sweep compares across points and replications:
     ``fct_p50_s``, ``fct_p99_s``, ``fct_mean_s`` and ``slowdown_mean`` over the
     completed flows, ``unfinished`` (flows not completed), and with ``flows`` Jain's
-    index of the TCP flows' goodput (``jain_goodput``)."""
+    index of the TCP flows' goodput (``jain_goodput``).
+
+    >>> spec = burstlab.load_scenario("examples/nsfnet_workload.toml")
+    >>> spec["sim"]["duration"] = "1s"
+    >>> res = burstlab.run(spec, seed=1)       # 95 flows arrive in the first second
+    >>> {k: round(v, 4) for k, v in run_scalars(res.fct).items()}
+    {'fct_p50_s': 0.0796, 'fct_p99_s': 0.2715, 'fct_mean_s': 0.0951, 'slowdown_mean': 0.9997, 'unfinished': 13.0}
+    """
     df = as_table(fct)
     done = df[df["completed"]]
     t = pd.to_numeric(done["fct_s"], errors="coerce").dropna().to_numpy(float)

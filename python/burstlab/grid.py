@@ -67,7 +67,11 @@ class GridError(ValueError):
 
 def quantity(text: str) -> tuple[float, str | None, float] | None:
     """Parses ``"2.5ms"`` into ``(2.5, "time", 0.0025)``; a bare number gives
-    ``(x, None, x)``; anything else ``None``."""
+    ``(x, None, x)``; anything else ``None``.
+
+    >>> quantity("2.5ms"), quantity("7"), quantity("reno")
+    ((2.5, 'time', 0.0025), (7.0, None, 7.0), None)
+    """
     m = _NUM.match(text)
     if not m:
         return None
@@ -133,6 +137,13 @@ def parse_axis(spec: str, *, name: str = "") -> list[Value]:
 
     Raises:
         GridError: the spec is malformed; the message quotes ``name`` and the spec.
+
+    >>> parse_axis("1ms..4ms:lin:4"), parse_axis("1e-3..1e-1:log:3"), parse_axis("reno,sack")
+    (['1ms', '2ms', '3ms', '4ms'], [0.001, 0.01, 0.1], ['reno', 'sack'])
+    >>> parse_axis("1ms..4ms:3")
+    Traceback (most recent call last):
+    ...
+    burstlab.grid.GridError: grid entry '1ms..4ms:3': a range must read a..b:lin:n or a..b:log:n
     """
     where = f"grid entry {name + '=' if name else ''}{spec!r}"
     text = spec.strip()
@@ -217,7 +228,11 @@ def _parse_range(text: str, where: str) -> list[Value]:
 
 
 def parse_grid_entry(entry: str) -> tuple[str, list[Value]]:
-    """Parses ``"path=spec"`` (the CLI's ``--grid``)."""
+    """Parses ``"path=spec"`` (the CLI's ``--grid``).
+
+    >>> parse_grid_entry("obs.tb=1ms,2ms")
+    ('obs.tb', ['1ms', '2ms'])
+    """
     if "=" not in entry:
         raise GridError(f"grid entry {entry!r}: expected path=values, e.g. "
                         "sim.duration=10s,20s or link.1.loss_ab=1e-4..1e-1:log:4")
@@ -228,6 +243,15 @@ def parse_grid_entry(entry: str) -> tuple[str, list[Value]]:
 
 
 def check_path(path: str, entry: str | None = None) -> None:
+    """Raises :class:`GridError` unless ``path`` is a dotted path of keys and list
+    indices (``entry``, the grid entry it came from, is quoted in the message).
+
+    >>> check_path("flow.0.variant")
+    >>> check_path("flow..x")
+    Traceback (most recent call last):
+    ...
+    burstlab.grid.GridError: grid entry 'flow..x': 'flow..x' is not a dotted path (...)
+    """
     if not _PATH.match(path):
         raise GridError(f"grid entry {entry or path!r}: {path!r} is not a dotted path "
                         "(keys and list indices separated by dots, e.g. flow.0.variant)")
@@ -235,7 +259,11 @@ def check_path(path: str, entry: str | None = None) -> None:
 
 def normalise_grid(grid: Mapping[str, Any]) -> dict[str, list[Value]]:
     """Turns an API grid (values: a spec string, or a sequence of literal values) into
-    ``{path: [values]}``, checking paths and rejecting empty axes."""
+    ``{path: [values]}``, checking paths and rejecting empty axes.
+
+    >>> normalise_grid({"obs.tb": "1ms,2ms", "flow.0.wm": [10, 20]})
+    {'obs.tb': ['1ms', '2ms'], 'flow.0.wm': [10, 20]}
+    """
     out: dict[str, list[Value]] = {}
     for path, spec in grid.items():
         check_path(path)
@@ -289,7 +317,11 @@ def _literal(path: str, v: Any) -> Value:
 
 def numeric_values(values: Sequence[Value]) -> tuple[list[float], str] | None:
     """If every value of an axis is a quantity string of one dimension, returns the SI
-    values and the SI unit (``"s"``, ``"b/s"``, ``"B"``); otherwise ``None``."""
+    values and the SI unit (``"s"``, ``"b/s"``, ``"B"``); otherwise ``None``.
+
+    >>> numeric_values(["1ms", "2ms"]), numeric_values(["reno"])
+    (([0.001, 0.002], 's'), None)
+    """
     if not values or not all(isinstance(v, str) for v in values):
         return None
     qs = [quantity(str(v)) for v in values]
@@ -306,6 +338,11 @@ def set_path(scenario: dict[str, Any], path: str, value: Value) -> None:
 
     Raises:
         GridError: an index is out of range, or the path runs through a scalar.
+
+    >>> spec = {"flow": [{"variant": "reno"}]}
+    >>> set_path(spec, "flow.0.variant", "sack")
+    >>> spec
+    {'flow': [{'variant': 'sack'}]}
     """
     parts = path.split(".")
     node: Any = scenario
@@ -339,13 +376,23 @@ def set_path(scenario: dict[str, Any], path: str, value: Value) -> None:
 
 
 def points(grid: Mapping[str, Sequence[Value]]) -> list[dict[str, Value]]:
-    """The Cartesian product of the axes, first axis slowest, as ``{path: value}``."""
+    """The Cartesian product of the axes, first axis slowest, as ``{path: value}``.
+
+    >>> points({"obs.tb": ["1ms", "2ms"], "flow.0.variant": ["reno", "sack"]})
+    [{'obs.tb': '1ms', 'flow.0.variant': 'reno'}, {'obs.tb': '1ms', 'flow.0.variant': 'sack'},
+     {'obs.tb': '2ms', 'flow.0.variant': 'reno'}, {'obs.tb': '2ms', 'flow.0.variant': 'sack'}]
+    """
     return list(iter_points(grid))
 
 
 def iter_points(grid: Mapping[str, Sequence[Value]]) -> Iterator[dict[str, Value]]:
     """:func:`points` one at a time: the grid is expanded as it is consumed, never held
-    whole."""
+    whole.
+
+    >>> it = iter_points({"obs.tb": ["1ms", "2ms"]})
+    >>> next(it), next(it)
+    ({'obs.tb': '1ms'}, {'obs.tb': '2ms'})
+    """
     paths = list(grid)
     for combo in itertools.product(*(grid[p] for p in paths)):
         yield dict(zip(paths, combo, strict=True))
@@ -356,6 +403,9 @@ def apply(base: Mapping[str, Any], point: Mapping[str, Value]) -> dict[str, Any]
 
     A float with an integral value is written as an integer (``10.0`` → ``10``): an
     integer setting (``wm``) accepts it, and a real-valued one reads it unchanged.
+
+    >>> apply({"flow": [{"wm": 5}]}, {"flow.0.wm": 10.0})
+    {'flow': [{'wm': 10}]}
     """
     sc = copy.deepcopy(dict(base))
     for path, v in point.items():
@@ -369,7 +419,13 @@ def check_cases(cases: Sequence[Mapping[str, Any]] | None,
                 axes: Mapping[str, Sequence[Value]],
                 ) -> tuple[list[dict[str, Value]], dict[str, list[Value]]]:
     """The cases of :func:`burstlab.sweep.sweep` as ``{path: value}`` dicts, and per path the values
-    the cases give it, in order (``""`` for a case that leaves it unset)."""
+    the cases give it, in order (``""`` for a case that leaves it unset).
+
+    >>> cases, values = check_cases([{"flow.0.variant": "reno"},
+    ...                              {"flow.0.variant": "sack", "flow.0.cc": "cubic"}], {})
+    >>> values
+    {'flow.0.variant': ['reno', 'sack'], 'flow.0.cc': ['', 'cubic']}
+    """
     if cases is None:
         return [], {}
     if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Sequence):

@@ -35,7 +35,12 @@ def error_bars(mean: Any, lo: Any, hi: Any, *, lower: float | None = None,
     """The ``yerr`` array (2 × n, distances below and above ``mean``) of 95 % intervals
     ``[lo, hi]`` cut to the quantity's range ``[lower, upper]`` (``lower=0`` for a
     goodput, ``[0, 1]`` for a probability), as :func:`burstlab.reproduce.verdict.
-    summary_interval` cuts them for the verdicts. A missing interval draws no bar."""
+    summary_interval` cuts them for the verdicts. A missing interval draws no bar.
+
+    >>> error_bars([5.0, 5.0], [4.0, -1.0], [6.0, 7.0], lower=0)   # the second bar stops at 0
+    array([[1., 5.],
+           [1., 2.]])
+    """
     m = np.asarray(mean, dtype=float)
     a = np.asarray(lo, dtype=float)
     b = np.asarray(hi, dtype=float)
@@ -48,7 +53,19 @@ def error_bars(mean: Any, lo: Any, hi: Any, *, lower: float | None = None,
 
 
 def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Reads a sweep directory or CSV; returns (table, info from sweep.json or {})."""
+    """Reads a sweep directory or CSV; returns (table, info from sweep.json or {}).
+
+    >>> spec = burstlab.load_scenario("examples/single_flow.toml")
+    >>> spec["sim"]["duration"] = "10s"
+    >>> sw = burstlab.sweep(spec, {"link.1.loss_ab": [1e-3, 1e-2]}, replications=2,
+    ...                     executor="serial", progress=False)
+    >>> import tempfile
+    >>> out = tempfile.mkdtemp()
+    >>> _ = sw.to_dir(out)
+    >>> df, info = load(out)
+    >>> df.shape, info["params"]
+    ((4, 34), ['link.1.loss_ab'])
+    """
     p = Path(path)
     info: dict[str, Any] = {}
     if p.is_dir():
@@ -84,7 +101,13 @@ def _shown_figure() -> type:
 
 
 def new_figure(**kw: Any) -> Any:
-    """A :class:`matplotlib.figure.Figure` (without pyplot) that shows in Jupyter."""
+    """A :class:`matplotlib.figure.Figure` (without pyplot) that shows in Jupyter.
+
+    >>> fig = new_figure(figsize=(4, 3))
+    >>> ax = fig.add_subplot()
+    >>> fig.get_size_inches().tolist()
+    [4.0, 3.0]
+    """
     return _shown_figure()(**kw)
 
 
@@ -146,6 +169,17 @@ def figure(
         by: a parameter drawn as one line per value.
         flow: keep one flow (its index or name); by default one line per flow.
         where: ``{path: value}`` filters for the other swept parameters.
+
+    Example (``sw`` as in :func:`burstlab.sweep.sweep`):
+
+    >>> spec = burstlab.load_scenario("examples/single_flow.toml")
+    >>> spec["sim"]["duration"] = "10s"
+    >>> sw = burstlab.sweep(spec, {"link.1.loss_ab": [1e-3, 1e-2]}, replications=2,
+    ...                     executor="serial", progress=False)
+    >>> fig = figure(sw.table, x="link.1.loss_ab", y="goodput_segps")
+    >>> ax = fig.axes[0]
+    >>> ax.get_xlabel(), ax.get_ylabel(), len(ax.lines)
+    ('link.1.loss_ab', 'goodput [segments/s]', 3)
 
     Raises:
         ValueError: a column is missing, or several rows fall on one point of a line
@@ -246,6 +280,16 @@ def plot_sweep(
 
     ``x`` defaults to the first swept parameter and ``by`` to the second (from
     ``sweep.json``); ``out`` defaults to ``<y>_vs_<x>.png`` next to the table.
+
+    >>> spec = burstlab.load_scenario("examples/single_flow.toml")
+    >>> spec["sim"]["duration"] = "10s"
+    >>> sw = burstlab.sweep(spec, {"link.1.loss_ab": [1e-3, 1e-2]}, replications=2,
+    ...                     executor="serial", progress=False)
+    >>> import tempfile
+    >>> out = tempfile.mkdtemp()
+    >>> _ = sw.to_dir(out)
+    >>> plot_sweep(out, logx=True).name
+    'goodput_bps_vs_link.1.loss_ab.png'
     """
     df, info = load(path)
     params: Sequence[str] = info.get("params", [])
@@ -278,7 +322,14 @@ def plot_sweep(
 def plot_cwnd(res: Any, flows: Sequence[int] | None = None, *,
               ssthresh: bool = False) -> Any:
     """The congestion window of each flow (or of ``flows``) against time, from the
-    run's cwnd trace (``sim.trace.cwnd = true``)."""
+    run's cwnd trace (``sim.trace.cwnd = true``).
+
+    >>> spec = burstlab.load_scenario("examples/single_flow.toml")
+    >>> spec["sim"].update(duration="20s", trace={"cwnd": True})
+    >>> fig = plot_cwnd(burstlab.run(spec, seed=3), ssthresh=True)
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['flow 0', 'flow 0 ssthresh']
+    """
     if "cwnd_trace" not in res.tables or res._is_empty("cwnd_trace"):
         raise ValueError("the run has no cwnd trace: set sim.trace.cwnd = true "
                          "(burstlab run --set sim.trace.cwnd=true)")
@@ -304,7 +355,11 @@ def plot_cwnd(res: Any, flows: Sequence[int] | None = None, *,
 
 def log_spaced(values: Sequence[float]) -> bool:
     """Whether a grid axis's values look log-spaced (``a..b:log:n``): three or more
-    positive values spanning at least a factor 10, with equal ratios."""
+    positive values spanning at least a factor 10, with equal ratios.
+
+    >>> log_spaced([1e-3, 1e-2, 1e-1]), log_spaced([1.0, 2.0, 3.0])
+    (True, False)
+    """
     x = np.sort(np.asarray([v for v in values if v == v], dtype=float))
     if len(x) < 3 or x[0] <= 0 or x[-1] / x[0] < 10:
         return False
@@ -320,7 +375,16 @@ def plot_sweep_result(sw: Any, metric: str = "goodput_bps", *, x: str | None = N
     (default: the first grid axis), one line per value of ``by`` (default: the second
     axis, else the first path the cases set). ``xscale``
     ``"log"`` or ``"linear"``; by default log when the axis was a log grid
-    (``a..b:log:n``)."""
+    (``a..b:log:n``).
+
+    >>> spec = burstlab.load_scenario("examples/single_flow.toml")
+    >>> spec["sim"]["duration"] = "10s"
+    >>> sw = burstlab.sweep(spec, {"link.1.loss_ab": "1e-3..1e-1:log:3"}, replications=2,
+    ...                     executor="serial", progress=False)
+    >>> fig = plot_sweep_result(sw, "goodput_segps")   # as sw.plot("goodput_segps")
+    >>> fig.axes[0].get_xscale()                       # from the log grid
+    'log'
+    """
     for name, v in (("xscale", xscale), ("yscale", yscale)):
         if v not in (None, "log", "linear"):
             raise ValueError(f"{name}: 'log' or 'linear', got {v!r}")

@@ -15,7 +15,11 @@ import pandas as pd
 def t_ppf(q: float, df: float) -> float:
     """The ``q`` quantile of Student's t (``t_ppf(0.975, 4) = 2.776445…``; SciPy),
     remembered per ``(q, df)``: the reproductions ask for the same few quantiles
-    thousands of times, and each SciPy call costs about a millisecond."""
+    thousands of times, and each SciPy call costs about a millisecond.
+
+    >>> round(t_ppf(0.975, 4), 6)
+    2.776445
+    """
     return _t_ppf(float(q), float(df))
 
 
@@ -46,7 +50,16 @@ def summarise(
     ``lower`` maps a metric to the smallest value it can take (0 for a goodput): its
     interval is cut there, which keeps its coverage (intersecting a confidence interval
     with the possible values; Mandelkern 2002). Groups keep their order of first
-    appearance."""
+    appearance.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"point": [1, 1, 2, 2], "goodput_bps": [10.0, 12.0, 20.0, 26.0]})
+    >>> s = summarise(t, ["point"], ["goodput_bps"], lower={"goodput_bps": 0.0})
+    >>> s[["point", "n", "goodput_bps_mean", "goodput_bps_ci_lo", "goodput_bps_ci_hi"]].round(2)
+       point  n  goodput_bps_mean  goodput_bps_ci_lo  goodput_bps_ci_hi
+    0      1  2              11.0                0.0              23.71
+    1      2  2              23.0                0.0              61.12
+    """
     by = list(by)
     vals = pd.DataFrame({m: pd.to_numeric(table[m], errors="coerce").astype(float)
                          for m in metrics}, index=table.index)
@@ -82,7 +95,13 @@ def non_negative(table: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float
     """``{metric: 0.0}`` for the metrics whose every value is ≥ 0: burstlab's result
     columns are counts, rates, times and fractions, non-negative by definition, so their
     summary intervals are cut at 0 (a two-replication sweep no longer reports a goodput
-    interval below 0). A metric with a negative value is signed and keeps its interval."""
+    interval below 0). A metric with a negative value is signed and keeps its interval.
+
+    >>> import pandas as pd
+    >>> non_negative(pd.DataFrame({"goodput_bps": [1.0, 2.0], "diff_s": [-1.0, 1.0]}),
+    ...              ["goodput_bps", "diff_s"])
+    {'goodput_bps': 0.0}
+    """
     out = {}
     for m in metrics:
         x = pd.to_numeric(table[m], errors="coerce").dropna()

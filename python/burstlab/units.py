@@ -74,7 +74,15 @@ def _check_number(kind: str, value: float) -> float:
 
 
 def parse_time(text: str | float) -> float:
-    """Parse a duration and return seconds, e.g. ``"250us"`` → ``0.00025``."""
+    """Parse a duration and return seconds.
+
+    >>> parse_time("250us"), parse_time("2min"), parse_time(0.1)
+    (0.00025, 120.0, 0.1)
+    >>> parse_time("-1s")
+    Traceback (most recent call last):
+    ...
+    ValueError: time '-1s': ...
+    """
     return _core_parse("time", _core.parse_duration, text) / PS_PER_S
 
 
@@ -83,17 +91,28 @@ def parse_rate(text: str | float) -> float:
 
     ``"125MB/s"`` → 1e9, ``"10Gb/s"`` → 1e10, ``"1.25KB/s"`` → 1e4,
     ``"500Mbps"`` → 5e8, ``"125MBps"`` → 1e9, ``"1e6"`` → 1e6.
+
+    >>> parse_rate("125MB/s"), parse_rate("10Gb/s"), parse_rate("500Mbps")
+    (1000000000.0, 10000000000.0, 500000000.0)
     """
     return float(_core_parse("rate", _core.parse_rate, text))
 
 
 def parse_size(text: str | float) -> float:
-    """Parse a data size and return bytes: ``"1KB"`` → 1000, ``"64KiB"`` → 65536."""
+    """Parse a data size and return bytes.
+
+    >>> parse_size("1KB"), parse_size("64KiB"), parse_size(1500)
+    (1000.0, 65536.0, 1500.0)
+    """
     return float(_core_parse("size", _core.parse_size, text))
 
 
 def segments_per_second(rate_bps: float, mss_bytes: float) -> float:
-    """Convert a rate in bits/s to segments/s for a segment size in bytes: ``rate/(8·MSS)``."""
+    """Convert a rate in bits/s to segments/s for a segment size in bytes: ``rate/(8·MSS)``.
+
+    >>> segments_per_second(1e9, 1000)
+    125000.0
+    """
     r = _check_number("rate", rate_bps)
     m = _check_number("mss", mss_bytes)
     if m <= 0:
@@ -104,20 +123,29 @@ def segments_per_second(rate_bps: float, mss_bytes: float) -> float:
 def rate_to_segments_per_second(rate: str | float, mss: str | float) -> float:
     """Parse a rate (e.g. ``"125MB/s"``) and an MSS (e.g. ``"1000B"``) into segments/s.
 
-    ``rate_to_segments_per_second("125MB/s", "1000B")`` → 125 000.
+    >>> rate_to_segments_per_second("125MB/s", "1000B")
+    125000.0
     """
     return segments_per_second(parse_rate(rate), parse_size(mss))
 
 
 def segments_to_bits_per_second(segments_per_s: float, mss_bytes: float) -> float:
-    """Convert segments/s to bits/s: ``segments × MSS × 8``."""
+    """Convert segments/s to bits/s: ``segments × MSS × 8``.
+
+    >>> segments_to_bits_per_second(120.68, 1000)
+    965440.0
+    """
     s = _check_number("segment rate", segments_per_s)
     m = _check_number("mss", mss_bytes)
     return s * m * 8.0
 
 
 def format_time(seconds: float) -> str:
-    """Format seconds with a readable unit: ``0.00397`` → ``"3.97 ms"``."""
+    """Format seconds with a readable unit.
+
+    >>> format_time(0.00397), format_time(2.5e-7), format_time(300)
+    ('3.97 ms', '250 ns', '300 s')
+    """
     s = float(seconds)
     a = abs(s)
     if a == 0 or not math.isfinite(s):
@@ -129,7 +157,11 @@ def format_time(seconds: float) -> str:
 
 
 def format_rate(bits_per_s: float) -> str:
-    """Format bits/s with an SI prefix: ``1.5e9`` → ``"1.5 Gb/s"``."""
+    """Format bits/s with an SI prefix.
+
+    >>> format_rate(1.5e9), format_rate(965440.0)
+    ('1.5 Gb/s', '965.4 kb/s')
+    """
     r = float(bits_per_s)
     a = abs(r)
     for unit, scale in (("Tb/s", 1e12), ("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3)):

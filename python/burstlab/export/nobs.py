@@ -72,7 +72,17 @@ NO_TIMEOUT = 1.0e6
 @dataclass
 class NobsScript:
     """An exported nOBS script, the ids it gave the nodes and what it could not carry
-    over exactly."""
+    over exactly.
+
+    >>> spec = burstlab.load_scenario("examples/nobs_edge_core_edge.toml")
+    >>> script = to_nobs(spec, seed=1)
+    >>> script.node_ids, script.paths
+    ({'E0': 0, 'C1': 1, 'E2': 2, 'src': 3, 'dst': 4}, {0: ['E0', 'C1', 'E2']})
+    >>> script.tcl.splitlines()[1]
+    '# burstlab seed 1, replication 0 -> ns-2 defaultRNG seed 1000004'
+    >>> script.warnings[0][:40]
+    'obs.ingress: absent (burstlab drops a bu'
+    """
 
     tcl: str
     node_ids: dict[str, int] = field(default_factory=dict)
@@ -287,6 +297,15 @@ def to_nobs(
     Raises:
         ScenarioError: the scenario uses something nOBS cannot express; the message
             names the field.
+
+    >>> spec = burstlab.load_scenario("examples/nobs_edge_core_edge.toml")
+    >>> script = to_nobs(spec, seed=1)
+    >>> script.node_ids, script.paths
+    ({'E0': 0, 'C1': 1, 'E2': 2, 'src': 3, 'dst': 4}, {0: ['E0', 'C1', 'E2']})
+    >>> script.tcl.splitlines()[1]
+    '# burstlab seed 1, replication 0 -> ns-2 defaultRNG seed 1000004'
+    >>> script.warnings[0][:40]
+    'obs.ingress: absent (burstlab drops a bu'
     """
     if drop_as not in ("data", "control"):
         raise _err("drop_as", f"must be 'data' or 'control' (got {drop_as!r})")

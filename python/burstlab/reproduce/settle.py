@@ -57,6 +57,12 @@ class Mser:
         reliable: False when the minimum lies in the last tenth of the searched range
             (the first half of the series): the series is still drifting at its end, so
             no truncation inside the run can remove the transient.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> y = np.concatenate([np.linspace(0, 100, 50), 100 + rng.normal(0, 5, 450)])
+    >>> mser(y).truncate, mser(y).reliable     # the 50-sample ramp is the warm-up
+    (50, True)
     """
 
     truncate: int
@@ -67,7 +73,15 @@ class Mser:
 def mser(y: Sequence[float] | np.ndarray, batch: int = MSER_BATCH) -> Mser:
     """MSER-``batch`` truncation point of ``y`` (White 1997; MSER-5 for ``batch = 5``).
 
-    Raises ValueError for fewer than ``4 * batch`` observations (too short to search)."""
+    Raises ValueError for fewer than ``4 * batch`` observations (too short to search).
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> y = np.concatenate([np.linspace(0, 100, 50), 100 + rng.normal(0, 5, 450)])
+    >>> m = mser(y)
+    >>> m.truncate, m.reliable, round(m.statistic, 4)
+    (50, True, 0.0324)
+    """
     x = np.asarray(y, dtype=float)
     if batch < 1:
         raise ValueError(f"batch: must be at least 1, got {batch}")
@@ -98,6 +112,13 @@ class BatchMeans:
         mean: the mean of the observations used (``batches × size`` of them).
         lo, hi: the 95 % Student-t interval.
         batches, size: number of batches and observations per batch.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> y = np.concatenate([np.linspace(0, 100, 50), 100 + rng.normal(0, 5, 450)])
+    >>> b = batch_means(y[50:])
+    >>> round(b.mean, 2), round(b.half_width, 3), round(b.rel_half_width, 4), b.size
+    (99.69, 0.432, 0.0043, 45)
     """
 
     mean: float
@@ -121,7 +142,15 @@ def batch_means(y: Sequence[float] | np.ndarray, batches: int = BATCHES,
     """Non-overlapping batch means of ``y``: ``batches`` batches of equal size (the
     last ``len(y) mod batches`` observations are left out, so every batch weighs the
     same). Raises ValueError with fewer than 2 batches or fewer observations than
-    batches."""
+    batches.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> y = np.concatenate([np.linspace(0, 100, 50), 100 + rng.normal(0, 5, 450)])
+    >>> b = batch_means(y[50:], batches=10)
+    >>> round(b.mean, 2), round(b.lo, 2), round(b.hi, 2), b.batches, b.size
+    (99.69, 99.26, 100.12, 10, 45)
+    """
     from scipy import stats
 
     x = np.asarray(y, dtype=float)
@@ -152,6 +181,13 @@ class Settled:
         duration_s: the end of the series (the run's length).
         mean, lo, hi: the batch-means mean and 95 % interval after the warm-up.
         rel_half_width: half-width over the mean.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> y = np.concatenate([np.linspace(0, 100, 50), 100 + rng.normal(0, 5, 450)])
+    >>> s = settle(np.arange(1.0, 501.0), y)      # one value per second
+    >>> s.settled, s.warmup_s, round(s.mean, 2), s.reason
+    (True, 50.0, 99.69, '')
     """
 
     settled: bool
@@ -169,7 +205,15 @@ def settle(times: Sequence[float] | np.ndarray, values: Sequence[float] | np.nda
            rel_precision: float = REL_PRECISION, batches: int = BATCHES,
            mser_batch: int = MSER_BATCH) -> Settled:
     """``values[i]`` observed over the interval ending at ``times[i]`` (equal intervals,
-    e.g. goodput per second): MSER warm-up, then batch means over the rest."""
+    e.g. goodput per second): MSER warm-up, then batch means over the rest.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> y = np.concatenate([np.linspace(0, 100, 50), 100 + rng.normal(0, 5, 450)])
+    >>> s = settle(np.arange(1.0, 501.0), y)
+    >>> s.settled, s.stationary, s.warmup_s, round(s.rel_half_width, 4)
+    (True, True, 50.0, 0.0043)
+    """
     t = np.asarray(times, dtype=float)
     v = np.asarray(values, dtype=float)
     if len(t) != len(v):
@@ -207,6 +251,15 @@ class RunLength:
         durations_s: every duration run, in order.
         stopped: ``"precision"`` (settled) or ``"cap"`` (the next doubling would pass
             the cap; ``result.settled`` is False).
+
+    >>> import numpy as np
+    >>> def measure(duration_s):   # a 50 s ramp, then noise around 100
+    ...     t = np.arange(1.0, duration_s + 1)
+    ...     noise = np.random.default_rng(int(duration_s)).normal(0, 5, len(t))
+    ...     return t, np.minimum(2 * t, 100) + noise
+    >>> rl = run_length_control(measure, start_s=100, cap_s=1600)
+    >>> rl.durations_s, rl.stopped, rl.result.settled
+    ([100.0, 200.0], 'precision', True)
     """
 
     result: Settled
@@ -221,7 +274,22 @@ def run_length_control(measure: Callable[[float], tuple[np.ndarray, np.ndarray]]
     """Runs ``measure(duration)`` (returning the run's ``(times, values)``) for
     ``start_s``, ``2 start_s``, … until :func:`settle` says settled, or until doubling
     would exceed ``cap_s`` (then the last run is at most ``cap_s`` long and the answer
-    says ``stopped="cap"``)."""
+    says ``stopped="cap"``).
+
+    >>> import numpy as np
+    >>> def measure(duration_s):   # a 50 s ramp, then noise around 100
+    ...     t = np.arange(1.0, duration_s + 1)
+    ...     noise = np.random.default_rng(int(duration_s)).normal(0, 5, len(t))
+    ...     return t, np.minimum(2 * t, 100) + noise
+    >>> run_length_control(measure, start_s=100, cap_s=1600).durations_s
+    [100.0, 200.0]
+    >>> def drifting(duration_s):  # grows for ever: never settles
+    ...     t = np.arange(1.0, duration_s + 1)
+    ...     return t, t
+    >>> rl = run_length_control(drifting, start_s=100, cap_s=800)
+    >>> rl.durations_s, rl.stopped, rl.result.stationary
+    ([100.0, 200.0, 400.0, 800.0], 'cap', False)
+    """
     if not 0 < start_s <= cap_s:
         raise ValueError(f"start_s, cap_s: need 0 < start_s <= cap_s, got {start_s}, {cap_s}")
     out = RunLength(result=Settled(False, False, "not run", math.nan, 0.0, math.nan,
@@ -244,7 +312,12 @@ def goodput_series(times_s: np.ndarray, delivered: np.ndarray,
                    bits_per_unit: float) -> tuple[np.ndarray, np.ndarray]:
     """A cumulative counter sampled at ``times_s`` (``sim.trace.goodput``'s
     ``delivered_segments``) as a rate per interval: ``(interval end times, rate in
-    bits/s)``, the first interval starting at 0."""
+    bits/s)``, the first interval starting at 0.
+
+    >>> import numpy as np
+    >>> goodput_series(np.array([1.0, 2.0, 3.0]), np.array([100, 250, 400]), 8000.0)
+    (array([1., 2., 3.]), array([ 800000., 1200000., 1200000.]))
+    """
     t = np.concatenate([[0.0], np.asarray(times_s, float)])
     c = np.concatenate([[0.0], np.asarray(delivered, float)])
     dt = np.diff(t)

@@ -79,7 +79,11 @@ TIE = 0.05
 
 
 def at_most(a: float, b: float) -> bool:
-    """``a ≤ b`` up to :data:`ULPS` units in the last place of the larger magnitude."""
+    """``a ≤ b`` up to :data:`ULPS` units in the last place of the larger magnitude.
+
+    >>> at_most(1.0, 1.0 + 1e-16), at_most(1.1, 1.0)
+    (True, False)
+    """
     if a <= b:
         return True
     if not (math.isfinite(a) and math.isfinite(b)):
@@ -91,7 +95,11 @@ def printed_precision(text: str) -> float:
     """Half a unit of the last printed digit of a number as the paper prints it:
     ``"1.0"`` → 0.05, ``"1.29"`` → 0.005, ``"82"`` → 0.5, ``"2.2e9"`` → 0.05e9. The
     digits decide, not the value: a table printing ``1.0`` beside ``1.07`` gives the
-    first ±0.05 and the second ±0.005."""
+    first ±0.05 and the second ±0.005.
+
+    >>> printed_precision("1.0"), printed_precision("1.29"), printed_precision("82")
+    (0.05, 0.005, 0.5)
+    """
     t = text.strip().replace("−", "-").lstrip("+-")
     mant, _, exp = t.lower().partition("e")
     try:
@@ -127,6 +135,12 @@ class Interval:
         spread: the half-width before any cut (``add``) or on the log scale (``log``).
         pivot: for ``log``, the value the interval shrinks towards (0 for a ratio,
             −1 for a gain ``ratio − 1``).
+
+    >>> i = mean_interval([10.0, 12.0, 11.0, 13.0])
+    >>> i.estimate, i.text(), i.method, i.n
+    (11.5, '[9.45, 13.6]', 't', 4)
+    >>> i.defined, round(i.half_width, 3), i.contains(12.0), i.scaled(1000).text()
+    (True, 2.054, True, '[9.45e+03, 1.36e+04]')
     """
 
     estimate: float
@@ -202,20 +216,32 @@ class Interval:
 
 
 def none(estimate: float = math.nan, n: int = 0) -> Interval:
-    """An estimate without an interval (one replication): never judged."""
+    """An estimate without an interval (one replication): never judged.
+
+    >>> none(3.0, n=1).defined, none(3.0, n=1).text()
+    (False, '')
+    """
     return Interval(float(estimate), math.nan, math.nan, n, "none")
 
 
 def exact(value: float) -> Interval:
     """A value without sampling noise (a model evaluated at given parameters, a
-    deterministic count): its interval is the value itself."""
+    deterministic count): its interval is the value itself.
+
+    >>> exact(2.0).text(), exact(2.0).method
+    ('[2, 2]', 'exact')
+    """
     v = float(value)
     return Interval(v, v, v, 1, "exact", LEVEL, "add", 0.0) if math.isfinite(v) else none(v)
 
 
 def wilson_half_width(p: float, n: int, level: float = LEVEL) -> float:
     """The half-width of Wilson's (1927) score interval for a proportion ``p`` of ``n``
-    trials: ``z/(1 + z²/n) · sqrt(p(1 − p)/n + z²/(4n²))``."""
+    trials: ``z/(1 + z²/n) · sqrt(p(1 − p)/n + z²/(4n²))``.
+
+    >>> round(wilson_half_width(0.1, 100), 4)
+    0.0596
+    """
     z = _z(level)
     return z / (1.0 + z * z / n) * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n))
 
@@ -230,7 +256,12 @@ def log_interval(r: float, lo: float, hi: float, n: int, *, method: str = "delta
                  level: float = LEVEL) -> Interval:
     """A positive ratio ``r`` with its interval ``[lo, hi]`` made on the log scale (a
     ratio of a summary's columns): its resolution scales with the value
-    (:meth:`Interval.resolution`). Non-finite or non-positive ends: no interval."""
+    (:meth:`Interval.resolution`). Non-finite or non-positive ends: no interval.
+
+    >>> r = log_interval(1.5, 1.2, 1.9, n=5)
+    >>> r.text(), r.scale
+    ('[1.2, 1.9]', 'log')
+    """
     if not (math.isfinite(lo) and math.isfinite(hi) and 0 < lo <= hi):
         return none(r, n)
     return Interval(float(r), float(lo), float(hi), int(n), method, level, "log",
@@ -252,7 +283,13 @@ def mean_interval(values: npt.ArrayLike, *, level: float = LEVEL,
                   lower: float | None = None, upper: float | None = None) -> Interval:
     """The mean of ``values`` (NaNs ignored) with its Student-t interval, cut to the
     quantity's range ``[lower, upper]`` (e.g. ``lower=0`` for a goodput: a two-run
-    mean never gets an interval below 0). Fewer than two values: no interval."""
+    mean never gets an interval below 0). Fewer than two values: no interval.
+
+    >>> mean_interval([10.0, 12.0, 11.0, 13.0]).text()
+    '[9.45, 13.6]'
+    >>> mean_interval([1.0, 3.0], lower=0).text()      # two runs of a goodput: cut at 0
+    '[0, 14.7]'
+    """
     x = np.asarray(values, dtype=float)
     x = x[np.isfinite(x)]
     k = len(x)
@@ -269,7 +306,11 @@ def mean_interval(values: npt.ArrayLike, *, level: float = LEVEL,
 def summary_interval(mean: float, lo: float, hi: float, n: int, *,
                      lower: float | None = None, upper: float | None = None) -> Interval:
     """An :class:`Interval` from a sweep summary's ``mean``, ``ci_lo``, ``ci_hi`` and
-    ``n`` columns, cut to ``[lower, upper]``."""
+    ``n`` columns, cut to ``[lower, upper]``.
+
+    >>> summary_interval(11.5, 9.4, 13.6, 4).text()     # goodput_bps_mean, _ci_lo, _ci_hi, n
+    '[9.4, 13.6]'
+    """
     if not (math.isfinite(lo) and math.isfinite(hi)) or n < 2:
         return none(mean, n)
     h = (hi - lo) / 2.0
@@ -281,7 +322,13 @@ def proportion_interval(k: int, n: int, *, level: float = LEVEL,
                         method: str = "wilson") -> Interval:
     """``k`` successes in ``n`` trials: the proportion with its Wilson (1927) score
     interval, or with ``method="clopper-pearson"`` the exact interval of Clopper and
-    Pearson (1934); both lie in [0, 1] (SciPy's ``binomtest``)."""
+    Pearson (1934); both lie in [0, 1] (SciPy's ``binomtest``).
+
+    >>> proportion_interval(10, 100).text()
+    '[0.0552, 0.174]'
+    >>> proportion_interval(10, 100, method="clopper-pearson").text()
+    '[0.049, 0.176]'
+    """
     if n <= 0:
         return none()
     if not 0 <= k <= n:
@@ -298,7 +345,14 @@ def proportion_interval(k: int, n: int, *, level: float = LEVEL,
 def ratio_interval(a: Interval, b: Interval) -> Interval:
     """``a / b`` of two independent positive means with a delta-method interval on the
     log scale: ``log r ± sqrt((h_a/a)² + (h_b/b)²)``, so the ratio's interval stays
-    above 0 (to first order the same width as the linear delta method)."""
+    above 0 (to first order the same width as the linear delta method).
+
+    >>> a = mean_interval([10.0, 12.0, 11.0, 13.0])
+    >>> b = mean_interval([5.0, 6.0, 5.5, 6.5])
+    >>> r = ratio_interval(a, b)
+    >>> round(r.estimate, 3), r.text()
+    (2.0, '[1.55, 2.57]')
+    """
     if b.estimate > 0 and a.estimate == 0 and a.defined and a.hi == 0:
         return exact(0.0)  # a numerator that is 0 in every replication
     if not (a.estimate > 0 and b.estimate > 0):
@@ -319,7 +373,13 @@ def _spread(x: Interval) -> float:
 def difference_interval(a: Interval, b: Interval) -> Interval:
     """``a − b`` of two independent estimates: half-widths added in quadrature (the
     normal approximation; use :func:`paired_difference` for runs under common random
-    numbers)."""
+    numbers).
+
+    >>> a = mean_interval([10.0, 12.0, 11.0, 13.0])
+    >>> b = mean_interval([5.0, 6.0, 5.5, 6.5])
+    >>> difference_interval(a, b).text()
+    '[3.45, 8.05]'
+    """
     est = a.estimate - b.estimate
     if not (a.defined and b.defined):
         return none(est, min(a.n, b.n))
@@ -330,7 +390,12 @@ def difference_interval(a: Interval, b: Interval) -> Interval:
 def paired_difference(a: npt.ArrayLike, b: npt.ArrayLike, *,
                       level: float = LEVEL) -> Interval:
     """The mean of ``a[i] − b[i]`` over pairs run with common random numbers (same seed
-    or start draw), with its paired Student-t interval; pairs with a NaN are dropped."""
+    or start draw), with its paired Student-t interval; pairs with a NaN are dropped.
+
+    >>> a, b = [10.0, 12.0, 11.0, 13.0], [9.0, 11.5, 10.0, 12.5]   # runs paired by seed
+    >>> paired_difference(a, b).text()            # far narrower than the unpaired one
+    '[0.291, 1.21]'
+    """
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if x.shape != y.shape:
         raise ValueError(f"paired samples must have the same length, got {len(x)} and "
@@ -345,7 +410,13 @@ def paired_ratio(a: npt.ArrayLike, b: npt.ArrayLike, *,
                  level: float = LEVEL) -> Interval:
     """``mean(a) / mean(b)`` for pairs under common random numbers, with the interval of
     the paired log ratios' mean mapped back (positive; pairs with a non-positive value
-    or a NaN are dropped)."""
+    or a NaN are dropped).
+
+    >>> a, b = [10.0, 12.0, 11.0, 13.0], [9.0, 11.5, 10.0, 12.5]
+    >>> r = paired_ratio(a, b)
+    >>> round(r.estimate, 3), r.text()
+    (1.07, '[1.01, 1.13]')
+    """
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     ok = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
     if not ok.any():
@@ -369,7 +440,15 @@ def location_interval(x: npt.ArrayLike, mean: npt.ArrayLike,
     best (yu fig. 6's grid steps by ×2.15, more than the location band's factor 2 can
     resolve from one point). When that span reaches an end of the grid the optimum may
     lie beyond it, so the interval is open on that side (0 or ∞). Points without an
-    interval give no interval."""
+    interval give no interval.
+
+    >>> x = [1, 2, 4, 8, 16]                  # a period in ms, on a ×2 grid
+    >>> mean = [1, 3, 5, 4, 2]
+    >>> lo, hi = [0.5, 2.5, 4.5, 3.5, 1.5], [1.5, 3.5, 5.5, 4.5, 2.5]
+    >>> loc = location_interval(x, mean, lo, hi, n=5)
+    >>> loc.estimate, loc.text()
+    (4.0, '[2.83, 11.3]')
+    """
     xs, m = np.asarray(x, dtype=float), np.asarray(mean, dtype=float)
     lw, hg = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
     ok = np.isfinite(m)
@@ -408,6 +487,10 @@ class Kind:
         unit: how to print the band.
         lower, upper: the range of the kind's values (a proportion lies in [0, 1]); the
             band is cut to it.
+
+    >>> k = KINDS["ratio"]
+    >>> k.band, k.relative, k.reference, k.lower
+    (0.05, True, 1.0, 0.0)
     """
 
     name: str
@@ -445,6 +528,11 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
 
 
 def kind_of(kind: str | Kind) -> Kind:
+    """The :class:`Kind` named ``kind`` (a :class:`Kind` is returned as it is).
+
+    >>> kind_of("proportion").upper, kind_of("location").log
+    (1.0, True)
+    """
     if isinstance(kind, Kind):
         return kind
     try:
@@ -456,7 +544,11 @@ def kind_of(kind: str | Kind) -> Kind:
 
 def tolerance(paper: float, kind: str | Kind, precision: float = 0.0) -> float:
     """The band's half-width around ``paper`` (on the log10 scale for ``log`` kinds;
-    ``precision`` is then relative, e.g. 0.1 for ±10 %)."""
+    ``precision`` is then relative, e.g. 0.1 for ±10 %).
+
+    >>> tolerance(2.0, "ratio"), round(tolerance(2.0, "ratio", precision=0.05), 3)
+    (0.1, 0.15)
+    """
     k = kind_of(kind)
     if precision < 0 or not math.isfinite(precision):
         raise ValueError(f"precision must be finite and ≥ 0, got {precision}")
@@ -475,6 +567,10 @@ class Verdict:
         note: one sentence with the numbers that decided it.
         band: the paper's band ``(lo, hi)`` in the value's unit.
         gap: burstlab's estimate minus the paper value (log10 ratio for ``log`` kinds).
+
+    >>> v = judge(exact(2.04), 2.0, kind="ratio")
+    >>> v.verdict, v.band
+    ('reproduces', (1.9, 2.1))
     """
 
     verdict: str
@@ -513,7 +609,17 @@ def judge(sim: Interval, paper: float, *, kind: str | Kind, precision: float = 0
           fmt: Any = None) -> Verdict:
     """THE verdict rule (module docstring): burstlab's interval ``sim`` against the
     paper value ``paper`` with its ``precision``, under the band of ``kind``.
-    ``fmt`` formats numbers in the note (default 3 significant digits)."""
+    ``fmt`` formats numbers in the note (default 3 significant digits).
+
+    >>> judge(mean_interval([1.99, 2.01, 2.0, 2.0, 2.02, 1.98]), 2.0, kind="ratio").verdict
+    'reproduces'
+    >>> v = judge(mean_interval([1.9, 2.1, 2.0, 2.05]), 2.0, kind="ratio")
+    >>> v.verdict
+    'not comparable'
+    >>> print(v.note)
+    burstlab's 2.01, 95 % interval [1.88, 2.15], meets the paper's band [1.9, 2.1] but is
+    wider than it: too few replications to decide
+    """
     f = fmt or _f
     k = kind_of(kind)
     paper = float(paper)
@@ -581,7 +687,12 @@ def judge_order(diffs: Sequence[tuple[str, Interval]],
     random numbers), with its tie margin ``tie`` (one for all, or one per difference, in
     the differences' unit; 0 leaves only exact ties). See the module docstring for the
     rule: a difference whose interval's top is at most its margin is a tie or the other
-    way (``differs``), exact or statistical alike."""
+    way (``differs``), exact or statistical alike.
+
+    >>> d = paired_difference([3.0, 4.0, 5.0], [1.0, 1.5, 2.0])   # A − B, paired runs
+    >>> judge_order([("A − B", d)]).verdict
+    'reproduces'
+    """
     if not diffs:
         return Verdict("not comparable", "no comparison was run")
     ms = [float(tie)] * len(diffs) if isinstance(tie, int | float) else [float(m) for m in tie]
@@ -616,7 +727,15 @@ def order_differences(values: dict[str, float], order: Sequence[str]
                       ) -> tuple[list[tuple[str, Interval]], list[float]]:
     """The exact differences ``values[a] − values[b]`` for consecutive ``a, b`` of the
     claimed ``order`` (counts of one deterministic trace) and their tie margins
-    (:data:`TIE` of the larger of the two), for ``judge_order(*order_differences(…))``."""
+    (:data:`TIE` of the larger of the two), for ``judge_order(*order_differences(…))``.
+
+    >>> diffs, ties = order_differences({"sack": 10, "reno": 7, "tahoe": 3},
+    ...                                 ["sack", "reno", "tahoe"])
+    >>> [(name, d.estimate) for name, d in diffs], [round(t, 2) for t in ties]
+    ([('sack − reno', 3.0), ('reno − tahoe', 4.0)], [0.5, 0.35])
+    >>> judge_order(diffs, ties).verdict
+    'reproduces'
+    """
     pairs = list(zip(order, order[1:], strict=False))
     return ([(f"{a} − {b}", exact(values[a] - values[b])) for a, b in pairs],
             [TIE * max(abs(values[a]), abs(values[b])) for a, b in pairs])
@@ -624,7 +743,11 @@ def order_differences(values: dict[str, float], order: Sequence[str]
 
 def judge_event(observed: bool, claimed: bool, what: str) -> Verdict:
     """A yes/no event of one deterministic trace (a timeout after a given loss, a
-    ranking of one trace) against the paper's statement of the same trace."""
+    ranking of one trace) against the paper's statement of the same trace.
+
+    >>> judge_event(False, True, "a timeout").note
+    "a timeout does not occur in burstlab's trace; the paper says it occurs"
+    """
     said = "occurs" if claimed else "does not occur"
     got = "occurs" if observed else "does not occur"
     if observed == claimed:

@@ -88,7 +88,12 @@ def read_graph(path: str | os.PathLike[str], *, km: str | float = "haversine",
 
     ``parallel``: what to do with several edges between the same two nodes (the Zoo
     lists parallel circuits between PoPs): ``"error"`` (default) or ``"merge"`` (one
-    fibre, the first edge's attributes)."""
+    fibre, the first edge's attributes).
+
+    >>> g = read_graph("examples/germany5.gml")
+    >>> sorted(g.nodes), g.number_of_edges()
+    (['Berlin', 'Cologne', 'Frankfurt', 'Hamburg', 'Munich'], 6)
+    """
     import networkx as nx
 
     if parallel not in ("error", "merge"):
@@ -158,7 +163,12 @@ def from_graph(path: str | os.PathLike[str], *, km: str | float = "haversine", p
     topologies (keyword arguments of
     :func:`~burstlab.topologies.network.build_scenario`; ``name`` defaults to the file's
     stem). ``km`` chooses the fibre lengths (see the module docs), ``parallel`` what
-    to do with duplicate edges (:func:`read_graph`)."""
+    to do with duplicate edges (:func:`read_graph`).
+
+    >>> s = from_graph("examples/germany5.gml")
+    >>> s["name"], len(s["node"])       # 5 core nodes, each with an edge and a host
+    ('germany5', 15)
+    """
     g = read_graph(path, km=km, parallel=parallel)
     kwargs.setdefault("name", Path(path).stem)
     return build_scenario(g, **kwargs)

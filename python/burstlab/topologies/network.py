@@ -86,7 +86,11 @@ def clean_name(name: object) -> str:
 
 def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     """Great-circle distance in km between two points given in degrees (haversine formula
-    on a sphere of radius :data:`EARTH_RADIUS_KM`)."""
+    on a sphere of radius :data:`EARTH_RADIUS_KM`).
+
+    >>> round(haversine_km(48.86, 2.35, 51.51, -0.13), 1)      # Paris to London
+    343.5
+    """
     p1, p2 = math.radians(lat1), math.radians(lat2)
     dp, dl = p2 - p1, math.radians(lon2 - lon1)
     h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
@@ -94,12 +98,20 @@ def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
 
 
 def edge_of(node: str) -> str:
-    """The OBS edge node attached to core node ``node``."""
+    """The OBS edge node attached to core node ``node``.
+
+    >>> edge_of("WA")
+    'E_WA'
+    """
     return f"E_{node}"
 
 
 def host_of(node: str, i: int = 1) -> str:
-    """Host ``i`` (from 1) behind the edge node of core node ``node``."""
+    """Host ``i`` (from 1) behind the edge node of core node ``node``.
+
+    >>> host_of("WA"), host_of("WA", 2)
+    ('H_WA_1', 'H_WA_2')
+    """
     return f"H_{node}_{i}"
 
 
@@ -170,6 +182,16 @@ def build_scenario(
         edge_km: length of each edge–core fibre.
         delay_per_km: propagation delay per km of fibre.
         obs: the ``[obs]`` table (copied).
+
+    >>> import networkx as nx
+    >>> g = nx.Graph()
+    >>> g.add_edge("A", "B", km=100.0)
+    >>> g.add_edge("B", "C", km=200.0)
+    >>> s = build_scenario(g, name="abc")
+    >>> [n["name"] for n in s["node"]]
+    ['A', 'B', 'C', 'E_A', 'H_A_1', 'E_B', 'H_B_1', 'E_C', 'H_C_1']
+    >>> s["fibre"][0]
+    {'a': 'A', 'b': 'B', 'rate': '10Gb/s', 'wavelengths': 8, 'length_km': 100.0}
     """
     validate_graph(g)
     hosts = _positive_int("hosts", hosts)
@@ -225,7 +247,12 @@ def core_nodes(scenario: Mapping[str, Any]) -> list[str]:
 
 def core_graph(scenario: Mapping[str, Any]) -> nx.Graph:
     """The graph of a scenario's core fibres, with edge attributes ``km`` (if the fibre
-    has ``length_km``) and ``delay`` (seconds), in the order the fibres are listed."""
+    has ``length_km``) and ``delay`` (seconds), in the order the fibres are listed.
+
+    >>> g = core_graph(nsfnet())
+    >>> g.number_of_nodes(), g.number_of_edges(), g["WA"]["IL"]["km"]
+    (14, 21, 3408.0)
+    """
     import networkx as nx
 
     cores = set(core_nodes(scenario))
@@ -257,7 +284,11 @@ def _arc_metric(weight: str, attrs: Mapping[str, Any]) -> int:
 def shortest_route(g: nx.Graph, src: str, dst: str, weight: str = "km") -> list[str]:
     """The least-cost path of core nodes from ``src`` to ``dst`` by ``weight`` (``km``,
     ``hops`` or ``delay``), with the core's tie order (see the module docs): the route
-    ``[routing] metric = weight`` gives the flow in the core."""
+    ``[routing] metric = weight`` gives the flow in the core.
+
+    >>> shortest_route(core_graph(nsfnet()), "WA", "NY")
+    ['WA', 'IL', 'PA', 'NY']
+    """
     import networkx as nx
 
     if weight not in WEIGHTS:
@@ -282,7 +313,11 @@ def shortest_route(g: nx.Graph, src: str, dst: str, weight: str = "km") -> list[
 
 
 def full_route(core_path: Sequence[str], src_host: int = 1, dst_host: int = 1) -> list[str]:
-    """Host → edge → core path → edge → host, the form of ``[[flow]].route``."""
+    """Host → edge → core path → edge → host, the form of ``[[flow]].route``.
+
+    >>> full_route(["WA", "IL", "NY"])
+    ['H_WA_1', 'E_WA', 'WA', 'IL', 'NY', 'E_NY', 'H_NY_1']
+    """
     a, b = core_path[0], core_path[-1]
     return [host_of(a, src_host), edge_of(a), *core_path, edge_of(b), host_of(b, dst_host)]
 
@@ -304,7 +339,13 @@ def add_flow(
     ``route``, and for TCP the reversed path as ``reverse_route``), or, with ``routing``
     (a flow's ``routing`` table: ``metric``, ``k``, ``policy``), without a route: the
     core chooses it. Other keyword arguments are the flow's keys (``type``,
-    ``variant``, ``rate``, …). Returns the flow table."""
+    ``variant``, ``rate``, …). Returns the flow table.
+
+    >>> s = nsfnet()
+    >>> flow = add_flow(s, "WA", "NY")
+    >>> flow["route"]
+    ['H_WA_1', 'E_WA', 'WA', 'IL', 'PA', 'NY', 'E_NY', 'H_NY_1']
+    """
     if src == dst:
         raise TopologyError(f"dst: the flow's source and destination are both '{src}'")
     names = {n["name"] for n in scenario.get("node", [])}

@@ -38,6 +38,10 @@ def obs_chain(
     """``sender –(access)– E1 – C1 … C<cores> – E2 –(access)– receiver``, no flows.
 
     Add flows with ``scenario["flow"].append({...})`` (hosts ``sender``, ``receiver``).
+
+    >>> s = obs_chain(cores=3)
+    >>> [n["name"] for n in s["node"]], s["flow"]
+    (['sender', 'E1', 'C1', 'C2', 'C3', 'E2', 'receiver'], [])
     """
     if cores < 0:
         raise ValueError(f"cores: must be non-negative, got {cores}")
@@ -99,6 +103,13 @@ def yu_path(
         drop_bursts: 0-based indices of the flow's data bursts to drop
             deterministically (yu figs 8, 9); usually with ``p = 0``.
         trace: ``sim.trace`` settings (e.g. ``{"packets": True, "bursts": True}``).
+
+    >>> s = yu_path("1ms", 0.01, duration="20s")
+    >>> [n["name"] for n in s["node"]]
+    ['sender', 'E1', 'C1', 'C2', 'E2', 'receiver']
+    >>> res = burstlab.run(s, seed=1)
+    >>> round(float(res.obs_flows.loc[0, "mean_segments_per_burst"]), 2)   # yu's S
+    48.79
     """
     sc = obs_chain(
         cores=2,
@@ -160,6 +171,10 @@ def ozsarac_linear(
     on/off at 500 Mb/s, on 1 % of the time (mean on 10 ms, off 990 ms — the paper gives
     only the fraction). Burst losses come from contention between TCP and UDP bursts on
     C1→C2 and C2→E3.
+
+    >>> s = ozsarac_linear("2ms", duration="10s")
+    >>> [f["type"] for f in s["flow"]], len(s["node"])
+    (['tcp', 'onoff'], 9)
     """
     nodes = [
         _node("ftp_server", "host"),

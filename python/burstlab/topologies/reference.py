@@ -95,7 +95,12 @@ REFERENCE_TOPOLOGIES = tuple(_GRAPHS)
 
 def reference_graph(name: str) -> nx.Graph:
     """The core graph of a reference topology (edge attribute ``km``; nodes of USNET,
-    COST 239 and ARPANET carry ``lat``/``lon``)."""
+    COST 239 and ARPANET carry ``lat``/``lon``).
+
+    >>> g = reference_graph("cost239")
+    >>> g.number_of_nodes(), g.number_of_edges()
+    (11, 26)
+    """
     try:
         return _GRAPHS[name]()
     except KeyError:
@@ -106,7 +111,12 @@ def reference_graph(name: str) -> nx.Graph:
 
 def topology(name: str, **kwargs: Any) -> dict[str, Any]:
     """The scenario of reference topology ``name`` (see :data:`REFERENCE_TOPOLOGIES`)
-    with the keyword arguments of :func:`~burstlab.topologies.network.build_scenario`."""
+    with the keyword arguments of :func:`~burstlab.topologies.network.build_scenario`.
+
+    >>> s = topology("nsfnet", hosts=2)
+    >>> s["name"], len(s["node"])        # 14 core, 14 edge and 28 host nodes
+    ('nsfnet', 56)
+    """
     g = reference_graph(name)
     return build_scenario(g, name=kwargs.pop("name", name), **kwargs)
 
@@ -123,6 +133,10 @@ def nsfnet(**kwargs: Any) -> dict[str, Any]:
     or 23; burstlab keeps CAROBS's 21 because its traffic matrix goes with them. Core
     nodes are named as CAROBS names them (US states; CA1, CA2 the two Californian
     nodes). Keyword arguments: :func:`~burstlab.topologies.network.build_scenario`.
+
+    >>> g = core_graph(nsfnet())
+    >>> g.number_of_nodes(), g.number_of_edges()
+    (14, 21)
     """
     return topology("nsfnet", **kwargs)
 
@@ -137,6 +151,10 @@ def cost239(**kwargs: Any) -> dict[str, Any]:
     them by matching each length to the great-circle distance of the two cities (every
     length is 1.05–1.6 × that distance; the tests check it). XLRON's "real" variant
     swaps two pairs of lengths at Luxembourg and Brussels that then contradict the map.
+
+    >>> g = core_graph(cost239())
+    >>> g.number_of_nodes(), g.number_of_edges()
+    (11, 26)
     """
     return topology("cost239", **kwargs)
 
@@ -148,6 +166,10 @@ def pan_european(**kwargs: Any) -> dict[str, Any]:
     Source: CAROBS (github.com/lejmr/carobs, ``references/paneurope``); the same 28
     cities and 41 links form the core Pan-European topology of COST 266 (De Maesschalck
     et al., Photonic Network Communications 5(3), 2003).
+
+    >>> g = core_graph(pan_european())
+    >>> g.number_of_nodes(), g.number_of_edges()
+    (28, 41)
     """
     return topology("pan_european", **kwargs)
 
@@ -160,6 +182,10 @@ def usnet(**kwargs: Any) -> dict[str, Any]:
     per-link "distance" values are not kilometres (Seattle–Fargo is given 364), so
     burstlab uses the cities' great-circle distances instead: a lower bound on the
     fibre (a real route is longer, typically by 20–60 %).
+
+    >>> g = core_graph(usnet())
+    >>> g.number_of_nodes(), g.number_of_edges()
+    (24, 43)
     """
     return topology("usnet", **kwargs)
 
@@ -174,6 +200,10 @@ def arpanet(**kwargs: Any) -> dict[str, Any]:
     their label, a label held by two nodes gets the node id appended (``AMES_9``,
     ``AMES_14``). The 20-node, 32-link "ARPA-2" of the routing literature is another
     network; this is the historic one.
+
+    >>> g = core_graph(arpanet())
+    >>> g.number_of_nodes(), g.number_of_edges()
+    (29, 32)
     """
     return topology("arpanet", **kwargs)
 

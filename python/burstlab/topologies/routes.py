@@ -20,7 +20,14 @@ def core_routes(scenario: Mapping[str, Any], *, seed: int | None = None) -> list
     per flow with its ``route`` and ``reverse_route`` as lists of node names, ``hops``,
     ``km``, ``delay_s``, and how it was chosen (``metric``, ``k``, ``policy``, ``path``,
     ``paths``), the rows of ``res.routes``. ``seed`` overrides ``sim.seed`` (the
-    ``random`` policy's substream). Raises ``ScenarioError`` for an invalid scenario."""
+    ``random`` policy's substream). Raises ``ScenarioError`` for an invalid scenario.
+
+    >>> s = nsfnet()
+    >>> _ = add_flow(s, "WA", "NY")
+    >>> r = core_routes(s)[0]
+    >>> r["hops"], r["km"], r["delay_s"]
+    (7, 4692.0, 0.023462)
+    """
     import json
 
     from burstlab import _core
@@ -36,5 +43,11 @@ def core_routes(scenario: Mapping[str, Any], *, seed: int | None = None) -> list
 def route_table(scenario: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per flow: its index, name, source, destination and route as the core
     resolves it (explicit or chosen by ``[routing]``; see :func:`core_routes` for the
-    other columns)."""
+    other columns).
+
+    >>> s = nsfnet()
+    >>> _ = add_flow(s, "WA", "NY")
+    >>> route_table(s)[0]["route"]
+    ['H_WA_1', 'E_WA', 'WA', 'IL', 'PA', 'NY', 'E_NY', 'H_NY_1']
+    """
     return [{k: r[k] for k in ("flow", "name", "src", "dst", "route")} for r in core_routes(scenario)]

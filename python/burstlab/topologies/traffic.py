@@ -90,7 +90,11 @@ def traffic_matrix(matrix: MatrixLike, nodes: Sequence[str] | Mapping[str, Any])
     ``matrix`` is a CSV file (rows of numbers, ``#`` comment lines; an optional header
     row of node names fixes the order of rows and columns, else it is ``nodes``'s), a
     square array, or a mapping ``{(a, b): rate}``. Its size must match the nodes.
-    Negative, NaN or infinite entries are errors naming the cell."""
+    Negative, NaN or infinite entries are errors naming the cell.
+
+    >>> traffic_matrix([[0, 1], [2, 0]], ["A", "B"])
+    {('A', 'B'): 1.0, ('B', 'A'): 2.0}
+    """
     names = core_nodes(nodes) if isinstance(nodes, Mapping) else [str(n) for n in nodes]
     if len(names) < 2:
         raise TopologyError(f"nodes: a traffic matrix needs at least 2 nodes, got {len(names)}")
@@ -134,7 +138,12 @@ def traffic_matrix(matrix: MatrixLike, nodes: Sequence[str] | Mapping[str, Any])
 
 def nsfnet_matrix() -> dict[Pair, float]:
     """CAROBS's NSFNET traffic matrix (relative weights; ``data/nsfnet_tm.csv``) over
-    :func:`burstlab.topologies.nsfnet`'s nodes."""
+    :func:`burstlab.topologies.nsfnet`'s nodes.
+
+    >>> tm = nsfnet_matrix()
+    >>> len(tm), tm[("CA1", "CA2")]
+    (182, 63.35)
+    """
     from .reference import reference_graph
 
     path = resources.files("burstlab.topologies").joinpath("data", "nsfnet_tm.csv")
@@ -150,7 +159,11 @@ def _check_target(field: str, target: object) -> float:
 
 
 def scale_total(tm: Mapping[Pair, float], total: float) -> dict[Pair, float]:
-    """``tm`` scaled so that its rates sum to ``total``."""
+    """``tm`` scaled so that its rates sum to ``total``.
+
+    >>> scale_total({("A", "B"): 1.0, ("B", "A"): 3.0}, 100.0)
+    {('A', 'B'): 25.0, ('B', 'A'): 75.0}
+    """
     t = _check_target("total", total)
     s = sum(tm.values())
     if s <= 0:
@@ -160,14 +173,24 @@ def scale_total(tm: Mapping[Pair, float], total: float) -> dict[Pair, float]:
 
 def pair_routes(scenario_or_graph: Mapping[str, Any] | nx.Graph, pairs: Sequence[Pair],
                 weight: str = "km") -> dict[Pair, list[str]]:
-    """Each pair's core route (:func:`~burstlab.topologies.network.shortest_route`)."""
+    """Each pair's core route (:func:`~burstlab.topologies.network.shortest_route`).
+
+    >>> pair_routes(nsfnet(), [("CA1", "CA2"), ("CA1", "CO")])
+    {('CA1', 'CA2'): ['CA1', 'CA2'], ('CA1', 'CO'): ['CA1', 'UT', 'CO']}
+    """
     g = core_graph(scenario_or_graph) if isinstance(scenario_or_graph, Mapping) else scenario_or_graph
     return {p: shortest_route(g, p[0], p[1], weight) for p in pairs}
 
 
 def link_loads(tm: Mapping[Pair, float], routes: Mapping[Pair, Sequence[str]]) -> dict[Pair, float]:
     """The rate offered to each directed core fibre ``(a, b)``: the sum of the rates of
-    the pairs routed over it (no thinning by loss upstream)."""
+    the pairs routed over it (no thinning by loss upstream).
+
+    >>> tm = {("WA", "NY"): 2.0, ("WA", "IL"): 1.0}
+    >>> routes = {("WA", "NY"): ["WA", "IL", "PA", "NY"], ("WA", "IL"): ["WA", "IL"]}
+    >>> link_loads(tm, routes)
+    {('WA', 'IL'): 3.0, ('IL', 'PA'): 2.0, ('PA', 'NY'): 2.0}
+    """
     load: dict[Pair, float] = {}
     for p, r in tm.items():
         if r == 0:
@@ -183,7 +206,14 @@ def link_loads(tm: Mapping[Pair, float], routes: Mapping[Pair, Sequence[str]]) -
 def scale_link_load(tm: Mapping[Pair, float], routes: Mapping[Pair, Sequence[str]],
                     target: float) -> dict[Pair, float]:
     """``tm`` scaled so that the busiest directed fibre is offered ``target`` (in the
-    rates' unit, e.g. Erlang when the rates are arrivals × mean holding time)."""
+    rates' unit, e.g. Erlang when the rates are arrivals × mean holding time).
+
+    >>> tm = {("WA", "NY"): 2.0, ("WA", "IL"): 1.0}
+    >>> routes = {("WA", "NY"): ["WA", "IL", "PA", "NY"], ("WA", "IL"): ["WA", "IL"]}
+    >>> scaled = scale_link_load(tm, routes, 0.6)   # WA→IL carries both: 0.6 in all
+    >>> {k: round(v, 3) for k, v in scaled.items()}
+    {('WA', 'NY'): 0.4, ('WA', 'IL'): 0.2}
+    """
     t = _check_target("target", target)
     peak = max(link_loads(tm, routes).values(), default=0.0)
     if peak <= 0:
@@ -205,7 +235,14 @@ def add_poisson_traffic(
     ``host`` of ``a`` to that of ``b``, on the shortest route by ``weight``. Other
     keyword arguments are flow keys (``start``, ``stop``, ``class``). With
     ``obs.assembly = {type = "length", max_pkts = 1}`` every packet is one burst: a
-    Poisson burst process per pair. Returns the flows added, named ``a>b``."""
+    Poisson burst process per pair. Returns the flows added, named ``a>b``.
+
+    >>> s = nsfnet()
+    >>> _ = add_poisson_traffic(s, {("WA", "NY"): 100.0})
+    >>> f = s["flow"][-1]
+    >>> f["type"], f["name"], f["rate"], f["packet_size"]
+    ('poisson', 'WA>NY', 10000000.0, 12500)
+    """
     size = parse_size(packet_size)
     if size <= 0:
         raise TopologyError(f"packet_size: must be positive, got {packet_size!r}")
@@ -238,7 +275,14 @@ def add_workload(
     (``size``, ``rate``, ``load``, ``arrivals``, ``stop``, any TCP key of ``[[flow]]``).
     Generated flows share assembly queues: ``obs.classifier`` must be ``"per_egress"``
     or ``"per_class"`` (set here to ``"per_egress"`` when the scenario leaves it unset).
-    Returns the workload added."""
+    Returns the workload added.
+
+    >>> s = nsfnet()
+    >>> _ = add_workload(s, "web", {("WA", "NY"): 10.0})
+    >>> w = s["workload"][-1]
+    >>> w["name"], len(w["hosts"]), sum(map(sum, w["matrix"]))
+    ('web', 14, 10.0)
+    """
     if not name:
         raise TopologyError("name: must not be empty")
     w: dict[str, Any] = {"name": name}
