@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import burstlab
+import burstlab.sweep_exec as sweep_exec
 from burstlab.grid import GridError, normalise_grid, parse_axis
 
 sweep_mod = importlib.import_module("burstlab.sweep")
@@ -517,12 +518,13 @@ def test_reproduce_stored_only_on_a_foreign_sqlite_file_leaves_it_untouched(
 def test_a_sweep_starts_no_more_workers_than_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[int] = []
 
-    class Pool(sweep_mod.ProcessPoolExecutor):  # type: ignore[misc, name-defined]
+    class Pool(sweep_exec.ProcessPoolExecutor):  # type: ignore[misc, name-defined]
         def __init__(self, max_workers: int, **kw: Any) -> None:
             started.append(max_workers)
             super().__init__(max_workers=max_workers, **kw)
 
-    monkeypatch.setattr(sweep_mod, "ProcessPoolExecutor", Pool)
+    # the local executor lives in burstlab.sweep_exec
+    monkeypatch.setattr(sweep_exec, "ProcessPoolExecutor", Pool)
     res = burstlab.sweep(path_scenario("10ms"), {"sim.seed": [1, 2]}, jobs=200,
                          executor="local", progress=False)
     assert started == [2] and res.stats["jobs"] == 2 and res.stats["ran"] == 2
