@@ -3,8 +3,10 @@
 //!
 //! Read first: [`Ns2Sender::on_ack`] (ns-2's per-variant `recv`), then
 //! [`Ns2Sender::on_rto`] (`timeout`) and the helpers named after the ns-2 routines they
-//! implement (`newack`, `opencwnd`, `slowdown`, `send_much`, `send_one`, `output`,
-//! `rtt_update`, `rtt_timeout`, `rtt_backoff`, `reset_rtx_timer`).
+//! implement (`newack`, `opencwnd`, `slowdown`, `send_much`, `send_one`, `output`).
+//! Beside it: `ns2/clock.rs` (the coarse clock's boot phase and the RTT and timer
+//! routines `rtt_update`, `rtt_timeout`, `rtt_backoff`, `reset_rtx_timer`),
+//! `ns2/sackboard.rs` (Sack1's scoreboard) and `ns2/linux/` (`Agent/TCP/Linux`).
 //!
 //! This is a behavioural reimplementation written for burstlab from ns-2.35's documented
 //! behaviour (tcp.cc, tcp-reno.cc, tcp-newreno.cc, tcp-sack1.cc, scoreboard-rq.cc), checked
@@ -34,8 +36,14 @@
 use super::tcb::{Phase, Tcb, TraceEvent};
 use super::{AckSeg, CcKind, SendReq, SenderStats, TcpConfig, TcpOutput, Variant};
 use crate::units::SimTime;
+use clock::secs;
+use sackboard::SackBoard;
 
+mod clock;
 pub mod linux;
+mod sackboard;
+
+pub use clock::{boot_phase, boot_seed, mrg32k3a_first_u01};
 
 /// ns-2 `last_cwnd_action_`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,136 +52,6 @@ enum CwndAction {
     Dupack,
     Timeout,
     Exited,
-}
-
-/// Sack1's scoreboard (ns-2 `ScoreBoardRQ` over the reassembly queue): the SACKed blocks
-/// above the cumulative ACK, `[start, end)` in segments, sorted and disjoint.
-#[derive(Clone, Debug, Default)]
-#[repr(C)]
-struct SackBoard {
-    blocks: Vec<(i64, i64)>,
-    /// One past the highest segment retransmitted (`h_seqno_`), −1 when cleared.
-    h_seqno: i64,
-    /// Highest cumulative ACK + 1 seen by the scoreboard (`sack_min`).
-    sack_min: i64,
-    /// Whether the last update changed the scoreboard (`CheckUpdate`).
-    changed: bool,
-}
-
-impl SackBoard {
-    fn new() -> Self {
-        SackBoard {
-            blocks: Vec::with_capacity(8),
-            h_seqno: -1,
-            sack_min: -1,
-            changed: false,
-        }
-    }
-    fn clear(&mut self) {
-        self.blocks.clear();
-        self.h_seqno = -1;
-    }
-    #[cfg(debug_assertions)]
-    fn total(&self) -> i64 {
-        self.blocks.iter().map(|b| b.1 - b.0).sum()
-    }
-    /// Adds `[s, e)`, merging with the blocks it overlaps or touches, and returns
-    /// whether the board grew. The blocks are sorted, disjoint and never touch (every
-    /// add merges touching neighbours), so both their starts and their ends increase
-    /// along the board: binary searches find the blocks to merge, and `[s, e)` was held
-    /// already exactly when one block covers it. O(log n) plus the blocks merged away,
-    /// where a scan from the first block with an insert and removals was O(n).
-    fn add(&mut self, s: i64, e: i64) -> bool {
-        if e <= s {
-            return false;
-        }
-        // Blocks i..j end at or after `s` and start at or before `e`.
-        let i = self.blocks.partition_point(|b| b.1 < s);
-        let j = i + self.blocks[i..].partition_point(|b| b.0 <= e);
-        if j == i {
-            self.blocks.insert(i, (s, e));
-            return true;
-        }
-        let (a, b) = (self.blocks[i].0, self.blocks[j - 1].1);
-        if j == i + 1 && a <= s && e <= b {
-            return false;
-        }
-        self.blocks[i] = (s.min(a), e.max(b));
-        self.blocks.drain(i + 1..j);
-        true
-    }
-    /// `UpdateScoreBoard`: forget what the cumulative ACK `last_ack` covers, add the
-    /// ACK's blocks, and note whether anything changed.
-    fn update(&mut self, last_ack: i64, ack: &AckSeg) {
-        #[cfg(debug_assertions)]
-        let old_total = self.total();
-        self.changed = false;
-        if self.sack_min <= last_ack {
-            self.sack_min = last_ack + 1;
-            if !self.blocks.is_empty() {
-                // `cleartonxt`: drop the blocks the cumulative ACK has passed (a prefix:
-                // the ends increase along the board).
-                let m = self.sack_min;
-                let passed = self.blocks.partition_point(|b| b.1 <= m);
-                self.blocks.drain(..passed);
-                if let Some(f) = self.blocks.first_mut() {
-                    f.0 = f.0.max(m);
-                }
-                self.changed = true;
-            }
-        }
-        let mut grew = false;
-        for b in &ack.sack[..(ack.nsack as usize).min(4)] {
-            grew |= self.add(b.start as i64, b.end as i64);
-        }
-        // `CheckUpdate`: the board changed if blocks were cleared or it grew (an add
-        // never shrinks it, so this is "the total SACKed changed" of ns-2).
-        #[cfg(debug_assertions)]
-        debug_assert!(self.changed || grew == (old_total != self.total()));
-        debug_assert!(self.blocks.windows(2).all(|w| w[0].1 < w[1].0));
-        self.changed = self.changed || grew;
-    }
-    /// `nexthole`: the first segment ≥ `seq` not covered by a block, and the number of
-    /// blocks above it (−1 when `seq` is above every block). By binary search: the
-    /// first block that ends at or after `seq` decides.
-    fn nexthole(&self, seq: i64) -> (i64, i64) {
-        let k = self.blocks.partition_point(|b| b.1 < seq);
-        let Some(&(a, b)) = self.blocks.get(k) else {
-            return (-1, -1);
-        };
-        if a > seq {
-            return (seq, (self.blocks.len() - k) as i64);
-        }
-        let above = self.blocks.len() - k - 1;
-        (b, if above > 0 { above as i64 } else { -1 })
-    }
-    /// `GetNextRetran`: the next hole above the highest retransmission that has a SACKed
-    /// block above it, or −1.
-    fn next_retran(&mut self) -> i64 {
-        if self.h_seqno < self.sack_min {
-            self.h_seqno = self.sack_min;
-        }
-        let (seq, cnt) = self.nexthole(self.h_seqno);
-        if seq > 0 {
-            if cnt <= 0 {
-                return -1;
-            }
-            if seq > self.h_seqno {
-                self.h_seqno = seq;
-            }
-            return seq;
-        }
-        -1
-    }
-    fn mark_retran(&mut self, seq: i64) {
-        if seq >= self.h_seqno {
-            self.h_seqno = seq + 1;
-        }
-    }
-    /// `GetNextUnacked`.
-    fn next_unacked(&self, seq: i64) -> i64 {
-        self.nexthole(seq).0
-    }
 }
 
 /// ns-2.35's one-way TCP sender (see the module docs).
@@ -246,45 +124,6 @@ pub struct Ns2Sender {
     newreno_changes1: bool,
     partial_window_deflation: bool,
     sack_partial_ack: bool,
-}
-
-/// ns-2's `defaultRNG` after `seed k` (MRG32k3a with all six seeds `k`): its first
-/// uniform in `[0, 1)`. ns-2 draws `boot_time_` as `tcpTick_ × U` when an agent is
-/// reset; the exported script re-seeds with `k` and resets each agent at time 0, so
-/// burstlab computes the same phase.
-pub fn mrg32k3a_first_u01(k: u32) -> f64 {
-    const M1: f64 = 4_294_967_087.0;
-    const M2: f64 = 4_294_944_443.0;
-    let norm = 1.0 / (M1 + 1.0);
-    let s = k as f64;
-    let mut p1 = 1_403_580.0 * s - 810_728.0 * s;
-    p1 -= (p1 / M1).trunc() * M1;
-    if p1 < 0.0 {
-        p1 += M1;
-    }
-    let mut p2 = 527_612.0 * s - 1_370_589.0 * s;
-    p2 -= (p2 / M2).trunc() * M2;
-    if p2 < 0.0 {
-        p2 += M2;
-    }
-    if p1 > p2 {
-        (p1 - p2) * norm
-    } else {
-        (p1 - p2 + M1) * norm
-    }
-}
-
-/// The ns-2 RNG seed burstlab and the exported script use for flow `flow`'s clock phase,
-/// from the master seed and replication (the exporter computes the same number).
-pub fn boot_seed(seed: u64, replication: u64, flow: u32) -> u32 {
-    const M: u128 = 2_147_483_646;
-    let base = (seed as u128 * 1_000_003 + replication as u128) % M;
-    ((base + 7919 * (flow as u128 + 1)) % M + 1) as u32
-}
-
-/// ns-2's `boot_time_` for a flow: `tick × U` (see [`mrg32k3a_first_u01`]).
-pub fn boot_phase(seed: u64, replication: u64, flow: u32, tick: SimTime) -> f64 {
-    tick.as_secs_f64() * mrg32k3a_first_u01(boot_seed(seed, replication, flow))
 }
 
 impl Ns2Sender {
@@ -990,97 +829,6 @@ impl Ns2Sender {
         self.send_much(now, 0, out);
     }
 
-    /// `reset_rtx_timer(mild, backoff)`.
-    fn reset_rtx_timer(&mut self, now: SimTime, mild: bool, backoff: bool) {
-        if backoff {
-            self.rtt_backoff();
-        }
-        self.set_rtx_timer(now);
-        if !mild {
-            self.t_seqno = self.highest_ack + 1;
-        }
-        self.rtt_active = false;
-    }
-
-    fn set_rtx_timer(&mut self, now: SimTime) {
-        // Every new ACK re-arms the timer, but `rtt_timeout()` moves only when its inputs
-        // do (a new RTT estimate or a backoff): its conversion to picoseconds (a float
-        // multiply, a rounding call, two range checks) is redone only then. The result is
-        // the same value `secs(self.rtt_timeout())` gives.
-        let key = (self.t_backoff, self.t_rtxcur.to_bits());
-        let span = match self.rto_memo {
-            Some((k, span)) if k == key => span,
-            _ => {
-                let span = secs(self.rtt_timeout());
-                self.rto_memo = Some((key, span));
-                span
-            }
-        };
-        debug_assert_eq!(span, secs(self.rtt_timeout()));
-        self.rtx = Some(now + span);
-    }
-
-    /// `rtt_timeout()` (rfc2988_ true).
-    fn rtt_timeout(&self) -> f64 {
-        let b = self.t_backoff as f64;
-        let mut t = if self.t_rtxcur < self.minrto {
-            self.minrto * b
-        } else {
-            self.t_rtxcur * b
-        };
-        if t > self.maxrto {
-            t = self.maxrto;
-        }
-        if t < 2.0 * self.tick {
-            t = 2.0 * self.tick;
-        }
-        t
-    }
-
-    /// `rtt_update(tao)`: a sample in ticks of the coarse clock, then the integer
-    /// SRTT/RTTVAR filter (T_SRTT_BITS 3, T_RTTVAR_BITS 2, rttvar_exp_ 2).
-    fn rtt_update(&mut self, now: SimTime, tao: f64) {
-        let sendtime = now.as_secs_f64() - tao + self.boot_time;
-        let tickoff = sendtime % self.tick;
-        let mut t_rtt = ((tao + tickoff) / self.tick) as i32;
-        if t_rtt < 1 {
-            t_rtt = 1;
-        }
-        if self.t_srtt != 0 {
-            // ns-2 keeps the difference in a 16-bit `short`.
-            let mut delta = (t_rtt - (self.t_srtt >> 3)) as i16;
-            self.t_srtt = self.t_srtt.wrapping_add(delta as i32);
-            if self.t_srtt <= 0 {
-                self.t_srtt = 1;
-            }
-            if delta < 0 {
-                delta = delta.wrapping_neg();
-            }
-            let delta = delta.wrapping_sub((self.t_rttvar >> 2) as i16);
-            self.t_rttvar = self.t_rttvar.wrapping_add(delta as i32);
-            if self.t_rttvar <= 0 {
-                self.t_rttvar = 1;
-            }
-        } else {
-            self.t_srtt = t_rtt << 3;
-            self.t_rttvar = t_rtt << 1;
-        }
-        let ticks = ((self.t_rttvar << 3) + self.t_srtt) >> 3;
-        self.t_rtxcur = ticks as f64 * self.tick;
-    }
-
-    /// `rtt_backoff()`: double while below 64 (`max_backoff`) or while the timeout is
-    /// below `max_rto`; beyond 8, fold SRTT into RTTVAR so the next sample restarts it.
-    fn rtt_backoff(&mut self) {
-        if self.t_backoff < self.backoff_cap || self.rtt_timeout() < self.maxrto {
-            self.t_backoff = self.t_backoff.saturating_mul(2);
-        }
-        if self.t_backoff > 8 {
-            self.t_rttvar += self.t_srtt >> 3;
-            self.t_srtt = 0;
-        }
-    }
-
     fn note_td(&mut self, now: SimTime) {
         self.tcb.stats.td_events += 1;
         let s = self.tcb.snd_una;
@@ -1119,86 +867,6 @@ impl Ns2Sender {
         t.set_phase(phase, now);
         t.clear_phase_changes();
         t.observe(now);
-    }
-}
-
-fn secs(s: f64) -> SimTime {
-    SimTime::from_secs_f64(s).unwrap_or(SimTime::MAX)
-}
-
-#[cfg(test)]
-mod sackboard_tests {
-    use super::*;
-    use crate::tcp::SackBlock;
-    use proptest::prelude::*;
-    use std::collections::BTreeSet;
-
-    /// The maximal runs of a set of segments, as `[start, end)` blocks.
-    fn runs(set: &BTreeSet<i64>) -> Vec<(i64, i64)> {
-        let mut v: Vec<(i64, i64)> = Vec::new();
-        for &x in set {
-            match v.last_mut() {
-                Some(r) if r.1 == x => r.1 = x + 1,
-                _ => v.push((x, x + 1)),
-            }
-        }
-        v
-    }
-
-    /// `nexthole` by a scan from the first block, as ns-2's `ScoreBoard` does it.
-    fn nexthole_scan(blocks: &[(i64, i64)], seq: i64) -> (i64, i64) {
-        for (k, &(a, b)) in blocks.iter().enumerate() {
-            if a > seq {
-                return (seq, (blocks.len() - k) as i64);
-            }
-            if a <= seq && b >= seq {
-                let above = blocks.len() - k - 1;
-                return (b, if above > 0 { above as i64 } else { -1 });
-            }
-        }
-        (-1, -1)
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 400, rng_seed: proptest::test_runner::RngSeed::Fixed(0x5ACB), ..ProptestConfig::default() })]
-        /// The board against a set of segments: after every update its blocks are the
-        /// set's maximal runs, `changed` says whether blocks were cleared or the set
-        /// grew, and `nexthole` agrees with a scan.
-        #[test]
-        fn prop_board_matches_a_set_of_segments(
-            acks in proptest::collection::vec(
-                (0i64..6, proptest::collection::vec((0i64..120, 0i64..12), 0..5)),
-                1..60,
-            ),
-        ) {
-            let mut sb = SackBoard::new();
-            let mut set = BTreeSet::new();
-            let mut last_ack = -1i64;
-            for (step, blocks) in acks {
-                last_ack += step;
-                let mut ack = AckSeg { cum: (last_ack + 1) as u64, ..AckSeg::default() };
-                for (k, &(a, l)) in blocks.iter().take(4).enumerate() {
-                    ack.sack[k] = SackBlock { start: a as u64, end: (a + l) as u64 };
-                    ack.nsack += 1;
-                }
-                let before = set.len();
-                let mut cleared = false;
-                if sb.sack_min <= last_ack {
-                    cleared = !set.is_empty();
-                    set.retain(|&x| x > last_ack);
-                }
-                for b in &ack.sack[..ack.nsack as usize] {
-                    set.extend(b.start as i64..b.end as i64);
-                }
-                sb.update(last_ack, &ack);
-                let want = runs(&set);
-                prop_assert_eq!(&sb.blocks, &want);
-                prop_assert_eq!(sb.changed, cleared || set.len() != before);
-                for q in [-1, last_ack, last_ack + 1, 30, 60, 119, 130] {
-                    prop_assert_eq!(sb.nexthole(q), nexthole_scan(&want, q));
-                }
-            }
-        }
     }
 }
 
