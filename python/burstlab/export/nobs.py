@@ -53,7 +53,7 @@ from burstlab.export.ns2 import (
     write_done,
 )
 from burstlab.export.view import resolve
-from burstlab.units import parse_rate, parse_size, parse_time
+from burstlab.units import parse_rate, parse_time
 
 #: The line prefix of the per-flow summary the script prints at the end.
 SUMMARY_TAG = "burstlab-nobs-flow"
@@ -116,25 +116,26 @@ def _uniform(items: list[tuple[str, Any]], what: str) -> Any:
 
 
 def _triggers(asm: Mapping[str, Any], path: str) -> tuple[float, int, int]:
-    """nOBS's (TIMEOUT, BURST_SIZE_THRESHOLD, MAX_PACKET_NUM) for an assembly table."""
-    atype = str(asm.get("type", "timer"))
+    """nOBS's (TIMEOUT, BURST_SIZE_THRESHOLD, MAX_PACKET_NUM) for an assembly policy as
+    the core's view gives it (seconds, bytes; ``null`` where a trigger is unset)."""
+    atype = str(asm["type"])
     timeout, size_thr, count = NO_TIMEOUT, NO_SIZE_LIMIT, NO_COUNT_LIMIT
-    if "ack_ratio_max" in asm:
+    if asm.get("ack_ratio_max") is not None:
         raise _err(f"{path}.ack_ratio_max", "nOBS has no ACK-ratio assembly")
     if atype == "timer":
-        if float(asm.get("jitter", 0) or 0) != 0:
+        if float(asm.get("jitter") or 0) != 0:
             raise _err(f"{path}.jitter", "nOBS's assembly timer has no jitter")
-        timeout = parse_time(asm["tb"])
+        timeout = float(asm["tb"])
     elif atype == "length":
-        if "max_bytes" in asm:
-            size_thr = int(parse_size(asm["max_bytes"]))
-        if "max_pkts" in asm:
+        if asm.get("max_bytes") is not None:
+            size_thr = int(asm["max_bytes"])
+        if asm.get("max_pkts") is not None:
             count = int(asm["max_pkts"])
     elif atype == "hybrid":
-        if "lmin" in asm:
+        if asm.get("lmin") is not None:
             raise _err(f"{path}.lmin", "nOBS does not pad bursts")
-        timeout = parse_time(asm["tmax"])
-        size_thr = int(parse_size(asm["lmax"]))
+        timeout = float(asm["tmax"])
+        size_thr = int(asm["lmax"])
     else:
         raise _err(f"{path}.type", f"nOBS has timer, size and count assembly, not "
                    f"{atype!r}")
@@ -145,9 +146,10 @@ def _triggers(asm: Mapping[str, Any], path: str) -> tuple[float, int, int]:
 NOBS_MAX_MTU = 1040
 
 
-def _ingress_buffer(obs: Mapping[str, Any], linkspeed: float, size_thr: int, count: int,
-                    warnings: list[str]) -> tuple[int, int]:
-    """``obs.ingress`` as nOBS's delayed first reservation: returns the
+def _ingress_buffer(obs: Mapping[str, Any], view_obs: Mapping[str, Any], linkspeed: float,
+                    size_thr: int, count: int, warnings: list[str]) -> tuple[int, int]:
+    """``obs.ingress`` (as given: ``obs``; as the core resolved it: ``view_obs``) as nOBS's
+    delayed first reservation: returns the
     ``BURST_SIZE_THRESHOLD`` to write and ``MAX_DELAYED_BURST``.
 
     nOBS (``optical/op-schedule.cc``) delays a burst's first reservation by at most
@@ -161,19 +163,20 @@ def _ingress_buffer(obs: Mapping[str, Any], linkspeed: float, size_thr: int, cou
     (``MAX_DELAYED_BURST 1``).
     """
     ing = obs.get("ingress")
-    if not ing:
+    ing_v = view_obs["ingress"]
+    if not ing or ing_v is None:
         warnings.append("obs.ingress: absent (burstlab drops a burst that finds no "
                         "wavelength on its first fibre); nOBS cannot drop there and "
                         "delays it (its default MAX_DELAYED_BURST 2): the simulators "
                         "agree only while no first fibre is contended")
         return size_thr, 0
     for key in ("max_bursts", "max_bytes"):
-        if ing.get(key) is not None:
+        if ing_v[key] is not None:
             raise _err(f"obs.ingress.{key}", "nOBS bounds only the wait (MAX_DELAYED_BURST "
                        "bursts of the largest size); its ingress buffer has no size limit")
     if "max_wait" not in ing:
         raise _err("obs.ingress.max_wait", "missing")
-    wait_bytes = parse_time(ing["max_wait"]) * linkspeed / 8
+    wait_bytes = float(ing_v["max_wait_s"]) * linkspeed / 8
     if abs(wait_bytes - round(wait_bytes)) > 1e-6 or round(wait_bytes) < 1:
         raise _err("obs.ingress.max_wait", f"nOBS bounds the wait by whole bytes at "
                    f"LINKSPEED; {ing['max_wait']} is {wait_bytes:g} bytes")
@@ -325,6 +328,15 @@ _UNSUPPORTED_OBS = {
 }
 
 
+def _directions(view_links: list[Mapping[str, Any]]) -> dict[int, list[Mapping[str, Any]]]:
+    """The core's view lists each direction of a ``[[link]]`` or ``[[fibre]]`` (``a`` to
+    ``b`` first): the directions by the table's index."""
+    out: dict[int, list[Mapping[str, Any]]] = {}
+    for d in view_links:
+        out.setdefault(int(d["spec_index"]), []).append(d)
+    return out
+
+
 def _plan_obs(p: _Plan) -> None:
     """``[obs]``: refuses what nOBS cannot express; the assembly triggers and loss."""
     obs, warnings = p.obs, p.warnings
@@ -334,33 +346,33 @@ def _plan_obs(p: _Plan) -> None:
     for key, why in _UNSUPPORTED_OBS.items():
         if obs.get(key):
             raise _err(f"obs.{key}", why)
-    if parse_time(obs.get("extra_offset", 0) or 0) != 0:
+    ov = p.view["obs"]  # the values, defaults applied
+    if float(ov["extra_offset_s"]) != 0:
         raise _err("obs.extra_offset", "nOBS's offset is hops × HOP_DELAY (+ SWITCHTIME); "
                    "it has no extra offset")
-    if str(obs.get("signalling", "jet")) != "jet":
+    if str(ov["signalling"]) != "jet":
         raise _err("obs.signalling", "nOBS implements JET only")
-    if str(obs.get("scheduler", "laucvf")) != "laucvf":
+    if str(ov["scheduler"]) != "laucvf":
         raise _err("obs.scheduler", "nOBS schedules by LAUC-VF (smallest void) only; "
                    "use scheduler = \"laucvf\"")
-    p.classifier = str(obs.get("classifier", "per_flow"))
+    p.classifier = str(ov["classifier"])
     if p.classifier not in ("per_flow", "per_egress"):
         raise _err("obs.classifier", "nOBS queues per (source host, egress) or per egress "
                    "only: per_flow or per_egress")
-    p.ack_mode = str(obs.get("ack_mode", "assemble"))
+    p.ack_mode = str(ov["ack_mode"])
     if p.ack_mode == "bypass":
         warnings.append("obs.ack_mode: 'bypass' is exported as nOBS's ackdontburst 1: each "
                         "ACK crosses the core at once as a burst of its own, without "
                         "offset or reservation (optical/op-sragent.cc); burstlab's bypass "
                         "link also queues ACKs behind one another")
-    default_asm = obs.get("assembly") or p.view["obs"]["assembly"]
-    p.timeout, p.size_thr, p.count = _triggers(default_asm, "obs.assembly")
-    atype = str(default_asm.get("type", "timer"))
+    p.timeout, p.size_thr, p.count = _triggers(ov["assembly"], "obs.assembly")
+    atype = str(ov["assembly"]["type"])
     if p.size_thr != NO_SIZE_LIMIT and p.count != NO_COUNT_LIMIT:
         warnings.append("obs.assembly: with both a size and a packet-count threshold, nOBS "
                         "sends an extra empty burst after every burst whose last packet "
                         "reaches both (BurstAgent::recv tests the count on the burst it "
                         "has just sent; docs/topics/nobs.md)")
-    cap = obs.get("max_pkts_per_burst")
+    cap = ov["max_pkts_per_burst"]
     if cap is not None:
         p.cap = int(cap)
         if atype == "timer":
@@ -368,19 +380,19 @@ def _plan_obs(p: _Plan) -> None:
                             "holds MAX_PACKET_NUM packets; burstlab's timer cap takes at "
                             "most that many at expiry")
         p.count = min(p.count, p.cap)
-    if obs.get("queue_limit") is not None:
+    if ov["queue_limit"] is not None:
         warnings.append("obs.queue_limit: nOBS's assembly queues are unlimited")
-    loss = obs.get("loss") or {}
-    p.loss_p = float(loss.get("p", 0) or 0)
-    p.loss_scope = str(loss.get("scope", "per_link"))
-    p.loss_all = str(loss.get("applies_to", "data")) == "all"
+    p.loss_p = float(ov["loss_p"])
+    p.loss_scope = str(ov["loss_scope"])
+    p.loss_all = str(ov["loss_applies_to"]) == "all"
 
 
 def _plan_nodes(p: _Plan) -> None:
     """Nodes: kinds, ids (optical nodes first, then hosts) and each edge's timer."""
     nodes = list(p.spec.get("node", []))
-    p.names = [str(n["name"]) for n in nodes]
-    p.kinds = {str(n["name"]): str(n.get("kind", "host")) for n in nodes}
+    views = p.view["nodes"]
+    p.names = [str(n["name"]) for n in views]
+    p.kinds = {str(n["name"]): str(n["kind"]) for n in views}
     for k, n in enumerate(nodes):
         if p.kinds[str(n["name"])] == "router":
             raise _err(f"node[{k}].kind", "nOBS connects hosts to edge nodes directly; "
@@ -392,11 +404,11 @@ def _plan_nodes(p: _Plan) -> None:
     # (optical/op-burst_agent.cc), so a node's own timer is an OpticalDefaults object
     # created just before it; the size and count thresholds are read while running, from
     # the last one created, and must be the same everywhere.
-    for k, n in enumerate(nodes):
+    for k, n in enumerate(views):
         nm = str(n["name"])
         if p.kinds[nm] in ("edge", "core"):
             p.node_timeout[nm] = p.timeout
-            if n.get("assembly"):
+            if n["assembly"]:
                 t, sz, c = _triggers(n["assembly"], f"node[{k}].assembly")
                 c = min(c, p.cap) if p.cap is not None else c
                 if (sz, c) != (p.size_thr, p.count):
@@ -410,29 +422,31 @@ def _plan_nodes(p: _Plan) -> None:
 def _plan_optics(p: _Plan) -> None:
     """The settings nOBS holds once for the whole network (LINKSPEED, MAX_LAMBDA,
     SWITCHTIME, HOP_DELAY, the ingress wait), and contention resolution."""
-    obs, spec = p.obs, p.spec
+    obs, spec, ov = p.obs, p.spec, p.view["obs"]
     fibres = list(spec["fibre"])
-    rates = [(f"fibre[{k}].rate", parse_rate(f["rate"])) for k, f in enumerate(fibres)
+    dirs = _directions(p.view["fibres"])
+    rates = [(f"fibre[{k}].rate", float(dirs[k][0]["rate_bps"])) for k, f in enumerate(fibres)
              if "rate" in f]
     if len(rates) != len(fibres):
         k = next(k for k, f in enumerate(fibres) if "rate" not in f)
         raise _err(f"fibre[{k}].rate", "nOBS needs every fibre's rate (LINKSPEED)")
     p.linkspeed = _uniform(rates, "wavelength rate (LINKSPEED)")
-    wl = [(f"fibre[{k}].wavelengths", int(f.get("wavelengths", obs.get("wavelengths", 1))))
-          for k, f in enumerate(fibres)]
+    wl = [(f"fibre[{k}].wavelengths", int(dirs[k][0]["wavelengths"]))
+          for k in range(len(fibres))]
     p.max_lambda = _uniform(wl, "number of wavelengths (MAX_LAMBDA)")
     for k, f in enumerate(fibres):
         for key in ("fabric_a", "fabric_b"):
             if key in f:
                 raise _err(f"fibre[{k}].{key}", "nOBS nodes have one switching fabric")
+        # The view's loss includes obs.loss; a fibre's own loss is refused as given.
         if float(f.get("loss", 0) or 0) > 0:
             raise _err(f"fibre[{k}].loss", "per-fibre loss is not exported; use obs.loss")
-        if f.get("duplex", True) is False:
+        if len(dirs[k]) != 2:
             raise _err(f"fibre[{k}].duplex", "nOBS fibres are duplex")
     # The core's values, defaults applied (obs.switch_setup 5 µs, obs.bcp_processing
     # 10 µs unless set; a node's own setting wins).
-    setups = [("obs.switch_setup", float(p.view["obs"]["switch_setup_s"]))]
-    deltas = [("obs.bcp_processing", float(p.view["obs"]["bcp_processing_s"]))]
+    setups = [("obs.switch_setup", float(ov["switch_setup_s"]))]
+    deltas = [("obs.bcp_processing", float(ov["bcp_processing_s"]))]
     for k, n in enumerate(p.view["nodes"]):
         if n["kind"] in ("edge", "core"):
             setups.append((f"node[{k}].switch_setup", float(n["switch_setup_s"])))
@@ -440,11 +454,11 @@ def _plan_optics(p: _Plan) -> None:
                            float(n["fabrics"][0]["bcp_processing_s"])))
     p.switchtime = _uniform(setups, "switch set-up time (SWITCHTIME)")
     p.hop_delay = _uniform(deltas, "BCP processing time (HOP_DELAY)")
-    p.size_thr, p.max_delayed = _ingress_buffer(obs, p.linkspeed, p.size_thr, p.count,
+    p.size_thr, p.max_delayed = _ingress_buffer(obs, ov, p.linkspeed, p.size_thr, p.count,
                                                 p.warnings)
     # optical/op-sragent.cc: LinkReservation_.recv(pkt, conversiontype_): 1 = any
     # wavelength, 2 = the one the burst used on the previous fibre.
-    p.conversiontype = 1 if bool(obs.get("conversion", True)) else 2
+    p.conversiontype = 1 if bool(ov["conversion"]) else 2
     _plan_contention(p)
 
 
@@ -452,16 +466,16 @@ def _plan_contention(p: _Plan) -> None:
     """``[obs.contention]`` (docs/topics/contention.md). optical/op-sragent.cc: nodetype_
     1 = converters, 2 = FDLs, 3 = both, tried at every node after the ingress, as
     burstlab's [obs.contention]."""
-    cont: Mapping[str, Any] = p.obs.get("contention") or {}
+    cont: Mapping[str, Any] = p.view["obs"]["contention"]  # defaults applied
     # nOBS resolves contention with converters and FDLs only: a scenario that relies on
     # segmentation, preemption or deflection would run a different network there.
     for key in ("segmentation", "preemption", "deflection"):
         if cont.get(key) not in (None, "none", [], ""):
             raise _err(f"obs.contention.{key}", f"nOBS has no {key}; it resolves "
                        "contention with wavelength converters and FDLs only")
-    p.fdls = [parse_time(x) for x in cont.get("fdl", []) or []]
-    p.converters = int(cont.get("converters", 0) or 0)
-    if p.converters and str(cont.get("converter_scope", "node")) != "node":
+    p.fdls = [float(x) for x in cont["fdl_s"]]
+    p.converters = int(cont["converters"])
+    if p.converters and str(cont["converter_scope"]) != "node":
         raise _err("obs.contention.converter_scope", "nOBS's converters are a pool per node")
     if p.fdls and p.converters:
         p.warnings.append("obs.contention: with both converters and FDLs, nOBS's last "
@@ -471,14 +485,14 @@ def _plan_contention(p: _Plan) -> None:
         p.warnings.append("obs.contention.converters: nOBS keeps SWITCHTIME between two "
                           "bursts on one converter; burstlab's converter is free at once")
     p.nodetype = (1 if p.converters else 0) + (2 if p.fdls else 0)
-    p.fdl_cap = 1 if str(cont.get("fdl_capacity", "one")) == "one" else 0
+    p.fdl_cap = 1 if str(cont["fdl_capacity"]) == "one" else 0
 
 
 def _plan_links(p: _Plan) -> None:
     """Electronic links: each host hangs off one edge."""
     kinds = p.kinds
-    for k, link in enumerate(p.spec.get("link", [])):
-        a, b = str(link["a"]), str(link["b"])
+    for k, dirs in sorted(_directions(p.view["links"]).items()):
+        a, b = str(dirs[0]["from"]), str(dirs[0]["to"])
         if {kinds[a], kinds[b]} != {"host", "edge"}:
             raise _err(f"link[{k}]", "nOBS's electronic links join a host to an edge node "
                        f"({a} is {kinds[a]}, {b} is {kinds[b]})")
@@ -486,9 +500,9 @@ def _plan_links(p: _Plan) -> None:
         if h in p.host_edge and p.host_edge[h] != e:
             raise _err(f"link[{k}]", f"host {h} already hangs off edge {p.host_edge[h]}")
         p.host_edge[h] = e
-        if float(link.get("loss", 0) or 0) or link.get("loss_ab") or link.get("loss_ba"):
+        if any(float(d["loss"]) > 0 for d in dirs):
             raise _err(f"link[{k}].loss", "random loss on electronic links is not exported")
-        if link.get("duplex", True) is False:
+        if len(dirs) != 2:
             raise _err(f"link[{k}].duplex", "the export writes duplex links only")
 
 
@@ -738,27 +752,25 @@ def _write_flows(p: _Plan, out: list[str], seed_v: int, rep_v: int
     ids, w = p.ids, out.append
     summary: list[str] = []
     flows_out: list[dict[str, Any]] = []
-    for i, f in enumerate(p.spec.get("flow", [])):
-        kind = str(f.get("type", "tcp"))
-        src, dst = str(f["src"]), str(f["dst"])
-        start = parse_time(f.get("start", 0))
-        stop = parse_time(f["stop"]) if "stop" in f else None
-        fname = str(f.get("name", f"flow{i}"))
+    given = p.spec.get("flow", [])
+    for i, fv in enumerate(p.view["flows"]):
+        f = given[i] if i < len(given) else {}
+        kind, src, dst, fname = str(fv["type"]), str(fv["src"]), str(fv["dst"]), fv["name"]
         w(tcl.comment(f"# flow[{i}] {fname}: {kind} {src} -> {dst}"))
         if kind == "tcp":
-            if "drop_segments" in f:
+            if fv["drop_segments"]:
                 raise _err(f"flow[{i}].drop_segments", "not exported to nOBS; use "
                            "obs.drop_burst")
-            _tcp_flow(w, i, f, str(ids[src]), str(ids[dst]), start, stop,
-                      p.warnings, None, {}, boot_seed(seed_v, rep_v, i))
+            _tcp_flow(w, i, f, fv, str(ids[src]), str(ids[dst]), p.warnings, None, {},
+                      boot_seed(seed_v, rep_v, i))
             agent = f"$tcp({i})"
-            if "segments" in f:
+            if fv["segments"] is not None:
                 _write_done(w, i)
             summary.append(
                 f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '
                 f'[$tcp({i}) set nrexmitpack_] [$tcp({i}) set nrexmit_]"')
         else:
-            _udp_flow(w, i, f, str(ids[src]), str(ids[dst]), start, stop, kind)
+            _udp_flow(w, i, fv, str(ids[src]), str(ids[dst]))
             agent = f"$udp({i})"
             summary.append(f'puts "{SUMMARY_TAG} {i} [$sink({i}) set npkts_] 0 0 0"')
         # nOBS's source routing: agents send to their host's OpSRAgent.

@@ -39,14 +39,13 @@ OBS scenarios (``[[fibre]]``, ``[obs]``) cannot be exported: ns-2 has no burst s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from burstlab import _core
 from burstlab.export import tcl
 from burstlab.export.view import resolve
-from burstlab.units import parse_rate, parse_size, parse_time
 
 #: burstlab TCP variant -> (ns-2 sender class, sink class, delayed-ACK sink class).
 AGENTS: dict[str, tuple[str, str, str]] = {
@@ -78,6 +77,19 @@ _NS2_SWITCHES = {"syn": "syn_", "limited_transmit": "singledup_",
 #: burstlab's runs and the exported scripts cannot drift apart.
 NS2_PRESETS: dict[str, dict[str, float]] = _core.ns2_presets()
 _NEWRENO_ONLY = ("newreno_changes1_", "partial_window_deflation_")
+
+#: A flow's settings with an ns-2 knob, written when the flow gives them: key -> (agent,
+#: ns-2 name). Counts and bytes are the view's integers, durations its seconds.
+_GIVEN = {
+    "wm": ("tcp", "window_"), "init_cwnd": ("tcp", "windowInit_"),
+    "init_ssthresh": ("tcp", "ssthresh_"), "dupack_thresh": ("tcp", "numdupacks_"),
+    "sack_blocks": ("sink", "maxSackBlocks_"),
+    "mss": ("tcp", "packetSize_"), "header_bytes": ("tcp", "tcpip_base_hdr_size_"),
+    "ack_bytes": ("sink", "packetSize_"),
+    "min_rto": ("tcp", "minrto_"), "max_rto": ("tcp", "maxrto_"),
+    "init_rto": ("tcp", "rtxcur_init_"), "clock_granularity": ("tcp", "tcpTick_"),
+    "delack_timeout": ("sink", "interval_"),
+}
 
 #: Unlimited queues: large enough that nothing is dropped.
 UNLIMITED_QUEUE = 1_000_000
@@ -139,8 +151,7 @@ def refuse_workloads(spec: Mapping[str, Any], target: str) -> None:
                        "list the flows to compare as [[flow]] tables")
 
 
-def _node_names(spec: Mapping[str, Any]) -> list[str]:
-    return [str(n["name"]) for n in spec.get("node", [])]
+Write = Callable[[str], None]
 
 
 def to_ns2(
@@ -151,6 +162,13 @@ def to_ns2(
     trace: str | None = None,
 ) -> Ns2Script:
     """Translates a validated scenario dict into an ns-2.35 Tcl script.
+
+    The script is written from the core's resolved scenario
+    (:func:`burstlab.export.view.resolve`: every default applied, every route found), one
+    section at a time: :func:`_write_header`, :func:`_write_nodes`, :func:`_write_links`,
+    :func:`_write_flows` (each flow's agents: :func:`_tcp_flow`, :func:`_udp_flow`),
+    :func:`_write_finish`. ``spec`` itself only says which settings were given (an ns-2
+    knob is set only for those; ns-2's own default stands for the others).
 
     Args:
         spec: the scenario (validate it first: :func:`burstlab.export.export_ns2` does).
@@ -167,16 +185,25 @@ def to_ns2(
                        "switching); export the packet network only")
     tcl.check_scenario(spec)
     refuse_workloads(spec, "ns-2")
-    sim = spec.get("sim", {})
-    duration = parse_time(sim.get("duration", 0))
-    seed_v, rep_v = seed_and_replication(sim, seed, replication)
-    # ns-2's RNG takes seeds in [1, 2^31 - 2]; 0 would mean "from the clock".
-    ns_seed = (seed_v * 1_000_003 + rep_v) % 2_147_483_646 + 1
-
+    seed_v, rep_v = seed_and_replication(spec.get("sim", {}), seed, replication)
+    view = resolve(spec)
     out: list[str] = []
     warnings: list[str] = []
     w = out.append
-    name = spec.get("name", "scenario")
+    _write_header(w, spec.get("name", "scenario"), seed_v, rep_v, trace)
+    _write_nodes(w, view)
+    _write_links(w, view)
+    summary, flows_out = _write_flows(w, spec, view, seed_v, rep_v, warnings)
+    _write_finish(w, summary, trace, view["duration_s"])
+    for msg in warnings:
+        out.insert(3, tcl.comment(f"# warning: {msg}"))
+    return Ns2Script(tcl="\n".join(out) + "\n", flows=flows_out, warnings=warnings)
+
+
+def _write_header(w: Write, name: Any, seed_v: int, rep_v: int, trace: str | None) -> None:
+    """Provenance, the simulator, ``defaultRNG``'s seed and the packet trace."""
+    # ns-2's RNG takes seeds in [1, 2^31 - 2]; 0 would mean "from the clock".
+    ns_seed = (seed_v * 1_000_003 + rep_v) % 2_147_483_646 + 1
     w(tcl.comment(f"# ns-2.35 script exported by burstlab from scenario {name!r}"))
     w(f"# burstlab seed {seed_v}, replication {rep_v} -> ns-2 defaultRNG seed {ns_seed}")
     w("# Run: ns THIS_FILE   (Debian/Ubuntu: apt-get install ns2)")
@@ -185,77 +212,91 @@ def to_ns2(
     if trace:
         w(f"set tf [open {tcl.path(trace, 'trace')} w]")
         w("$ns trace-all $tf")
-    names = _node_names(spec)
-    for n in names:
-        w(f"set n({n}) [$ns node]")
 
-    # Links: rate, delay, drop-tail limit (converted), independent loss per direction.
-    first_hop_users: dict[tuple[str, str], int] = {}
-    for i, link in enumerate(spec.get("link", [])):
-        a, b = str(link["a"]), str(link["b"])
-        rate = parse_rate(link["rate"])
-        delay = parse_time(link["delay"])
-        duplex = bool(link.get("duplex", True))
-        kind = "duplex-link" if duplex else "simplex-link"
-        w(f"$ns {kind} $n({a}) $n({b}) {_num(rate)} {_num(delay)} DropTail")
-        dirs = [(a, b), (b, a)] if duplex else [(a, b)]
-        for x, y in dirs:
-            if "queue_bytes" in link:
-                qb = int(parse_size(link["queue_bytes"]))
+
+def _write_nodes(w: Write, view: Mapping[str, Any]) -> None:
+    """One ns-2 node per burstlab node, in scenario order."""
+    for node in view["nodes"]:
+        w(f"set n({node['name']}) [$ns node]")
+
+
+def _write_links(w: Write, view: Mapping[str, Any]) -> None:
+    """Each ``[[link]]``: rate, delay, drop-tail limit (converted: see the module docs)
+    and independent loss per direction. The core's view lists a link's directions
+    (``a`` to ``b`` first) under its ``spec_index``; a simplex link has one."""
+    links: dict[int, list[Mapping[str, Any]]] = {}
+    for d in view["links"]:
+        links.setdefault(int(d["spec_index"]), []).append(d)
+    for i, dirs in sorted(links.items()):
+        a, b = dirs[0]["from"], dirs[0]["to"]
+        kind = "duplex-link" if len(dirs) == 2 else "simplex-link"
+        w(f"$ns {kind} $n({a}) $n({b}) {_num(dirs[0]['rate_bps'])} "
+          f"{_num(dirs[0]['delay_s'])} DropTail")
+        for d in dirs:
+            x, y = d["from"], d["to"]
+            if d["queue_bytes"] is not None:
+                qb = int(d["queue_bytes"])
                 w(f"set q [[$ns link $n({x}) $n({y})] queue]")
                 w("$q set queue_in_bytes_ true")
                 w("$q set mean_pktsize_ 1")
                 w(f"$q set limit_ {qb + 1}  ;# burstlab queue_bytes {qb}: B bytes may wait")
-            elif "queue_pkts" in link:
-                qp = int(link["queue_pkts"])
+            elif d["queue_pkts"] is not None:
+                qp = int(d["queue_pkts"])
                 w(f"$ns queue-limit $n({x}) $n({y}) {qp + 1}  ;# burstlab queue_pkts {qp}")
             else:
                 w(f"$ns queue-limit $n({x}) $n({y}) {UNLIMITED_QUEUE}  ;# unlimited")
-        loss_ab = link.get("loss_ab", link.get("loss", 0.0))
-        loss_ba = link.get("loss_ba", link.get("loss", 0.0))
-        for (x, y), p in zip(dirs, (loss_ab, loss_ba), strict=False):
-            if p and float(p) > 0:
+        for d in dirs:
+            x, y, p = d["from"], d["to"], float(d["loss"])
+            if p > 0:
                 w(f"set em [new ErrorModel]  ;# link[{i}] {x}->{y}: independent loss")
                 w("$em unit pkt")
-                w(f"$em set rate_ {_num(float(p))}")
+                w(f"$em set rate_ {_num(p)}")
                 w("$em ranvar [new RandomVariable/Uniform]")
                 w("$em drop-target [new Agent/Null]")
                 w(f"$ns lossmodel $em $n({x}) $n({y})")
 
-    view = resolve(spec)
+
+def _write_flows(w: Write, spec: Mapping[str, Any], view: Mapping[str, Any], seed_v: int,
+                 rep_v: int, warnings: list[str]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Each flow's agents and applications; returns the finish procedure's summary lines
+    and the flows' records. A TCP flow's scripted drops go on its first link, taken
+    from the core's route."""
+    first_hop_users: dict[tuple[str, str], int] = {}
     flows_out: list[dict[str, Any]] = []
     summary: list[str] = []
-    for i, f in enumerate(spec.get("flow", [])):
-        kind = f.get("type", "tcp")
-        src, dst = str(f["src"]), str(f["dst"])
-        fname = str(f.get("name", f"flow{i}"))
-        start = parse_time(f.get("start", 0))
-        stop = parse_time(f["stop"]) if "stop" in f else None
+    given = spec.get("flow", [])
+    for i, fv in enumerate(view["flows"]):
+        f = given[i] if i < len(given) else {}
+        kind, src, dst, fname = fv["type"], fv["src"], fv["dst"], fv["name"]
         for key in ("route", "reverse_route"):
             if key in f:
                 warnings.append(f"flow[{i}].{key}: explicit routes are not exported; ns-2 "
                                 "routes by fewest hops")
         w(tcl.comment(f"# flow[{i}] {fname}: {kind} {src} -> {dst}"))
         if kind == "tcp":
-            route = view["flows"][i]["route"]
-            _tcp_flow(w, i, f, src, dst, start, stop, warnings,
+            route = fv["route"]
+            _tcp_flow(w, i, f, fv, src, dst, warnings,
                       str(route[1]) if len(route) > 1 else None, first_hop_users,
                       boot_seed(seed_v, rep_v, i))
-            if "segments" in f:
+            if fv["segments"] is not None:
                 write_done(w, i, DONE_TAG)
             summary.append(
                 f'puts "{SUMMARY_TAG} {i} [$tcp({i}) set ack_] [$tcp({i}) set ndatapack_] '
                 f'[$tcp({i}) set nrexmitpack_] [$tcp({i}) set nrexmit_]"'
             )
         else:
-            _udp_flow(w, i, f, src, dst, start, stop, kind)
+            _udp_flow(w, i, fv, src, dst)
             summary.append(f'puts "{SUMMARY_TAG} {i} [$sink({i}) set npkts_] 0 0 0"')
         flows_out.append({"flow": i, "name": fname, "type": kind})
-
     for (x, y), users in first_hop_users.items():
         if users > 1:
             warnings.append(f"link {x}->{y} is the first hop of {users} TCP flows: scripted "
                             "drops count all their packets")
+    return summary, flows_out
+
+
+def _write_finish(w: Write, summary: list[str], trace: str | None, duration: float) -> None:
+    """The finish procedure (each flow's counters) at ``sim.duration``, and the run."""
     w("proc finish {} {")
     w("    global ns tcp sink tf")
     w(f"    puts \"# {SUMMARY_TAG} flow ack_or_packets ndatapack nrexmitpack nrexmit\"")
@@ -268,23 +309,22 @@ def to_ns2(
     w("}")
     w(f"$ns at {_num(duration)} finish")
     w("$ns run")
-    for msg in warnings:
-        out.insert(3, tcl.comment(f"# warning: {msg}"))
-    return Ns2Script(tcl="\n".join(out) + "\n", flows=flows_out, warnings=warnings)
 
 
 def _tcp_flow(
-    w: Any, i: int, f: Mapping[str, Any], src: str, dst: str, start: float,
-    stop: float | None, warnings: list[str], hop: str | None,
-    first_hop_users: dict[tuple[str, str], int], clock_seed: int,
+    w: Write, i: int, f: Mapping[str, Any], fv: Mapping[str, Any], src: str, dst: str,
+    warnings: list[str], hop: str | None, first_hop_users: dict[tuple[str, str], int],
+    clock_seed: int,
 ) -> None:
-    """One TCP flow's agents; ``hop`` is the node after ``src`` on the core's route (where
-    scripted drops go), ``None`` where the caller writes no scripted drops."""
-    variant = str(f.get("variant", "reno"))
-    profile = str(f.get("profile", "ns2"))
-    b = int(f.get("b", 1 if profile == "ns2" else 2))
+    """One TCP flow's agents: ``fv`` is the flow in the core's resolved view (its
+    settings with every default applied), ``f`` the flow as given (an ns-2 knob is set
+    only for what it gives); ``src``/``dst`` name the nodes in the script; ``hop`` is the
+    node after ``src`` on the core's route (where scripted drops go), ``None`` where the
+    caller writes no scripted drops."""
+    tcp = fv["tcp"]
+    variant, profile, cc = str(tcp["variant"]), str(tcp["profile"]), str(tcp["cc"])
+    b = int(tcp["b"])
     sender, sink, delack_sink = AGENTS[variant]
-    cc = str(f.get("cc", "aimd"))
     if cc != "aimd":
         # A modern controller is ns-2's Agent/TCP/Linux running that Linux module
         # (tcp-linux.cc), a SACK sender; burstlab's ns2 profile requires variant "sack".
@@ -302,17 +342,17 @@ def _tcp_flow(
     if profile == "rfc":
         warnings.append(f"flow[{i}].profile: 'rfc' is exported as ns-2's {sender} with the "
                         "RFC profile's timer settings; its recovery is ns-2's, not RFC 6675")
-    if str(f.get("recovery", "rfc6675")) != "rfc6675":
-        warnings.append(f"flow[{i}].recovery: {str(f['recovery'])!r} (RFC 6937's "
+    if str(tcp["recovery"]) != "rfc6675":
+        warnings.append(f"flow[{i}].recovery: {str(tcp['recovery'])!r} (RFC 6937's "
                         "Proportional Rate Reduction) is not exported: ns-2.35 has no PRR, "
                         f"its {sender} recovers as it always does")
-        mss_rfc = int(parse_size(f.get("mss", 1460)))
+        mss_rfc = int(tcp["mss"])
         iw = 2 if mss_rfc > 2190 else 3 if mss_rfc > 1095 else 4  # RFC 5681 §3.1
         sets += [("tcp", "windowInit_", iw), ("tcp", "ssthresh_", 1 << 30),
                  ("sink", "interval_", 0.2)]
         sets += [("tcp", k, v) for k, v in _RFC_SENDER.items()]
         if "mss" not in f:
-            sets.append(("tcp", "packetSize_", 1460))
+            sets.append(("tcp", "packetSize_", mss_rfc))
     version = str(f.get("ns2_version", "2.35"))
     if version not in NS2_PRESETS:
         raise _err(f"flow[{i}].ns2_version",
@@ -321,36 +361,20 @@ def _tcp_flow(
         if nsname in _NEWRENO_ONLY and variant != "newreno":
             continue
         sets.append(("tcp", nsname, value))
-    simple = {
-        "wm": ("tcp", "window_", int),
-        "init_cwnd": ("tcp", "windowInit_", int),
-        "init_ssthresh": ("tcp", "ssthresh_", int),
-        "dupack_thresh": ("tcp", "numdupacks_", int),
-        "sack_blocks": ("sink", "maxSackBlocks_", int),
-    }
-    for key, (agent, nsname, conv) in simple.items():
+    # The settings the flow gives, each as the core resolved it (a count, bytes, or
+    # seconds in the view's `*_s` key).
+    for key, (agent, nsname) in _GIVEN.items():
         if key in f:
-            sets.append((agent, nsname, conv(f[key])))
-    sizes = {"mss": ("tcp", "packetSize_"), "header_bytes": ("tcp", "tcpip_base_hdr_size_"),
-             "ack_bytes": ("sink", "packetSize_")}
-    for key, (agent, nsname) in sizes.items():
-        if key in f:
-            sets.append((agent, nsname, int(parse_size(f[key]))))
-    times = {"min_rto": ("tcp", "minrto_"), "max_rto": ("tcp", "maxrto_"),
-             "init_rto": ("tcp", "rtxcur_init_"), "clock_granularity": ("tcp", "tcpTick_"),
-             "delack_timeout": ("sink", "interval_")}
-    for key, (agent, nsname) in times.items():
-        if key in f:
-            sets.append((agent, nsname, parse_time(f[key])))
-    if "max_backoff" in f and int(f["max_backoff"]) != 64:
+            sets.append((agent, nsname, tcp[key if key in tcp else f"{key}_s"]))
+    if int(tcp["max_backoff"]) != 64:
         warnings.append(f"flow[{i}].max_backoff: ns-2 caps the back-off at 64; not exported")
     for key, nsname in _NS2_SWITCHES.items():
         if key in f:
             if key == "newreno_changes1" or key == "partial_window_deflation":
                 if variant != "newreno":
                     continue
-            sets.append(("tcp", nsname, 1 if f[key] else 0))
-    if "init_ssthresh" in f and int(f["init_ssthresh"]) != int(f.get("wm", 20)):
+            sets.append(("tcp", nsname, 1 if tcp[key] else 0))
+    if "init_ssthresh" in f and int(tcp["init_ssthresh"]) != int(tcp["wm"]):
         warnings.append(f"flow[{i}].init_ssthresh: ns-2's TcpAgent::reset() sets ssthresh_ "
                         "to window_ when the agent is reset, so this value does not carry "
                         "over")
@@ -372,8 +396,9 @@ def _tcp_flow(
     w(f"# the RTT clock's phase (boot_time_): drawn from defaultRNG seeded {clock_seed}, as "
       "burstlab draws it")
     w(f'$ns at 0 "$defaultRNG seed {clock_seed}; $tcp({i}) reset"')
-    if "segments" in f:
-        w(f'$ns at {_num(start)} "$app({i}) produce {int(f["segments"])}"')
+    start, stop = fv["start_s"], fv["stop_s"]
+    if fv["segments"] is not None:
+        w(f'$ns at {_num(start)} "$app({i}) produce {int(fv["segments"])}"')
     else:
         w(f'$ns at {_num(start)} "$app({i}) start"')
     if stop is not None:
@@ -407,16 +432,15 @@ def write_done(w: Any, i: int, tag: str) -> None:
     w(f"$tcp({i}) proc done {{}} {{ puts \"{tag} {i} [[Simulator instance] now]\" }}")
 
 
-def _udp_flow(
-    w: Any, i: int, f: Mapping[str, Any], src: str, dst: str, start: float,
-    stop: float | None, kind: str,
-) -> None:
+def _udp_flow(w: Write, i: int, fv: Mapping[str, Any], src: str, dst: str) -> None:
+    """One UDP flow's agents and traffic source, from the flow in the core's resolved
+    view (``fv``); ``src``/``dst`` name the nodes in the script."""
+    kind = fv["type"]
     if kind == "poisson":
         # ns-2's traffic generators have no exponential packet sizes.
         raise _err(f"flow[{i}].type", "a poisson flow is not exported (ns-2 and nOBS have "
                    "no source with exponential packet sizes)")
-    size = int(parse_size(f.get("packet_size", 1000)))
-    rate = parse_rate(f["rate"])
+    size, rate = int(fv["packet_size"]), int(fv["rate_bps"])
     w(f"set udp({i}) [new Agent/UDP]")
     w(f"$udp({i}) set fid_ {i}")
     w(f"$udp({i}) set packetSize_ {size}")
@@ -428,11 +452,11 @@ def _udp_flow(
         w(f"set app({i}) [new Application/Traffic/CBR]")
     else:
         w(f"set app({i}) [new Application/Traffic/Exponential]")
-        w(f"$app({i}) set burst_time_ {_num(parse_time(f['mean_on']))}")
-        w(f"$app({i}) set idle_time_ {_num(parse_time(f['mean_off']))}")
+        w(f"$app({i}) set burst_time_ {_num(fv['mean_on_s'])}")
+        w(f"$app({i}) set idle_time_ {_num(fv['mean_off_s'])}")
     w(f"$app({i}) set packetSize_ {size}")
     w(f"$app({i}) set rate_ {_num(rate)}")
     w(f"$app({i}) attach-agent $udp({i})")
-    w(f'$ns at {_num(start)} "$app({i}) start"')
-    if stop is not None:
-        w(f'$ns at {_num(stop)} "$app({i}) stop"')
+    w(f'$ns at {_num(fv["start_s"])} "$app({i}) start"')
+    if fv["stop_s"] is not None:
+        w(f'$ns at {_num(fv["stop_s"])} "$app({i}) stop"')
