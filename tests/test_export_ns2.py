@@ -58,6 +58,22 @@ def test_script_carries_links_queues_loss_and_agents() -> None:
     assert "$tcp(0) set window_ 40" in tcl
 
 
+@pytest.mark.parametrize("recovery", ["rfc6675", "prr"])
+def test_rfc_profile_writes_its_sender_settings_whatever_its_recovery(recovery: str) -> None:
+    """``profile = "rfc"`` sets the RFC profile's knobs: the RFC 5681 §3.1 initial window
+    (3 segments of the default 1460 B), an unbounded initial ssthresh, a 1 s minimum and
+    initial RTO on a 1 ms clock and the 200 ms delayed-ACK timer. They were written only
+    with ``recovery = "prr"`` (the PRR warning had been inserted inside this branch)."""
+    s = export_ns2(path_spec("sack", profile="rfc", recovery=recovery))
+    for line in ("$tcp(0) set windowInit_ 3", "$tcp(0) set ssthresh_ 1073741824",
+                 "$tcp(0) set minrto_ 1", "$tcp(0) set rtxcur_init_ 1",
+                 "$tcp(0) set tcpTick_ 0.001", "$tcp(0) set packetSize_ 1460",
+                 "$sink(0) set interval_ 0.2"):
+        assert line in s.tcl, line
+    assert any("profile: 'rfc'" in w for w in s.warnings)
+    assert any(w.startswith("flow[0].recovery") for w in s.warnings) == (recovery == "prr")
+
+
 @pytest.mark.parametrize(
     ("variant", "sender", "sink"),
     [("tahoe", "Agent/TCP]", "Agent/TCPSink]"), ("reno", "Agent/TCP/Reno]", "Agent/TCPSink]"),

@@ -342,10 +342,6 @@ def _tcp_flow(
     if profile == "rfc":
         warnings.append(f"flow[{i}].profile: 'rfc' is exported as ns-2's {sender} with the "
                         "RFC profile's timer settings; its recovery is ns-2's, not RFC 6675")
-    if str(tcp["recovery"]) != "rfc6675":
-        warnings.append(f"flow[{i}].recovery: {str(tcp['recovery'])!r} (RFC 6937's "
-                        "Proportional Rate Reduction) is not exported: ns-2.35 has no PRR, "
-                        f"its {sender} recovers as it always does")
         mss_rfc = int(tcp["mss"])
         iw = 2 if mss_rfc > 2190 else 3 if mss_rfc > 1095 else 4  # RFC 5681 §3.1
         sets += [("tcp", "windowInit_", iw), ("tcp", "ssthresh_", 1 << 30),
@@ -353,6 +349,10 @@ def _tcp_flow(
         sets += [("tcp", k, v) for k, v in _RFC_SENDER.items()]
         if "mss" not in f:
             sets.append(("tcp", "packetSize_", mss_rfc))
+    if str(tcp["recovery"]) != "rfc6675":
+        warnings.append(f"flow[{i}].recovery: {str(tcp['recovery'])!r} (RFC 6937's "
+                        "Proportional Rate Reduction) is not exported: ns-2.35 has no PRR, "
+                        f"its {sender} recovers as it always does")
     version = str(f.get("ns2_version", "2.35"))
     if version not in NS2_PRESETS:
         raise _err(f"flow[{i}].ns2_version",
