@@ -23,7 +23,14 @@ import pandas as pd
 
 from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import NOT_COMPARABLE, Claim, Context, unjudged, worst_of
-from burstlab.reproduce.papers.hybrid.experiments import CLASSES, HEADER, MSS, PAPER, n_flows
+from burstlab.reproduce.papers.hybrid.experiments import (
+    ACCESS_BPS,
+    CLASSES,
+    HEADER,
+    MSS,
+    PAPER,
+    n_flows,
+)
 from burstlab.reproduce.report import fmt
 
 
@@ -361,7 +368,7 @@ def paper_pftk_note(row: pd.Series, paper_bps: float) -> str:
 
 
 #: The access link's rate in segments/s (payload + headers).
-ACCESS_SEGPS = 100e6 / ((MSS + HEADER) * 8.0)
+ACCESS_SEGPS = ACCESS_BPS / ((MSS + HEADER) * 8.0)
 
 
 @PAPER.claim

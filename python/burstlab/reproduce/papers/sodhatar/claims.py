@@ -26,6 +26,7 @@ from burstlab.reproduce.framework import NOT_COMPARABLE, Claim, Context, missed,
 from burstlab.reproduce.papers.sodhatar.experiments import (
     ACCESS,
     BOTTLENECK,
+    NAMES,
     PAPER,
     REFERENCE_PATTERN,
     VARIANTS,
@@ -35,8 +36,6 @@ from burstlab.reproduce.papers.sodhatar.experiments import (
 #: Changes smaller than this in magnitude count as "flat" when describing how the sign of
 #: a change varies over start patterns (the note only, never a verdict).
 DEAD_ZONE = 0.03
-
-NAMES = {"tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno"}
 
 
 def pct(x: float) -> str:

@@ -54,20 +54,35 @@ import pandas as pd
 
 from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import Context, Experiment, Paper, read_modes, standard_stamp
+from burstlab.reproduce.paper import PaperData
 
 SEED = 1
 VARIANTS = ("tahoe", "reno", "newreno")
+#: How the report and figures name each variant.
+NAMES = {"tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno"}
 #: Sender and receiver node of each variant (sodhatar §III: Tahoe on n0, Reno on n1,
 #: NewReno on n2; receivers n5, n6, n7).
 HOSTS = {"tahoe": ("n0", "n5"), "reno": ("n1", "n6"), "newreno": ("n2", "n7")}
-SIZES = (1460, 2000, 3000, 4000)  # bytes of payload (sodhatar §IV)
-DURATION_S = 5.0  # sodhatar §III
-WM = 10  # segments (sodhatar §IV)
-NS2_QUEUE_LIMIT = 5  # sodhatar §V: ns-2 queue-limit, the packet in transmission included
+
+#: The paper's printed numbers (``paper.toml``): the set-up below is read from them.
+DATA = PaperData(Path(__file__).with_name("paper.toml"))
+
+
+def _link(key: str) -> tuple[str, str]:
+    """A link's (rate, delay) as scenario strings from ``paper.toml``'s ``key``."""
+    rate_bps, delay_s = DATA[key].value
+    return f"{rate_bps / 1e6:g}Mb/s", f"{delay_s * 1e3:g}ms"
+
+
+SIZES = tuple(int(b) for b in DATA["setup.packet_sizes"].value)  # B of payload (§IV)
+DURATION_S = float(DATA["setup.duration"].value)  # sodhatar §III
+WM = int(DATA["setup.window"].value)  # segments (sodhatar §IV)
+#: sodhatar §V: ns-2 queue-limit, the packet in transmission included.
+NS2_QUEUE_LIMIT = int(DATA["setup.queue_limit"].value)
 #: burstlab's equivalent: packets waiting behind the one in transmission.
 QUEUE_PKTS = NS2_QUEUE_LIMIT - 1
-ACCESS = ("300Mb/s", "20ms")  # sodhatar §III
-BOTTLENECK = ("60Mb/s", "60ms")  # sodhatar §III
+ACCESS = _link("setup.access")  # sodhatar §III
+BOTTLENECK = _link("setup.bottleneck")  # sodhatar §III
 TB = "2ms"  # OBS core: assembly period
 #: Width of the throughput-vs-time bins (about one round-trip time, 0.2 s).
 BIN_S = 0.2

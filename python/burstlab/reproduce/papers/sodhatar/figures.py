@@ -16,6 +16,7 @@ from burstlab.reproduce.framework import Context, pyplot
 from burstlab.reproduce.papers.sodhatar.experiments import (
     DURATION_S,
     FIXED_PATTERNS,
+    NAMES,
     NETWORK_LABEL,
     PAPER,
     RANDOM_START_MAX_S,
@@ -23,7 +24,6 @@ from burstlab.reproduce.papers.sodhatar.experiments import (
 )
 
 VCOL = {"tahoe": "tab:red", "reno": "tab:blue", "newreno": "tab:green"}
-NAMES = {"tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno"}
 
 
 

@@ -53,33 +53,33 @@ import pandas as pd
 from burstlab.reproduce import verdict as V
 from burstlab.reproduce.framework import DIFFERS, NOT_COMPARABLE, worst_of
 from burstlab.reproduce.papers.zhou.checks import Check
+from burstlab.reproduce.papers.zhou.testbed import DATA
 
-#: zhou §3.2: segment size, window, access rate, RTT.
-MSS_BYTES = 512
+#: zhou §3.2 (``setup3.tcp`` in paper.toml): segment size, RTT, window, access rate.
+_MSS, RTT_S, _WM, ACCESS_BPS = DATA["setup3.tcp"].value
+MSS_BYTES = int(_MSS)
 HEADER_BYTES = 40
 ACK_BYTES = 40
-WM_SEGMENTS = 128
-ACCESS = "200Mb/s"
-ACCESS_BPS = 200e6
-RTT_S = 0.600
+WM_SEGMENTS = int(_WM)
+ACCESS = f"{ACCESS_BPS / 1e6:g}Mb/s"
 #: One-way propagation (ms): access, edge–core fibre, core fibre (sums to RTT/2).
 ACCESS_DELAY_MS = 10.0
 EDGE_FIBRE_MS = 20.0
 CORE_FIBRE_MS = 240.0
 
-#: zhou §3.2: burst length bounds.
-LMAX = "200KB"
-LMIN = "30KB"
-MEAN_BURST_BYTES = 100e3
+#: zhou §3.2 (``setup3.burst_length``): burst length bounds and mean (bytes).
+_LMIN, MEAN_BURST_BYTES, _LMAX = DATA["setup3.burst_length"].value
+LMAX = f"{_LMAX / 1e3:g}KB"
+LMIN = f"{_LMIN / 1e3:g}KB"
 
 #: Our choice (module docstring): the core fibre C1 ═ C2, per direction.
 CORE_WAVELENGTHS = 4
 CORE_WAVELENGTH_BPS = 25e6
 CORE = CORE_WAVELENGTHS * CORE_WAVELENGTH_BPS
 
-#: TCP flows per edge pair and direction; edge pairs.
+#: TCP flows per edge pair and direction; edge pairs (zhou §3.2: six edge nodes).
 FLOWS_PER_DIRECTION = 2
-PAIRS = 3
+PAIRS = int(DATA["setup3.network"].value[1]) // 2
 
 #: Contention traffic: on/off UDP, 1500-B packets at 100 Mb/s while on, mean on 10 ms.
 UDP_PACKET_BYTES = 1500

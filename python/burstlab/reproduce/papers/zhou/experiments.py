@@ -323,6 +323,7 @@ def rtt_fit(sens: pd.DataFrame, data: Any) -> pd.DataFrame:
     end_us = float(data["setup.max_period"].value) * 1e6
     drops = data["fig2.drop_to_3000us"]
     cost = float(data["fig2.loss_cost_pb0.8"].value)
+    pb_max = max(data["setup.pb_values"].value)
     rows = []
     for name in rtt_setups():
         g = sens[sens["setup"] == name]
@@ -350,7 +351,7 @@ def rtt_fit(sens: pd.DataFrame, data: Any) -> pd.DataFrame:
             d = 1.0 - at(end_us, float(pb)) / at(opt_us, float(pb))
             row[f"drop_250_3000us_pb{100 * float(pb):g}%"] = d
             row[f"drop_paper_pb{100 * float(pb):g}%"] = float(paper)
-        row["loss_cost_pb0.8%_at_250us"] = 1.0 - at(opt_us, 0.008) / at(opt_us, 0.0)
+        row["loss_cost_pb0.8%_at_250us"] = 1.0 - at(opt_us, pb_max) / at(opt_us, 0.0)
         row["loss_cost_paper"] = cost
         row["misfit"] = float(np.mean(errs)) if errs else float("nan")
         row["numbers_fitted"] = len(errs)

@@ -15,10 +15,13 @@ import pandas as pd
 from burstlab.plot import error_bars
 from burstlab.reproduce.framework import Context, pyplot
 from burstlab.reproduce.papers.zhou.experiments import PAPER
-from burstlab.reproduce.papers.zhou.testbed import setups
+from burstlab.reproduce.papers.zhou.testbed import DATA, setups
 
 #: zhou §2.2's largest burst loss probability: the end of the colour scale.
-PB_MAX = 0.008
+PB_MAX = max(DATA["setup.pb_values"].value)
+#: zhou §2.2's optimum period and the end of its sweep (µs), as the tables round them.
+OPT_US = round(DATA["fig2.optimal_period"].value * 1e6, 3)
+END_US = round(DATA["setup.max_period"].value * 1e6, 3)
 
 
 
@@ -26,8 +29,9 @@ def draw_curves(ax: Any, df: pd.DataFrame, *, models: bool, logx: bool,
                 drops: dict[float, tuple[float, float]] | None = None) -> None:
     """Goodput (Mb/s) vs assembly period (µs), one colour per Pb: burstlab with 95 %
     CIs (cut at 0), and (``models``) the set-up variant's yu model dashed. ``drops``
-    (Pb → the paper's printed fractional drop from 250 µs to 3000 µs and its precision)
-    draws the paper's 3000 µs value implied by burstlab's own 250 µs value."""
+    (Pb → the paper's printed fractional drop from :data:`OPT_US` to :data:`END_US` and
+    its precision) draws the paper's value there implied by burstlab's own at the
+    optimum."""
     cmap = pyplot().get_cmap("viridis")
     for pb in sorted(df["pb"].unique()):
         g = df[df["pb"] == pb].sort_values("tb_us")
@@ -41,18 +45,19 @@ def draw_curves(ax: Any, df: pd.DataFrame, *, models: bool, logx: bool,
             ax.plot(g["tb_us"], g["model_variant_Mbps"], "--", color=c, lw=0.9)
         at = dict(zip(g["tb_us"].round(3), y, strict=True))
         for key, (drop, prec) in (drops or {}).items():
-            if abs(key - pb) < 1e-12 and 250.0 in at and 3000.0 in at:
-                ax.errorbar([3000.0], [at[250.0] * (1 - drop)], yerr=[at[250.0] * prec],
+            if abs(key - pb) < 1e-12 and OPT_US in at and END_US in at:
+                ax.errorbar([END_US], [at[OPT_US] * (1 - drop)], yerr=[at[OPT_US] * prec],
                             fmt="*", color=c, mec="k", ms=11, capsize=2,
                             label=f"paper, Pb = {100 * pb:g} %: {100 * drop:.0f} % "
-                                  "below 250 µs (§2.2)")
+                                  f"below {OPT_US:g} µs (§2.2)")
     if models:
         ax.plot([], [], "k--", lw=0.9, label="yu model (eq. 26/28, 34; eq. 29 at Pb = 0)")
     if logx:
         ax.set_xscale("log")
         # decade labels only: minor labels overlap on a one-decade axis
         ax.xaxis.set_minor_formatter(pyplot().NullFormatter())
-    ax.axvline(250, color="grey", ls=":", lw=0.8, label="optimum period: paper (250 µs)")
+    ax.axvline(OPT_US, color="grey", ls=":", lw=0.8,
+               label=f"optimum period: paper ({OPT_US:g} µs)")
     ax.set_xlabel("assembly period Tb (µs)")
     ax.set_ylabel("TCP goodput (Mb/s)")
     ax.grid(True, which="both", alpha=0.3)

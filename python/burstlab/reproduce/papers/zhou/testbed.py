@@ -34,21 +34,25 @@ What zhou §2.1 gives, and how it maps onto burstlab:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
+from burstlab.reproduce.paper import PaperData
 from burstlab.units import parse_time
 
+#: The paper's printed numbers (``paper.toml``): the set-up below is read from them.
+DATA = PaperData(Path(__file__).with_name("paper.toml"))
+
 #: zhou §2.1: 8 channels per fibre, one of them the control channel.
-DATA_WAVELENGTHS = 7
+DATA_WAVELENGTHS = int(DATA["setup.channels"].value) - 1
 CHANNEL_RATE = "1.25Gb/s"
 #: zhou §2.1: maximum processing delay at an edge / at the core (µs).
-EDGE_PROCESSING_US = 2.5
-CORE_PROCESSING_US = 10.0
+EDGE_PROCESSING_US, CORE_PROCESSING_US = (float(v) for v in DATA["setup.processing_delay"].value)
 #: zhou §2.1: switching time "less than 100 ns".
-SWITCH_SETUP = "100ns"
+SWITCH_SETUP = f"{DATA['setup.switching_time'].value:g}ns"
 #: zhou §2.1: maximum window 64 KB, MSS 512 B.
-MSS_BYTES = 512
-WM_SEGMENTS = 64 * 1024 // MSS_BYTES
+MAX_WINDOW_BYTES, MSS_BYTES = (int(v) for v in DATA["setup.window_mss"].value)
+WM_SEGMENTS = MAX_WINDOW_BYTES // MSS_BYTES
 HEADER_BYTES = 40
 
 
