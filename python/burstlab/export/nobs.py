@@ -53,7 +53,6 @@ from burstlab.export.ns2 import (
     write_done,
 )
 from burstlab.export.view import resolve
-from burstlab.units import parse_rate, parse_time
 
 #: The line prefix of the per-flow summary the script prints at the end.
 SUMMARY_TAG = "burstlab-nobs-flow"
@@ -313,10 +312,9 @@ def to_nobs(
     refuse_workloads(spec, "nOBS")
     if not spec.get("fibre"):
         raise _err("fibre", "not an OBS scenario (no [[fibre]]); use `burstlab export ns2`")
-    sim = spec.get("sim", {})
-    duration = parse_time(sim.get("duration", 0))
-    seed_v, rep_v = seed_and_replication(sim, seed, replication)
+    seed_v, rep_v = seed_and_replication(spec.get("sim", {}), seed, replication)
     p = _Plan(spec=spec, obs=spec.get("obs", {}), view=resolve(spec))
+    duration = float(p.view["duration_s"])
     _plan_obs(p)
     _plan_nodes(p)
     _plan_optics(p)
@@ -645,27 +643,27 @@ def _write_nodes(p: _Plan, w: Write) -> None:
 def _write_links(p: _Plan, w: Write, trace: str | None, trace_fibres_only: bool) -> None:
     """Fibres (one rate for all) and the hosts' electronic links."""
     ids = p.ids
-    km_delays = {int(f["spec_index"]): float(f["delay_s"]) for f in p.view["fibres"]}
+    fibres = _directions(p.view["fibres"])
     for k, fb in enumerate(p.spec["fibre"]):
         fa, fb_ = ids[str(fb["a"])], ids[str(fb["b"])]
-        # A fibre given by length_km: the delay the core gave it (5 us/km,
-        # crates/burstlab-core/src/scenario/obs.rs), from the resolved view.
-        fdelay = parse_time(fb["delay"]) if "delay" in fb else km_delays[k]
+        # The delay given, or for a fibre given by length_km the one the core gave it
+        # (5 us/km, crates/burstlab-core/src/scenario/obs.rs).
+        fdelay = float(fibres[k][0]["delay_s"])
         w(f"$ns optical-duplex-link $n({fa}) $n({fb_}) {_num(p.linkspeed)} {_t(fdelay)} "
           "OpQueue")
         if trace and trace_fibres_only:
             for tx_, ty_ in ((str(fb["a"]), str(fb["b"])), (str(fb["b"]), str(fb["a"]))):
                 if (tx_, ty_) in p.data_dirs:
                     w(f"$ns trace-queue $n({ids[tx_]}) $n({ids[ty_]}) $tf")
-    for k, link in enumerate(p.spec.get("link", [])):
-        la, lb = ids[str(link["a"])], ids[str(link["b"])]
-        rate, delay = parse_rate(link["rate"]), parse_time(link["delay"])
+    for k, dirs in sorted(_directions(p.view["links"]).items()):
+        la, lb = ids[str(dirs[0]["from"])], ids[str(dirs[0]["to"])]
+        rate, delay = float(dirs[0]["rate_bps"]), float(dirs[0]["delay_s"])
         w(f"$ns duplex-link $n({la}) $n({lb}) {_num(rate)} {_t(delay)} DropTail")
-        for x, y in ((la, lb), (lb, la)):
-            if "queue_pkts" in link:
-                qp = int(link["queue_pkts"])
+        for (x, y), d in zip(((la, lb), (lb, la)), dirs, strict=True):
+            if d["queue_pkts"] is not None:
+                qp = int(d["queue_pkts"])
                 w(f"$ns queue-limit $n({x}) $n({y}) {qp + 1}  ;# burstlab queue_pkts {qp}")
-            elif "queue_bytes" in link:
+            elif d["queue_bytes"] is not None:
                 raise _err(f"link[{k}].queue_bytes", "the export writes packet-counted "
                            "queues only")
             else:
@@ -698,7 +696,7 @@ def _write_losses(p: _Plan, w: Write, drop_as: str) -> None:
         if control.get(key) is not None:
             raise _err(f"obs.control.{key}", "nOBS does not serialise control packets on a "
                        "control wavelength nor queue them for processing")
-    control_p = float(control.get("loss", 0) or 0)
+    control_p = float(p.view["obs"]["control_loss"])
     if control_p > 0:
         if p.loss_p > 0:
             raise _err("obs.control.loss", "nOBS takes one loss model per fibre direction: "

@@ -105,19 +105,9 @@ impl Ns2Sender {
     /// `rtt_update(tao)`: a sample in ticks of the coarse clock, then the integer
     /// SRTT/RTTVAR filter (T_SRTT_BITS 3, T_RTTVAR_BITS 2, rttvar_exp_ 2).
     pub(super) fn rtt_update(&mut self, now: SimTime, tao: f64) {
-        let sendtime = now.as_secs_f64() - tao + self.boot_time;
-        let tickoff = sendtime % self.tick;
-        let mut t_rtt = ((tao + tickoff) / self.tick) as i32;
-        if t_rtt < 1 {
-            t_rtt = 1;
-        }
+        let t_rtt = self.rtt_ticks(now, tao);
         if self.t_srtt != 0 {
-            // ns-2 keeps the difference in a 16-bit `short`.
-            let mut delta = (t_rtt - (self.t_srtt >> 3)) as i16;
-            self.t_srtt = self.t_srtt.wrapping_add(delta as i32);
-            if self.t_srtt <= 0 {
-                self.t_srtt = 1;
-            }
+            let mut delta = self.srtt_step(t_rtt);
             if delta < 0 {
                 delta = delta.wrapping_neg();
             }
@@ -130,6 +120,31 @@ impl Ns2Sender {
             self.t_srtt = t_rtt << 3;
             self.t_rttvar = t_rtt << 1;
         }
+        self.set_rtxcur();
+    }
+
+    /// An RTT sample of `tao` seconds ending `now` in ticks of the coarse clock, at
+    /// least one: the ticks of `tcpTick_` crossed since the send, the clock booted at
+    /// `boot_time_` (tcp.cc `rtt_update`; `LinuxTcpAgent::rtt_update` takes it too).
+    pub(super) fn rtt_ticks(&self, now: SimTime, tao: f64) -> i32 {
+        let sendtime = now.as_secs_f64() - tao + self.boot_time;
+        let tickoff = sendtime % self.tick;
+        (((tao + tickoff) / self.tick) as i32).max(1)
+    }
+
+    /// The SRTT half of both filters: SRTT (×8) moves by the sample minus SRTT/8, and
+    /// stays at least 1; returns that difference, which ns-2 keeps in a 16-bit `short`.
+    pub(super) fn srtt_step(&mut self, t_rtt: i32) -> i16 {
+        let delta = (t_rtt - (self.t_srtt >> 3)) as i16;
+        self.t_srtt = self.t_srtt.wrapping_add(delta as i32);
+        if self.t_srtt <= 0 {
+            self.t_srtt = 1;
+        }
+        delta
+    }
+
+    /// `t_rtxcur_` from the filter: (SRTT + 4·RTTVAR) ticks, SRTT kept ×8 and RTTVAR ×4.
+    pub(super) fn set_rtxcur(&mut self) {
         let ticks = ((self.t_rttvar << 3) + self.t_srtt) >> 3;
         self.t_rtxcur = ticks as f64 * self.tick;
     }

@@ -440,18 +440,9 @@ impl Ns2Sender {
     /// `LinuxTcpAgent::rtt_update` without timestamps: `Agent/TCP`'s, but RTTVAR has no
     /// lower bound.
     fn rtt_update_linux(&mut self, now: SimTime, tao: f64) {
-        let sendtime = now.as_secs_f64() - tao + self.boot_time;
-        let tickoff = sendtime % self.tick;
-        let mut t_rtt = ((tao + tickoff) / self.tick) as i32;
-        if t_rtt < 1 {
-            t_rtt = 1;
-        }
+        let t_rtt = self.rtt_ticks(now, tao);
         if self.t_srtt != 0 {
-            let mut delta = (t_rtt - (self.t_srtt >> 3)) as i16;
-            self.t_srtt = self.t_srtt.wrapping_add(delta as i32);
-            if self.t_srtt <= 0 {
-                self.t_srtt = 1;
-            }
+            let mut delta = self.srtt_step(t_rtt);
             if delta < 0 {
                 delta = delta.wrapping_neg();
                 delta = delta.wrapping_sub((self.t_rttvar >> 2) as i16);
@@ -466,7 +457,6 @@ impl Ns2Sender {
             self.t_srtt = t_rtt << 3;
             self.t_rttvar = t_rtt << 1;
         }
-        let ticks = ((self.t_rttvar << 3) + self.t_srtt) >> 3;
-        self.t_rtxcur = ticks as f64 * self.tick;
+        self.set_rtxcur();
     }
 }
