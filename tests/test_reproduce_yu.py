@@ -106,6 +106,14 @@ def test_smoke_claims_csv(smoke_out: Path) -> None:
                 "fig9a.newreno_single_halving", "fig10a.curves_coincide",
                 "eq55.loss_penalty.model.S=5"):
         assert cid in set(c["claim_id"]), cid
+    # every table cell that misses the paper's band (same direction included) names its
+    # cause from the runs; the RTT claims say their interval is a spread over Tb points
+    tab = c[c["claim_id"].str.match(r"table[12]\.") & c["verdict"].isin(
+        ["differs", "same direction"])]
+    assert tab["note"].str.contains("measured: ").all()
+    rtt = c[c["claim_id"].str.startswith("rtt.")
+            & c["note"].str.contains("95 % interval", regex=False)]
+    assert len(rtt) and rtt["note"].str.contains("not over replications of one point").all()
     # eq. 32 as printed is a pure model value: ≈ 3.97 ms (docs/reproductions/yu.md), so it reproduces
     eq = c[c["claim_id"] == "eq32.optimal_tb"].iloc[0]
     assert eq["verdict"] == "reproduces" and "3.97 ms" in eq["burstlab_value"]

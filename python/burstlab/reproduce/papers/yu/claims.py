@@ -844,7 +844,7 @@ def claim_tables(ctx: Context) -> list[Claim]:
                 sim = table_interval(r, lo, hi)
                 v = V.judge(sim, paper, kind="ratio", precision=pv.precision_at(lp), fmt=fmt)
                 verdict, note = v.verdict, v.note
-                if verdict == DIFFERS:
+                if missed(verdict):  # same direction included: every miss has a cause
                     note += "; " + table_cause(ctx, s, lp, (num, "reno"))
                 out.append(Claim(
                     id=f"table{n}.{num}_over_reno.log10p={lp:g}", source=pv.source,
@@ -909,7 +909,10 @@ def claim_measured_rtt(ctx: Context) -> list[Claim]:
         lam_bps = float(g["lambda_segps"].iloc[0]) * WIRE
         tx = 2 * (WIRE + 40) / lam_bps
         queue = iv.estimate - RTT0_NOMINAL - tx
-        note = v.note
+        # the interval is the spread of RTT − 2Tb over the figure's Tb points (Student
+        # t over the points), not a replication interval of one point
+        note = (v.note + f"; the interval is the spread of RTT − 2Tb across the "
+                f"figure's {len(x)} Tb points, not over replications of one point")
         if v.verdict != REPRODUCES:
             note += (f"; burstlab's RTT0 = {fmt(RTT0_NOMINAL)} s propagation + "
                      f"{fmt(tx)} s serialisation at λ + {fmt(queue)} s queueing at the "
