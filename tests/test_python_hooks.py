@@ -277,3 +277,13 @@ def test_assembly_keys_of_other_types_are_refused() -> None:
     with pytest.raises(burstlab.ScenarioError, match=r"obs\.assembly\.object: required"):
         burstlab.run(with_assembly(spec, {"type": "python"}))
     assert sys.modules.get("python_timer") is not None
+
+
+def test_deeply_nested_input_is_still_refused_by_name() -> None:
+    d: dict[str, Any] = {}
+    x = d
+    for _ in range(5000):  # far past Python's recursion limit
+        x["a"] = {}
+        x = x["a"]
+    with pytest.raises(burstlab.ScenarioError, match="nested more than"):
+        burstlab.run(d)

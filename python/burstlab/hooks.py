@@ -39,6 +39,10 @@ from burstlab import _core
 
 HookView = _core.HookView
 
+#: How deep the scenario walks here go (a scenario needs 5 levels; deeper input is
+#: refused by ``burstlab.api.plain`` with an error naming it).
+MAX_DEPTH = 40
+
 
 
 def ps(value: str | float) -> int:
@@ -182,15 +186,17 @@ def extract_direct(spec: Any) -> tuple[Any, dict[str, Any]]:
         found[name] = obj
         return name
 
-    def walk(x: Any) -> Any:
+    def walk(x: Any, depth: int = 0) -> Any:
+        if depth > MAX_DEPTH:
+            return x  # too deep for a scenario: the API's own check names it
         if isinstance(x, Mapping):
-            out = {k: walk(v) for k, v in x.items()}
+            out = {k: walk(v, depth + 1) for k, v in x.items()}
             obj = out.get("object")
             if out.get("type") == "python" and obj is not None and not isinstance(obj, str):
                 out["object"] = name_of(obj)
             return out
         if isinstance(x, list):
-            return [walk(v) for v in x]
+            return [walk(v, depth + 1) for v in x]
         return x
 
     return walk(spec), found
@@ -201,18 +207,20 @@ def has_python_assembly(text: str) -> bool:
     return "python" in text
 
 
-def python_assemblies(spec: Any, path: str = "") -> list[str]:
+def python_assemblies(spec: Any, path: str = "", depth: int = 0) -> list[str]:
     """The scenario paths (``obs.assembly``, ``flow[2].assembly``…) of every
     ``type = "python"`` assembly table in ``spec`` (a scenario dict)."""
     out: list[str] = []
+    if depth > MAX_DEPTH:
+        return out
     if isinstance(spec, Mapping):
         if path.endswith("assembly") and spec.get("type") == "python":
             out.append(path)
         for k, v in spec.items():
-            out += python_assemblies(v, f"{path}.{k}" if path else str(k))
+            out += python_assemblies(v, f"{path}.{k}" if path else str(k), depth + 1)
     elif isinstance(spec, list):
         for i, v in enumerate(spec):
-            out += python_assemblies(v, f"{path}[{i}]")
+            out += python_assemblies(v, f"{path}[{i}]", depth + 1)
     return out
 
 
