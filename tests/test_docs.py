@@ -184,7 +184,8 @@ def test_schema_export_lists_the_parsers_keys() -> None:
             for name, v in value.items():
                 p = f"{prefix}.{name}" if prefix else name
                 out.append(p)
-                out += walk(p, v)
+                if not (name == "params" and prefix.endswith("assembly")):
+                    out += walk(p, v)  # a Python assembler's params are its own
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             for v in value:
                 out += walk(prefix + "[]", v)

@@ -84,7 +84,10 @@ def _traced(spec: dict[str, Any]) -> dict[str, Any]:
     return sc
 
 
-def test_the_output_reference_lists_every_column_with_its_unit() -> None:
+def test_the_output_reference_lists_every_column_with_its_unit(monkeypatch) -> None:
+    # The examples' Python assemblers (examples/python_*.py) are found beside their
+    # files; a scenario given as a dict looks on sys.path.
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
     d = docs()
     page = d.output_reference()
     sections = dict(re.findall(r"## `(\w+)`\n\n(.*?)(?=\n## |\Z)", page, re.S))

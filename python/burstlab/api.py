@@ -718,6 +718,16 @@ def event_estimate(scenario: ScenarioLike) -> dict[str, Any]:
     return dict(_core.event_estimate(text, fmt))
 
 
+def _scenario_dir(scenario: ScenarioLike) -> Path:
+    """Where a scenario's Python assembler modules are looked for first: the folder of
+    a scenario file, else the working directory."""
+    if isinstance(scenario, (str, os.PathLike)):
+        s = os.fspath(scenario)
+        if "\n" not in s and len(s) < 4096 and Path(s).is_file():
+            return Path(s).resolve().parent
+    return Path.cwd()
+
+
 def _text_table(cols: Mapping[str, Sequence[Any]], want: Sequence[str]) -> str:
     """The columns ``want`` (those present) as a right-aligned fixed-width text table,
     floats to 4 significant digits, missing values as NaN."""
@@ -777,6 +787,12 @@ def run(
     """
     seed = check_u64("seed", seed)
     replication = check_u64("replication", replication)
+    from burstlab import hooks as _hooks
+
+    base = _scenario_dir(scenario)
+    direct: dict[str, Any] = {}
+    if isinstance(scenario, Mapping):
+        scenario, direct = _hooks.extract_direct(scenario)
     if trace_dir is not None:
         spec = load_scenario(scenario)
         trace = (spec.get("sim") or {}).get("trace") or {}
@@ -789,8 +805,9 @@ def run(
     from burstlab._progress import RunProgress, wanted
 
     bar = RunProgress() if (wanted() if progress is None else progress) else None
+    factory = _hooks.Factory(base, direct) if _hooks.has_python_assembly(text) else None
     try:
-        raw = _core.run(text, fmt, seed, replication, bar)
+        raw = _core.run(text, fmt, seed, replication, bar, factory)
     finally:
         if bar is not None:
             bar.close()

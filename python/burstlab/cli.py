@@ -113,10 +113,13 @@ def _has_trace_dir(scenario: str) -> bool:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from burstlab.api import _text_and_format
+    from burstlab import hooks
+    from burstlab.api import _scenario_dir, _text_and_format
 
     text, fmt = _text_and_format(args.scenario)
-    _core.validate(text, fmt)
+    factory = (hooks.Factory(_scenario_dir(args.scenario))
+               if hooks.has_python_assembly(text) else None)
+    _core.validate(text, fmt, factory)
     print(f"{args.scenario}: ok")
     print("\n".join(_core.memory_estimate(text, fmt)["lines"]))
     print("\n".join(_core.event_estimate(text, fmt)["lines"]))

@@ -4,7 +4,10 @@
 //! `SimulationError` so nothing panics across the boundary. The GIL is released while
 //! simulating; a run takes it back every 0.1 s to let Ctrl-C stop it (see `run`).
 
-use burstlab_core::scenario::ScenarioSpec;
+mod hooks;
+
+use burstlab_core::obs::{AssemblerConfig, ExternalFactory};
+use burstlab_core::scenario::{Resolved, ScenarioSpec};
 use burstlab_core::stats::{Column, RunResult, TableData};
 use burstlab_core::world::monitor::{Monitor, Verdict};
 use pyo3::create_exception;
@@ -48,10 +51,27 @@ fn parse(text: &str, format: &str) -> PyResult<ScenarioSpec> {
     r.map_err(|e| ScenarioError::new_err(e.to_string()))
 }
 
-/// Validates a scenario without running it. Raises ScenarioError.
+/// Whether any assembly of `r` is `type = "python"` (`hooks.rs`).
+fn has_python(r: &Resolved) -> bool {
+    let py = |c: &AssemblerConfig| matches!(c, AssemblerConfig::External(_));
+    r.obs.as_ref().is_some_and(|o| {
+        py(&o.assembly) || o.classes.iter().filter_map(|c| c.assembly.as_ref()).any(py)
+    }) || r.node_assembly.iter().flatten().any(py)
+        || r.flows.iter().filter_map(|f| f.assembly.as_ref()).any(py)
+}
+
+/// The factory of Python assemblers, if the caller gave one (`burstlab.hooks.Factory`).
+fn factory(hooks: &Option<Py<PyAny>>, py: Python<'_>) -> Option<hooks::PyFactory> {
+    hooks.as_ref().map(|h| hooks::PyFactory {
+        factory: h.clone_ref(py),
+    })
+}
+
+/// Validates a scenario without running it; `hooks` (`burstlab.hooks.Factory`) builds
+/// its Python assemblers, if any. Raises ScenarioError.
 #[pyfunction]
-#[pyo3(signature = (text, format = "toml"))]
-fn validate(text: &str, format: &str) -> PyResult<()> {
+#[pyo3(signature = (text, format = "toml", hooks = None))]
+fn validate(py: Python<'_>, text: &str, format: &str, hooks: Option<Py<PyAny>>) -> PyResult<()> {
     let spec = parse(text, format)?;
     let r = spec
         .resolve(None, None)
@@ -61,7 +81,10 @@ fn validate(text: &str, format: &str) -> PyResult<()> {
     // that streams its traces is validated without creating its trace files.
     let mut r = r;
     r.trace.dir = None;
-    burstlab_core::world::World::new(&r).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    let mut fac = factory(&hooks, py);
+    let ext = fac.as_mut().map(|f| f as &mut dyn ExternalFactory);
+    burstlab_core::world::World::with_externals(&r, ext)
+        .map_err(|e| ScenarioError::new_err(e.to_string()))?;
     Ok(())
 }
 
@@ -195,8 +218,12 @@ fn monitor(end_s: f64, progress: Option<Py<PyAny>>, failed: Arc<Mutex<Option<PyE
 /// within a fraction of a second. `progress`, if given, is called as
 /// `progress(simulated_s, end_s, events)` every 0.25 s; an exception it raises stops the
 /// run and is raised here.
+///
+/// `hooks` (`burstlab.hooks.Factory`) builds the queues' Python assemblers
+/// (`type = "python"`); a run with any keeps the GIL (its hooks are called from the
+/// simulation's thread), others release it.
 #[pyfunction]
-#[pyo3(signature = (text, format = "toml", seed = None, replication = None, progress = None))]
+#[pyo3(signature = (text, format = "toml", seed = None, replication = None, progress = None, hooks = None))]
 fn run(
     py: Python<'_>,
     text: &str,
@@ -204,10 +231,20 @@ fn run(
     seed: Option<u64>,
     replication: Option<u64>,
     progress: Option<Py<PyAny>>,
+    hooks: Option<Py<PyAny>>,
 ) -> PyResult<Py<PyDict>> {
     let spec = parse(text, format)?;
     let failed: Arc<Mutex<Option<PyErr>>> = Arc::default();
     let slot = failed.clone();
+    if hooks.is_some() {
+        let r = spec
+            .resolve(seed, replication)
+            .and_then(|r| burstlab_core::preflight(&r).map(|_| r))
+            .map_err(|e| ScenarioError::new_err(e.to_string()))?;
+        if has_python(&r) {
+            return run_with_hooks(py, &r, progress, hooks, failed);
+        }
+    }
     let outcome: Result<Result<RunResult, String>, String> = py.detach(move || {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
             spec.resolve(seed, replication)
@@ -243,6 +280,39 @@ fn run(
         }
     };
     to_py(py, res)
+}
+
+/// [`run`] of a scenario with Python assemblers: the GIL held throughout (the hooks
+/// take it at every call otherwise).
+fn run_with_hooks(
+    py: Python<'_>,
+    r: &Resolved,
+    progress: Option<Py<PyAny>>,
+    hooks: Option<Py<PyAny>>,
+    failed: Arc<Mutex<Option<PyErr>>>,
+) -> PyResult<Py<PyDict>> {
+    let mut fac = factory(&hooks, py);
+    let ext = fac.as_mut().map(|f| f as &mut dyn ExternalFactory);
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        burstlab_core::world::World::with_externals(r, ext).and_then(|mut s| {
+            s.set_monitor(monitor(r.duration.as_secs_f64(), progress, failed.clone()));
+            s.try_run()
+        })
+    }));
+    if let Some(e) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(e); // Ctrl-C or the progress callback stopped the run
+    }
+    match outcome {
+        Ok(Ok(res)) => to_py(py, res),
+        Ok(Err(e)) => Err(ScenarioError::new_err(e.to_string())),
+        Err(p) => Err(SimulationError::new_err(format!(
+            "internal simulator error: {}",
+            p.downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into())
+        ))),
+    }
 }
 
 fn to_py(py: Python<'_>, r: RunResult) -> PyResult<Py<PyDict>> {
@@ -410,6 +480,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_class::<hooks::HookView>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(event_estimate, m)?)?;

@@ -14,6 +14,7 @@ from typing import Any
 from burstlab import _core
 from burstlab.export.nobs import NobsScript, to_nobs
 from burstlab.export.ns2 import Ns2Script, to_ns2
+from burstlab.hooks import refuse_in_export
 
 __all__ = ["NobsScript", "Ns2Script", "export_nobs", "export_ns2", "to_nobs", "to_ns2"]
 
@@ -24,6 +25,7 @@ def export_ns2(scenario: Any, *, seed: int | None = None, replication: int | Non
     from burstlab.api import load_scenario
 
     spec: Mapping[str, Any] = load_scenario(scenario)
+    refuse_in_export(spec, "ns-2")
     _core.validate(json.dumps(spec), "json")
     return to_ns2(spec, seed=seed, replication=replication, trace=trace)
 
@@ -39,6 +41,7 @@ def export_nobs(scenario: Any, *, seed: int | None = None, replication: int | No
     spec: Mapping[str, Any] = load_scenario(scenario)
     if duration is not None:
         spec = {**spec, "sim": {**dict(spec.get("sim", {})), "duration": duration}}
+    refuse_in_export(spec, "nOBS")
     _core.validate(json.dumps(spec), "json")
     return to_nobs(spec, seed=seed, replication=replication, trace=trace, drop_as=drop_as,
                    trace_fibres_only=trace_fibres_only)

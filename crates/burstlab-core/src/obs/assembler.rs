@@ -68,34 +68,11 @@
 //! ACKs back in "Extra-Queues" with priority: see the section "ACK-ratio assembly"
 //! below ([`AckRatioBase`], [`ack_ratio_allowed`]).
 
+pub use super::decision::{Decision, Emit, PktKind, PktMeta, QueueState, TimerCmd};
+use super::external::{ExternalSpec, ExternalState};
 use crate::rng::RngStream;
 use crate::units::SimTime;
-
-/// What kind of packet entered the queue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PktKind {
-    /// A TCP data segment.
-    Data,
-    /// A pure TCP acknowledgement.
-    Ack,
-    /// Any non-TCP packet (e.g. ozsarac's real-time UDP traffic).
-    Udp,
-}
-
-/// What the assembler may know about a packet (copied, never the packet itself).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PktMeta {
-    /// Size on the wire, including headers.
-    pub bytes: u32,
-    /// Flow identifier (per-flow assemblers key their state on it).
-    pub flow: u32,
-    pub kind: PktKind,
-    /// Segment sequence number for `Data`, cumulative ACK for `Ack`, 0 otherwise.
-    pub seq: u64,
-    /// The sender's mark: this data segment filled the sender's window (see
-    /// `world::hosts`). Something an ingress may legitimately read off a packet.
-    pub mark: bool,
-}
+use std::sync::Arc;
 
 /// What else an assembler may read when a packet arrives, besides the packet and the
 /// queue: the flow's true cwnd (an ORACLE an ingress cannot know, for diagnostics and
@@ -125,17 +102,8 @@ pub enum WindowSource {
     RenoFsm,
 }
 
-/// The node's assembly queue, *after* the current packet was appended.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct QueueState {
-    pub pkts: u32,
-    pub bytes: u64,
-    /// Arrival time of the head packet (meaningless if `pkts == 0`).
-    pub oldest_arrival: SimTime,
-}
-
 /// The policy and its parameters.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum AssemblerConfig {
     /// Timer-based assembly with period `tb`; `jitter_sd_frac` is the standard deviation
     /// of the period as a fraction of `tb` (ozsarac §3.3 uses 0.1; 0 disables jitter).
@@ -161,65 +129,9 @@ pub enum AssemblerConfig {
     /// ACK-ratio assembly (zhou §3): `base` decides when a burst is formed; the ACK
     /// share of every burst is held at or below `r_max` (see [`ack_ratio_allowed`]).
     AckRatio { base: AckRatioBase, r_max: f64 },
-}
-
-/// One burst to form: the first `pkts` packets of the queue (or, with `only`, the first
-/// `pkts` packets of that kind, the others staying queued in order), plus `pad_bytes`
-/// of padding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Emit {
-    pub pkts: u32,
-    pub pad_bytes: u64,
-    pub only: Option<PktKind>,
-}
-
-/// What to do with the queue's timer event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TimerCmd {
-    /// Nothing changes.
-    Keep,
-    /// Schedule a timer event at `deadline` carrying `gen`; any earlier pending event
-    /// of this queue is now stale.
-    Arm { deadline: SimTime, gen: u64 },
-    /// No timer is pending any more: the pending event (if any) is now stale and the
-    /// node may forget it. Also returned by `on_timer` when the fired event leaves no
-    /// successor.
-    Cancel,
-}
-
-/// The assembler's answer to one call. Apply `emit`, then `then` (each counted from the
-/// head of the queue as it is after the previous one was removed), then `timer`.
-/// `then` is only used when a packet arrives at (or after) an expired deadline and by
-/// itself also completes a burst (a packet of `≥ Lmax` bytes, or `max_pkts_per_burst =
-/// 1`); `then.is_some()` implies `emit.is_some()`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Decision {
-    pub emit: Option<Emit>,
-    pub then: Option<Emit>,
-    pub timer: TimerCmd,
-}
-
-impl Decision {
-    /// No burst, no timer change.
-    pub const NONE: Decision = Decision {
-        emit: None,
-        then: None,
-        timer: TimerCmd::Keep,
-    };
-
-    /// The bursts to form, in order.
-    pub fn bursts(&self) -> impl Iterator<Item = Emit> {
-        self.emit.into_iter().chain(self.then)
-    }
-
-    fn push(&mut self, e: Emit) {
-        if self.emit.is_none() {
-            self.emit = Some(e);
-        } else {
-            debug_assert!(self.then.is_none(), "at most two bursts per call");
-            self.then = Some(e);
-        }
-    }
+    /// A policy outside the core (`type = "python"`; `external.rs`): built by the
+    /// world's [`super::ExternalFactory`], refused without one.
+    External(Arc<ExternalSpec>),
 }
 
 /// The one timer of an assembly queue. Invariant: `deadline.is_some()` iff a timer event
@@ -257,7 +169,7 @@ impl TimerSlot {
 }
 
 /// Assembly policy state for one queue (static dispatch; docs/design.md).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Assembler {
     Timer {
         tb: SimTime,
@@ -293,6 +205,9 @@ pub enum Assembler {
     /// the node applies the R-control rule ([`ack_ratio_allowed`]) when it forms the
     /// burst. Boxed once at construction (never per packet).
     AckRatio { base: Box<Assembler>, r_max: f64 },
+    /// A policy outside the core (`external.rs`), boxed once at construction; called
+    /// only when a packet joins and when its own wake-up fires.
+    External(Box<ExternalState>),
 }
 
 impl Assembler {
@@ -341,17 +256,24 @@ impl Assembler {
                 base: Box::new(Assembler::new(&base.config(), max_pkts_per_burst, rng)?),
                 r_max,
             },
+            AssemblerConfig::External(ref x) => return Err(external_refused(&x.path)),
         })
     }
 
     /// The pending timer `(deadline, gen)`, if one is armed.
     pub fn pending_timer(&self) -> Option<(SimTime, u64)> {
+        if let Assembler::External(x) = self {
+            return x.pending();
+        }
         let slot = self.slot()?;
         slot.deadline.map(|d| (d, slot.gen))
     }
 
     /// Whether a timer event carrying `gen` is the current one (not stale).
     pub fn is_current(&self, gen: u64) -> bool {
+        if let Assembler::External(x) = self {
+            return x.is_current(gen);
+        }
         self.slot().is_some_and(|s| s.is_current(gen))
     }
 
@@ -360,7 +282,7 @@ impl Assembler {
             Assembler::Timer { timer, .. }
             | Assembler::Hybrid { timer, .. }
             | Assembler::Window { timer, .. } => Some(timer),
-            Assembler::Length { .. } => None,
+            Assembler::Length { .. } | Assembler::External(_) => None,
             Assembler::AckRatio { base, .. } => base.slot(),
         }
     }
@@ -548,6 +470,7 @@ impl Assembler {
             // zhou §3: the base trigger runs on the input queue; the ratio is applied
             // by the node when it forms the burst.
             Assembler::AckRatio { base, .. } => return base.on_packet_ctx(now, pkt, q, ctx),
+            Assembler::External(x) => return x.on_packet(now, pkt, q),
         }
         d
     }
@@ -621,9 +544,18 @@ impl Assembler {
                 d.timer = timer.cmd_since(before);
             }
             Assembler::AckRatio { base, .. } => return base.on_timer(now, gen, q),
+            Assembler::External(x) => return x.on_timer(now, gen, q),
         }
         d
     }
+}
+
+/// The error of a `type = "python"` assembly where no factory can build it (the core
+/// alone, the `burstlab` binary), naming the table's `type` field.
+pub fn external_refused(path: &str) -> String {
+    format!(
+        "{path}.type: \"python\" assembly runs only from the Python package (burstlab.run or `python -m burstlab run`); the core alone cannot call Python"
+    )
 }
 
 /// One assembly period: `tb`, or `tb + N(0, (frac·tb)²)` rounded to the picosecond and

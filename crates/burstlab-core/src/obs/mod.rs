@@ -6,12 +6,17 @@
 //! driver owns packets, bursts and the event queue and calls into them.
 
 pub mod assembler;
+pub mod decision;
+pub mod external;
 pub mod scheduler;
 
 pub use assembler::{ack_ratio_allowed, ack_share_ok, AckRatioBase};
 pub use assembler::{
     AsmCtx, Assembler, AssemblerConfig, Decision, Emit, PktKind, PktMeta, QueueState, TimerCmd,
     WindowSource,
+};
+pub use external::{
+    ExternalAssembler, ExternalFactory, ExternalSpec, ExternalState, HookDecision, QueueInfo, Wake,
 };
 pub use scheduler::{ChannelSet, Fit, Reservation, SchedulerKind};
 
@@ -53,6 +58,7 @@ pub fn validate_assembler_at(
         ));
     }
     match *cfg {
+        AssemblerConfig::External(_) => {}
         AssemblerConfig::Timer { tb, jitter_sd_frac } => {
             if tb == units::SimTime::ZERO {
                 return Err(format!(

@@ -487,6 +487,8 @@ impl AssemblySpec {
             ("lmin", self.lmin.is_some()),
             ("window", self.window.is_some()),
             ("ack_ratio_max", self.ack_ratio_max.is_some()),
+            ("object", self.object.is_some()),
+            ("params", self.params.is_some()),
         ];
         let allowed: &[&str] = match self.kind {
             AssemblyType::Timer => &["tb", "jitter", "ack_ratio_max"],
@@ -494,6 +496,7 @@ impl AssemblySpec {
             AssemblyType::Hybrid => &["tmax", "lmax", "lmin", "ack_ratio_max"],
             AssemblyType::Cwba | AssemblyType::Mcwba => &["window", "tmax"],
             AssemblyType::Ecwba => &["tmax"],
+            AssemblyType::Python => &["object", "params"],
         };
         if let Some((f, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
             return Err(e(
@@ -551,9 +554,33 @@ impl AssemblySpec {
                 };
                 AssemblerConfig::Window { window, tmax }
             }
+            AssemblyType::Python => {
+                let object = self
+                    .object
+                    .clone()
+                    .ok_or_else(|| e(format!("{path}.object"), "required (\"module:Class\")"))?;
+                let ok = object
+                    .split_once(':')
+                    .is_some_and(|(m, c)| !m.trim().is_empty() && !c.trim().is_empty());
+                if !ok {
+                    return Err(e(
+                        format!("{path}.object"),
+                        format!("must be \"module:Class\", got {object:?}"),
+                    ));
+                }
+                let params = self.params.clone().unwrap_or_default();
+                AssemblerConfig::External(std::sync::Arc::new(crate::obs::ExternalSpec {
+                    object,
+                    params_json: serde_json::Value::Object(params).to_string(),
+                    path: path.to_string(),
+                }))
+            }
         };
         // zhou §3: the type's policy becomes the trigger of ACK-ratio assembly.
-        let cfg = match (self.ack_ratio_max, crate::obs::AckRatioBase::of(cfg)) {
+        let cfg = match (
+            self.ack_ratio_max,
+            crate::obs::AckRatioBase::of(cfg.clone()),
+        ) {
             (Some(r_max), Some(base)) => AssemblerConfig::AckRatio { base, r_max },
             _ => cfg,
         };
@@ -574,7 +601,7 @@ pub(super) fn check_ack_ratio(
     }
     let ratio = |c: &Option<AssemblerConfig>| matches!(c, Some(AssemblerConfig::AckRatio { .. }));
     let mut at = None;
-    if ratio(&Some(o.assembly)) {
+    if ratio(&Some(o.assembly.clone())) {
         at = Some("obs.assembly".to_string());
     }
     for (i, c) in o.classes.iter().enumerate() {

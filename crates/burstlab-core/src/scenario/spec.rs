@@ -782,6 +782,14 @@ pub struct AssemblySpec {
     #[serde(default)]
     /// (default: no ACK-ratio rule)
     pub ack_ratio_max: Option<f64>,
+    /// `python`: the assembler to instantiate once per queue, `"module:Class"` (the
+    /// module found beside the scenario file or on `sys.path`); required for `python`.
+    #[serde(default)]
+    pub object: Option<String>,
+    /// `python`: keyword arguments of the class, passed as given (see
+    /// docs/topics/python-hooks.md). (default: none)
+    #[serde(default)]
+    pub params: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -796,6 +804,9 @@ pub enum AssemblyType {
     Mcwba,
     /// CWBA driven by the ingress's Reno state-machine estimate (ozsarac §2.3).
     Ecwba,
+    /// An assembler written in Python (`object`, `params`; `obs/external.rs`); runs only
+    /// from the Python package.
+    Python,
 }
 
 /// The window source of `cwba` assembly (see `obs::WindowSource`).

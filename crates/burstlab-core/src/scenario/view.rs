@@ -120,7 +120,7 @@ pub struct FibreView {
 /// with their `window` source (`reno_fsm` for ECWBA, `mark` for MCWBA) and `tmax`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AssemblyView {
-    /// `timer`, `length`, `hybrid` or `cwba`.
+    /// `timer`, `length`, `hybrid`, `cwba` or `python`.
     #[serde(rename = "type")]
     pub kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -142,6 +142,12 @@ pub struct AssemblyView {
     /// ACK-ratio assembly (zhou §3) over the type's trigger.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ack_ratio_max: Option<f64>,
+    /// `python` (`obs/external.rs`): the object, `module:Class`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// `python`: its `params` table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<serde_json::Value>,
 }
 
 /// `[obs]` with its defaults.
@@ -522,18 +528,25 @@ impl Resolved {
     pub fn assembly_at(&self, flow: usize, ingress: u32) -> Option<(AssemblerConfig, String)> {
         let o = self.obs.as_ref()?;
         let f = &self.flows[flow];
-        let class = o.classes.get(f.class as usize).and_then(|c| c.assembly);
+        let class = o
+            .classes
+            .get(f.class as usize)
+            .and_then(|c| c.assembly.clone());
         let own = match o.classifier {
             Classifier::PerFlow => f
                 .assembly
+                .clone()
                 .map(|a| (a, format!("flow[{flow}].assembly")))
                 .or(class.map(|a| (a, format!("obs.class[{}].assembly", f.class)))),
             Classifier::PerClass => class.map(|a| (a, format!("obs.class[{}].assembly", f.class))),
             Classifier::PerEgress => None,
         };
-        let node = self.node_assembly[ingress as usize];
+        let node = self.node_assembly[ingress as usize].clone();
         let node = node.map(|a| (a, format!("node[{ingress}].assembly")));
-        Some(own.or(node).unwrap_or((o.assembly, "obs.assembly".into())))
+        Some(
+            own.or(node)
+                .unwrap_or((o.assembly.clone(), "obs.assembly".into())),
+        )
     }
 }
 
@@ -649,8 +662,15 @@ pub fn assembly_view(c: &AssemblerConfig) -> AssemblyView {
         lmin: None,
         window: None,
         ack_ratio_max: None,
+        object: None,
+        params: None,
     };
     match *c {
+        AssemblerConfig::External(ref x) => {
+            v.kind = "python";
+            v.object = Some(x.object.clone());
+            v.params = serde_json::from_str(&x.params_json).ok();
+        }
         AssemblerConfig::Timer { tb, jitter_sd_frac } => {
             (v.tb, v.jitter) = (Some(s(tb)), Some(jitter_sd_frac));
         }

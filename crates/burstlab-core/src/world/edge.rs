@@ -531,7 +531,7 @@ impl Edges {
         self.fsm[flow as usize].awnd = awnd as f64;
     }
 
-    /// Whether any queue's assembler reads sender marks.
+    /// Whether any queue's assembler reads sender marks (an external one may).
     pub fn needs_marks(&self) -> bool {
         self.queues.iter().any(|q| {
             matches!(
@@ -539,8 +539,24 @@ impl Edges {
                 Assembler::Window {
                     window: WindowSource::Mark,
                     ..
-                }
+                } | Assembler::External(_)
             )
+        })
+    }
+
+    /// Whether any queue's assembler lives outside the core (`obs/external.rs`).
+    pub fn has_external(&self) -> bool {
+        self.queues
+            .iter()
+            .any(|q| matches!(q.spec.asm, Assembler::External(_)))
+    }
+
+    /// The first failure of an external assembler (a hook's error or an invalid
+    /// answer), taken; the world stops the run with it.
+    pub fn take_hook_error(&mut self) -> Option<String> {
+        self.queues.iter_mut().find_map(|q| match &mut q.spec.asm {
+            Assembler::External(x) => x.take_error(),
+            _ => None,
         })
     }
 

@@ -259,6 +259,9 @@ pub struct World {
     /// (looked at with the memory guard, so it costs the loop nothing per event).
     max_events: u64,
     stopped: Option<ScenarioError>,
+    /// Some queue's assembler is external (`obs/external.rs`): its failures are
+    /// looked for when the memory guard looks and at the end.
+    external: bool,
     /// `obs.ingress`: the ingress electronic buffer (`None`: bufferless ingress).
     ingress: Option<ingress::IngressBuffer>,
     /// `obs.control.loss`: each BCP is lost on each fibre it crosses with this
@@ -353,7 +356,16 @@ fn only_receives(r: &Resolved) -> Vec<bool> {
 impl World {
     /// Builds the world from a validated scenario.
     pub fn new(r: &Resolved) -> Result<World, ScenarioError> {
-        let w = wiring::build(r)?;
+        Self::with_externals(r, None)
+    }
+
+    /// [`World::new`] with a factory for the queues of `type = "python"` assemblies
+    /// (`obs/external.rs`; the Python binding gives one). Without it they are refused.
+    pub fn with_externals(
+        r: &Resolved,
+        ext: Option<&mut dyn crate::obs::ExternalFactory>,
+    ) -> Result<World, ScenarioError> {
+        let w = wiring::build(r, ext)?;
         if w.links.len() >= 1 << 31 {
             // A link arrival packs the link into 31 bits of its event word (`Ev`).
             return Err(ScenarioError::new(
@@ -401,6 +413,7 @@ impl World {
             max_memory: r.max_memory,
             max_events: r.max_events,
             stopped: None,
+            external: false,
             ingress: r
                 .obs
                 .as_ref()
@@ -431,6 +444,7 @@ impl World {
                 }),
         };
         world.hook_on = world.edges.needs_hook();
+        world.external = world.edges.has_external();
         world.set_through();
         world.set_replies(r);
         if world.edges.needs_marks() {
@@ -588,6 +602,9 @@ impl World {
                     self.stopped = Some(why);
                     break;
                 }
+                if self.external && self.hook_failed() {
+                    break;
+                }
                 if let Some(m) = &mut self.monitor {
                     let events = self.q.events_processed();
                     if m(monitor::Progress { now, events }) == monitor::Verdict::Stop {
@@ -661,6 +678,20 @@ impl World {
                 }
             }
             lap!(t, probe::Phase::LookAheadSecond);
+        }
+        if self.external && self.stopped.is_none() {
+            self.hook_failed();
+        }
+    }
+
+    /// Whether an external assembler failed; its error becomes the run's `stopped`.
+    fn hook_failed(&mut self) -> bool {
+        match self.edges.take_hook_error() {
+            Some(m) => {
+                self.stopped = Some(ScenarioError::new("", m));
+                true
+            }
+            None => false,
         }
     }
 

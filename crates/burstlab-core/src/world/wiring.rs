@@ -13,7 +13,7 @@ use super::core_node::{Core, Fabric, FibreParams, LossModel};
 use super::edge::{Edges, QueueSpec};
 use super::links::{LinkParams, Links};
 use super::packet::Hop;
-use crate::obs::{Assembler, AssemblerConfig};
+use crate::obs::{Assembler, AssemblerConfig, ExternalFactory, ExternalState, QueueInfo};
 use crate::rng::RngStream;
 use crate::scenario::{
     AckMode, Classifier, LossAppliesTo, LossScope, NodeKind, Resolved, ResolvedFlow,
@@ -121,7 +121,12 @@ fn templates(r: &Resolved) -> Vec<ResolvedFlow> {
     v
 }
 
-pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
+/// Builds the wiring; `ext` builds the queues of `type = "python"` assemblies
+/// (`obs/external.rs`), which are refused without it.
+pub fn build(
+    r: &Resolved,
+    mut ext: Option<&mut dyn ExternalFactory>,
+) -> Result<Wired, ScenarioError> {
     let mut links = Links::new(r.warmup, r.duration);
     for (i, l) in r.links.iter().enumerate() {
         links.add(LinkParams {
@@ -300,16 +305,21 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                 }
                 let next_q = qmap.len();
                 let cfg: AssemblerConfig = match o.classifier {
-                    Classifier::PerFlow => f
-                        .assembly
-                        .or_else(|| o.classes.get(class as usize).and_then(|c| c.assembly)),
-                    Classifier::PerClass => o.classes.get(class as usize).and_then(|c| c.assembly),
+                    Classifier::PerFlow => f.assembly.clone().or_else(|| {
+                        o.classes
+                            .get(class as usize)
+                            .and_then(|c| c.assembly.clone())
+                    }),
+                    Classifier::PerClass => o
+                        .classes
+                        .get(class as usize)
+                        .and_then(|c| c.assembly.clone()),
                     Classifier::PerEgress => None,
                 }
-                .or(r.node_assembly[ingress as usize])
-                .unwrap_or(o.assembly);
+                .or_else(|| r.node_assembly[ingress as usize].clone())
+                .unwrap_or_else(|| o.assembly.clone());
                 // ozsarac §2: a window-based assembler follows one TCP sender.
-                let asm_path = match (o.classifier, f.assembly, o.classes.get(class as usize)) {
+                let asm_path = match (o.classifier, &f.assembly, o.classes.get(class as usize)) {
                     (Classifier::PerFlow, Some(_), _) => format!("flow[{fi}].assembly"),
                     (Classifier::PerClass | Classifier::PerFlow, _, Some(c))
                         if c.assembly.is_some() =>
@@ -332,16 +342,6 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                     Some((fld, why)) => ScenarioError::new(fld, why),
                     None => ScenarioError::new(asm_path.clone(), m),
                 })?;
-                let asm = Assembler::new(
-                    &cfg,
-                    o.max_pkts_per_burst,
-                    RngStream::derive(
-                        r.seed,
-                        r.replication,
-                        &format!("edge/{ingress}/asm/{next_q}"),
-                    ),
-                )
-                .map_err(|m| ScenarioError::new("obs.assembly", m))?;
 
                 let class_spec = o.classes.get(class as usize);
                 let fixed = match class_spec.and_then(|c| c.offset) {
@@ -393,6 +393,42 @@ pub fn build(r: &Resolved) -> Result<Wired, ScenarioError> {
                     Classifier::PerFlow => f.name.clone(),
                     Classifier::PerEgress => egress_name.clone(),
                     Classifier::PerClass => format!("{egress_name}/{class}"),
+                };
+                let rng = RngStream::derive(
+                    r.seed,
+                    r.replication,
+                    &format!("edge/{ingress}/asm/{next_q}"),
+                );
+                let asm = match (&cfg, ext.as_deref_mut()) {
+                    (AssemblerConfig::External(x), Some(fac)) => {
+                        let edge_name = &r.nodes[ingress as usize].0;
+                        let mut rng = rng;
+                        let info = QueueInfo {
+                            queue: next_q as u32,
+                            edge: ingress,
+                            edge_name,
+                            egress_name,
+                            key: &keystr,
+                            max_pkts_per_burst: o.max_pkts_per_burst,
+                            seed: rng.next_u64(),
+                        };
+                        let hook = fac
+                            .make(x, &info)
+                            .map_err(|m| ScenarioError::new(format!("{}.object", x.path), m))?;
+                        let label = format!(
+                            "{} ({}), queue '{keystr}' at edge '{edge_name}'",
+                            x.path, x.object
+                        );
+                        Assembler::External(Box::new(ExternalState::new(hook, label)))
+                    }
+                    _ => Assembler::new(&cfg, o.max_pkts_per_burst, rng).map_err(|m| {
+                        match m.split_once(": ") {
+                            Some((fld, why)) if fld.ends_with(".type") => {
+                                ScenarioError::new(fld, why)
+                            }
+                            _ => ScenarioError::new("obs.assembly", m),
+                        }
+                    })?,
                 };
                 let qi = edges.add_queue(QueueSpec {
                     edge: ingress,
