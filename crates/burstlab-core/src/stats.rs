@@ -13,7 +13,8 @@ use serde::Serialize;
 pub struct FlowRow {
     pub flow: u32,
     pub name: String,
-    /// `tcp`, `cbr` or `onoff`.
+    /// The flow's `type`: `tcp`, `cbr`, `onoff`, `poisson`, `self_similar` or
+    /// `pareto_onoff`.
     pub kind: String,
     /// Loss-recovery variant (`tahoe`, `reno`, `newreno`, `sack`; empty for UDP).
     pub variant: String,
