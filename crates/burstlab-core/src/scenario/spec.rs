@@ -398,21 +398,22 @@ pub struct FlowSpec {
     /// UDP sources: the packet size, the mean size of a Poisson source (default 1000 B).
     pub packet_size: Option<Size>,
     #[serde(default)]
-    /// `onoff`, `pareto_onoff`, `self_similar`: mean length of an on period
-    /// (exponentially distributed for `onoff`, Pareto otherwise); required for them.
+    /// Mean length of an on period (exponentially distributed for `onoff`, Pareto for
+    /// `pareto_onoff` and `self_similar`); required for `onoff`, `pareto_onoff` and
+    /// `self_similar`.
     pub mean_on: Option<Dur>,
     #[serde(default)]
-    /// `onoff`, `pareto_onoff`, `self_similar`: mean length of an off period; required
-    /// for them.
+    /// Mean length of an off period (as `mean_on`); required for `onoff`,
+    /// `pareto_onoff` and `self_similar`.
     pub mean_off: Option<Dur>,
     #[serde(default)]
     /// `self_similar`: the target Hurst parameter H, 0.5 < H < 1; the periods' shape is
     /// α = 3 − 2H (give it or `alpha`).
     pub hurst: Option<f64>,
     #[serde(default)]
-    /// `pareto_onoff`, `self_similar`: the Pareto shape α of the on and off periods
-    /// (`pareto_onoff`: above 1, default 1.5 as ns-2's `shape_`; `self_similar`:
-    /// 1 < α < 2, give it or `hurst`).
+    /// `pareto_onoff`, `self_similar`: the Pareto shape α of the on and off periods,
+    /// above 1 for `pareto_onoff`, 1 < α < 2 for `self_similar` (default 1.5 for
+    /// `pareto_onoff`, ns-2's `shape_`; for `self_similar` give it or `hurst`).
     pub alpha: Option<f64>,
     #[serde(default)]
     /// `self_similar`: the number of on/off sources superposed, 1 to 10^6; required
