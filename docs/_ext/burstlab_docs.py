@@ -318,6 +318,9 @@ def _base_for(key: Key) -> dict[str, Any]:
         flow.update(type="cbr", rate="1Mb/s", packet_size="500B")
     elif p in ("flow[].mean_on", "flow[].mean_off"):
         flow.update(type="onoff", rate="1Mb/s", packet_size="500B", mean_on="10ms", mean_off="10ms")
+    elif p in ("flow[].hurst", "flow[].alpha", "flow[].sources"):
+        flow.update(type="self_similar", rate="1Mb/s", packet_size="500B", mean_on="10ms",
+                    mean_off="10ms", sources=4, **({"alpha": 1.5} if p == "flow[].alpha" else {"hurst": 0.8}))
     if p.startswith("workload[]"):
         spec["workload"] = [{"name": "w", "src": ["s"], "dst": ["d"], "rate": "10/s", "size": "10KB"}]
         if p.startswith("workload[].size."):

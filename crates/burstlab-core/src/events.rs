@@ -19,7 +19,9 @@
 //!   source sends at that rate while on, `mean_on / (mean_on + mean_off)` of the time,
 //!   toggles `2 / (mean_on + mean_off)` times per second and each on period adds one
 //!   packet and one stale send event: for it the figure is the mean over its random
-//!   periods, not a bound (a run may exceed it by the periods' fluctuation);
+//!   periods, not a bound (a run may exceed it by the periods' fluctuation). A
+//!   `self_similar` or `pareto_onoff` source draws its periods without events: its
+//!   figure is its mean packet rate (sources × duty × peak rate), likewise a mean;
 //! - a burst holds at least one packet, so an OBS network forms at most as many bursts
 //!   as packets enter it (TCP data and ACKs, UDP), and at most `1 / tb` per second
 //!   per flow and direction when every assembly policy of the scenario is a timer
@@ -210,19 +212,16 @@ pub fn estimate(r: &Resolved) -> EventEstimate {
                         }
                     }
                 }
-                ResolvedFlowKind::Cbr { rate, packet_size }
-                | ResolvedFlowKind::Poisson { rate, packet_size }
-                | ResolvedFlowKind::OnOff {
-                    rate, packet_size, ..
-                } => {
-                    let bits = *packet_size as f64 * 8.0;
-                    let mut bps = rate.bps() as f64;
+                udp => {
+                    // Mean rates; a Pareto superposition (`self_similar`) draws its
+                    // periods without events: one send event per packet.
+                    let (bps, packet_size) = udp.udp_mean().expect("a UDP source");
+                    let bits = packet_size as f64 * 8.0;
                     if let ResolvedFlowKind::OnOff {
                         mean_on, mean_off, ..
                     } = &f.kind
                     {
                         let (on, off) = (mean_on.as_secs_f64(), mean_off.as_secs_f64());
-                        bps *= on / (on + off);
                         // Each period (on or off) ends in one toggle; a period drawn
                         // shorter than a picosecond still takes one event.
                         fe.toggles = 2.0 * active / (on + off) + 2.0;

@@ -129,6 +129,9 @@ pub struct MemoryEstimate {
     /// tables, one entry per node and one search-tree slot per fibre
     /// (`world/contention/deflection.rs`).
     pub deflection_bytes: f64,
+    /// (flow, bytes) of each `self_similar` / `pareto_onoff` flow's generator: its
+    /// sources' state and heap (`workload/onoff.rs`), built when the run starts.
+    pub generators: Vec<(usize, f64)>,
 }
 
 /// The memory of one `[[workload]]`'s `fct` rows (`world/workloads.rs`): a compact row
@@ -209,6 +212,12 @@ impl MemoryEstimate {
             + self.window_bytes()
             + self.deflection_bytes
             + self.workload_bytes()
+            + self.generator_bytes()
+    }
+
+    /// Bytes of the Pareto on/off generators (`self_similar` flows).
+    pub fn generator_bytes(&self) -> f64 {
+        self.generators.iter().map(|g| g.1).sum()
     }
 
     /// Bytes of the `[[workload]]` tables' `fct` rows.
@@ -294,6 +303,12 @@ impl MemoryEstimate {
                 gib(self.deflection_bytes)
             ));
         }
+        for &(fi, b) in &self.generators {
+            v.push(format!(
+                "  flow[{fi}]: {} of Pareto on/off sources' state",
+                gib(b)
+            ));
+        }
         for w in &self.workloads {
             v.push(format!(
                 "  workload[{}] '{}': about {:.3e} arrivals, their fct rows {}",
@@ -376,6 +391,7 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
     let mut cc_rows = 0.0;
     let mut pkt_rows = 0.0;
     let mut obs_pkts = 0.0;
+    let mut generators = Vec::new();
     for (fi, f) in r.flows.iter().enumerate() {
         let stop = f.stop.map_or(dur, |s| s.as_secs_f64().min(dur));
         let start = f.start.as_secs_f64();
@@ -433,6 +449,19 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
                     let bps = (rate.bps() as f64).min(bottleneck);
                     obs_pkts += bps / (*packet_size as f64 * 8.0) * active + 1.0;
                 }
+            }
+            ResolvedFlowKind::SelfSimilar {
+                packet_size,
+                params,
+                ..
+            } => {
+                // Its mean rate (its peak is `sources` times each source's rate).
+                if crosses_obs && active > 0.0 {
+                    let bps = (params.mean_pps() * *packet_size as f64 * 8.0).min(bottleneck);
+                    obs_pkts += bps / (*packet_size as f64 * 8.0) * active + 1.0;
+                }
+                let b = crate::workload::SelfSimilar::state_bytes(params.sources);
+                generators.push((fi, b as f64));
             }
         }
     }
@@ -518,28 +547,15 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
             let f = &r.flows[fi];
             match &f.kind {
                 ResolvedFlowKind::Tcp { cfg, .. } => tcp_window_pkts += cfg.wm as u64,
-                ResolvedFlowKind::Cbr { rate, packet_size }
-                | ResolvedFlowKind::Poisson { rate, packet_size }
-                | ResolvedFlowKind::OnOff {
-                    rate, packet_size, ..
-                } => {
-                    let mut bps = rate.bps() as f64;
-                    if let ResolvedFlowKind::OnOff {
-                        mean_on, mean_off, ..
-                    } = &f.kind
-                    {
-                        let (on, off) = (mean_on.as_secs_f64(), mean_off.as_secs_f64());
-                        if on + off > 0.0 {
-                            bps *= on / (on + off);
-                        }
-                    }
+                udp => {
+                    let (bps, packet_size) = udp.udp_mean().expect("a UDP source");
                     let upstream = route_hops(&f.route[..=pos])
                         .iter()
                         .map(|h| h.0)
                         .fold(f64::INFINITY, f64::min);
                     let bps = bps.min(upstream);
                     offered_bps += bps;
-                    offered_pps += bps / (*packet_size as f64 * 8.0);
+                    offered_pps += bps / (packet_size as f64 * 8.0);
                 }
             }
         }
@@ -600,6 +616,7 @@ pub fn estimate(r: &Resolved) -> MemoryEstimate {
             .collect(),
         windows,
         deflection_bytes: deflection_bytes(r),
+        generators,
     }
 }
 
@@ -740,6 +757,21 @@ pub fn check(r: &Resolved) -> Result<MemoryEstimate, ScenarioError> {
         big_window.map_or(0.0, |w| w.bytes()),
     );
     let db = est.deflection_bytes;
+    if let Some(&(fi, gb)) = est.generators.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+        if gb > tb.max(qb).max(wb).max(db) {
+            return Err(ScenarioError::new(
+                format!("flow[{fi}].sources"),
+                format!(
+                    "its Pareto on/off sources' state takes about {} ({} in all), more \
+                     than sim.max_memory = {}; superpose fewer sources or raise \
+                     sim.max_memory",
+                    gib(gb),
+                    gib(total),
+                    gib(budget)
+                ),
+            ));
+        }
+    }
     if db > tb.max(qb).max(wb) {
         return Err(ScenarioError::new(
             "obs.contention.deflection",

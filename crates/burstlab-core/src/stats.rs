@@ -13,7 +13,8 @@ use serde::Serialize;
 pub struct FlowRow {
     pub flow: u32,
     pub name: String,
-    /// `tcp`, `cbr` or `onoff`.
+    /// The flow's `type`: `tcp`, `cbr`, `onoff`, `poisson`, `self_similar` or
+    /// `pareto_onoff`.
     pub kind: String,
     /// Loss-recovery variant (`tahoe`, `reno`, `newreno`, `sack`; empty for UDP).
     pub variant: String,
@@ -223,12 +224,18 @@ pub struct RunResult {
     pub streamed: Vec<StreamedTrace>,
 }
 
-/// One row per flow of the `routes` table (`res.routes`): its route and how it was
-/// chosen (`[routing]`, docs/guide/networks.md).
+/// One row per flow of the `routes` table (`res.routes`), then one per path of each
+/// pair a `[[workload]]` can draw: its route and how it was chosen (`[routing]`,
+/// docs/guide/networks.md).
 #[derive(Clone, Debug, Serialize)]
 pub struct RouteRow {
+    /// The `[[flow]]` index; on a workload's rows, the pair's index in the workload.
     pub flow: u32,
+    /// The flow's name; on a workload's rows `<workload>:<src>><dst>`.
     pub name: String,
+    /// The `[[workload]]` whose generated flows take this route; empty for a listed
+    /// flow.
+    pub workload: String,
     pub src: String,
     pub dst: String,
     /// Node names from source to destination, joined by `>`.
@@ -248,7 +255,8 @@ pub struct RouteRow {
     pub k: u32,
     /// `routing.policy`, or `explicit` when the flow gives its `route`.
     pub policy: &'static str,
-    /// Index of `route` among the pair's paths, least first; null when explicit.
+    /// Index of `route` among the pair's paths, least first; null when explicit (a
+    /// workload's pair has one row per path).
     pub path: Option<u32>,
     /// Paths found for the pair (at most `k`; 0 when explicit).
     pub paths: u32,

@@ -423,3 +423,40 @@ fn the_fct_table_streams_to_sim_trace_dir() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_routes_table_lists_each_workload_pair_after_the_flows() {
+    let listed = "[[flow]]\nname = \"ftp\"\nsrc = \"S1\"\ndst = \"D2\"\nsegments = 10\n";
+    let r = run_toml(
+        &net("100Mb/s", "0.2s", &format!("{listed}{WEB}")),
+        Some(1),
+        None,
+    )
+    .unwrap();
+    // flow, name, workload, route, (policy, path, paths)
+    let rows: Vec<String> = r
+        .routes
+        .iter()
+        .map(|x| {
+            let p = (x.policy, x.path, x.paths);
+            format!("{} {} {} {} {p:?}", x.flow, x.name, x.workload, x.route)
+        })
+        .collect();
+    let one = "(\"first\", Some(0), 1)";
+    assert_eq!(
+        rows,
+        vec![
+            format!("0 ftp  S1>R1>R2>D2 {one}"),
+            format!("0 web:S1>D1 web S1>R1>R2>D1 {one}"),
+            format!("1 web:S1>D2 web S1>R1>R2>D2 {one}"),
+            format!("2 web:S2>D1 web S2>R1>R2>D1 {one}"),
+            format!("3 web:S2>D2 web S2>R1>R2>D2 {one}"),
+        ]
+    );
+    let w = &r.routes[4];
+    assert_eq!((w.src.as_str(), w.dst.as_str()), ("S2", "D2"));
+    assert_eq!(w.reverse_route, "D2>R2>R1>S2");
+    assert_eq!(w.hops, 3);
+    // 1 + 5 + 1 ms of propagation.
+    assert!((w.delay_s - 0.007).abs() < 1e-12, "{}", w.delay_s);
+}

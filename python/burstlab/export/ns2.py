@@ -440,6 +440,13 @@ def _udp_flow(w: Write, i: int, fv: Mapping[str, Any], src: str, dst: str) -> No
         # ns-2's traffic generators have no exponential packet sizes.
         raise _err(f"flow[{i}].type", "a poisson flow is not exported (ns-2 and nOBS have "
                    "no source with exponential packet sizes)")
+    if kind in ("self_similar", "pareto_onoff"):
+        # ns-2's Application/Traffic/Pareto restarts its packet clock at every on period
+        # and starts off, where burstlab's sources start stationary and carry the clock
+        # over (crates/burstlab-core/src/workload/onoff.rs): the runs would differ.
+        raise _err(f"flow[{i}].type", f"a {kind} flow is not exported (ns-2's and nOBS's "
+                   "Pareto source starts each on period afresh and is not started in its "
+                   "stationary state, so the two runs would not be comparable)")
     size, rate = int(fv["packet_size"]), int(fv["rate_bps"])
     w(f"set udp({i}) [new Agent/UDP]")
     w(f"$udp({i}) set fid_ {i}")

@@ -19,8 +19,11 @@ def core_routes(scenario: Mapping[str, Any], *, seed: int | None = None) -> list
     """The route table the core builds for ``scenario`` (without running it): one row
     per flow with its ``route`` and ``reverse_route`` as lists of node names, ``hops``,
     ``km``, ``delay_s``, and how it was chosen (``metric``, ``k``, ``policy``, ``path``,
-    ``paths``), the rows of ``res.routes``. ``seed`` overrides ``sim.seed`` (the
-    ``random`` policy's substream). Raises ``ScenarioError`` for an invalid scenario.
+    ``paths``), the rows of ``res.routes``; then one row per path of each pair a
+    ``[[workload]]`` can draw (``workload`` names it, empty on a flow's row; ``name``
+    is ``<workload>:<src>><dst>``, ``flow`` the pair's index). ``seed`` overrides
+    ``sim.seed`` (the ``random`` policy's substream). Raises ``ScenarioError`` for an
+    invalid scenario.
 
     >>> s = nsfnet()
     >>> _ = add_flow(s, "WA", "NY")
@@ -43,11 +46,12 @@ def core_routes(scenario: Mapping[str, Any], *, seed: int | None = None) -> list
 def route_table(scenario: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per flow: its index, name, source, destination and route as the core
     resolves it (explicit or chosen by ``[routing]``; see :func:`core_routes` for the
-    other columns).
+    other columns and the rows of workloads' pairs, left out here).
 
     >>> s = nsfnet()
     >>> _ = add_flow(s, "WA", "NY")
     >>> route_table(s)[0]["route"]
     ['H_WA_1', 'E_WA', 'WA', 'IL', 'PA', 'NY', 'E_NY', 'H_NY_1']
     """
-    return [{k: r[k] for k in ("flow", "name", "src", "dst", "route")} for r in core_routes(scenario)]
+    return [{k: r[k] for k in ("flow", "name", "src", "dst", "route")}
+            for r in core_routes(scenario) if not r["workload"]]

@@ -13,6 +13,7 @@ use super::spec::{
 use super::tcp::tcp_config;
 use crate::obs::AssemblerConfig;
 use crate::units::SimTime;
+use crate::workload::{alpha_for_hurst, SelfSimilarParams};
 
 impl ScenarioSpec {
     /// Resolves every flow, in `[[flow]]` order; `adj` is the network's adjacency
@@ -39,7 +40,7 @@ impl ScenarioSpec {
             if let Some(m) = f.misplaced() {
                 return Err(e(
                     fld(m),
-                    format!("does not apply to a flow of type {:?}", f.kind).to_lowercase(),
+                    format!("does not apply to a flow of type \"{}\"", f.kind.name()),
                 ));
             }
             let (s, d) = endpoints(f, names, &fld)?;
@@ -67,6 +68,95 @@ impl ScenarioSpec {
             });
         }
         Ok(flows)
+    }
+}
+
+impl FlowType {
+    /// The value of `type` that selects it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowType::Tcp => "tcp",
+            FlowType::Cbr => "cbr",
+            FlowType::Onoff => "onoff",
+            FlowType::Poisson => "poisson",
+            FlowType::SelfSimilar => "self_similar",
+            FlowType::ParetoOnoff => "pareto_onoff",
+        }
+    }
+}
+
+impl FlowSpec {
+    /// Fields that were given but do not apply to this flow type.
+    pub(crate) fn misplaced(&self) -> Option<&'static str> {
+        let tcp_only = [
+            ("variant", self.variant.is_some()),
+            ("cc", self.cc.is_some()),
+            ("recovery", self.recovery.is_some()),
+            ("cubic_ssthresh", self.cubic_ssthresh.is_some()),
+            ("profile", self.profile.is_some()),
+            ("ns2_version", self.ns2_version.is_some()),
+            ("segments", self.segments.is_some()),
+            ("drop_segments", self.drop_segments.is_some()),
+            ("mss", self.mss.is_some()),
+            ("header_bytes", self.header_bytes.is_some()),
+            ("ack_bytes", self.ack_bytes.is_some()),
+            ("wm", self.wm.is_some()),
+            ("init_cwnd", self.init_cwnd.is_some()),
+            ("init_ssthresh", self.init_ssthresh.is_some()),
+            ("dupack_thresh", self.dupack_thresh.is_some()),
+            ("b", self.b.is_some()),
+            ("delack_timeout", self.delack_timeout.is_some()),
+            ("min_rto", self.min_rto.is_some()),
+            ("max_rto", self.max_rto.is_some()),
+            ("init_rto", self.init_rto.is_some()),
+            ("clock_granularity", self.clock_granularity.is_some()),
+            ("max_backoff", self.max_backoff.is_some()),
+            ("sack_blocks", self.sack_blocks.is_some()),
+            ("syn", self.syn.is_some()),
+            ("limited_transmit", self.limited_transmit.is_some()),
+            ("precision_reduce", self.precision_reduce.is_some()),
+            ("bug_fix", self.bug_fix.is_some()),
+            ("newreno_changes1", self.newreno_changes1.is_some()),
+            (
+                "partial_window_deflation",
+                self.partial_window_deflation.is_some(),
+            ),
+            ("sack_partial_ack", self.sack_partial_ack.is_some()),
+            ("clock_phase", self.clock_phase.is_some()),
+            ("reverse_route", self.reverse_route.is_some()),
+        ];
+        let udp_only = [
+            ("rate", self.rate.is_some()),
+            ("packet_size", self.packet_size.is_some()),
+        ];
+        let onoff_only = [
+            ("mean_on", self.mean_on.is_some()),
+            ("mean_off", self.mean_off.is_some()),
+        ];
+        let pareto_only = [("alpha", self.alpha.is_some())];
+        let self_similar_only = [
+            ("hurst", self.hurst.is_some()),
+            ("sources", self.sources.is_some()),
+        ];
+        let (tcp, udp, onoff, pareto, ss) = (
+            &tcp_only[..],
+            &udp_only[..],
+            &onoff_only[..],
+            &pareto_only[..],
+            &self_similar_only[..],
+        );
+        let not_for: &[&[(&'static str, bool)]] = match self.kind {
+            FlowType::Tcp => &[udp, onoff, pareto, ss],
+            FlowType::Cbr | FlowType::Poisson => &[tcp, onoff, pareto, ss],
+            FlowType::Onoff => &[tcp, pareto, ss],
+            FlowType::ParetoOnoff => &[tcp, ss],
+            FlowType::SelfSimilar => &[tcp],
+        };
+        not_for
+            .iter()
+            .flat_map(|g| g.iter())
+            .find(|x| x.1)
+            .map(|x| x.0)
     }
 }
 
@@ -169,6 +259,100 @@ fn flow_kind(f: &FlowSpec, fld: Fld) -> Result<ResolvedFlowKind, ScenarioError> 
             drop_segments: drop_ranges(f, fld)?,
         },
         FlowType::Cbr | FlowType::Onoff | FlowType::Poisson => udp_kind(f, fld)?,
+        FlowType::SelfSimilar | FlowType::ParetoOnoff => pareto_kind(f, fld)?,
+    })
+}
+
+/// A superposition of Pareto on/off sources (`self_similar`), or one (`pareto_onoff`):
+/// `workload/onoff.rs`. Every parameter is checked here, naming its key, so that the
+/// world builds the generator without errors.
+fn pareto_kind(f: &FlowSpec, fld: Fld) -> Result<ResolvedFlowKind, ScenarioError> {
+    let ResolvedFlowKind::Cbr { rate, packet_size } = udp_kind(
+        &FlowSpec {
+            kind: FlowType::Cbr,
+            ..f.clone()
+        },
+        fld,
+    )?
+    else {
+        unreachable!("a cbr flow resolves to Cbr")
+    };
+    let single = f.kind == FlowType::ParetoOnoff;
+    let what = f.kind.name();
+    let alpha = if single {
+        f.alpha.unwrap_or(1.5)
+    } else {
+        match (f.hurst, f.alpha) {
+            (Some(_), Some(_)) => return Err(e(fld("alpha"), "give hurst or alpha, not both")),
+            (None, None) => {
+                return Err(e(
+                    fld("hurst"),
+                    "required for `self_similar` (or alpha): the target Hurst parameter",
+                ))
+            }
+            (Some(h), None) => {
+                if !(h > 0.5 && h < 1.0) {
+                    return Err(e(
+                        fld("hurst"),
+                        format!(
+                            "the Hurst parameter of a superposition of Pareto on/off sources \
+                             lies strictly between 0.5 and 1, got {h}"
+                        ),
+                    ));
+                }
+                alpha_for_hurst(h)
+            }
+            (None, Some(a)) => {
+                if !(a > 1.0 && a < 2.0) {
+                    return Err(e(
+                        fld("alpha"),
+                        format!(
+                            "a self-similar superposition needs a period shape strictly \
+                             between 1 and 2 (H = (3 - alpha)/2 between 0.5 and 1), got {a}"
+                        ),
+                    ));
+                }
+                a
+            }
+        }
+    };
+    let period = |d: Option<super::quantity::Dur>, key: &str| {
+        d.map(|x| x.0)
+            .ok_or_else(|| e(fld(key), format!("required for a {what} flow")))
+    };
+    let sources = if single {
+        1
+    } else {
+        f.sources
+            .ok_or_else(|| e(fld("sources"), "required for a self_similar flow"))?
+    };
+    let params = SelfSimilarParams {
+        sources,
+        alpha,
+        mean_on_s: period(f.mean_on, "mean_on")?.as_secs_f64(),
+        mean_off_s: period(f.mean_off, "mean_off")?.as_secs_f64(),
+        gap: rate.tx_time(packet_size.into()),
+    };
+    // Checks sources, alpha, the periods and the gap; the prefix makes the keys
+    // `flow[i].sources` etc.
+    params.periods(fld("").trim_end_matches('.'))?;
+    // All sources on at once send `sources` times the peak rate, one event a packet.
+    let peak = sources as f64 / params.gap.as_secs_f64();
+    if peak > MAX_PKTS_PER_SEC {
+        return Err(e(
+            fld(if single { "rate" } else { "sources" }),
+            format!(
+                "{sources} sources at {:.3e} packets per second each may send {peak:.3e} \
+                 packets per second at once; a UDP source may send at most 1e9",
+                1.0 / params.gap.as_secs_f64()
+            ),
+        ));
+    }
+    Ok(ResolvedFlowKind::SelfSimilar {
+        rate,
+        packet_size,
+        params,
+        single,
     })
 }
 

@@ -9,7 +9,7 @@ use super::spec::{
 use crate::obs::AssemblerConfig;
 use crate::tcp::TcpConfig;
 use crate::units::{BitRate, SimTime};
-use crate::workload::{Arrivals, Pairs, SizeDist};
+use crate::workload::{Arrivals, Pairs, SelfSimilarParams, SizeDist};
 
 /// A validated scenario with names resolved to indices and defaults filled in.
 #[derive(Debug, Clone)]
@@ -263,6 +263,44 @@ pub enum ResolvedFlowKind {
         rate: BitRate,
         packet_size: u32,
     },
+    /// `self_similar` (`single`: `pareto_onoff`): `params.sources` Pareto on/off
+    /// sources, each sending `packet_size` bytes every `params.gap` (at `rate`) while
+    /// on (`workload/onoff.rs`).
+    SelfSimilar {
+        rate: BitRate,
+        packet_size: u32,
+        params: SelfSimilarParams,
+        single: bool,
+    },
+}
+
+impl ResolvedFlowKind {
+    /// A UDP source's long-run mean rate in bit/s and its (mean) packet size; None for
+    /// TCP. On-off sources count their duty cycle.
+    pub fn udp_mean(&self) -> Option<(f64, u32)> {
+        match self {
+            ResolvedFlowKind::Tcp { .. } => None,
+            ResolvedFlowKind::Cbr { rate, packet_size }
+            | ResolvedFlowKind::Poisson { rate, packet_size } => {
+                Some((rate.bps() as f64, *packet_size))
+            }
+            ResolvedFlowKind::OnOff {
+                rate,
+                packet_size,
+                mean_on,
+                mean_off,
+            } => {
+                let (on, off) = (mean_on.as_secs_f64(), mean_off.as_secs_f64());
+                let duty = if on + off > 0.0 { on / (on + off) } else { 1.0 };
+                Some((rate.bps() as f64 * duty, *packet_size))
+            }
+            ResolvedFlowKind::SelfSimilar {
+                packet_size,
+                params,
+                ..
+            } => Some((params.mean_pps() * *packet_size as f64 * 8.0, *packet_size)),
+        }
+    }
 }
 
 /// Resolved `[obs.contention]`.

@@ -262,6 +262,14 @@ pub enum FlowType {
     /// Poisson bursts of exponential length (the Erlang B set-up,
     /// docs/topics/contention.md).
     Poisson,
+    /// A superposition of `sources` Pareto on/off UDP sources, long-range dependent
+    /// with Hurst parameter `hurst` (docs/guide/workloads.md, `workload/onoff.rs`).
+    #[serde(rename = "self_similar")]
+    SelfSimilar,
+    /// One Pareto on/off UDP source: Pareto on and off periods of shape `alpha`,
+    /// `rate` while on (ns-2's `Application/Traffic/Pareto`, started stationary).
+    #[serde(rename = "pareto_onoff")]
+    ParetoOnoff,
 }
 
 /// One `[[flow]]`. A flat record (rather than an internally tagged enum) so that errors
@@ -380,20 +388,37 @@ pub struct FlowSpec {
     /// ns-2 `boot_time_`: phase of the coarse RTT clock in `[0, clock_granularity)`.
     #[serde(default)]
     pub clock_phase: Option<Dur>,
-    // --- UDP (cbr, onoff)
+    // --- UDP (cbr, onoff, poisson, self_similar, pareto_onoff)
     #[serde(default)]
     /// UDP sources: the sending rate (the mean rate of a Poisson source, the rate while on
-    /// of `onoff`); required for UDP sources.
+    /// of `onoff`, of `pareto_onoff` and of each source of `self_similar`); required
+    /// for UDP sources.
     pub rate: Option<Rate>,
     #[serde(default)]
     /// UDP sources: the packet size, the mean size of a Poisson source (default 1000 B).
     pub packet_size: Option<Size>,
     #[serde(default)]
-    /// `onoff`: mean length of an on period (exponentially distributed); required for it.
+    /// Mean length of an on period (exponentially distributed for `onoff`, Pareto for
+    /// `pareto_onoff` and `self_similar`); required for `onoff`, `pareto_onoff` and
+    /// `self_similar`.
     pub mean_on: Option<Dur>,
     #[serde(default)]
-    /// `onoff`: mean length of an off period (exponentially distributed); required for it.
+    /// Mean length of an off period (as `mean_on`); required for `onoff`,
+    /// `pareto_onoff` and `self_similar`.
     pub mean_off: Option<Dur>,
+    #[serde(default)]
+    /// `self_similar`: the target Hurst parameter H, 0.5 < H < 1; the periods' shape is
+    /// α = 3 − 2H (give it or `alpha`).
+    pub hurst: Option<f64>,
+    #[serde(default)]
+    /// `pareto_onoff`, `self_similar`: the Pareto shape α of the on and off periods,
+    /// above 1 for `pareto_onoff`, 1 < α < 2 for `self_similar` (default 1.5 for
+    /// `pareto_onoff`, ns-2's `shape_`; for `self_similar` give it or `hurst`).
+    pub alpha: Option<f64>,
+    #[serde(default)]
+    /// `self_similar`: the number of on/off sources superposed, 1 to 10^6; required
+    /// for `self_similar`.
+    pub sources: Option<u32>,
     // --- OBS
     /// Class (index into `obs.class`, default 0): under `per_class` it picks the
     /// flow's queue; under `per_flow` it sets the flow's offset, fabric and default
@@ -413,64 +438,6 @@ pub struct FlowSpec {
 
 fn default_flow_type() -> FlowType {
     FlowType::Tcp
-}
-
-impl FlowSpec {
-    /// Fields that were given but do not apply to this flow type.
-    pub(super) fn misplaced(&self) -> Option<&'static str> {
-        let tcp_only = [
-            ("variant", self.variant.is_some()),
-            ("cc", self.cc.is_some()),
-            ("recovery", self.recovery.is_some()),
-            ("cubic_ssthresh", self.cubic_ssthresh.is_some()),
-            ("profile", self.profile.is_some()),
-            ("ns2_version", self.ns2_version.is_some()),
-            ("segments", self.segments.is_some()),
-            ("drop_segments", self.drop_segments.is_some()),
-            ("mss", self.mss.is_some()),
-            ("header_bytes", self.header_bytes.is_some()),
-            ("ack_bytes", self.ack_bytes.is_some()),
-            ("wm", self.wm.is_some()),
-            ("init_cwnd", self.init_cwnd.is_some()),
-            ("init_ssthresh", self.init_ssthresh.is_some()),
-            ("dupack_thresh", self.dupack_thresh.is_some()),
-            ("b", self.b.is_some()),
-            ("delack_timeout", self.delack_timeout.is_some()),
-            ("min_rto", self.min_rto.is_some()),
-            ("max_rto", self.max_rto.is_some()),
-            ("init_rto", self.init_rto.is_some()),
-            ("clock_granularity", self.clock_granularity.is_some()),
-            ("max_backoff", self.max_backoff.is_some()),
-            ("sack_blocks", self.sack_blocks.is_some()),
-            ("syn", self.syn.is_some()),
-            ("limited_transmit", self.limited_transmit.is_some()),
-            ("precision_reduce", self.precision_reduce.is_some()),
-            ("bug_fix", self.bug_fix.is_some()),
-            ("newreno_changes1", self.newreno_changes1.is_some()),
-            (
-                "partial_window_deflation",
-                self.partial_window_deflation.is_some(),
-            ),
-            ("sack_partial_ack", self.sack_partial_ack.is_some()),
-            ("clock_phase", self.clock_phase.is_some()),
-            ("reverse_route", self.reverse_route.is_some()),
-        ];
-        let udp_only = [
-            ("rate", self.rate.is_some()),
-            ("packet_size", self.packet_size.is_some()),
-        ];
-        let onoff_only = [
-            ("mean_on", self.mean_on.is_some()),
-            ("mean_off", self.mean_off.is_some()),
-        ];
-        let bad = match self.kind {
-            FlowType::Tcp => udp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
-            FlowType::Cbr => tcp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
-            FlowType::Onoff => tcp_only.iter().find(|x| x.1),
-            FlowType::Poisson => tcp_only.iter().chain(onoff_only.iter()).find(|x| x.1),
-        };
-        bad.map(|x| x.0)
-    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -283,6 +283,12 @@ pub struct FlowView {
     /// On-off flows: mean on and off periods.
     pub mean_on_s: Option<f64>,
     pub mean_off_s: Option<f64>,
+    /// `pareto_onoff`, `self_similar`: the periods' Pareto shape, the sources
+    /// superposed and the Hurst parameter of their limit (null for a shape of 2 or
+    /// more, which is not long-range dependent).
+    pub alpha: Option<f64>,
+    pub sources: Option<u32>,
+    pub hurst: Option<f64>,
 }
 
 /// One crossing of the OBS network by a route: from `ingress` to `egress` (edge
@@ -452,6 +458,9 @@ impl Resolved {
             packet_size: None,
             mean_on_s: None,
             mean_off_s: None,
+            alpha: None,
+            sources: None,
+            hurst: None,
         };
         for (direction, route) in [("forward", &f.route), ("reverse", &f.reverse_route)] {
             for (a, b) in self.obs_segments(route) {
@@ -494,6 +503,22 @@ impl Resolved {
                 (v.kind, v.rate_bps) = ("onoff", Some(rate.bps()));
                 v.packet_size = Some(*packet_size);
                 (v.mean_on_s, v.mean_off_s) = (Some(s(*mean_on)), Some(s(*mean_off)));
+            }
+            ResolvedFlowKind::SelfSimilar {
+                rate,
+                packet_size,
+                params,
+                single,
+            } => {
+                v.kind = if *single {
+                    "pareto_onoff"
+                } else {
+                    "self_similar"
+                };
+                (v.rate_bps, v.packet_size) = (Some(rate.bps()), Some(*packet_size));
+                (v.mean_on_s, v.mean_off_s) = (Some(params.mean_on_s), Some(params.mean_off_s));
+                (v.alpha, v.sources, v.hurst) =
+                    (Some(params.alpha), Some(params.sources), params.hurst());
             }
         }
         v

@@ -22,7 +22,7 @@ pub mod pairs;
 pub mod sizes;
 
 pub use arrivals::{parse_rate_per_s, parse_trace, Arrival, Arrivals, TraceRow};
-pub use onoff::{Pareto, ParetoOnOff, SelfSimilar, SelfSimilarParams};
+pub use onoff::{alpha_for_hurst, Pareto, ParetoOnOff, SelfSimilar, SelfSimilarParams};
 pub use pairs::{parse_matrix_csv, CsvMatrix, Pairs};
 pub use sizes::{parse_cdf, SizeDist};
 

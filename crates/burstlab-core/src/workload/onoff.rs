@@ -15,6 +15,11 @@
 //! Time is integer: periods are drawn in seconds, rounded to picoseconds once, and
 //! packets within an on period are spaced exactly by the integer packet gap. Every
 //! source draws from its own stream, so adding a source perturbs no other.
+//!
+//! A `[[flow]]` of type `self_similar` (N sources, target H) or `pareto_onoff` (one
+//! source, shape α) runs one [`SelfSimilar`] in its UDP agent (`world/hosts.rs`): one
+//! send event per packet, at the generator's instants; the keys are checked in
+//! `scenario/flows.rs`.
 
 use super::err;
 use crate::rng::RngStream;
@@ -33,17 +38,23 @@ pub struct Pareto {
 
 impl Pareto {
     /// The Pareto of shape `shape` (> 1) and mean `mean` (> 0): xm = mean (α − 1)/α.
-    pub fn with_mean(shape: f64, mean: f64, field: &str) -> Result<Self, ScenarioError> {
+    /// Errors name `shape_field` or `mean_field`.
+    pub fn with_mean(
+        shape: f64,
+        mean: f64,
+        shape_field: &str,
+        mean_field: &str,
+    ) -> Result<Self, ScenarioError> {
         if !(shape.is_finite() && shape > 1.0) {
             return Err(err(
-                &format!("{field}.shape"),
+                shape_field,
                 format!("a Pareto period needs a shape above 1 (a finite mean), got {shape}"),
             ));
         }
         if !(mean.is_finite() && mean > 0.0) {
             return Err(err(
-                &format!("{field}.mean"),
-                format!("must be a positive finite duration, got {mean}"),
+                mean_field,
+                format!("must be a positive finite duration, got {mean} s"),
             ));
         }
         Ok(Pareto {
@@ -162,33 +173,95 @@ impl ParetoOnOff {
     }
 }
 
-/// A superposition of N Pareto on/off sources with a target Hurst parameter.
+/// A superposition of N Pareto on/off sources (N = 1: one Pareto on/off source).
 #[derive(Clone, Debug)]
 pub struct SelfSimilar {
     sources: Vec<(ParetoOnOff, RngStream)>,
     /// (next packet instant, source) per source; ties in source order.
     heap: BinaryHeap<Reverse<(SimTime, u32)>>,
-    hurst: f64,
 }
 
 /// The parameters of a [`SelfSimilar`] source.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SelfSimilarParams {
-    /// N, the number of on/off sources superposed (≥ 1).
+    /// N, the number of on/off sources superposed (1 to [`MAX_SOURCES`]).
     pub sources: u32,
-    /// The target Hurst parameter, 0.5 < H < 1: the periods' shape is α = 3 − 2H.
-    pub hurst: f64,
+    /// The shape α of the on and off periods (> 1, a finite mean); with 1 < α < 2 the
+    /// superposition is long-range dependent with Hurst parameter H = (3 − α)/2.
+    pub alpha: f64,
     /// Mean on and off periods in seconds.
     pub mean_on_s: f64,
     pub mean_off_s: f64,
-    /// The aggregate mean rate in packets per second; each source's peak rate is
-    /// rate / (N · duty).
-    pub rate_pps: f64,
+    /// Each source's gap between packets while it is on (its peak rate is 1/gap).
+    pub gap: SimTime,
+}
+
+/// The most sources one [`SelfSimilar`] superposes (each holds about 100 bytes of
+/// state and one heap entry, so 10^6 sources take about 100 MB).
+pub const MAX_SOURCES: u32 = 1_000_000;
+
+/// The period shape α = 3 − 2H that gives a superposition Hurst parameter H.
+pub fn alpha_for_hurst(hurst: f64) -> f64 {
+    3.0 - 2.0 * hurst
+}
+
+impl SelfSimilarParams {
+    /// The on and off period distributions, checking every parameter; errors name
+    /// `<field>.sources`, `.alpha`, `.mean_on`, `.mean_off` or `.rate` (the gap).
+    pub fn periods(&self, field: &str) -> Result<(Pareto, Pareto), ScenarioError> {
+        if self.sources == 0 || self.sources > MAX_SOURCES {
+            return Err(err(
+                &format!("{field}.sources"),
+                format!(
+                    "must be between 1 and {MAX_SOURCES} on/off sources, got {}",
+                    self.sources
+                ),
+            ));
+        }
+        let alpha = format!("{field}.alpha");
+        let on = Pareto::with_mean(
+            self.alpha,
+            self.mean_on_s,
+            &alpha,
+            &format!("{field}.mean_on"),
+        )?;
+        let off = Pareto::with_mean(
+            self.alpha,
+            self.mean_off_s,
+            &alpha,
+            &format!("{field}.mean_off"),
+        )?;
+        if self.gap == SimTime::ZERO {
+            return Err(err(
+                &format!("{field}.rate"),
+                "the peak packet rate is too high: the gap between packets rounds to zero",
+            ));
+        }
+        Ok((on, off))
+    }
+
+    /// The fraction of time a source is on, E\[on\]/(E\[on\] + E\[off\]).
+    pub fn duty(&self) -> f64 {
+        self.mean_on_s / (self.mean_on_s + self.mean_off_s)
+    }
+
+    /// The aggregate's long-run mean packet rate per second: N · duty / gap (exact for
+    /// the packet clock of [`ParetoOnOff`], which carries over between on periods).
+    pub fn mean_pps(&self) -> f64 {
+        self.sources as f64 * self.duty() / self.gap.as_secs_f64()
+    }
+
+    /// The Hurst parameter of the superposition's limit, (3 − α)/2, for 1 < α < 2
+    /// (None otherwise: short-range dependent, H = 1/2 on large scales).
+    pub fn hurst(&self) -> Option<f64> {
+        (self.alpha > 1.0 && self.alpha < 2.0).then(|| (3.0 - self.alpha) / 2.0)
+    }
 }
 
 impl SelfSimilar {
     /// N sources, source k drawing from the substream `<stream>/<k>` of the run
-    /// `(seed, replication)`, all in their stationary state at `start`.
+    /// `(seed, replication)`, all in their stationary state at `start`. Errors name
+    /// the sub-field of `field` (see [`SelfSimilarParams::periods`]).
     pub fn new(
         p: SelfSimilarParams,
         seed: u64,
@@ -197,51 +270,29 @@ impl SelfSimilar {
         start: SimTime,
         field: &str,
     ) -> Result<Self, ScenarioError> {
-        if p.sources == 0 {
-            return Err(err(
-                &format!("{field}.sources"),
-                "at least one source is needed",
-            ));
-        }
-        if !(p.hurst > 0.5 && p.hurst < 1.0) {
-            return Err(err(
-                &format!("{field}.hurst"),
-                format!(
-                    "the Hurst parameter of a superposition of Pareto on/off sources lies \
-                     strictly between 0.5 and 1, got {}",
-                    p.hurst
-                ),
-            ));
-        }
-        let alpha = 3.0 - 2.0 * p.hurst;
-        let on = Pareto::with_mean(alpha, p.mean_on_s, &format!("{field}.on"))?;
-        let off = Pareto::with_mean(alpha, p.mean_off_s, &format!("{field}.off"))?;
-        if !(p.rate_pps.is_finite() && p.rate_pps > 0.0) {
-            return Err(err(
-                &format!("{field}.rate"),
-                format!("must be a positive finite packet rate, got {}", p.rate_pps),
-            ));
-        }
-        let duty = on.mean() / (on.mean() + off.mean());
-        let gap = ps(p.sources as f64 * duty / p.rate_pps);
+        let (on, off) = p.periods(field)?;
         let mut sources = Vec::with_capacity(p.sources as usize);
         let mut heap = BinaryHeap::with_capacity(p.sources as usize);
         for k in 0..p.sources {
             let mut rng = RngStream::derive(seed, replication, &format!("{stream}/{k}"));
-            let mut s = ParetoOnOff::new(on, off, gap, start, &mut rng, field)?;
+            let mut s = ParetoOnOff::new(on, off, p.gap, start, &mut rng, field)?;
             heap.push(Reverse((s.next_send(&mut rng), k)));
             sources.push((s, rng));
         }
-        Ok(SelfSimilar {
-            sources,
-            heap,
-            hurst: p.hurst,
-        })
+        Ok(SelfSimilar { sources, heap })
     }
 
-    /// The target Hurst parameter.
-    pub fn hurst(&self) -> f64 {
-        self.hurst
+    /// Bytes of its state (for the memory guard): the sources and the heap.
+    pub fn mem_bytes(&self) -> usize {
+        self.sources.capacity() * std::mem::size_of::<(ParetoOnOff, RngStream)>()
+            + self.heap.capacity() * std::mem::size_of::<Reverse<(SimTime, u32)>>()
+    }
+
+    /// Bytes of the state of `sources` sources (for the memory estimate).
+    pub fn state_bytes(sources: u32) -> usize {
+        sources as usize
+            * (std::mem::size_of::<(ParetoOnOff, RngStream)>()
+                + std::mem::size_of::<Reverse<(SimTime, u32)>>())
     }
 
     /// The next packet of the aggregate and the source that sends it; instants never
@@ -263,7 +314,7 @@ mod tests {
     #[test]
     fn pareto_mean_and_residual_mean() {
         // α = 2.5: finite variance, mean 1.0; the residual's mean is E[X²]/(2 E[X]).
-        let p = Pareto::with_mean(2.5, 1.0, "on").unwrap();
+        let p = Pareto::with_mean(2.5, 1.0, "on.alpha", "on.mean").unwrap();
         let mut r = RngStream::derive(1, 0, "t");
         let n = 400_000;
         let m: f64 = (0..n).map(|_| p.sample(&mut r)).sum::<f64>() / n as f64;
@@ -278,10 +329,17 @@ mod tests {
             (share - 0.6).abs() < 5.0 * (0.24f64 / n as f64).sqrt(),
             "{share}"
         );
-        assert!(Pareto::with_mean(1.0, 1.0, "w.on").is_err());
         assert_eq!(
-            Pareto::with_mean(1.5, -1.0, "w.on").unwrap_err().field,
-            "w.on.mean"
+            Pareto::with_mean(1.0, 1.0, "w.alpha", "w.mean_on")
+                .unwrap_err()
+                .field,
+            "w.alpha"
+        );
+        assert_eq!(
+            Pareto::with_mean(1.5, -1.0, "w.alpha", "w.mean_on")
+                .unwrap_err()
+                .field,
+            "w.mean_on"
         );
     }
 
@@ -289,7 +347,7 @@ mod tests {
     fn one_source_sends_at_its_duty_cycle() {
         // α = 2.5 on and off (finite variance), equal means 10 ms, 1 000 packets/s peak:
         // 500/s on average.
-        let on = Pareto::with_mean(2.5, 0.01, "on").unwrap();
+        let on = Pareto::with_mean(2.5, 0.01, "alpha", "mean_on").unwrap();
         let mut r = RngStream::derive(2, 0, "background/b/0");
         let mut s =
             ParetoOnOff::new(on, on, SimTime::from_ms(1), SimTime::ZERO, &mut r, "b").unwrap();
@@ -327,13 +385,14 @@ mod tests {
         c
     }
 
+    /// 32 sources, mean on and off 10 ms, 8 000 packets/s in all (500/s peak each).
     fn params(hurst: f64) -> SelfSimilarParams {
         SelfSimilarParams {
             sources: 32,
-            hurst,
+            alpha: alpha_for_hurst(hurst),
             mean_on_s: 0.01,
             mean_off_s: 0.01,
-            rate_pps: 8_000.0,
+            gap: SimTime::from_ms(2),
         }
     }
 
@@ -385,11 +444,7 @@ mod tests {
         // Source 0's own packets do not depend on how many other sources there are.
         let own = |n| {
             let mut s = SelfSimilar::new(
-                SelfSimilarParams {
-                    sources: n,
-                    rate_pps: 250.0 * n as f64,
-                    ..p
-                },
+                SelfSimilarParams { sources: n, ..p },
                 5,
                 0,
                 "background/x",
@@ -412,44 +467,54 @@ mod tests {
     #[test]
     fn bad_parameters_name_the_field() {
         let f = |p: SelfSimilarParams| {
-            SelfSimilar::new(p, 1, 0, "s", SimTime::ZERO, "background[0]")
+            SelfSimilar::new(p, 1, 0, "s", SimTime::ZERO, "flow[0]")
                 .unwrap_err()
                 .field
         };
-        assert_eq!(
-            f(SelfSimilarParams {
-                hurst: 0.5,
-                ..params(0.8)
-            }),
-            "background[0].hurst"
-        );
-        assert_eq!(
-            f(SelfSimilarParams {
-                hurst: f64::NAN,
-                ..params(0.8)
-            }),
-            "background[0].hurst"
-        );
-        assert_eq!(
-            f(SelfSimilarParams {
-                sources: 0,
-                ..params(0.8)
-            }),
-            "background[0].sources"
-        );
-        assert_eq!(
-            f(SelfSimilarParams {
-                rate_pps: -1.0,
-                ..params(0.8)
-            }),
-            "background[0].rate"
-        );
-        assert_eq!(
-            f(SelfSimilarParams {
-                mean_on_s: 0.0,
-                ..params(0.8)
-            }),
-            "background[0].on.mean"
-        );
+        let p = params(0.8);
+        for (bad, field) in [
+            (SelfSimilarParams { alpha: 1.0, ..p }, "flow[0].alpha"),
+            (
+                SelfSimilarParams {
+                    alpha: f64::NAN,
+                    ..p
+                },
+                "flow[0].alpha",
+            ),
+            (SelfSimilarParams { sources: 0, ..p }, "flow[0].sources"),
+            (
+                SelfSimilarParams {
+                    sources: MAX_SOURCES + 1,
+                    ..p
+                },
+                "flow[0].sources",
+            ),
+            (
+                SelfSimilarParams {
+                    gap: SimTime::ZERO,
+                    ..p
+                },
+                "flow[0].rate",
+            ),
+            (
+                SelfSimilarParams {
+                    mean_on_s: 0.0,
+                    ..p
+                },
+                "flow[0].mean_on",
+            ),
+            (
+                SelfSimilarParams {
+                    mean_off_s: -1.0,
+                    ..p
+                },
+                "flow[0].mean_off",
+            ),
+        ] {
+            assert_eq!(f(bad), field);
+        }
+        assert!((p.hurst().unwrap() - 0.8).abs() < 1e-12);
+        assert_eq!(SelfSimilarParams { alpha: 2.5, ..p }.hurst(), None);
+        assert!((p.mean_pps() - 8_000.0).abs() < 1e-9);
     }
 }

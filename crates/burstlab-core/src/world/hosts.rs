@@ -51,6 +51,7 @@ use crate::tcp::ns2::boot_phase;
 use crate::tcp::tcb::Phase;
 use crate::tcp::{AckSeg, Profile, TcpConfig, TcpOutput, TcpReceiver, TcpSender};
 use crate::units::{BitRate, SimTime};
+use crate::workload::SelfSimilar;
 
 /// A new data segment or UDP packet (a [`Packet`] without ACK fields, hop 0).
 #[derive(Clone, Copy, Debug)]
@@ -162,6 +163,10 @@ struct UdpAgent {
     onoff: Option<(f64, f64, RngStream)>,
     /// `type = "poisson"`: exponential gaps and sizes drawn from this stream.
     poisson: Option<RngStream>,
+    /// `type = "self_similar"` / `"pareto_onoff"` (the name): the superposition of
+    /// Pareto on/off sources whose packet instants this agent sends at
+    /// (`workload/onoff.rs`; no allocation per packet).
+    ss: Option<(SelfSimilar, &'static str)>,
     on: bool,
     next_seq: u64,
     recv: u64,
@@ -259,7 +264,7 @@ impl Hosts {
             .iter()
             .map(|f| match &f.agent {
                 Agent::Tcp(a) => a.snd.mem_bytes() + a.rcv.mem_bytes(),
-                Agent::Udp(_) => 0,
+                Agent::Udp(u) => u.ss.as_ref().map_or(0, |s| s.0.mem_bytes()),
             })
             .sum::<usize>()
     }
@@ -275,6 +280,7 @@ impl Hosts {
                     on: onoff.is_none(),
                     onoff,
                     poisson: None,
+                    ss: None,
                     next_seq: 0,
                     recv: 0,
                     pending_send: false,
@@ -307,6 +313,34 @@ impl Hosts {
                             r.replication,
                             &format!("flow/{fi}/poisson"),
                         ));
+                    }
+                    a
+                }
+                ResolvedFlowKind::SelfSimilar {
+                    rate,
+                    packet_size,
+                    params,
+                    single,
+                } => {
+                    let mut a = udp(*rate, *packet_size, None);
+                    if let Agent::Udp(u) = &mut a {
+                        // Source k draws from `flow/<i>/self_similar/<k>`, all in their
+                        // stationary state at the flow's start.
+                        let ss = SelfSimilar::new(
+                            *params,
+                            r.seed,
+                            r.replication,
+                            &format!("flow/{fi}/self_similar"),
+                            f.start,
+                            &format!("flow[{fi}]"),
+                        )
+                        .expect("checked when the scenario was resolved (scenario/flows.rs)");
+                        let name = if *single {
+                            "pareto_onoff"
+                        } else {
+                            "self_similar"
+                        };
+                        u.ss = Some((ss, name));
                     }
                     a
                 }
@@ -831,7 +865,10 @@ impl Hosts {
                     acts.push(HostAct::At(now + d, Ev::OnOffToggle(fi)));
                 }
                 u.pending_send = true;
-                acts.push(HostAct::At(now, Ev::UdpSend(fi)));
+                // A Pareto superposition's first packet is its first instant (at or
+                // after its start); the other sources send from `now`.
+                let at = u.ss.as_mut().map_or(now, |s| s.0.next_send().0);
+                acts.push(HostAct::At(at, Ev::UdpSend(fi)));
             }
         }
     }
@@ -855,6 +892,12 @@ impl Hosts {
         u.next_seq += 1;
         u.pending_send = true;
         let (bytes, gap) = match &mut u.poisson {
+            // The next packet of a Pareto superposition is at its next instant
+            // (never before now: the generator's instants do not decrease).
+            None if u.ss.is_some() => {
+                let next = u.ss.as_mut().map_or(now, |s| s.0.next_send().0);
+                (u.size, next - now)
+            }
             None => (u.size, u.rate.tx_time(u.size.into())),
             Some(rng) => {
                 // Exponential size of mean `size`, in whole bytes (rounded up, so at
@@ -1007,7 +1050,9 @@ impl Hosts {
                     )
                 }
                 Agent::Udp(u) => (
-                    if u.onoff.is_some() {
+                    if let Some((_, name)) = &u.ss {
+                        *name
+                    } else if u.onoff.is_some() {
                         "onoff"
                     } else if u.poisson.is_some() {
                         "poisson"
