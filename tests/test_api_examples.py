@@ -45,8 +45,8 @@ MODULES = [
 WAITING: set[tuple[str, str]] = set()
 
 #: Modules whose public names are given here rather than found: burstlab.sweep is being
-#: cut in two on another branch (its store and executors move to sweep_store.py and
-#: sweep_exec.py); these are the names it keeps.
+#: cut up on another branch (its store and executors move to modules of their own);
+#: these are the names it keeps.
 NAMES = {"burstlab.sweep": ["SweepResult", "sweep", "sweep_points"]}
 
 
