@@ -64,8 +64,8 @@ def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     >>> out = tempfile.mkdtemp()
     >>> _ = sw.to_dir(out)
     >>> df, info = load(out)
-    >>> df.shape, info["params"]
-    ((4, 34), ['link.1.loss_ab'])
+    >>> len(df), info["params"], "goodput_bps" in df.columns
+    (4, ['link.1.loss_ab'], True)
     """
     p = Path(path)
     info: dict[str, Any] = {}
