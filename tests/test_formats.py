@@ -94,3 +94,18 @@ def test_without_pyarrow_the_message_says_what_to_do(
     err = capsys.readouterr().err
     assert rc == 2 and "--format parquet" in err and "--format csv" in err
     assert "Traceback" not in err and not (tmp_path / "o" / "result.json").exists()
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_a_sweep_comes_back_equal_from_either_format(tmp_path: Path, fmt: str) -> None:
+    spec = burstlab.load_scenario(ROOT / "examples" / "single_flow.toml")
+    spec["sim"]["duration"] = "5s"
+    sw = burstlab.sweep(spec, {"link.1.loss_ab": [1e-3, 1e-2]}, replications=2,
+                        executor="serial", progress=False)
+    names = {p.name for p in sw.to_dir(tmp_path, format=fmt)}
+    assert {f"{t}.{fmt}" for t in ("sweep", "summary", "runs", "links")} <= names
+    other = "csv" if fmt == "parquet" else "parquet"
+    assert not any(n.endswith(f".{other}") for n in names)
+    back = burstlab.load(tmp_path)
+    pd.testing.assert_frame_equal(back.table, sw.table)
+    pd.testing.assert_frame_equal(back.summary, sw.summary)

@@ -300,7 +300,7 @@ def test_a_grid_of_non_integers_for_an_integer_setting_is_announced_before_runni
     sc = tmp_path / "short.toml"
     sc.write_text(SINGLE.read_text().replace('duration = "300s"', 'duration = "2s"'))
     p = cli("sweep", str(sc), "--grid", "flow.0.wm=10..200:lin:7", "--out", str(out),
-            "--no-progress")
+            "--format", "csv", "--no-progress")
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
     first = p.stderr.splitlines()[0]
     assert first.startswith("burstlab: warning: grid entry 'flow.0.wm' value 41.66"), first

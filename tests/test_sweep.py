@@ -267,17 +267,17 @@ def test_cli_sweep_then_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str])
                "--out", str(out), "--no-progress"])
     assert rc == 0
     assert "12 runs (0 from the store, 12 run now, 0 failed)" in capsys.readouterr().out
-    for f in ("sweep.csv", "summary.csv", "runs.csv", "links.csv", "sweep.json",
-              "store.sqlite"):
+    for f in ("sweep.parquet", "summary.parquet", "runs.parquet", "links.parquet",
+              "sweep.json", "store.sqlite"):  # Parquet: the default format
         assert (out / f).is_file()
     info = json.loads((out / "sweep.json").read_text())
     assert info["params"] == ["link.1.loss_ab", "flow.0.rate"] and info["seed"] == 7
-    tidy = pd.read_csv(out / "sweep.csv")
+    tidy = pd.read_parquet(out / "sweep.parquet")
     assert len(tidy) == 6 * 2 * 2
     assert main(["plot", str(out), "--logx", "--flow", "0"]) == 0
     assert (out / "goodput_bps_vs_link.1.loss_ab.png").stat().st_size > 1000
     svg = tmp_path / "fig.svg"
-    assert main(["plot", str(out / "summary.csv"), "--x", "flow.0.rate",
+    assert main(["plot", str(out / "summary.parquet"), "--x", "flow.0.rate",
                  "--by", "link.1.loss_ab", "--y", "goodput_segps", "--logy",
                  "--out", str(svg)]) == 0
     text = svg.read_text()
@@ -292,7 +292,7 @@ def test_cli_sweep_then_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_cli_failed_runs_give_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     sc = write_scenario(tmp_path)
     rc = main(["sweep", str(sc), "--grid", "flow.0.rate=1Mb/s,-1Mb/s", "--executor",
-               "serial", "--out", str(tmp_path / "o"), "--no-progress"])
+               "serial", "--out", str(tmp_path / "o"), "--format", "csv", "--no-progress"])
     assert rc == 1
     assert "1 run(s) failed" in capsys.readouterr().err
     runs = pd.read_csv(tmp_path / "o" / "runs.csv")
@@ -312,7 +312,7 @@ def _count(store: Path) -> int:
 def test_sigkill_mid_sweep_then_resume_matches_an_uninterrupted_sweep(tmp_path: Path) -> None:
     sc = write_scenario(tmp_path, duration="30s")  # ~40 ms per run
     grid = ["--grid", "link.1.loss_ab=1e-3..1e-1:log:5", "--grid", "flow.0.rate=1Mb/s,10Mb/s",
-            "--reps", "4", "--jobs", "2", "--no-progress"]
+            "--reps", "4", "--jobs", "2", "--no-progress", "--format", "csv"]
     total = 5 * 2 * 4
     out, store = tmp_path / "killed", tmp_path / "killed" / "store.sqlite"
     cmd = [sys.executable, "-m", "burstlab.cli", "sweep", str(sc), "--out", str(out), *grid]
@@ -386,7 +386,7 @@ def test_cli_dask_scheduler_address(tmp_path: Path) -> None:
                                   dashboard_address=None) as cluster:
         rc = main(["sweep", str(sc), "--grid", "flow.0.rate=1Mb/s,10Mb/s", "--reps", "2",
                    "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "d"),
-                   "--no-progress"])
+                   "--format", "csv", "--no-progress"])
     assert rc == 0
     local = burstlab.sweep(sc, {"flow.0.rate": "1Mb/s,10Mb/s"}, replications=2, jobs=2,
                            progress=False)

@@ -117,7 +117,7 @@ def test_stored_runs_keep_their_summaries_and_files_are_written(tmp_path: Path) 
     assert b.stats["cached"] == 4 and b.stats["ran"] == 0
     pd.testing.assert_frame_equal(a.fct, b.fct)
     pd.testing.assert_frame_equal(a.fct_summary, b.fct_summary)
-    written = {p.name for p in a.to_dir(tmp_path / "out")}
+    written = {p.name for p in a.to_dir(tmp_path / "out", format="csv")}
     assert {"fct.csv", "fct_summary.csv"} <= written
     back = pd.read_csv(tmp_path / "out" / "fct_summary.csv")
     assert "fct_p99_s_ci_hi" in back.columns and len(back) == len(a.fct_summary)
@@ -128,7 +128,7 @@ def test_a_sweep_without_finite_flows_has_no_fct_tables(tmp_path: Path) -> None:
     sc["flow"] = [sc["flow"][3]]
     res = sweep(sc, {"flow.0.variant": "reno,sack"}, executor="serial", progress=False)
     assert res.fct.empty and res.fct_summary.empty
-    assert "fct.csv" not in {p.name for p in res.to_dir(tmp_path)}
+    assert "fct.csv" not in {p.name for p in res.to_dir(tmp_path, format="csv")}
 
 
 def test_the_cli_prints_and_writes_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -141,7 +141,8 @@ def test_the_cli_prints_and_writes_them(tmp_path: Path, capsys: pytest.CaptureFi
     sc.write_text(json.dumps(_scenario("2s")), encoding="utf-8")
     out = tmp_path / "out"
     assert main(["sweep", str(sc), "--grid", "flow.0.variant=reno,sack", "--reps", "2",
-                 "--executor", "serial", "--no-progress", "--out", str(out)]) == 0
+                 "--executor", "serial", "--no-progress", "--out", str(out),
+                 "--format", "csv"]) == 0
     text = capsys.readouterr().out
     assert "fct_p99_s_ci_hi" in text and "completed_fraction_mean" in text
     summary = pd.read_csv(out / "fct_summary.csv")

@@ -129,10 +129,14 @@ def _load_sweep(d: Path) -> SweepResult:
                   for c in cases for g in iter_points(grid)]
 
     def read(name: str) -> pd.DataFrame:
-        p = d / f"{name}.csv"
-        if not p.is_file() or p.stat().st_size <= 1:
-            return pd.DataFrame()
-        df = pd.read_csv(p, keep_default_na=False, na_values=["", "nan", "NaN"])
+        p = d / f"{name}.parquet"
+        if p.is_file():  # Parquet (the default) keeps the column types
+            df = pd.read_parquet(p)
+        else:
+            p = d / f"{name}.csv"
+            if not p.is_file() or p.stat().st_size <= 1:
+                return pd.DataFrame()
+            df = pd.read_csv(p, keep_default_na=False, na_values=["", "nan", "NaN"])
         if "point" in df.columns and len(points):
             for prm in params:
                 if prm in df.columns:

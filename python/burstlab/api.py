@@ -254,7 +254,9 @@ class Result:
         tables: the names of the core's tables, in order (``cwnd_trace`` and
             ``packet_trace`` are the attributes ``cwnd`` and ``packets``).
         flows: one row per flow (goodput/throughput in segments/s and bit/s, segments
-            sent and retransmitted, TD and TO loss events, mean RTT, time-average cwnd).
+            sent and retransmitted, TD and TO loss events, mean RTT, time-average cwnd,
+            the one-way delay of the segments that arrived, ``delay_mean_s``, and its
+            standard deviation, ``jitter_s``).
         links: one row per link direction (packets, drops by cause, utilisation).
         cwnd: cwnd trace (time_s, flow, cwnd_segments, ssthresh_segments) if enabled.
         packets: packet trace (time_s, flow, seq, event, retransmit) if enabled.

@@ -3,8 +3,8 @@ another, error bars = 95 % confidence intervals of the mean over replications.
 
     burstlab plot out/sweep --x obs.tb --by link.1.loss_ab --logx --out tput.svg
 
-The input is a sweep output directory (``sweep.csv`` + ``sweep.json``, written by
-``burstlab sweep --out``), a tidy ``sweep.csv`` (summarised here with
+The input is a sweep output directory (``sweep.parquet`` or ``sweep.csv`` and
+``sweep.json``, written by ``burstlab sweep --out``), a tidy ``sweep.csv`` (summarised here with
 :func:`burstlab.stats.summarise`) or a ``summary.csv``. Parameters swept as unit strings
 (``"10ms"``) are plotted on their SI column (``obs.tb [s]``). Axis labels carry units,
 taken from the column suffix (``_bps`` → b/s, scaled to kb/s, Mb/s or Gb/s; ``_segps`` →
@@ -53,7 +53,8 @@ def error_bars(mean: Any, lo: Any, hi: Any, *, lower: float | None = None,
 
 
 def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Reads a sweep directory or CSV; returns (table, info from sweep.json or {}).
+    """Reads a sweep directory or its table file (``sweep.parquet``, ``sweep.csv``, a
+    summary); returns (table, info from sweep.json or {}).
 
     >>> spec = burstlab.load_scenario("examples/single_flow.toml")
     >>> spec["sim"]["duration"] = "10s"
@@ -63,15 +64,16 @@ def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     >>> out = tempfile.mkdtemp()
     >>> _ = sw.to_dir(out)
     >>> df, info = load(out)
-    >>> df.shape, info["params"]
-    ((4, 34), ['link.1.loss_ab'])
+    >>> len(df), info["params"], "goodput_bps" in df.columns
+    (4, ['link.1.loss_ab'], True)
     """
     p = Path(path)
     info: dict[str, Any] = {}
     if p.is_dir():
         if (p / "sweep.json").is_file():
             info = json.loads((p / "sweep.json").read_text(encoding="utf-8"))
-        p = p / "sweep.csv"
+        # Parquet, the default; CSV written with --format csv.
+        p = p / "sweep.parquet" if (p / "sweep.parquet").is_file() else p / "sweep.csv"
     elif (p.parent / "sweep.json").is_file():
         info = json.loads((p.parent / "sweep.json").read_text(encoding="utf-8"))
     if not p.is_file():

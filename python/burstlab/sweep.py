@@ -231,6 +231,16 @@ class SweepResult:
             use :meth:`result`. A sweep whose stored rows exceed
             :data:`KEPT_TRACE_BYTES` holds none: each run is read from the store file
             when asked for.
+
+    >>> spec = burstlab.load_scenario("examples/single_flow.toml")
+    >>> spec["sim"]["duration"] = "10s"
+    >>> sw = burstlab.sweep(spec, {"link.1.loss_ab": [1e-3, 1e-2]}, replications=2,
+    ...                     executor="serial", progress=False)
+    >>> sw
+    <burstlab SweepResult: 2 rows of summary, 4 runs (0 failed), swept link.1.loss_ab; store :memory:>
+    >>> len(sw.table), sw.params, len(sw.errors)
+    (4, ['link.1.loss_ab'], 0)
+    >>> fig = sw.plot("goodput_segps")              # burstlab.plot.plot_sweep_result
     """
 
     table: pd.DataFrame
@@ -301,11 +311,14 @@ class SweepResult:
         """The failed runs (parameters, seed, replication, error)."""
         return self.runs[self.runs["status"] == "error"].reset_index(drop=True)
 
-    def to_dir(self, out: str | os.PathLike[str]) -> list[Path]:
-        """Writes ``sweep.csv`` (the tidy table), ``summary.csv``, ``runs.csv``,
-        ``links.csv``, ``fct.csv`` and ``fct_summary.csv`` (with finite flows) and
-        ``sweep.json`` (grid, parameters, metrics, counts) into
-        ``out``; also ``.parquet`` copies of the first two when pyarrow is installed."""
+    def to_dir(self, out: str | os.PathLike[str], format: str = "parquet") -> list[Path]:
+        """Writes ``sweep`` (the tidy table), ``summary``, ``runs``, ``links``, ``fct``
+        and ``fct_summary`` (with finite flows) as ``.parquet`` files (the default) or
+        ``.csv`` (``format="csv"``), and ``sweep.json`` (grid, parameters, metrics,
+        counts) into ``out``; :func:`burstlab.load` reads either back."""
+        from burstlab.api import check_format
+
+        check_format(format)
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
         written = []
@@ -314,20 +327,14 @@ class SweepResult:
         if len(self.fct):  # finite flows: their completion times (sweep_fct.py)
             tables += [("fct", self.fct), ("fct_summary", self.fct_summary)]
         for name, df in tables:
-            p = d / f"{name}.csv"
-            df.to_csv(p, index=False)
-            written.append(p)
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            pass
-        else:
-            for name, df in (("sweep", self.table), ("summary", self.summary)):
-                p = d / f"{name}.parquet"
+            p = d / f"{name}.{format}"
+            if format == "csv":
+                df.to_csv(p, index=False)
+            else:
                 _for_parquet(df).to_parquet(p, index=False)
-                written.append(p)
+            written.append(p)
         p = d / "sweep.json"
-        doc = {**self.info, "params": self.params, "metrics": self.metrics,
+        doc = {**self.info, "params": self.params, "metrics": self.metrics, "format": format,
                "store": str(self.store), "stats": self.stats,
                # for burstlab.load: each column's type (a CSV cannot keep it)
                "dtypes": {name: {str(c): str(t) for c, t in df.dtypes.items()}
@@ -392,6 +399,15 @@ def sweep(
     Raises:
         ValueError: a malformed grid (naming the entry) or argument.
         ScenarioError: the base scenario cannot be read.
+
+    >>> spec = burstlab.load_scenario("examples/single_flow.toml")
+    >>> spec["sim"]["duration"] = "10s"
+    >>> sw = burstlab.sweep(spec, {"link.1.loss_ab": [1e-3, 1e-2]}, replications=2,
+    ...                     executor="serial", progress=False)
+    >>> sw.summary[["link.1.loss_ab", "n", "goodput_segps_mean"]].round({"goodput_segps_mean": 1})
+      link.1.loss_ab  n  goodput_segps_mean
+    0          0.001  2               334.5
+    1          0.010  2               115.9
     """
     t_start = time.perf_counter()
     if scheduler:
@@ -516,6 +532,19 @@ def sweep_points(
 
     ``stored_only`` runs nothing: the result comes from the store alone, and
     :class:`NotStored` is raised when the store lacks a run (or holds a failed one).
+
+    >>> import copy
+    >>> spec = burstlab.load_scenario("examples/single_flow.toml")
+    >>> points = []
+    >>> for d in ("10s", "20s"):                     # one duration per point
+    ...     s = copy.deepcopy(spec)
+    ...     s["sim"]["duration"] = d
+    ...     points.append(({"duration": d}, s))
+    >>> sw = sweep_points(points, executor="serial", progress=False)
+    >>> sw.summary[["duration", "n", "goodput_segps_mean"]].round(1)
+      duration  n  goodput_segps_mean
+    0      10s  1                94.8
+    1      20s  1                90.2
     """
     t_start = time.perf_counter()
     if scheduler:

@@ -6,9 +6,9 @@
         [--jobs N] [--executor local|dask|serial] [--scheduler tcp://host:8786]
     burstlab plot DIR [--x PATH] [--by PATH] [--y METRIC] [--logx] [--logy] [--out FILE]
 
-``sweep`` writes ``sweep.csv``, ``summary.csv``, ``runs.csv``, ``links.csv``,
-``fct.csv`` and ``fct_summary.csv`` (finite flows' completion times) and
-``sweep.json`` into ``--out`` (default ``out/sweep-<scenario name>``); finished runs are
+``sweep`` writes ``sweep``, ``summary``, ``runs``, ``links``, ``fct`` and
+``fct_summary`` (finite flows' completion times) as ``.parquet`` files (``--format
+csv``: ``.csv``) and ``sweep.json`` into ``--out`` (default ``out/sweep-<scenario name>``); finished runs are
 kept in ``--store`` (default ``<out>/store.sqlite``), so running the same command again
 resumes. Exit code 0 when every run succeeded, 1 when some failed (listed in runs.csv),
 2 for bad input, 130 when interrupted.
@@ -20,6 +20,16 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+
+
+def _check_format(fmt: str) -> None:
+    """``--format``: checked before the runs, so that a missing pyarrow loses none."""
+    from burstlab.api import check_format
+
+    try:
+        check_format(fmt)
+    except ImportError as e:
+        raise CliError(f"--format {fmt}: {e}") from None
 
 
 class CliError(ValueError):
@@ -63,10 +73,11 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     store = Path(args.store) if args.store else out / "store.sqlite"
     writable_dir(out)
     writable_dir(store.parent, "--store")
+    _check_format(args.format)
     res = sweep(args.scenario, grid, cases=cases, replications=reps or 1, store=store,
                 executor=args.executor, jobs=jobs, scheduler=args.scheduler, seed=seed,
                 progress=not args.no_progress, retry_errors=args.retry_errors)
-    written = res.to_dir(out)
+    written = res.to_dir(out, format=args.format)
     s = res.stats
     print(f"burstlab sweep: {len(res.params)} parameter(s), {s['total']} runs "
           f"({s['cached']} from the store, {s['ran']} run now, {s['failed']} failed) "
@@ -87,7 +98,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if s["failed"]:
         first = res.errors.iloc[0]
         print(f"burstlab sweep: {s['failed']} run(s) failed, e.g. point {first['point']}: "
-              f"{first['error']} (all in {out / 'runs.csv'})", file=sys.stderr)
+              f"{first['error']} (all in {out / ('runs.' + args.format)})", file=sys.stderr)
     print(f"wrote {', '.join(str(p) for p in written)}; store {store}")
     return 1 if s["failed"] else 0
 
@@ -148,6 +159,8 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--reps", default="1", help="replications per point (default 1)")
     s.add_argument("--seed", default=None, help="base seed (default: the scenario's sim.seed)")
     s.add_argument("--out", default=None, help="output directory (default out/sweep-NAME)")
+    s.add_argument("--format", choices=["parquet", "csv"], default="parquet",
+                   help="the tables' file format (default parquet)")
     s.add_argument("--store", default=None, help="SQLite store of finished runs "
                    "(default OUT/store.sqlite); rerunning with it resumes")
     s.add_argument("--jobs", default=None, help="worker processes (default: all cores)")

@@ -61,6 +61,14 @@ pub struct FlowRow {
     /// Whether a finite TCP flow completed within the run (always false for an infinite
     /// flow or a UDP source).
     pub completed: bool,
+    /// Mean one-way delay of the data segments (UDP: packets) that reached the receiver
+    /// in `[warmup, end)`, duplicates included: from the instant the sending host handed
+    /// the segment to its first link to its arrival (queueing, transmission,
+    /// propagation, burst assembly). NaN when none arrived. `world/collector.rs`.
+    pub delay_mean_s: f64,
+    /// Jitter: the standard deviation (population) of those one-way delays, as
+    /// ns-3's FlowMonitor reports delay spread. NaN when none arrived.
+    pub jitter_s: f64,
 }
 
 /// One row per finite TCP flow (`res.fct`; docs/guide/completion-times.md). Event and

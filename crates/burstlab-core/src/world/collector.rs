@@ -135,6 +135,39 @@ pub struct Collector {
     pub cc_trace: Trace<CcSample>,
     /// Each fibre direction's rate, for the ideal completion times (`world/fct.rs`).
     pub fibre_rate: Vec<crate::units::BitRate>,
+    /// Per listed flow, the one-way delays of its data segments (UDP: packets) that
+    /// reached the receiver after the warm-up: `flows.delay_mean_s`, `flows.jitter_s`.
+    delays: Vec<DelaySum>,
+}
+
+/// The one-way delays of one flow, as exact integer sums of picoseconds: count, sum and
+/// sum of squares (a delay below 10^4 s squared is below 10^32 ps², so 10^6 of them fit
+/// in a `u128`'s 3.4·10^38).
+#[derive(Clone, Copy, Default)]
+struct DelaySum {
+    n: u64,
+    sum: u128,
+    sq: u128,
+}
+
+impl DelaySum {
+    /// Mean and population standard deviation in seconds (NaN without a delay).
+    fn mean_sd_s(&self) -> (f64, f64) {
+        if self.n == 0 {
+            return (f64::NAN, f64::NAN);
+        }
+        let n = self.n as f64;
+        let mean = self.sum as f64 / n;
+        // n·Σx² − (Σx)² is exact in integers; then n² divides it.
+        let var = match (
+            self.sq.checked_mul(self.n as u128),
+            self.sum.checked_mul(self.sum),
+        ) {
+            (Some(a), Some(b)) => a.saturating_sub(b) as f64 / (n * n),
+            _ => (self.sq as f64 / n - mean * mean).max(0.0),
+        };
+        (mean / 1e12, var.sqrt() / 1e12)
+    }
 }
 
 /// What the traces left for the result: the records held in memory, and the files
@@ -187,7 +220,33 @@ impl Collector {
             goodput_trace: trace(r.trace.goodput.is_some(), dir, &stamp)?,
             cc_trace: trace(r.trace.cc, dir, &stamp)?,
             fibre_rate: r.fibres.iter().map(|f| f.rate).collect(),
+            delays: vec![DelaySum::default(); r.flows.len()],
         })
+    }
+
+    /// A data segment or UDP packet of `flow`, sent at `sent`, reached its receiver at
+    /// `now`. Counted after the warm-up, for the flows the scenario lists (a workload's
+    /// flows have their own table, `fct`).
+    #[inline]
+    pub fn delay(&mut self, now: SimTime, flow: u32, sent: SimTime) {
+        if now < self.warmup {
+            return;
+        }
+        if let Some(d) = self.delays.get_mut(flow as usize) {
+            let x = now.saturating_sub(sent).ps() as u128;
+            d.n += 1;
+            d.sum += x;
+            d.sq += x * x;
+        }
+    }
+
+    /// Writes each listed flow's one-way delay mean and jitter into its row.
+    pub fn fill_delays(&self, flows: &mut [crate::stats::FlowRow]) {
+        for row in flows {
+            if let Some(d) = self.delays.get(row.flow as usize) {
+                (row.delay_mean_s, row.jitter_s) = d.mean_sd_s();
+            }
+        }
     }
 
     fn window(&self, now: SimTime) -> bool {

@@ -1126,6 +1126,9 @@ impl Hosts {
                 start_s: f.start.as_secs_f64(),
                 end_s: end.map_or(f64::NAN, |(e, _)| e.as_secs_f64()),
                 completed: end.is_some(),
+                // Filled in from the collector's one-way delays (`world/collector.rs`).
+                delay_mean_s: f64::NAN,
+                jitter_s: f64::NAN,
             });
         }
         flows

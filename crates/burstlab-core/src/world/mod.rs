@@ -971,6 +971,7 @@ impl World {
                 .packet(now, seg.flow, seg.seq, PacketEvent::Sent, seg.retransmit);
         }
         let id = self.pkts.alloc_hdr(seg.hdr());
+        self.pkts.set_sent(id, now);
         if injected {
             self.drop_packet(now, id);
         } else {
@@ -1004,6 +1005,7 @@ impl World {
                 }
                 self.collector
                     .packet(now, p.flow, p.seq, PacketEvent::Received, p.retransmit());
+                self.collector.delay(now, p.flow, self.pkts.sent(id));
                 #[cfg(feature = "probe")]
                 let mut t = probe::now();
                 let ack = self.hosts.on_data(now, p.flow, p.seq);
@@ -1025,6 +1027,7 @@ impl World {
                 self.host(now, |h, a| h.on_ack(now, p.flow, &ack, a));
             }
             PktKind::Udp => {
+                self.collector.delay(now, p.flow, self.pkts.sent(id));
                 self.pkts.release(id);
                 self.hosts.on_udp(p.flow);
             }
@@ -1657,7 +1660,8 @@ impl World {
         let (now, warmup) = (self.collector.duration, self.collector.warmup);
         // (A copy: the streamed `fct` table below needs the world mutably.)
         let names = &self.node_names.clone();
-        let flows = self.hosts.rows(now, warmup, names);
+        let mut flows = self.hosts.rows(now, warmup, names);
+        self.collector.fill_delays(&mut flows);
         let obs_span = now.saturating_sub(warmup).as_secs_f64();
         let links = self.links.rows(names);
         let (bursts, burst_hist) = self.edges.queue_rows(names);

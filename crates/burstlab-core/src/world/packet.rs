@@ -5,6 +5,7 @@
 //! loop allocates nothing once the pool has reached its working size.
 
 use crate::tcp::AckSeg;
+use crate::units::SimTime;
 
 pub use crate::obs::PktKind;
 
@@ -159,12 +160,17 @@ type Sacks = [crate::tcp::SackBlock; 4];
 /// together). Data segments, most of the pool at hundreds of flows, take no `sacks`
 /// slot: with one beside every record the pool was 100 bytes per slot instead of 36,
 /// all of it written (and its pages zeroed by the kernel) as the pool grew.
+///
+/// Each slot also has its packet's send time in `sent`, beside `hdrs` rather than in
+/// the 32-byte record: written once when a host sends the packet, read once when it
+/// arrives (the one-way delay, `world/collector.rs`), never on the way.
 #[derive(Default)]
 pub struct PacketPool {
     hdrs: Vec<Hdr>,
     free: Vec<u32>,
     sacks: Vec<Sacks>,
     sacks_free: Vec<u32>,
+    sent: Vec<SimTime>,
 }
 
 impl PacketPool {
@@ -174,7 +180,25 @@ impl PacketPool {
             free: Vec::with_capacity(n),
             sacks: Vec::new(),
             sacks_free: Vec::new(),
+            sent: Vec::with_capacity(n),
         }
+    }
+
+    /// Records that the host sent packet `id` at `now`. `sent` grows with the pool
+    /// (amortised, as `hdrs` does), not per packet.
+    #[inline]
+    pub fn set_sent(&mut self, id: u32, now: SimTime) {
+        let i = id as usize;
+        if i >= self.sent.len() {
+            self.sent.resize(self.hdrs.len().max(i + 1), SimTime::ZERO);
+        }
+        self.sent[i] = now;
+    }
+
+    /// When the host sent packet `id` (see [`PacketPool::set_sent`]).
+    #[inline]
+    pub fn sent(&self, id: u32) -> SimTime {
+        self.sent.get(id as usize).copied().unwrap_or(SimTime::ZERO)
     }
 
     #[inline]
