@@ -79,8 +79,9 @@ impl ControlChannel {
 #[derive(Default)]
 pub struct BcpLanes {
     /// Per fibre: its held BCPs in the order they are due; the first one's event is in
-    /// the queue.
+    /// the queue. Empty when the lanes are off ([`BcpLanes::set`]).
     lanes: Vec<VecDeque<Held>>,
+    fibres: usize,
 }
 
 /// A BCP due at `at`, its event numbered `seq`, of burst `burst`.
@@ -96,7 +97,16 @@ impl BcpLanes {
     pub fn new(fibres: usize) -> BcpLanes {
         BcpLanes {
             lanes: (0..fibres).map(|_| VecDeque::new()).collect(),
+            fibres,
         }
+    }
+
+    /// Turns the lanes on (the default) or off: off, every BCP's event goes to the
+    /// queue when it is sent. Before the run only (`tests/bcp_lanes.rs` runs scenarios
+    /// both ways).
+    pub fn set(&mut self, on: bool) {
+        let n = if on { self.fibres } else { 0 };
+        self.lanes = (0..n).map(|_| VecDeque::new()).collect();
     }
 
     /// Burst `h.burst`'s BCP has been sent on fibre `f`, due at its next node at `h.at`:
@@ -104,7 +114,9 @@ impl BcpLanes {
     /// else it waits in the lane behind earlier ones.
     #[inline]
     pub fn send(&mut self, f: u32, h: Held) -> bool {
-        let lane = &mut self.lanes[f as usize];
+        let Some(lane) = self.lanes.get_mut(f as usize) else {
+            return true; // off
+        };
         match lane.back() {
             None => {
                 lane.push_back(h);
@@ -122,7 +134,7 @@ impl BcpLanes {
     /// its lane's first, the next BCP held there, whose event the caller pushes now.
     #[inline]
     pub fn popped(&mut self, f: u32, seq: u64) -> Option<Held> {
-        let lane = &mut self.lanes[f as usize];
+        let lane = self.lanes.get_mut(f as usize)?;
         if lane.front().is_some_and(|h| h.seq == seq) {
             lane.pop_front();
             lane.front().copied()
@@ -170,5 +182,13 @@ mod tests {
         assert_eq!(l.popped(0, 2), None);
         // Empty again: the next BCP is pushed at once.
         assert!(l.send(0, h(20, 5, 1)));
+        // Off: nothing is held.
+        l.set(false);
+        assert!(l.send(0, h(30, 6, 2)));
+        assert!(l.send(0, h(30, 7, 3)));
+        assert_eq!(l.popped(0, 6), None);
+        l.set(true);
+        assert!(l.send(1, h(30, 8, 2)));
+        assert!(!l.send(1, h(30, 9, 3)));
     }
 }

@@ -704,6 +704,13 @@ impl World {
         self.set_through();
     }
 
+    /// Whether the BCPs crossing a fibre wait in its lane, one event per fibre
+    /// ([`control::BcpLanes`]; on by default). It changes speed only, never a result:
+    /// `tests/bcp_lanes.rs` runs scenarios both ways.
+    pub fn set_bcp_lanes(&mut self, on: bool) {
+        self.bcp_lanes.set(on);
+    }
+
     /// Whether packets may skip the pipes and arrival events of the links they pass
     /// through ([`Links::pass_through`]; on by default). It changes speed only, never a
     /// result: `tests/pass_through.rs` runs scenarios both ways.
