@@ -234,6 +234,41 @@ impl<E: Event> EventQueue<E> {
         unsafe { sift_up(h.as_mut_slice(), pos, e) }
     }
 
+    /// Takes the sequence number the next pushed event would get, for an event the
+    /// caller holds back and pushes later with [`EventQueue::push_seq`]: it then pops
+    /// exactly where it would have, had it been pushed now.
+    #[inline(always)]
+    pub fn take_seq(&mut self) -> u64 {
+        let s = self.seq;
+        self.seq += 1;
+        s
+    }
+
+    /// Pushes `ev`, due at `at`, with the sequence number `seq` taken earlier by
+    /// [`EventQueue::take_seq`]. The caller guarantees that no event it holds back
+    /// has a smaller key (`(at, seq)`) than the earliest pending one, i.e. that it
+    /// pushes each held event before the queue could have popped it; then the order of
+    /// pops is exactly that of pushing every event when its number was taken. It goes
+    /// to a heap, never the lane (whose entries must be pushed in key order).
+    #[inline]
+    pub fn push_seq(&mut self, at: SimTime, seq: u64, ev: E) {
+        debug_assert!(at >= self.now, "event scheduled in the past");
+        debug_assert!(seq < self.seq, "a sequence number not taken yet");
+        let e = Entry {
+            key: ((at.0 as u128) << 64) | seq as u128,
+            ev: ev.store(),
+        };
+        let h = if ev.is_timer() {
+            &mut self.timers
+        } else {
+            &mut self.heap
+        };
+        let pos = h.len();
+        h.push(e);
+        // SAFETY: `pos` is the slot just pushed, so `pos < len`.
+        unsafe { sift_up(h.as_mut_slice(), pos, e) }
+    }
+
     /// The sequence number the next pushed event gets, unique in this queue (see
     /// [`EventQueue::popped_seq`]).
     #[inline]

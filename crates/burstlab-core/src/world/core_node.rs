@@ -185,6 +185,11 @@ impl Core {
         self
     }
 
+    /// Number of fibre directions.
+    pub fn fibre_count(&self) -> usize {
+        self.fibres.len()
+    }
+
     /// Bytes of the deflection tables (for the memory guard).
     pub fn tables_bytes(&self) -> usize {
         self.cont.defl.mem_bytes()

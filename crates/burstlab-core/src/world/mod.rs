@@ -275,6 +275,9 @@ pub struct World {
     class_priority: Vec<u32>,
     /// `obs.control.rate`: the control channel's queues (`None`: BCPs never queue).
     control_chan: Option<control::ControlChannel>,
+    /// Without a control channel: the BCPs crossing each fibre, one event per fibre
+    /// ([`control::BcpLanes`]).
+    bcp_lanes: control::BcpLanes,
     /// The world's data have outgrown the caches: the event loop fetches the next
     /// event's link and packet one event ahead. Set by the memory guard's periodic look
     /// when [`World::mem_bytes`] exceeds `lookahead_above` ([`LOOKAHEAD_ABOVE_BYTES`]).
@@ -377,6 +380,7 @@ impl World {
             ));
         }
         let (hops, route_at) = flatten(&w.routes)?;
+        let fibre_dirs = w.core.as_ref().map_or(0, |c| c.fibre_count());
         let mut world = World {
             q: EventQueue::new(),
             node_names: r.nodes.iter().map(|n| n.0.clone()).collect(),
@@ -426,6 +430,7 @@ impl World {
                 .filter(|o| o.contention.preemption != crate::scenario::Preemption::None)
                 .map(|o| o.classes.iter().map(|c| c.priority).collect())
                 .unwrap_or_default(),
+            bcp_lanes: control::BcpLanes::new(fibre_dirs),
             control_chan: r
                 .obs
                 .as_ref()
@@ -518,6 +523,7 @@ impl World {
             + self.gen.mem_bytes()
             + self.hosts.mem_bytes()
             + self.core.as_ref().map_or(0, |c| c.tables_bytes())
+            + self.bcp_lanes.mem_bytes()
             + self
                 .bursts
                 .iter()
@@ -727,6 +733,13 @@ impl World {
     pub fn enable_edge_hook(&mut self) {
         self.hook_on = true;
         self.set_through();
+    }
+
+    /// Whether the BCPs crossing a fibre wait in its lane, one event per fibre
+    /// ([`control::BcpLanes`]; on by default). It changes speed only, never a result:
+    /// `tests/bcp_lanes.rs` runs scenarios both ways.
+    pub fn set_bcp_lanes(&mut self, on: bool) {
+        self.bcp_lanes.set(on);
     }
 
     /// Whether packets may skip the pipes and arrival events of the links they pass
@@ -1333,6 +1346,13 @@ impl World {
     // ---------------------------------------------------------------- OBS core
 
     fn bcp(&mut self, now: SimTime, b: u32) {
+        // The next BCP held behind this one on the fibre it crossed, if any, pops next
+        // from that fibre (`control::BcpLanes`).
+        let r = &self.bursts[b as usize].route;
+        let crossed = r.path[r.hop as usize - 1];
+        if let Some(h) = self.bcp_lanes.popped(crossed, self.q.popped_seq()) {
+            self.q.push_seq(h.at, h.seq, Ev::Bcp(h.burst));
+        }
         if let Some(f) = self.bursts[b as usize].route.preempted {
             // A higher-priority burst took its reservation (the core charged `f`).
             self.lose_burst(now, b, BurstLoss::Preempted, Some(f));
@@ -1368,7 +1388,19 @@ impl World {
     fn after_step(&mut self, now: SimTime, b: u32, step: Step) {
         match step {
             Step::Bcp(t) => match self.control_chan.as_mut() {
-                None => self.q.push(t, Ev::Bcp(b)),
+                None => {
+                    let r = &self.bursts[b as usize].route;
+                    let f = r.path[r.hop as usize - 1];
+                    let seq = self.q.take_seq();
+                    let held = control::Held {
+                        at: t,
+                        seq,
+                        burst: b,
+                    };
+                    if self.bcp_lanes.send(f, held) {
+                        self.q.push_seq(t, seq, Ev::Bcp(b));
+                    }
+                }
                 Some(cc) => {
                     // The core's timeline gives `left + d + δ`: send on the control
                     // wavelength at `left` instead, queueing behind earlier BCPs.
