@@ -31,14 +31,14 @@ import python_timer  # noqa: E402  (examples/, put on sys.path above)
 class CountingTimer(python_timer.Assembler):
     """The Python timer, counting its calls."""
 
-    calls = {"on_packet": 0, "on_timer": 0}
+    counts = {"on_packet": 0, "on_timer": 0}
 
     def on_packet(self, v: Any) -> Any:
-        CountingTimer.calls["on_packet"] += 1
+        CountingTimer.counts["on_packet"] += 1
         return super().on_packet(v)
 
     def on_timer(self, v: Any) -> Any:
-        CountingTimer.calls["on_timer"] += 1
+        CountingTimer.counts["on_timer"] += 1
         return super().on_timer(v)
 
 
@@ -74,9 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         for spec, out in order if r % 2 == 0 else order[::-1]:
             out.append(once(spec)[0])
         ratios.append(p_ns[-1] / b_ns[-1])
-    CountingTimer.calls = {"on_packet": 0, "on_timer": 0}
+    CountingTimer.counts = {"on_packet": 0, "on_timer": 0}
     _, seg = once(scenario(a.duration, CountingTimer))
-    calls = sum(CountingTimer.calls.values())
+    calls = sum(CountingTimer.counts.values())
     b, p = statistics.median(b_ns), statistics.median(p_ns)
     print(f"mesh_9flow, {a.duration:g} s simulated, {a.rounds} paired rounds, {seg} segments")
     print(f"built-in timer: median {b:.0f} ns per delivered segment")
@@ -84,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ratio (paired): median {statistics.median(ratios):.3f} "
           f"(min {min(ratios):.3f}, max {max(ratios):.3f})")
     print(f"hook calls: {calls / seg:.2f} per delivered segment "
-          f"(on_packet {CountingTimer.calls['on_packet'] / seg:.2f}, "
-          f"on_timer {CountingTimer.calls['on_timer'] / seg:.2f}); "
+          f"(on_packet {CountingTimer.counts['on_packet'] / seg:.2f}, "
+          f"on_timer {CountingTimer.counts['on_timer'] / seg:.2f}); "
           f"extra cost {(p - b) * seg / calls:.0f} ns per call")
     return 0
 

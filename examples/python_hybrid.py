@@ -27,6 +27,11 @@ class Assembler:
             raise ValueError("need tmax > 0, lmax > 0 and lmin <= lmax")
         self.cap = ctx.max_pkts_per_burst
         self.deadline: int | None = None
+        # on_packet acts only on a burst's first packet, at a due deadline or when a
+        # threshold is reached: the core calls it for those packets only.
+        self.calls = "first_packet"
+        self.max_bytes = self.lmax
+        self.max_pkts = self.cap
 
     def on_packet(self, v: HookView) -> tuple[Any, int | None] | None:
         now, pkts, size = v.now, v.queue_pkts, v.queue_bytes

@@ -21,6 +21,10 @@ from burstlab.hooks import HookView, QueueContext, ps
 
 
 class Assembler:
+    # on_packet changes nothing mid-cycle (before the deadline): the core calls it only
+    # for a cycle's first packet and one arriving at a due deadline.
+    calls = "first_packet"
+
     def __init__(self, ctx: QueueContext, tb: str | float, jitter: float = 0.0) -> None:
         if jitter:
             raise ValueError("python_timer has no jitter (use the built-in timer)")

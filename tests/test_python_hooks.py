@@ -16,6 +16,7 @@ import pytest
 import burstlab
 from burstlab import _core
 from burstlab.cli import main
+from burstlab.hooks import Assembler
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "crates" / "burstlab-core" / "tests" / "golden" / "scenarios"
@@ -287,3 +288,63 @@ def test_deeply_nested_input_is_still_refused_by_name() -> None:
         x = x["a"]
     with pytest.raises(burstlab.ScenarioError, match="nested more than"):
         burstlab.run(d)
+
+
+def counting(base: Any, calls: str) -> Any:
+    """``base`` with its declaration set to ``calls`` and its on_packet calls counted."""
+
+    class Counted(base):  # type: ignore[misc, valid-type]
+        n = 0
+
+        def __init__(self, *a: Any, **k: Any) -> None:
+            super().__init__(*a, **k)
+            self.calls = calls
+            if calls == "packet":  # python_hybrid's thresholds go with first_packet
+                self.max_bytes = self.max_pkts = None
+
+        def on_packet(self, v: Any) -> Any:
+            Counted.n += 1
+            return super().on_packet(v)
+
+    return Counted
+
+
+@pytest.mark.parametrize(("module", "params"), [
+    ("python_timer", {"tb": "1ms"}),
+    ("python_hybrid", {"tmax": "2ms", "lmax": "6KB", "lmin": "2KB"}),
+])
+def test_a_first_packet_declaration_skips_calls_and_changes_nothing(
+        module: str, params: dict[str, Any]) -> None:
+    base = __import__(module).Assembler
+    spec = load(GOLDEN / "mesh_contention.toml")
+    every, first = counting(base, "packet"), counting(base, "first_packet")
+    a = burstlab.run(with_assembly(spec, {"type": "python", "object": every,
+                                          "params": params}))
+    b = burstlab.run(with_assembly(spec, {"type": "python", "object": first,
+                                          "params": params}))
+    same(a, b)
+    assert a.obs_flows["data_bursts"].sum() > 10
+    # Per packet: one call per queued packet; declared: far fewer, never none.
+    assert 0 < first.n < every.n / 2, (first.n, every.n)
+
+
+class Declares(Assembler):
+    def __init__(self, ctx: Any, calls: Any = "first_packet", max_bytes: Any = None,
+                 max_pkts: Any = None) -> None:
+        super().__init__(ctx)
+        self.calls, self.max_bytes, self.max_pkts = calls, max_bytes, max_pkts
+
+
+@pytest.mark.parametrize(("params", "words"), [
+    ({"calls": "burst"}, ["Declares.calls must be 'packet' or 'first_packet'", "'burst'"]),
+    ({"max_bytes": 0}, ["Declares.max_bytes must be None or an integer from 1"]),
+    ({"max_pkts": 1.5}, ["Declares.max_pkts must be None or an integer", "1.5"]),
+    ({"max_pkts": 2**32}, ["Declares.max_pkts must be None or an integer from 1 to"]),
+    ({"calls": "packet", "max_pkts": 3}, ["Declares.max_pkts is a trigger of calls"]),
+])
+def test_bad_call_declarations_are_scenario_errors(
+        params: dict[str, Any], words: list[str]) -> None:
+    with pytest.raises(burstlab.ScenarioError) as e:
+        run_with(Declares, **params)
+    for w in words:
+        assert w in str(e.value), str(e.value)

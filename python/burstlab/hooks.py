@@ -13,6 +13,10 @@ and called only at the queue's decision points (see docs/topics/python-hooks.md)
 - ``on_packet(view)`` when a packet joins the queue (the view counts it);
 - ``on_timer(view)`` when the wake-up it asked for is due.
 
+An assembler that needs only a burst's first packet may say so with ``calls =
+"first_packet"`` (and ``max_bytes``/``max_pkts`` thresholds): the core then skips the
+other packets without calling (:func:`calls_of`).
+
 Each returns ``None`` (no burst; a pending wake-up stays) or ``(release, wake)``:
 ``release`` is the number of packets to send as one burst from the head of the queue
 (0: none), ``(k, pad_bytes)`` for a padded burst, or a list of up to two of those
@@ -152,8 +156,10 @@ class Factory:
             if added:
                 sys.path.remove(str(self.base))
 
-    def make(self, object_path: str, params_json: str, info: Mapping[str, Any]) -> Any:
-        """The assembler of one queue (called by the core)."""
+    def make(self, object_path: str, params_json: str,
+             info: Mapping[str, Any]) -> tuple[Any, tuple[bool, int | None, int | None]]:
+        """The assembler of one queue and its call declaration (:func:`calls_of`),
+        called by the core."""
         cls = self.resolve(object_path)
         if not callable(cls):
             raise _core.ScenarioError(f"'{object_path}' is not a class")
@@ -164,10 +170,40 @@ class Factory:
         params = json.loads(params_json)
         ctx = QueueContext(**info)
         try:
-            return cls(ctx, **params)
+            obj = cls(ctx, **params)
         except TypeError as e:
             raise _core.ScenarioError(
                 f"{name}(ctx, **params) with params {params!r}: {e}") from None
+        return obj, calls_of(obj, name)
+
+
+def calls_of(obj: Any, name: str) -> tuple[bool, int | None, int | None]:
+    """An assembler's declaration of which packets its ``on_packet`` needs, as
+    ``(first_packet, max_bytes, max_pkts)``; read once per queue (class or instance
+    attributes, see docs/topics/python-hooks.md):
+
+    - ``calls = "packet"`` (the default): every packet;
+    - ``calls = "first_packet"``: only a packet joining an empty queue, one arriving
+      when the pending wake-up is due, and (if set) one that brings the queue to
+      ``max_bytes`` bytes or ``max_pkts`` packets or more.
+    """
+    calls = getattr(obj, "calls", "packet")
+    if calls not in ("packet", "first_packet"):
+        raise _core.ScenarioError(
+            f"{name}.calls must be 'packet' or 'first_packet', got {calls!r}")
+    limits: list[int | None] = []
+    for attr, top in (("max_bytes", 2**64 - 1), ("max_pkts", 2**32 - 1)):
+        v = getattr(obj, attr, None)
+        if v is not None:
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= top:
+                raise _core.ScenarioError(
+                    f"{name}.{attr} must be None or an integer from 1 to {top}, got {v!r}")
+            if calls != "first_packet":
+                raise _core.ScenarioError(
+                    f"{name}.{attr} is a trigger of calls = 'first_packet' (calls is "
+                    f"{calls!r})")
+        limits.append(v)
+    return calls == "first_packet", limits[0], limits[1]
 
 
 def extract_direct(spec: Any) -> tuple[Any, dict[str, Any]]:

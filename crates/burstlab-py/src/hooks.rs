@@ -8,8 +8,8 @@
 //! exception becomes the hook's error with the user's traceback.
 
 use burstlab_core::obs::{
-    ExternalAssembler, ExternalFactory, ExternalSpec, HookDecision, PktKind, PktMeta, QueueInfo,
-    QueueState, Wake,
+    CallFilter, ExternalAssembler, ExternalFactory, ExternalSpec, HookDecision, PktKind, PktMeta,
+    QueueInfo, QueueState, Wake,
 };
 use burstlab_core::units::SimTime;
 use pyo3::prelude::*;
@@ -89,7 +89,7 @@ impl ExternalFactory for PyFactory {
                 Ok(())
             })();
             r.map_err(|e| e.to_string())?;
-            let obj = self
+            let made = self
                 .factory
                 .call_method1(py, "make", (&spec.object, &spec.params_json, info))
                 .map_err(|e| {
@@ -101,6 +101,17 @@ impl ExternalFactory for PyFactory {
                         described(py, &e)
                     }
                 })?;
+            // `(object, (first_packet, max_bytes, max_pkts))`, checked by
+            // `burstlab.hooks.calls_of`.
+            let (obj, (first_packet, max_bytes, max_pkts)): (
+                Py<PyAny>,
+                (bool, Option<u64>, Option<u32>),
+            ) = made.extract(py).map_err(|e: PyErr| e.to_string())?;
+            let filter = CallFilter {
+                first_packet,
+                max_bytes,
+                max_pkts,
+            };
             let on_packet = obj.getattr(py, "on_packet").map_err(|e| e.to_string())?;
             let on_timer = obj.getattr(py, "on_timer").map_err(|e| e.to_string())?;
             let view = Py::new(
@@ -122,16 +133,19 @@ impl ExternalFactory for PyFactory {
                 on_packet,
                 on_timer,
                 view,
+                filter,
             }) as Box<dyn ExternalAssembler>)
         })
     }
 }
 
-/// One queue's Python assembler: its bound methods and its view.
+/// One queue's Python assembler: its bound methods, its view and which packets its
+/// `on_packet` needs (its `calls` declaration).
 struct PyAssembler {
     on_packet: Py<PyAny>,
     on_timer: Py<PyAny>,
     view: Py<HookView>,
+    filter: CallFilter,
 }
 
 impl PyAssembler {
@@ -189,6 +203,9 @@ impl ExternalAssembler for PyAssembler {
     }
     fn on_timer(&mut self, now: SimTime, q: QueueState) -> Result<HookDecision, String> {
         self.call(now, None, q)
+    }
+    fn calls(&self) -> CallFilter {
+        self.filter
     }
 }
 

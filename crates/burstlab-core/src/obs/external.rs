@@ -86,6 +86,46 @@ impl HookDecision {
     };
 }
 
+/// Which packets an external object's `on_packet` needs to see (what it declares; the
+/// core filters before calling, so a packet it skips costs no call).
+///
+/// [`CallFilter::EVERY_PACKET`] (the default) calls it for every packet. Otherwise it
+/// is called for a packet only when (a) the packet joins an empty queue, (b) a wake-up
+/// is pending and due (its time ≤ now: the packet arrived at the deadline before the
+/// timer fired), or (c) the queue, counting the packet, holds `max_bytes` bytes or
+/// `max_pkts` packets or more. A skipped packet is as if the object had answered
+/// [`HookDecision::NOTHING`]: the declaration is the object's promise that it would
+/// have, and results are exact only if it keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallFilter {
+    /// `false`: every packet (the thresholds are then unused).
+    pub first_packet: bool,
+    /// Call when the queue holds at least this many bytes (`None`: no such trigger).
+    pub max_bytes: Option<u64>,
+    /// Call when the queue holds at least this many packets (`None`: no such trigger).
+    pub max_pkts: Option<u32>,
+}
+
+impl CallFilter {
+    /// Every packet (no declaration).
+    pub const EVERY_PACKET: CallFilter = CallFilter {
+        first_packet: false,
+        max_bytes: None,
+        max_pkts: None,
+    };
+
+    /// Whether `on_packet` must be called for a packet that left the queue as `q`
+    /// (counting it) at `now`, with the wake-up `deadline` pending.
+    #[inline]
+    pub fn wants(&self, now: SimTime, q: QueueState, deadline: Option<SimTime>) -> bool {
+        !self.first_packet
+            || q.pkts <= 1
+            || deadline.is_some_and(|d| d <= now)
+            || self.max_bytes.is_some_and(|b| q.bytes >= b)
+            || self.max_pkts.is_some_and(|p| q.pkts >= p)
+    }
+}
+
 /// An assembly policy living outside the core, one per queue. Each call gets the time,
 /// the queue *including* the packet that just joined (as for the built-ins), and for
 /// `on_packet` the packet's [`PktMeta`] (size, flow, kind, sequence number and the
@@ -101,6 +141,10 @@ pub trait ExternalAssembler: Send {
     ) -> Result<HookDecision, String>;
     /// The wake-up it asked for is due.
     fn on_timer(&mut self, now: SimTime, q: QueueState) -> Result<HookDecision, String>;
+    /// Which packets `on_packet` needs (read once, when the queue is built).
+    fn calls(&self) -> CallFilter {
+        CallFilter::EVERY_PACKET
+    }
 }
 
 /// Builds the external assembler of one queue (given to the world by its caller).
@@ -118,6 +162,8 @@ pub trait ExternalFactory {
 /// deadline and its generation, the answer checks, the first failure.
 pub struct ExternalState {
     hook: Box<dyn ExternalAssembler>,
+    /// The object's declaration ([`ExternalAssembler::calls`]).
+    filter: CallFilter,
     /// `Some` iff a timer event carrying `gen` is pending and current.
     deadline: Option<SimTime>,
     gen: u64,
@@ -134,6 +180,7 @@ impl std::fmt::Debug for ExternalState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalState")
             .field("label", &self.label)
+            .field("filter", &self.filter)
             .field("deadline", &self.deadline)
             .field("gen", &self.gen)
             .finish()
@@ -145,6 +192,7 @@ impl ExternalState {
     /// `obs.assembly (my_mod:Timer), queue 'e2' at edge 'e1'`).
     pub fn new(hook: Box<dyn ExternalAssembler>, label: String) -> Self {
         ExternalState {
+            filter: hook.calls(),
             hook,
             deadline: None,
             gen: 0,
@@ -174,9 +222,10 @@ impl ExternalState {
         self.dead
     }
 
-    /// A packet joined the queue (`q` includes it).
+    /// A packet joined the queue (`q` includes it). The object is not called when its
+    /// [`CallFilter`] says the packet changes nothing.
     pub fn on_packet(&mut self, now: SimTime, pkt: &PktMeta, q: QueueState) -> Decision {
-        if self.failed() {
+        if self.failed() || !self.filter.wants(now, q, self.deadline) {
             return Decision::NONE;
         }
         let r = self.hook.on_packet(now, pkt, q);
@@ -277,6 +326,7 @@ mod tests {
     /// Answers from a script, one per call, recording what it saw.
     struct Scripted {
         answers: Vec<Result<HookDecision, String>>,
+        filter: CallFilter,
     }
     impl ExternalAssembler for Scripted {
         fn on_packet(
@@ -290,10 +340,20 @@ mod tests {
         fn on_timer(&mut self, _: SimTime, _: QueueState) -> Result<HookDecision, String> {
             self.answers.remove(0)
         }
+        fn calls(&self) -> CallFilter {
+            self.filter
+        }
     }
 
     fn state(answers: Vec<Result<HookDecision, String>>) -> ExternalState {
-        ExternalState::new(Box::new(Scripted { answers }), "obs.assembly (m:A)".into())
+        filtered(answers, CallFilter::EVERY_PACKET)
+    }
+
+    fn filtered(answers: Vec<Result<HookDecision, String>>, filter: CallFilter) -> ExternalState {
+        ExternalState::new(
+            Box::new(Scripted { answers, filter }),
+            "obs.assembly (m:A)".into(),
+        )
     }
 
     fn q(pkts: u32) -> QueueState {
@@ -381,5 +441,57 @@ mod tests {
         // A failed object is not called again.
         assert_eq!(s.on_packet(SimTime(6), &PKT, q(2)), Decision::NONE);
         assert!(s.take_error().unwrap().ends_with("ValueError: boom"));
+    }
+
+    #[test]
+    fn a_declared_filter_calls_only_first_packets_due_wakeups_and_thresholds() {
+        let release = |k| HookDecision {
+            release: [Some((k, 0)), None],
+            wake: Wake::Off,
+        };
+        let f = CallFilter {
+            first_packet: true,
+            max_bytes: Some(450),
+            max_pkts: Some(6),
+        };
+        // Only the calls the filter lets through take an answer: a packet wrongly let
+        // through would take the script out of step (a call past its end panics).
+        let mut s = filtered(vec![Ok(wake(10)), Ok(wake(20)), Ok(release(5))], f);
+        // First packet of a burst: called, arms t = 10.
+        let d = s.on_packet(SimTime(0), &PKT, q(1));
+        assert!(matches!(d.timer, TimerCmd::Arm { .. }));
+        // Mid-burst, before the deadline, under both thresholds: not called.
+        assert_eq!(s.on_packet(SimTime(5), &PKT, q(2)), Decision::NONE);
+        assert_eq!(s.on_packet(SimTime(9), &PKT, q(3)), Decision::NONE);
+        // At the deadline (before the timer): called.
+        let d = s.on_packet(SimTime(10), &PKT, q(4));
+        assert!(matches!(
+            d.timer,
+            TimerCmd::Arm {
+                deadline: SimTime(20),
+                ..
+            }
+        ));
+        // 5 packets of 100 bytes cross max_bytes = 450: called.
+        let d = s.on_packet(SimTime(11), &PKT, q(5));
+        assert_eq!(d.emit.map(|e| e.pkts), Some(5));
+        assert!(s.take_error().is_none());
+
+        // max_pkts alone triggers too (bytes stay under max_bytes).
+        let mut s = filtered(vec![Ok(wake(100)), Ok(release(6))], f);
+        s.on_packet(SimTime(0), &PKT, q(1));
+        let small = |n: u32| QueueState {
+            pkts: n,
+            bytes: n as u64,
+            oldest_arrival: SimTime::ZERO,
+        };
+        for n in 2..6 {
+            assert_eq!(
+                s.on_packet(SimTime(n as u64), &PKT, small(n)),
+                Decision::NONE
+            );
+        }
+        let d = s.on_packet(SimTime(6), &PKT, small(6));
+        assert_eq!(d.emit.map(|e| e.pkts), Some(6));
     }
 }

@@ -16,7 +16,8 @@ pub use assembler::{
     WindowSource,
 };
 pub use external::{
-    ExternalAssembler, ExternalFactory, ExternalSpec, ExternalState, HookDecision, QueueInfo, Wake,
+    CallFilter, ExternalAssembler, ExternalFactory, ExternalSpec, ExternalState, HookDecision,
+    QueueInfo, Wake,
 };
 pub use scheduler::{ChannelSet, Fit, Reservation, SchedulerKind};
 
