@@ -25,51 +25,6 @@ fn run(text: &str, set: fn(&mut World, bool), on: bool) -> (String, u64) {
     (format!("{res:?}"), events)
 }
 
-/// A duration in seconds: a number, or a string with a unit ("5s", "200ms", "1us").
-fn secs(v: &toml::Value) -> f64 {
-    match v {
-        toml::Value::Float(x) => *x,
-        toml::Value::Integer(x) => *x as f64,
-        toml::Value::String(x) => {
-            let x = x.trim();
-            let (num, scale) = [
-                ("ns", 1e-9),
-                ("us", 1e-6),
-                ("µs", 1e-6),
-                ("ms", 1e-3),
-                ("s", 1.0),
-            ]
-            .iter()
-            .find_map(|(u, f)| x.strip_suffix(u).map(|n| (n, *f)))
-            .unwrap_or_else(|| panic!("duration {x:?}"));
-            num.trim().parse::<f64>().unwrap() * scale
-        }
-        other => panic!("duration {other:?}"),
-    }
-}
-
-/// `text` with its `duration` cut to at most `max_s` seconds (and its warm-up to at most
-/// a third of that, and a trace window cut to fit it).
-fn shortened(text: &str, max_s: f64) -> String {
-    let mut v: toml::Table = text.parse().unwrap();
-    let sim = v.get_mut("sim").unwrap().as_table_mut().unwrap();
-    let d = secs(&sim["duration"]);
-    sim.insert("duration".into(), toml::Value::Float(d.min(max_s)));
-    if let Some(w) = sim.get("warmup").map(secs) {
-        sim.insert("warmup".into(), toml::Value::Float(w.min(max_s / 3.0)));
-    }
-    // A trace window inside the shortened run (a window past its end is refused).
-    if let Some(tr) = sim.get_mut("trace").and_then(|t| t.as_table_mut()) {
-        if let Some(s) = tr.get("start").map(secs) {
-            tr.insert("start".into(), toml::Value::Float(s.min(max_s / 3.0)));
-        }
-        if let Some(e) = tr.get("end").map(secs) {
-            tr.insert("end".into(), toml::Value::Float(e.min(max_s)));
-        }
-    }
-    toml::to_string(&v).unwrap()
-}
-
 /// `text` with switch `set` on and off (`what` names it): the same results, and no more
 /// events with it on; returns the events with and without.
 fn same_with_and_without(
@@ -297,15 +252,12 @@ fn early_delivery_changes_no_result() {
     for p in &files {
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         let raw = std::fs::read_to_string(p).unwrap();
-        if raw.lines().any(|l| l.trim() == "[network]") || raw.contains("type = \"python\"") {
-            // A graph named by file (`[network] file`): the Python loader builds its
-            // nodes and fibres (docs/guide/networks.md); a Python assembler
-            // (src/obs/external.rs) needs the Python package. The core alone refuses both.
+        if !common::core_alone_runs(&raw) {
             continue;
         }
-        let text = shortened(&raw, 3.0);
+        let text = common::shortened(&raw, 3.0);
         let text = if name.starts_with("dumbbell_320") {
-            shortened(&text, 0.2)
+            common::shortened(&text, 0.2)
         } else {
             text
         };

@@ -111,3 +111,56 @@ pub fn queue_of(r: &RunResult, i: usize) -> u32 {
     let name = format!("E{}", i + 3);
     r.bursts.iter().find(|b| b.edge == name).unwrap().queue
 }
+
+/// A duration in seconds: a number, or a string with a unit ("5s", "200ms", "1us").
+pub fn secs(v: &toml::Value) -> f64 {
+    match v {
+        toml::Value::Float(x) => *x,
+        toml::Value::Integer(x) => *x as f64,
+        toml::Value::String(x) => {
+            let x = x.trim();
+            let (num, scale) = [
+                ("ns", 1e-9),
+                ("us", 1e-6),
+                ("µs", 1e-6),
+                ("ms", 1e-3),
+                ("s", 1.0),
+            ]
+            .iter()
+            .find_map(|(u, f)| x.strip_suffix(u).map(|n| (n, *f)))
+            .unwrap_or_else(|| panic!("duration {x:?}"));
+            num.trim().parse::<f64>().unwrap() * scale
+        }
+        other => panic!("duration {other:?}"),
+    }
+}
+
+/// `text` with its `duration` cut to at most `max_s` seconds (and its warm-up to at most
+/// a third of that, and a trace window cut to fit it).
+pub fn shortened(text: &str, max_s: f64) -> String {
+    let mut v: toml::Table = text.parse().unwrap();
+    let sim = v.get_mut("sim").unwrap().as_table_mut().unwrap();
+    let d = secs(&sim["duration"]);
+    sim.insert("duration".into(), toml::Value::Float(d.min(max_s)));
+    if let Some(w) = sim.get("warmup").map(secs) {
+        sim.insert("warmup".into(), toml::Value::Float(w.min(max_s / 3.0)));
+    }
+    // A trace window inside the shortened run (a window past its end is refused).
+    if let Some(tr) = sim.get_mut("trace").and_then(|t| t.as_table_mut()) {
+        if let Some(s) = tr.get("start").map(secs) {
+            tr.insert("start".into(), toml::Value::Float(s.min(max_s / 3.0)));
+        }
+        if let Some(e) = tr.get("end").map(secs) {
+            tr.insert("end".into(), toml::Value::Float(e.min(max_s)));
+        }
+    }
+    toml::to_string(&v).unwrap()
+}
+
+/// Whether the core alone can run scenario `raw`: a graph named by file (`[network]
+/// file`) is built by the Python loader (docs/guide/networks.md), and a `type = "python"`
+/// assembly (src/obs/external.rs) needs the Python package, so the core refuses both;
+/// tests walking every shipped scenario leave them out.
+pub fn core_alone_runs(raw: &str) -> bool {
+    !raw.lines().any(|l| l.trim() == "[network]") && !raw.contains("type = \"python\"")
+}
