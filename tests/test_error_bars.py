@@ -17,7 +17,7 @@ PKG = Path(__file__).resolve().parents[1] / "python" / "burstlab"
 
 #: yerr values that are not burstlab intervals: (file, source of the value, why).
 NOT_INTERVALS = {
-    ("reproduce/papers/zhou/figures.py", "[at[250.0] * prec]"):
+    ("reproduce/papers/zhou/figures.py", "[at[OPT_US] * prec]"):
         "the paper's printed drop with its reading precision, around the paper's value",
     ("reproduce/papers/hybrid/figures.py", "[float(v.precision or 0.0) / 1000000000.0]"):
         "the paper's printed ideal aggregate with its rounding precision",
